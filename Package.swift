@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+// librxc: the Swift Rx core (RxCore), its C ABI layer (RxC) and the shipped librxc.so.
+import PackageDescription
+
+let root = Context.packageDirectory
+// The shipped library (`make`) links the Swift runtime statically and exports only rx_
+// symbols. XCTest cannot link a static runtime, so `swift test` builds without it.
+let shipped = Context.environment["RXC_STATIC_STDLIB"] == "1"
+// Sanitizer builds of the C harness need the runtime shared (see Makefile `sanitize`).
+let hotFlags: [String] = ["-enforce-exclusivity=unchecked"]
+
+var abiLinker: [LinkerSetting] = []
+if shipped {
+  abiLinker = [.unsafeFlags([
+    "-static-stdlib",
+    "-Xlinker", "--version-script=\(root)/Sources/RxC/exports.map",
+    "-Xlinker", "--exclude-libs=ALL",
+    "-Xlinker", "-soname=librxc.so.0",
+  ])]
+}
+
+let package = Package(
+  name: "librxc",
+  products: [
+    .library(name: "rxc", type: .dynamic, targets: ["RxC"]),
+    .library(name: "RxCore", targets: ["RxCore"]),
+  ],
+  targets: [
+    // The C types of include/rxc.h, seen from Swift, plus a few C helpers (thread-local
+    // last-error buffer). Not exported.
+    .target(name: "CRxc"),
+    // Pure Swift Rx core: generic over the element type, no C types.
+    .target(
+      name: "RxCore",
+      swiftSettings: [.unsafeFlags(hotFlags + ["-cross-module-optimization"])]),
+    // The C ABI: @c exports, handle boxing and validation, value marshalling. No Rx logic.
+    .target(
+      name: "RxC",
+      dependencies: ["CRxc", "RxCore"],
+      exclude: ["exports.map"],
+      swiftSettings: [.unsafeFlags(hotFlags + [
+        "-emit-clang-header-path", "\(root)/build/gen/rxc-swift.h",
+      ])],
+      linkerSettings: abiLinker),
+    .testTarget(name: "RxCoreTests", dependencies: ["RxCore"]),
+  ],
+  swiftLanguageModes: [.v5]
+)

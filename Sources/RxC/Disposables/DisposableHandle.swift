@@ -1,0 +1,62 @@
+import CRxc
+import RxCore
+
+/// An rx_disposable. Its sort is its class: a plain token (a subscription, an action, a
+/// scheduled item) or one of the containers, which are subclasses.
+class DisposableHandle: Handle {
+  let disposable: any Disposable
+
+  init(_ disposable: any Disposable) {
+    self.disposable = disposable
+    super.init(kind: .disposable)
+  }
+
+  static func make(_ disposable: any Disposable) -> UnsafeMutablePointer<rx_disposable> {
+    DisposableHandle(disposable).cPointer
+  }
+
+  var cPointer: UnsafeMutablePointer<rx_disposable> {
+    toC().assumingMemoryBound(to: rx_disposable.self)
+  }
+
+  var isDisposed: Bool { (disposable as? any Cancelable)?.isDisposed ?? false }
+
+  static func from(_ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "disposable")
+    -> DisposableHandle?
+  {
+    Validate.handle(p, .disposable, as: DisposableHandle.self, fn, arg)
+  }
+
+  /// Takes a token the user handed over (to a container, or returned from a callback):
+  /// a core disposable that disposes the token's target, with the C reference released.
+  static func take(_ p: UnsafeMutablePointer<rx_disposable>?, _ fn: StaticString, _ arg: StaticString = "disposable")
+    -> (any Disposable)?
+  {
+    guard let h = from(p, fn, arg) else { return nil }
+    let d = h.disposable
+    h.releaseC()
+    return d
+  }
+}
+
+final class SerialDisposableHandle: DisposableHandle {
+  let serial = SerialDisposable()
+  init() { super.init(serial) }
+}
+
+final class SingleAssignmentDisposableHandle: DisposableHandle {
+  let single = SingleAssignmentDisposable()
+  init() { super.init(single) }
+}
+
+final class CompositeDisposableHandle: DisposableHandle {
+  let composite = CompositeDisposable()
+  init() { super.init(composite) }
+}
+
+/// An rx_dispose_bag: releasing its last reference drains it (DisposeBag semantics).
+final class DisposeBagHandle: Handle {
+  let bag = DisposeBag()
+  init() { super.init(kind: .disposeBag) }
+  override func destroyed() { bag.drain() }
+}

@@ -1,0 +1,60 @@
+import CRxc
+import RxCore
+
+// Sections 1, 2 and 11 of the contract: retain/release, status, version, accounting.
+
+@c(rx_retain)
+public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
+  guard let object = Validate.anyObject(handle, "rx_retain") else { return nil }
+  if let h = object as? Handle {
+    guard h.retainC() else {
+      setLastError("rx_retain: handle was already released")
+      return nil
+    }
+  } else {
+    _ = Unmanaged.passUnretained(object).retain()
+  }
+  return UnsafeMutableRawPointer(mutating: handle)
+}
+
+@c(rx_release)
+public func rx_release(_ handle: UnsafeRawPointer?) {
+  guard let handle else { return }
+  guard let object = Validate.anyObject(handle, "rx_release") else { return }
+  if let h = object as? Handle {
+    h.releaseC()
+  } else {
+    Unmanaged.passUnretained(object).release()
+  }
+}
+
+@c(rx_status_string)
+public func rx_status_string(_ status: rx_status) -> UnsafePointer<CChar>? {
+  let text: StaticString
+  switch status {
+  case RX_OK: text = "RX_OK: success"
+  case RX_EINVAL: text = "RX_EINVAL: invalid argument"
+  case RX_EHANDLE: text = "RX_EHANDLE: not a live handle of the expected kind"
+  case RX_ESTATE: text = "RX_ESTATE: not allowed in the current state"
+  case RX_EDISPOSED: text = "RX_EDISPOSED: the object is disposed"
+  case RX_ETIMEOUT: text = "RX_ETIMEOUT: timed out"
+  case RX_ESTREAM: text = "RX_ESTREAM: the stream ended with an error"
+  default: text = "unknown rx_status"
+  }
+  return staticCString(text)
+}
+
+@c(rx_last_error)
+public func rx_last_error() -> UnsafePointer<CChar>? { rxc_get_last_error() }
+
+@c(rx_version)
+public func rx_version() -> UnsafePointer<CChar>? { staticCString("0.1.0") }
+
+@c(rx_debug_live_objects)
+public func rx_debug_live_objects() -> Int64 { Int64(Resources.total) }
+
+/// Swift string literals are NUL-terminated and live for the whole program.
+@inline(__always)
+func staticCString(_ s: StaticString) -> UnsafePointer<CChar> {
+  UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}

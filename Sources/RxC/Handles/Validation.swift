@@ -1,0 +1,69 @@
+import CRxc
+
+/// Entry checks. Each returns the object (borrowed from C's reference) or sets
+/// rx_last_error() and returns nil. Reads 16 bytes past the object header: enough for any
+/// pointer into readable memory; a wild pointer into unmapped memory cannot be caught.
+enum Validate {
+  static func object(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
+    -> AbiObject?
+  {
+    guard let p else {
+      setLastError("\(fn): \(arg) is NULL")
+      return nil
+    }
+    if UInt(bitPattern: p) & 15 != 0 {
+      setLastError("\(fn): \(arg) is not a librxc handle (misaligned pointer)")
+      return nil
+    }
+    let magic = p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self)
+    if magic != AbiObject.liveMagic {
+      if magic == AbiObject.deadMagic {
+        setLastError("\(fn): \(arg) was already released (use after release)")
+      } else {
+        setLastError("\(fn): \(arg) is not a librxc handle")
+      }
+      return nil
+    }
+    let k = p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self)
+    if k != kind.rawValue {
+      let actual = ObjectKind(rawValue: k).name
+      setLastError("\(fn): \(arg) is a \(actual), expected \(kind.name)")
+      return nil
+    }
+    return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
+  }
+
+  /// Any live ABI object, whatever its kind (rx_retain / rx_release).
+  static func anyObject(_ p: UnsafeRawPointer?, _ fn: StaticString) -> AbiObject? {
+    guard let p else {
+      setLastError("\(fn): handle is NULL")
+      return nil
+    }
+    if UInt(bitPattern: p) & 15 != 0 {
+      setLastError("\(fn): not a librxc handle (misaligned pointer)")
+      return nil
+    }
+    let magic = p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self)
+    guard magic == AbiObject.liveMagic else {
+      setLastError(magic == AbiObject.deadMagic
+        ? "\(fn): handle was already released (double release or use after release)"
+        : "\(fn): not a librxc handle")
+      return nil
+    }
+    return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
+  }
+
+  /// A handle of `kind` that must also be of class `T` (its "sort": a serial disposable, a
+  /// test scheduler, a behavior subject...). Wrong sort is RX_EHANDLE.
+  static func handle<T: AbiObject>(
+    _ p: UnsafeRawPointer?, _ kind: ObjectKind, as type: T.Type, _ fn: StaticString,
+    _ arg: StaticString, sortName: StaticString? = nil
+  ) -> T? {
+    guard let object = Validate.object(p, kind, fn, arg) else { return nil }
+    guard let typed = object as? T else {
+      setLastError("\(fn): \(arg) is a \(kind.name) of the wrong sort\(sortName.map { ", expected \($0)" } ?? "")")
+      return nil
+    }
+    return typed
+  }
+}

@@ -1,0 +1,121 @@
+import CRxc
+import RxCore
+
+// Section 6 of the contract: creating observables without schedulers.
+
+@c(rx_create)
+public func rx_create(_ fn: rx_subscribe_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let fn else {
+    setLastError("rx_create: fn is NULL")
+    return nil
+  }
+  let context = CContext(ctx, ctxFree)
+  return ObservableHandle.make(AnonymousObservable<RxValue> { sink in
+    let emitter = EmitterHandle(sink)
+    let returned = fn(context.ctx, emitter.cPointer)
+    emitter.releaseC()  // the emitter was only borrowed by fn; rx_retain keeps it longer
+    guard let returned else { return NopDisposable.shared }
+    return DisposableHandle.take(returned, "rx_create (returned disposable)") ?? NopDisposable.shared
+  })
+}
+
+@c(rx_emitter_next)
+public func rx_emitter_next(_ emitter: UnsafeMutablePointer<rx_emitter>?, _ value: rx_value) -> rx_status {
+  guard let e = EmitterHandle.from(emitter, "rx_emitter_next") else { return invalid(emitter) }
+  guard let v = RxValue.from(value, "rx_emitter_next") else { return RX_EINVAL }
+  return status(e.sink.emit(.next(v)), "rx_emitter_next")
+}
+
+@c(rx_emitter_error)
+public func rx_emitter_error(_ emitter: UnsafeMutablePointer<rx_emitter>?, _ error: UnsafePointer<rx_error>?) -> rx_status {
+  guard let e = EmitterHandle.from(emitter, "rx_emitter_error") else { return invalid(emitter) }
+  guard let err = ErrorObject.fromC(error, "rx_emitter_error") else { return invalid(error) }
+  return status(e.sink.emit(.error(err)), "rx_emitter_error")
+}
+
+@c(rx_emitter_completed)
+public func rx_emitter_completed(_ emitter: UnsafeMutablePointer<rx_emitter>?) -> rx_status {
+  guard let e = EmitterHandle.from(emitter, "rx_emitter_completed") else { return invalid(emitter) }
+  return status(e.sink.emit(.completed), "rx_emitter_completed")
+}
+
+@c(rx_emitter_is_disposed)
+public func rx_emitter_is_disposed(_ emitter: UnsafeMutablePointer<rx_emitter>?) -> Bool {
+  guard let e = EmitterHandle.from(emitter, "rx_emitter_is_disposed") else { return false }
+  return e.sink.isDisposed
+}
+
+private func status(_ outcome: AnonymousObservableSink<RxValue>.Outcome, _ fn: StaticString) -> rx_status {
+  switch outcome {
+  case .accepted, .afterStop: return RX_OK
+  case .afterDispose: return fail(RX_EDISPOSED, "\(fn): the subscription is disposed")
+  }
+}
+
+@c(rx_just)
+public func rx_just(_ value: rx_value) -> UnsafeMutablePointer<rx_observable>? {
+  guard let v = RxValue.from(value, "rx_just") else { return nil }
+  return ObservableHandle.make(Just(v))
+}
+
+@c(rx_of)
+public func rx_of(_ values: UnsafePointer<rx_value>?, _ count: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  let n = Int(count)
+  if values == nil && n > 0 {
+    setLastError("rx_of: values is NULL but n is \(n)")
+    return nil
+  }
+  var items = ContiguousArray<RxValue>()
+  items.reserveCapacity(n)
+  for i in 0..<n {
+    guard let v = RxValue.from(values![i], "rx_of") else { return nil }
+    items.append(v)
+  }
+  return ObservableHandle.make(SequenceObservable(items))
+}
+
+@c(rx_range)
+public func rx_range(_ start: Int64, _ count: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard count <= UInt(Int64.max) else {
+    setLastError("rx_range: count \(count) is too large")
+    return nil
+  }
+  let count = Int(count)
+  if count > 0 && start > Int64.max - Int64(count - 1) {
+    setLastError("rx_range: start + count overflows int64_t")
+    return nil
+  }
+  return ObservableHandle.make(RangeObservable(start: start, count: count, make: { RxValue.int($0) }))
+}
+
+@c(rx_empty)
+public func rx_empty() -> UnsafeMutablePointer<rx_observable>? { ObservableHandle.make(Empty()) }
+
+@c(rx_never)
+public func rx_never() -> UnsafeMutablePointer<rx_observable>? { ObservableHandle.make(Never()) }
+
+@c(rx_throw)
+public func rx_throw(_ error: UnsafePointer<rx_error>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let e = ErrorObject.fromC(error, "rx_throw") else { return nil }
+  return ObservableHandle.make(Fail(e))
+}
+
+@c(rx_defer)
+public func rx_defer(
+  _ factory: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<rx_observable>?)?,
+  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let factory else {
+    setLastError("rx_defer: factory is NULL")
+    return nil
+  }
+  let context = CContext(ctx, ctxFree)
+  return ObservableHandle.make(Deferred<RxValue> {
+    guard let o = ObservableHandle.take(factory(context.ctx), "rx_defer (factory result)") else {
+      throw ErrorObject.make(code: Int32(RX_ERROR_UNKNOWN), "rx_defer: the factory returned no observable")
+    }
+    return o
+  })
+}

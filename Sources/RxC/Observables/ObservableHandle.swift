@@ -1,0 +1,47 @@
+import CRxc
+import RxCore
+
+/// An rx_observable: a C-owned reference to a core observable.
+final class ObservableHandle: Handle {
+  let observable: Observable<RxValue>
+  /// Set on observables made by rx_as_driver (rx_drive accepts only those).
+  let isDriver: Bool
+  /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
+  let connectable: AnyObject?
+
+  init(_ observable: Observable<RxValue>, isDriver: Bool = false, connectable: AnyObject? = nil) {
+    self.observable = observable
+    self.isDriver = isDriver
+    self.connectable = connectable
+    super.init(kind: .observable)
+  }
+
+  /// A new owned rx_observable for C.
+  static func make(_ observable: Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
+    ObservableHandle(observable).cPointer
+  }
+
+  var cPointer: UnsafeMutablePointer<rx_observable> {
+    toC().assumingMemoryBound(to: rx_observable.self)
+  }
+
+  /// The same handle, borrowed (no new C reference).
+  var borrowedPointer: UnsafeMutablePointer<rx_observable> {
+    Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_observable.self)
+  }
+
+  static func from(_ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "source")
+    -> ObservableHandle?
+  {
+    Validate.handle(p, .observable, as: ObservableHandle.self, fn, arg)
+  }
+
+  /// Takes ownership of an rx_observable a user callback returned: its core observable,
+  /// with the callback's C reference released. Nil if it is not a live observable.
+  static func take(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString) -> Observable<RxValue>? {
+    guard let h = from(p, fn, "returned observable") else { return nil }
+    let o = h.observable
+    h.releaseC()
+    return o
+  }
+}

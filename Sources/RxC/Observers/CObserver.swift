@@ -1,0 +1,106 @@
+import CRxc
+import RxCore
+import Synchronization
+
+/// The end of every subscription made from C: calls the rx_observer's function pointers and
+/// keeps the contract's promises about them:
+/// - callbacks of one subscription never overlap, and none starts once disposal has begun;
+/// - on_disposed runs exactly once, after every other callback: on the thread that delivers
+///   the terminal event or disposes, or, if a callback is running elsewhere at that moment,
+///   on that thread right after it returns.
+/// A small atomic state word does this without locks: BUSY while a callback runs, STOPPED
+/// once no more events may start, PENDING when a disposer left on_disposed to the busy
+/// thread, FINAL once on_disposed has been claimed.
+final class CObserver: Observer<RxValue> {
+  private static let busy: UInt32 = 1
+  private static let stopped: UInt32 = 2
+  private static let pending: UInt32 = 4
+  private static let final: UInt32 = 8
+
+  let callbacks: rx_observer
+  private let state = Atomic<UInt32>(0)
+
+  init(_ callbacks: rx_observer) {
+    self.callbacks = callbacks
+    super.init()
+    Resources.increment()
+  }
+
+  deinit { Resources.decrement() }
+
+  var isStopped: Bool { state.load(ordering: .acquiring) & Self.stopped != 0 }
+
+  override func on(_ event: Event<RxValue>) {
+    let terminal = event.isStopEvent
+    // Enter: refuse once stopped; a terminal event stops everything after it.
+    var s = state.load(ordering: .relaxed)
+    while true {
+      if s & Self.stopped != 0 { return }
+      let desired = s | Self.busy | (terminal ? Self.stopped : 0)
+      let r = state.compareExchange(expected: s, desired: desired, ordering: .acquiringAndReleasing)
+      if r.exchanged { break }
+      s = r.original
+    }
+    switch event {
+    case .next(let value):
+      callbacks.on_next?(callbacks.ctx, value.c)
+    case .error(let error):
+      let e = ErrorObject.from(error)
+      callbacks.on_error?(callbacks.ctx, e.cPointer)
+      withExtendedLifetime(e) {}
+    case .completed:
+      callbacks.on_completed?(callbacks.ctx)
+    }
+    // Leave: a terminal event, or a disposer that arrived meanwhile, makes us finalize.
+    s = state.load(ordering: .relaxed)
+    while true {
+      let finalizeHere = terminal || s & Self.pending != 0
+      var desired = s & ~(Self.busy | Self.pending)
+      if finalizeHere { desired |= Self.final }
+      let r = state.compareExchange(expected: s, desired: desired, ordering: .acquiringAndReleasing)
+      if r.exchanged {
+        if finalizeHere && s & Self.final == 0 { callbacks.on_disposed?(callbacks.ctx) }
+        return
+      }
+      s = r.original
+    }
+  }
+
+  /// The subscription is ending without (another) event: dispose, or the source dropped us.
+  func finish() {
+    var s = state.load(ordering: .relaxed)
+    while true {
+      if s & (Self.final | Self.pending) != 0 { return }
+      let desired = s & Self.busy != 0 ? s | Self.stopped | Self.pending : s | Self.stopped | Self.final
+      let r = state.compareExchange(expected: s, desired: desired, ordering: .acquiringAndReleasing)
+      if r.exchanged {
+        if desired & Self.final != 0 { callbacks.on_disposed?(callbacks.ctx) }
+        return
+      }
+      s = r.original
+    }
+  }
+
+  override func dropped() { finish() }
+}
+
+/// What an rx_subscribe token disposes: first the observer (so no callback starts after
+/// rx_dispose returns), then the upstream subscription.
+final class CSubscription: Cancelable {
+  let observer: CObserver
+  let upstream: any Disposable
+  private let disposed = Atomic<Bool>(false)
+
+  init(observer: CObserver, upstream: any Disposable) {
+    self.observer = observer
+    self.upstream = upstream
+  }
+
+  var isDisposed: Bool { disposed.load(ordering: .acquiring) || observer.isStopped }
+
+  func dispose() {
+    if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
+    observer.finish()
+    upstream.dispose()
+  }
+}

@@ -1,0 +1,155 @@
+import CRxc
+import RxCore
+
+// Section 3 of the contract: values.
+
+@c(rx_int) public func rx_int(_ i: Int64) -> rx_value { RxValue.int(i).c }
+@c(rx_double) public func rx_double(_ d: Double) -> rx_value { RxValue.double(d).c }
+@c(rx_bool) public func rx_bool(_ b: Bool) -> rx_value { RxValue.bool(b).c }
+@c(rx_ptr) public func rx_ptr(_ p: UnsafeMutableRawPointer?) -> rx_value { RxValue.ptr(p).c }
+@c(rx_none) public func rx_none() -> rx_value { RxValue.none.c }
+
+@c(rx_string)
+public func rx_string(_ utf8: UnsafePointer<CChar>?) -> rx_value {
+  guard let utf8 else {
+    setLastError("rx_string: utf8 is NULL")
+    return rx_none()
+  }
+  return RxValue.boxed(StringBox(copying: utf8)).ownedC
+}
+
+@c(rx_bytes)
+public func rx_bytes(_ data: UnsafeRawPointer?, _ len: UInt) -> rx_value {
+  let len = Int(len)
+  if data == nil && len > 0 {
+    setLastError("rx_bytes: data is NULL but len is \(len)")
+    return rx_none()
+  }
+  return RxValue.boxed(BytesBox(copying: data, length: len)).ownedC
+}
+
+@c(rx_array)
+public func rx_array(_ items: UnsafePointer<rx_value>?, _ n: UInt) -> rx_value {
+  let n = Int(n)
+  if items == nil && n > 0 {
+    setLastError("rx_array: items is NULL but n is \(n)")
+    return rx_none()
+  }
+  var values = ContiguousArray<RxValue>()
+  values.reserveCapacity(n)
+  for i in 0..<n {
+    guard let v = RxValue.from(items![i], "rx_array") else { return rx_none() }
+    values.append(v)
+  }
+  return RxValue.boxed(ArrayBox(values)).ownedC
+}
+
+@c(rx_object)
+public func rx_object(_ data: UnsafeMutableRawPointer?, _ destroy: rx_free_fn?) -> rx_value {
+  RxValue.boxed(ObjectBox(data: data, destroy: destroy)).ownedC
+}
+
+@c(rx_observable_value)
+public func rx_observable_value(_ observable: UnsafeMutablePointer<rx_observable>?) -> rx_value {
+  guard let h = ObservableHandle.from(observable, "rx_observable_value", "observable") else {
+    return rx_none()
+  }
+  return RxValue.boxed(ObservableBox(h)).ownedC
+}
+
+@c(rx_value_retain)
+public func rx_value_retain(_ v: rx_value) -> rx_value {
+  guard let value = RxValue.from(v, "rx_value_retain") else { return rx_none() }
+  return value.ownedC
+}
+
+@c(rx_value_release)
+public func rx_value_release(_ v: rx_value) {
+  guard v.kind.rawValue >= RX_STRING.rawValue else { return }
+  guard let value = RxValue.from(v, "rx_value_release"), let box = value.box else { return }
+  Unmanaged.passUnretained(box).release()
+}
+
+/// The box of `v` if it is of `kind`, else nil with rx_last_error() set.
+private func box<T: ValueBox>(_ v: rx_value, _ kind: rx_kind, as: T.Type, _ fn: StaticString) -> T? {
+  guard v.kind == kind else {
+    setLastError("\(fn): value is of kind \(v.kind.rawValue), expected \(kind.rawValue)")
+    return nil
+  }
+  guard let value = RxValue.from(v, fn), let b = value.box as? T else { return nil }
+  return b
+}
+
+@c(rx_value_string)
+public func rx_value_string(_ v: rx_value) -> UnsafePointer<CChar>? {
+  guard let b = box(v, RX_STRING, as: StringBox.self, "rx_value_string") else { return nil }
+  return UnsafePointer(b.bytes)
+}
+
+@c(rx_value_bytes)
+public func rx_value_bytes(_ v: rx_value, _ len: UnsafeMutablePointer<UInt>?) -> UnsafeRawPointer? {
+  guard let b = box(v, RX_BYTES, as: BytesBox.self, "rx_value_bytes") else {
+    len?.pointee = 0
+    return nil
+  }
+  len?.pointee = UInt(b.length)
+  return UnsafeRawPointer(b.bytes)
+}
+
+@c(rx_array_count)
+public func rx_array_count(_ v: rx_value) -> UInt {
+  UInt(box(v, RX_ARRAY, as: ArrayBox.self, "rx_array_count")?.items.count ?? 0)
+}
+
+@c(rx_array_get)
+public func rx_array_get(_ v: rx_value, _ index: UInt) -> rx_value {
+  guard let b = box(v, RX_ARRAY, as: ArrayBox.self, "rx_array_get") else { return rx_none() }
+  guard index < UInt(b.items.count) else {
+    setLastError("rx_array_get: index \(index) out of range (count \(b.items.count))")
+    return rx_none()
+  }
+  return b.items[Int(index)].c
+}
+
+@c(rx_object_data)
+public func rx_object_data(_ v: rx_value) -> UnsafeMutableRawPointer? {
+  box(v, RX_OBJECT, as: ObjectBox.self, "rx_object_data")?.data
+}
+
+@c(rx_value_observable)
+public func rx_value_observable(_ v: rx_value) -> UnsafeMutablePointer<rx_observable>? {
+  box(v, RX_OBSERVABLE, as: ObservableBox.self, "rx_value_observable")?.handle.borrowedPointer
+}
+
+@c(rx_value_event_kind)
+public func rx_value_event_kind(_ v: rx_value) -> rx_event_kind {
+  box(v, RX_EVENT, as: EventBox.self, "rx_value_event_kind")?.eventKind ?? RX_EVENT_NONE
+}
+
+@c(rx_value_event_value)
+public func rx_value_event_value(_ v: rx_value) -> rx_value {
+  guard let b = box(v, RX_EVENT, as: EventBox.self, "rx_value_event_value") else { return rx_none() }
+  guard case .next(let value) = b.event else {
+    setLastError("rx_value_event_value: the event is not a next event")
+    return rx_none()
+  }
+  return value.c
+}
+
+@c(rx_value_event_error)
+public func rx_value_event_error(_ v: rx_value) -> UnsafePointer<rx_error>? {
+  guard let b = box(v, RX_EVENT, as: EventBox.self, "rx_value_event_error") else { return nil }
+  guard case .error(let error) = b.event, let e = error as? ErrorObject else {
+    setLastError("rx_value_event_error: the event is not an error event")
+    return nil
+  }
+  return e.cPointer
+}
+
+@c(rx_value_equal)
+public func rx_value_equal(_ a: rx_value, _ b: rx_value) -> Bool {
+  guard let x = RxValue.from(a, "rx_value_equal"), let y = RxValue.from(b, "rx_value_equal") else {
+    return false
+  }
+  return valuesEqual(x, y)
+}

@@ -1,0 +1,43 @@
+import CRxc
+import Glibc
+import RxCore
+
+/// An rx_error: an immutable code and message. Like value boxes, its Swift reference count
+/// is its C reference count, because streams keep errors (a terminated subject replays its
+/// error to late subscribers) and hand the same object back out.
+final class ErrorObject: AbiObject, Error, @unchecked Sendable {
+  let code: Int32
+  let message: UnsafeMutablePointer<CChar>
+
+  init(code: Int32, message: UnsafePointer<CChar>?) {
+    self.code = code
+    let n = message.map { strlen($0) } ?? 0
+    self.message = .allocate(capacity: n + 1)
+    if let message { self.message.initialize(from: message, count: n) }
+    self.message[n] = 0
+    super.init(kind: .error)
+    Resources.increment()
+  }
+
+  static func make(code: Int32, _ message: String) -> ErrorObject {
+    message.withCString { ErrorObject(code: code, message: $0) }
+  }
+
+  deinit {
+    magic = AbiObject.deadMagic
+    message.deallocate()
+    Resources.decrement()
+  }
+
+  /// The rx_error for any error a stream carries: ours as is, the core's RxError with its
+  /// code, anything else as RX_ERROR_UNKNOWN.
+  static func from(_ error: any Error) -> ErrorObject {
+    if let e = error as? ErrorObject { return e }
+    if let e = error as? RxError { return make(code: e.rawValue, e.message) }
+    return make(code: Int32(RX_ERROR_UNKNOWN), "\(error)")
+  }
+
+  var cPointer: UnsafePointer<rx_error> {
+    UnsafePointer(Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_error.self))
+  }
+}

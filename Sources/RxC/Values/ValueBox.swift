@@ -1,0 +1,165 @@
+import CRxc
+import Glibc
+import RxCore
+
+/// An immutable, reference-counted value payload. Swift's own reference count is the C one:
+/// rx_value_retain/release retain and release this object, and the core's copies of an
+/// RxValue do the same through ARC, so every box is freed exactly once.
+class ValueBox: AbiObject, @unchecked Sendable {
+  let valueKind: rx_kind
+
+  init(_ kind: rx_kind) {
+    self.valueKind = kind
+    super.init(kind: .value)
+    Resources.increment()
+  }
+
+  deinit {
+    magic = AbiObject.deadMagic
+    Resources.decrement()
+  }
+
+  func isEqual(to other: ValueBox) -> Bool { self === other }
+}
+
+/// A NUL-terminated UTF-8 copy, so rx_value_string can hand out a stable pointer.
+final class StringBox: ValueBox {
+  let bytes: UnsafeMutablePointer<CChar>
+  let length: Int
+
+  init(copying s: UnsafePointer<CChar>) {
+    length = strlen(s)
+    bytes = .allocate(capacity: length + 1)
+    bytes.initialize(from: s, count: length + 1)
+    super.init(RX_STRING)
+  }
+
+  init(_ s: String) {
+    let utf8 = Array(s.utf8CString)
+    length = utf8.count - 1
+    bytes = .allocate(capacity: utf8.count)
+    bytes.initialize(from: utf8, count: utf8.count)
+    super.init(RX_STRING)
+  }
+
+  deinit { bytes.deallocate() }
+
+  override func isEqual(to other: ValueBox) -> Bool {
+    guard let o = other as? StringBox else { return false }
+    return length == o.length && memcmp(bytes, o.bytes, length) == 0
+  }
+}
+
+final class BytesBox: ValueBox {
+  let bytes: UnsafeMutableRawPointer
+  let length: Int
+
+  init(copying data: UnsafeRawPointer?, length: Int) {
+    self.length = length
+    bytes = .allocate(byteCount: Swift.max(length, 1), alignment: 16)
+    if let data, length > 0 { bytes.copyMemory(from: data, byteCount: length) }
+    super.init(RX_BYTES)
+  }
+
+  deinit { bytes.deallocate() }
+
+  override func isEqual(to other: ValueBox) -> Bool {
+    guard let o = other as? BytesBox else { return false }
+    return length == o.length && memcmp(bytes, o.bytes, length) == 0
+  }
+}
+
+final class ArrayBox: ValueBox {
+  let items: ContiguousArray<RxValue>
+
+  init(_ items: ContiguousArray<RxValue>) {
+    self.items = items
+    super.init(RX_ARRAY)
+  }
+
+  override func isEqual(to other: ValueBox) -> Bool {
+    guard let o = other as? ArrayBox, items.count == o.items.count else { return false }
+    for i in items.indices where !valuesEqual(items[i], o.items[i]) { return false }
+    return true
+  }
+}
+
+/// User data with a destructor that runs once, when the last reference goes.
+final class ObjectBox: ValueBox {
+  let data: UnsafeMutableRawPointer?
+  let destroy: rx_free_fn?
+
+  init(data: UnsafeMutableRawPointer?, destroy: rx_free_fn?) {
+    self.data = data
+    self.destroy = destroy
+    super.init(RX_OBJECT)
+  }
+
+  deinit { destroy?(data) }
+
+  override func isEqual(to other: ValueBox) -> Bool {
+    guard let o = other as? ObjectBox else { return false }
+    return data == o.data
+  }
+}
+
+/// Holds one C reference to an observable handle (streams of streams).
+final class ObservableBox: ValueBox {
+  let handle: ObservableHandle
+
+  init(_ handle: ObservableHandle) {
+    self.handle = handle
+    _ = handle.retainC()
+    super.init(RX_OBSERVABLE)
+  }
+
+  deinit { handle.releaseC() }
+
+  override func isEqual(to other: ValueBox) -> Bool {
+    guard let o = other as? ObservableBox else { return false }
+    return handle === o.handle
+  }
+}
+
+/// A materialized event.
+final class EventBox: ValueBox {
+  let event: Event<RxValue>
+
+  init(_ event: Event<RxValue>) {
+    self.event = event
+    super.init(RX_EVENT)
+  }
+
+  var eventKind: rx_event_kind {
+    switch event {
+    case .next: return RX_EVENT_NEXT
+    case .error: return RX_EVENT_ERROR
+    case .completed: return RX_EVENT_COMPLETED
+    }
+  }
+
+  override func isEqual(to other: ValueBox) -> Bool {
+    guard let o = other as? EventBox else { return false }
+    switch (event, o.event) {
+    case (.next(let a), .next(let b)): return valuesEqual(a, b)
+    case (.completed, .completed): return true
+    case (.error(let a), .error(let b)):
+      let ea = ErrorObject.from(a), eb = ErrorObject.from(b)
+      return ea.code == eb.code && strcmp(ea.message, eb.message) == 0
+    default: return false
+    }
+  }
+}
+
+/// rx_value_equal's semantics, on the Swift side.
+func valuesEqual(_ a: RxValue, _ b: RxValue) -> Bool {
+  switch (a, b) {
+  case (.none, .none): return true
+  case (.int(let x), .int(let y)): return x == y
+  case (.double(let x), .double(let y)): return x == y
+  case (.bool(let x), .bool(let y)): return x == y
+  case (.ptr(let x), .ptr(let y)): return x == y
+  case (.boxed(let x), .boxed(let y)): return x.valueKind == y.valueKind && x.isEqual(to: y)
+  default: return false
+  }
+}

@@ -1,0 +1,46 @@
+import Synchronization
+
+/// Serializes work items from any number of threads, including re-entrant submissions from
+/// inside a handler, without ever running a handler under a lock.
+///
+/// The first submitter that finds the drain idle becomes the drainer: it handles its own
+/// item at once (one CAS in, one atomic decrement out when uncontended), then keeps
+/// handling whatever others queued meanwhile. Everyone else appends to a locked queue and
+/// returns; their item runs after the current one finishes, on the drainer's thread. A
+/// re-entrant submission is therefore queued, never run recursively, and never dropped.
+/// `wip` counts submissions not yet accounted for by the drainer (the RxJava "missed" loop).
+public final class Drain<Item> {
+  @usableFromInline let wip = Atomic<Int>(0)
+  @usableFromInline let queue = Mutex(RingBuffer<Item>())
+
+  public init() {}
+
+  /// True while some thread is draining (for diagnostics and tests).
+  public var isDraining: Bool { wip.load(ordering: .acquiring) != 0 }
+
+  @inlinable @inline(__always)
+  public func submit(_ item: Item, _ handle: (Item) -> Void) {
+    if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      handle(item)
+      let left = wip.subtract(1, ordering: .acquiringAndReleasing).newValue
+      if left != 0 { drainLoop(missed: left, handle) }
+    } else {
+      queue.withLock { $0.append(item) }
+      if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+        drainLoop(missed: 1, handle)
+      }
+    }
+  }
+
+  @usableFromInline
+  func drainLoop(missed: Int, _ handle: (Item) -> Void) {
+    var missed = missed
+    while true {
+      while let item = queue.withLock({ $0.popFirst() }) {
+        handle(item)
+      }
+      missed = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
+      if missed == 0 { return }
+    }
+  }
+}

@@ -1,0 +1,20 @@
+/// A cold observable: each subscription gets its own sink from `run`. The `SinkDisposer`
+/// returned to the subscriber disposes the sink and its upstream subscription together, even
+/// when dispose races with `run` still setting them up.
+open class Producer<Element>: Observable<Element> {
+  public override init() { super.init() }
+
+  public final override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    let disposer = SinkDisposer()
+    let result = run(observer, cancel: disposer)
+    disposer.setSinkAndSubscription(sink: result.sink, subscription: result.subscription)
+    return disposer
+  }
+
+  /// Builds the sink for one subscription and subscribes it upstream.
+  open func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    preconditionFailure("Producer.run is abstract")
+  }
+}

@@ -1,0 +1,24 @@
+/// Errors the library itself raises. Raw values match the C API's RX_ERROR_* codes.
+public enum RxError: Int32, Error, Sendable {
+  case disposed = 1
+  case timeout
+  case noElements
+  case moreThanOneElement
+  case argumentOutOfRange
+  case overflow
+  case unknown
+  case typeMismatch
+
+  public var message: String {
+    switch self {
+    case .disposed: return "object is disposed"
+    case .timeout: return "sequence timeout"
+    case .noElements: return "sequence contains no elements"
+    case .moreThanOneElement: return "sequence contains more than one element"
+    case .argumentOutOfRange: return "argument out of range"
+    case .overflow: return "arithmetic overflow"
+    case .unknown: return "unknown error"
+    case .typeMismatch: return "value of the wrong kind"
+    }
+  }
+}

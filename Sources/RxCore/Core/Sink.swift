@@ -1,0 +1,43 @@
+import Synchronization
+
+/// One subscription's state for one operator: observes `Input` from upstream and forwards
+/// `Output` to `observer`. `forwardOn` drops events once disposed; `dispose` cancels the
+/// whole subscription through `cancel` (the SinkDisposer).
+open class Sink<Input, Output>: Observer<Input>, Disposable {
+  public let observer: Observer<Output>
+  public let cancel: any Cancelable
+  @usableFromInline let disposedFlag = Atomic<Bool>(false)
+
+  public init(observer: Observer<Output>, cancel: any Cancelable) {
+    self.observer = observer
+    self.cancel = cancel
+    super.init()
+    Resources.increment()
+  }
+
+  deinit { Resources.decrement() }
+
+  @inlinable public final var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
+
+  @inlinable public final func forwardOn(_ event: Event<Output>) {
+    if isDisposed { return }
+    observer.on(event)
+  }
+
+  /// Forwards a terminal event, then ends the subscription.
+  @inlinable public final func forwardTerminal(_ event: Event<Output>) {
+    forwardOn(event)
+    dispose()
+  }
+
+  open override func dropped() {
+    if isDisposed { return }
+    observer.dropped()
+    dispose()
+  }
+
+  open func dispose() {
+    if disposedFlag.exchange(true, ordering: .acquiringAndReleasing) { return }
+    cancel.dispose()
+  }
+}

@@ -1,0 +1,503 @@
+/*
+ * rxc.h — librxc: Reactive Extensions for C.
+ *
+ * Observables, subjects, schedulers, operators and disposables with explicit control over
+ * which thread runs what. The API is fixed by CONTRACT.md; this header documents it.
+ *
+ * Ownership (the CoreFoundation "create rule"):
+ *   - A function whose name contains _new or _create, or that returns a new rx_observable *
+ *     or rx_disposable *, returns an OWNED reference: release it with rx_release (or, for a
+ *     subscription token, rx_dispose).
+ *   - Everything passed INTO the library is BORROWED: the library retains what it keeps.
+ *   - Everything passed TO A CALLBACK is borrowed for the duration of that call.
+ *   - Callbacks that RETURN a value or observable return an owned one.
+ *
+ * Threads: every function is thread-safe unless its documentation says otherwise. The
+ * library never calls a user callback while holding one of its own locks. All time is
+ * monotonic and measured in int64_t nanoseconds.
+ *
+ * Errors: a call given NULL, a handle of the wrong kind or memory that is not a handle
+ * returns RX_EINVAL / RX_EHANDLE (or NULL, rx_none(), false, 0 or -1, as its return type
+ * allows), sets rx_last_error() and changes nothing. Set RXC_DEBUG=1 in the environment to
+ * keep released handles poisoned, so a double release or a use after release is reported.
+ */
+#ifndef RXC_H
+#define RXC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * Attributes
+ * ------------------------------------------------------------------------------------- */
+#if defined(__GNUC__) || defined(__clang__)
+#define RX_EXPORT __attribute__((visibility("default")))
+#define RX_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
+#else
+#define RX_EXPORT
+#define RX_WARN_UNUSED_RESULT
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * 1. Conventions: handles and callback types
+ * ------------------------------------------------------------------------------------- */
+
+/** An observable sequence (cold or hot). Owned references are released with rx_release. */
+typedef struct rx_observable rx_observable;
+/** A subject: an observer and an observable at once. */
+typedef struct rx_subject rx_subject;
+/** A scheduler: decides on which thread, and when, work runs. */
+typedef struct rx_scheduler rx_scheduler;
+/** A disposable: a subscription token or a disposable container. */
+typedef struct rx_disposable rx_disposable;
+/** A dispose bag: disposes everything it holds when drained or released. */
+typedef struct rx_dispose_bag rx_dispose_bag;
+/** The emitter handed to an rx_create subscribe function. */
+typedef struct rx_emitter rx_emitter;
+/** An error carried by a stream (immutable, reference counted). */
+typedef struct rx_error rx_error;
+
+/** Frees a context pointer; called exactly once, after the last call that can use it. */
+typedef void (*rx_free_fn)(void *ctx);
+/** A plain action. */
+typedef void (*rx_action_fn)(void *ctx);
+
+/**
+ * @abstract Retains any handle (observable, subject, scheduler, disposable, dispose bag,
+ * emitter, error). Values are retained with rx_value_retain.
+ * @param handle A live handle. NULL returns NULL and sets rx_last_error().
+ * @result The handle itself, or NULL if it is not a live handle (RX_EHANDLE).
+ */
+RX_EXPORT void *rx_retain(const void *handle);
+
+/**
+ * @abstract Releases a reference to any handle. rx_release(NULL) is a silent no-op.
+ * @discussion Releasing the last reference of an observable does not cancel its
+ * subscriptions, and releasing a subscription token does not cancel the subscription:
+ * rx_dispose does. Releasing the last reference of a subject disposes it; releasing the last
+ * reference of a dispose bag disposes what it holds. A handle that is not live is reported
+ * through rx_last_error() and otherwise ignored.
+ */
+RX_EXPORT void rx_release(const void *handle);
+
+/* ---------------------------------------------------------------------------------------
+ * 2. Status and misuse
+ * ------------------------------------------------------------------------------------- */
+
+typedef enum rx_status {
+  RX_OK = 0,
+  RX_EINVAL = -1,    /* NULL or out-of-range argument */
+  RX_EHANDLE = -2,   /* not a live handle of the expected kind */
+  RX_ESTATE = -3,    /* not allowed now (e.g. rx_main_run off the main thread, nested run) */
+  RX_EDISPOSED = -4, /* the object is disposed */
+  RX_ETIMEOUT = -5,  /* a blocking call ran out of time */
+  RX_ESTREAM = -6    /* the stream ended with an error, returned in *out_error */
+} rx_status;
+
+/** @abstract A static English description of a status ("RX_EINVAL: invalid argument"). */
+RX_EXPORT const char *rx_status_string(rx_status status);
+
+/**
+ * @abstract This thread's message for its last failed call.
+ * @result "" before any failure; never NULL. A successful call does not clear it. The string
+ * is owned by the library and valid until this thread's next failing call.
+ */
+RX_EXPORT const char *rx_last_error(void);
+
+#define RX_VERSION_MAJOR 0
+#define RX_VERSION_MINOR 1
+#define RX_VERSION_PATCH 0
+#define RX_VERSION_STRING "0.1.0"
+/** @abstract The library's version, "MAJOR.MINOR.PATCH"; compare with RX_VERSION_STRING. */
+RX_EXPORT const char *rx_version(void);
+
+/* ---------------------------------------------------------------------------------------
+ * 3. Values
+ * ------------------------------------------------------------------------------------- */
+
+typedef enum rx_kind {
+  RX_NONE = 0,
+  RX_INT,
+  RX_DOUBLE,
+  RX_BOOL,
+  RX_PTR,
+  RX_STRING,
+  RX_BYTES,
+  RX_ARRAY,
+  RX_OBJECT,
+  RX_OBSERVABLE,
+  RX_EVENT
+} rx_kind;
+
+typedef enum rx_event_kind {
+  RX_EVENT_NONE = 0,
+  RX_EVENT_NEXT,
+  RX_EVENT_ERROR,
+  RX_EVENT_COMPLETED
+} rx_event_kind;
+
+/**
+ * A value carried by a stream. RX_INT, RX_DOUBLE, RX_BOOL and RX_PTR are plain data (an
+ * RX_PTR is never freed by the library). The other kinds point to an immutable,
+ * reference-counted box: rx_value_retain / rx_value_release manage it.
+ */
+typedef struct rx_value {
+  rx_kind kind;
+  union {
+    int64_t i;
+    double d;
+    bool b;
+    void *ptr;
+    struct rx_boxed *box;
+  } as;
+} rx_value;
+
+/* Constructors of plain values: real functions, for FFI users. */
+RX_EXPORT rx_value rx_int(int64_t i);
+RX_EXPORT rx_value rx_double(double d);
+RX_EXPORT rx_value rx_bool(bool b);
+RX_EXPORT rx_value rx_ptr(void *p);
+RX_EXPORT rx_value rx_none(void);
+
+/* Zero-cost C equivalents. */
+#if defined(__cplusplus)
+#define RX_INT(x) rx_int((int64_t)(x))
+#define RX_DOUBLE(x) rx_double((double)(x))
+#define RX_BOOL(x) rx_bool((bool)(x))
+#define RX_PTR(x) rx_ptr((void *)(x))
+#else
+#define RX_INT(x) ((rx_value){.kind = RX_INT, .as = {.i = (int64_t)(x)}})
+#define RX_DOUBLE(x) ((rx_value){.kind = RX_DOUBLE, .as = {.d = (double)(x)}})
+#define RX_BOOL(x) ((rx_value){.kind = RX_BOOL, .as = {.b = (bool)(x)}})
+#define RX_PTR(x) ((rx_value){.kind = RX_PTR, .as = {.ptr = (void *)(x)}})
+#endif
+
+/** @abstract A new string value; copies the NUL-terminated UTF-8 text. Owned. NULL: rx_none(). */
+RX_EXPORT rx_value rx_string(const char *utf8);
+/** @abstract A new bytes value; copies len bytes (data may be NULL when len is 0). Owned. */
+RX_EXPORT rx_value rx_bytes(const void *data, size_t len);
+/** @abstract A new array value; retains each of the n items (items may be NULL when n is 0). Owned. */
+RX_EXPORT rx_value rx_array(const rx_value *items, size_t n);
+/**
+ * @abstract Wraps user data in a reference-counted value. Owned.
+ * @param destroy Called once with data when the last reference goes (may be NULL).
+ */
+RX_EXPORT rx_value rx_object(void *data, rx_free_fn destroy);
+/** @abstract A value that retains an observable (for streams of streams). Owned. */
+RX_EXPORT rx_value rx_observable_value(rx_observable *observable);
+
+/** @abstract Retains a boxed value (no-op on plain data); returns it. */
+RX_EXPORT rx_value rx_value_retain(rx_value v);
+/** @abstract Releases a boxed value (no-op on plain data). */
+RX_EXPORT void rx_value_release(rx_value v);
+
+/* Accessors. A value of another kind gives NULL / 0 / rx_none() / RX_EVENT_NONE and sets
+   rx_last_error(). Results are borrowed from the value. */
+RX_EXPORT const char *rx_value_string(rx_value v);
+RX_EXPORT const void *rx_value_bytes(rx_value v, size_t *len);
+RX_EXPORT size_t rx_array_count(rx_value v);
+RX_EXPORT rx_value rx_array_get(rx_value v, size_t i);
+RX_EXPORT void *rx_object_data(rx_value v);
+RX_EXPORT rx_observable *rx_value_observable(rx_value v);
+RX_EXPORT rx_event_kind rx_value_event_kind(rx_value v);
+RX_EXPORT rx_value rx_value_event_value(rx_value v);
+RX_EXPORT const rx_error *rx_value_event_error(rx_value v);
+
+/**
+ * @abstract Structural equality: plain data by value, strings/bytes/arrays by content,
+ * objects by data pointer, observables by identity, events by kind and content (error
+ * events by the errors' codes and messages).
+ */
+RX_EXPORT bool rx_value_equal(rx_value a, rx_value b);
+
+/* ---------------------------------------------------------------------------------------
+ * 4. Errors carried by streams
+ * ------------------------------------------------------------------------------------- */
+
+enum {
+  RX_ERROR_DISPOSED = 1,
+  RX_ERROR_TIMEOUT,
+  RX_ERROR_NO_ELEMENTS,
+  RX_ERROR_MORE_THAN_ONE_ELEMENT,
+  RX_ERROR_ARGUMENT_OUT_OF_RANGE,
+  RX_ERROR_OVERFLOW,
+  RX_ERROR_UNKNOWN,
+  RX_ERROR_TYPE, /* a value of the wrong kind, e.g. for switch_latest */
+  RX_ERROR_USER = 1000 /* user codes start here */
+};
+
+/** @abstract A new error; copies message (NULL: ""). Owned: release with rx_release. */
+RX_EXPORT rx_error *rx_error_new(int32_t code, const char *message);
+/** @abstract The error's code; 0 (and rx_last_error()) for a bad handle. */
+RX_EXPORT int32_t rx_error_code(const rx_error *error);
+/** @abstract The error's message, borrowed from the error; NULL for a bad handle. */
+RX_EXPORT const char *rx_error_message(const rx_error *error);
+
+/* ---------------------------------------------------------------------------------------
+ * 5. Observers and subscriptions
+ * ------------------------------------------------------------------------------------- */
+
+/**
+ * The callbacks of one subscription. Each may be NULL. Grammar:
+ * on_next* (on_error | on_completed)?, then on_disposed exactly once. Callbacks of one
+ * subscription never run concurrently.
+ */
+typedef struct rx_observer {
+  void (*on_next)(void *ctx, rx_value value);         /* value borrowed for the call */
+  void (*on_error)(void *ctx, const rx_error *error); /* error borrowed for the call */
+  void (*on_completed)(void *ctx);
+  /* exactly once, after every other callback of this subscription: after a terminal event,
+     after dispose, or when its source drops it (a subject disposed or destroyed). Free ctx
+     here. */
+  void (*on_disposed)(void *ctx);
+  void *ctx;
+} rx_observer;
+
+/**
+ * @abstract Subscribes an observer to an observable.
+ * @param source Borrowed.
+ * @param observer Copied. Its callbacks run on whatever thread the source emits on.
+ * @result An owned subscription token: end the subscription with rx_dispose (which also
+ * releases the token). NULL on a bad argument; then no callback is ever called.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_subscribe(rx_observable *source,
+                                                            rx_observer observer);
+
+/**
+ * @abstract Disposes a disposable and releases the caller's reference to it.
+ * @discussion After it returns no on_next/on_error/on_completed of that subscription starts
+ * (one already running on another thread may finish; on_disposed then follows on that
+ * thread). Disposing again (through a retained reference) is a no-op.
+ */
+RX_EXPORT rx_status rx_dispose(rx_disposable *d);
+
+/** @abstract Whether the disposable has been disposed; false (and rx_last_error()) if invalid. */
+RX_EXPORT bool rx_disposable_is_disposed(rx_disposable *d);
+
+/** @abstract A new, empty dispose bag. Owned; releasing it disposes what it holds. */
+RX_EXPORT rx_dispose_bag *rx_dispose_bag_new(void);
+/** @abstract Takes the caller's token into the bag. */
+RX_EXPORT rx_status rx_dispose_bag_add(rx_dispose_bag *bag, rx_disposable *d);
+/** @abstract Disposes everything in the bag; the bag stays usable. */
+RX_EXPORT rx_status rx_dispose_bag_drain(rx_dispose_bag *bag);
+
+/** @abstract A disposable that runs action(ctx) once, on first dispose. Owned. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_disposable_create(rx_action_fn action,
+                                                                    void *ctx,
+                                                                    rx_free_fn ctx_free);
+/** @abstract A serial disposable: setting a new inner disposable disposes the previous one. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_serial_disposable_new(void);
+RX_EXPORT rx_status rx_serial_disposable_set(rx_disposable *serial, rx_disposable *d);
+/** @abstract A single-assignment disposable: a second set is RX_ESTATE. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_single_assignment_disposable_new(void);
+RX_EXPORT rx_status rx_single_assignment_disposable_set(rx_disposable *sa, rx_disposable *d);
+/** @abstract A composite disposable: disposes all it holds when disposed. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_composite_disposable_new(void);
+RX_EXPORT rx_status rx_composite_disposable_add(rx_disposable *composite, rx_disposable *d);
+
+/* ---------------------------------------------------------------------------------------
+ * 6. Creating observables
+ * ------------------------------------------------------------------------------------- */
+
+/** Called once per subscription; may return a disposable (owned) to run when it ends. */
+typedef rx_disposable *(*rx_subscribe_fn)(void *ctx, rx_emitter *emitter);
+
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_create(rx_subscribe_fn fn, void *ctx,
+                                                         rx_free_fn ctx_free);
+RX_EXPORT rx_status rx_emitter_next(rx_emitter *emitter, rx_value value);
+RX_EXPORT rx_status rx_emitter_error(rx_emitter *emitter, const rx_error *error);
+RX_EXPORT rx_status rx_emitter_completed(rx_emitter *emitter);
+RX_EXPORT bool rx_emitter_is_disposed(rx_emitter *emitter);
+
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_just(rx_value value);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_of(const rx_value *values, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_range(int64_t start, size_t count);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_empty(void);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_never(void);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throw(const rx_error *error);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_defer(rx_observable *(*factory)(void *ctx),
+                                                        void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_interval(int64_t period_ns,
+                                                           rx_scheduler *scheduler);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timer(int64_t due_ns, int64_t period_ns,
+                                                        rx_scheduler *scheduler);
+
+/* ---------------------------------------------------------------------------------------
+ * 7. Subjects
+ * ------------------------------------------------------------------------------------- */
+
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_publish_subject_new(void);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_behavior_subject_new(rx_value initial);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_replay_subject_new(size_t buffer_size);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_replay_subject_new_unbounded(void);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_async_subject_new(void);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_publish_relay_new(void);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_behavior_relay_new(rx_value initial);
+RX_EXPORT rx_status rx_subject_on_next(rx_subject *subject, rx_value value);
+RX_EXPORT rx_status rx_subject_on_error(rx_subject *subject, const rx_error *error);
+RX_EXPORT rx_status rx_subject_on_completed(rx_subject *subject);
+RX_EXPORT rx_observable *rx_subject_as_observable(rx_subject *subject);
+RX_EXPORT rx_status rx_subject_value(rx_subject *subject, rx_value *out, rx_error **out_error);
+RX_EXPORT bool rx_subject_has_observers(rx_subject *subject);
+RX_EXPORT rx_status rx_subject_dispose(rx_subject *subject);
+
+/* ---------------------------------------------------------------------------------------
+ * 8. Schedulers
+ * ------------------------------------------------------------------------------------- */
+
+RX_EXPORT rx_scheduler *rx_scheduler_immediate(void);
+RX_EXPORT rx_scheduler *rx_scheduler_current_thread(void);
+RX_EXPORT rx_scheduler *rx_scheduler_main(void);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_serial_new(const char *label);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_concurrent_new(const char *label);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_operation_queue_new(const char *label,
+                                                                               int max_concurrent);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_new_thread(void);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_test_scheduler_new(void);
+
+typedef struct rx_scheduler_vtable {
+  rx_disposable *(*schedule)(void *ctx, rx_action_fn action, void *action_ctx);
+  rx_disposable *(*schedule_after)(void *ctx, int64_t delay_ns, rx_action_fn action,
+                                   void *action_ctx); /* may be NULL */
+  int64_t (*now_ns)(void *ctx);                       /* may be NULL */
+  bool serial;
+} rx_scheduler_vtable;
+
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_custom_new(const rx_scheduler_vtable *vt,
+                                                                      void *ctx,
+                                                                      rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule(rx_scheduler *scheduler,
+                                                           rx_action_fn action, void *ctx,
+                                                           rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule_after(rx_scheduler *scheduler,
+                                                                 int64_t delay_ns,
+                                                                 rx_action_fn action, void *ctx,
+                                                                 rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule_periodic(rx_scheduler *scheduler,
+                                                                    int64_t start_after_ns,
+                                                                    int64_t period_ns,
+                                                                    rx_action_fn action,
+                                                                    void *ctx,
+                                                                    rx_free_fn ctx_free);
+RX_EXPORT int64_t rx_scheduler_now_ns(rx_scheduler *scheduler);
+RX_EXPORT bool rx_scheduler_is_serial(rx_scheduler *scheduler);
+
+RX_EXPORT rx_status rx_main_run(void);
+RX_EXPORT rx_status rx_main_run_for(int64_t timeout_ns);
+RX_EXPORT size_t rx_main_drain(void);
+RX_EXPORT rx_status rx_main_stop(void);
+RX_EXPORT int rx_main_fd(void);
+
+RX_EXPORT rx_status rx_test_scheduler_advance_to(rx_scheduler *scheduler, int64_t time_ns);
+RX_EXPORT rx_status rx_test_scheduler_advance_by(rx_scheduler *scheduler, int64_t delta_ns);
+RX_EXPORT rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
+
+/* ---------------------------------------------------------------------------------------
+ * 9. Operators. Each returns a new owned observable; sources are borrowed.
+ * ------------------------------------------------------------------------------------- */
+
+typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
+typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
+typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_error **error);
+typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error);
+typedef rx_value (*rx_combine_fn)(void *ctx, const rx_value *values, size_t n, rx_error **error);
+typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
+typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
+
+/* scheduling */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
+
+/* transform */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_to_array(rx_observable *src);
+
+/* filter */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take(rx_observable *src, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip(rx_observable *src, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_until(rx_observable *src, rx_observable *other);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_last(rx_observable *src, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_distinct_until_changed(rx_observable *src, rx_equal_fn eq, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_element_at(rx_observable *src, size_t i);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_first(rx_observable *src);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_last(rx_observable *src);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ignore_elements(rx_observable *src);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);
+
+/* combine */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat(rx_observable *const *srcs, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_combine_latest(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_zip(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_with_latest_from(rx_observable *src, rx_observable *other, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_start_with(rx_observable *src, const rx_value *values, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_switch_latest(rx_observable *src);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_amb(rx_observable *const *srcs, size_t n);
+
+/* errors */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+
+/* utility */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_materialize(rx_observable *src);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_dematerialize(rx_observable *src);
+
+/* sharing */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_share(rx_observable *src);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_share_replay(rx_observable *src, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_publish(rx_observable *src);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_replay(rx_observable *src, size_t n);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_connect(rx_observable *connectable);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ref_count(rx_observable *connectable);
+
+/* traits */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_driver(rx_observable *src, rx_value on_error_value);
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_drive(rx_observable *driver, rx_observer observer);
+
+/* ---------------------------------------------------------------------------------------
+ * 10. Blocking (for programs and tests)
+ * ------------------------------------------------------------------------------------- */
+
+RX_EXPORT rx_status rx_blocking_to_array(rx_observable *source, int64_t timeout_ns,
+                                         rx_value *out_array, rx_error **out_error);
+RX_EXPORT rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, rx_value *out,
+                                     rx_error **out_error);
+
+/* ---------------------------------------------------------------------------------------
+ * 11. Resource accounting
+ * ------------------------------------------------------------------------------------- */
+
+/**
+ * @abstract The number of live library objects (handles, sinks, subscriptions, boxes).
+ * @discussion Always available. The shared schedulers may be counted from their first use
+ * on. A program that releases everything it made sees it return to its starting value.
+ */
+RX_EXPORT int64_t rx_debug_live_objects(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RXC_H */
