@@ -14,8 +14,11 @@ public func rx_create(_ fn: rx_subscribe_fn?, _ ctx: UnsafeMutableRawPointer?, _
   let context = CContext(ctx, ctxFree)
   return ObservableHandle.make(AnonymousObservable<RxValue> { sink in
     let emitter = EmitterHandle(sink)
-    let returned = fn(context.ctx, emitter.cPointer)
-    emitter.releaseC()  // the emitter was only borrowed by fn; rx_retain keeps it longer
+    // toC() gives the handle the Swift reference that backs its C references; releaseC()
+    // drops it again (the emitter was only borrowed by fn; rx_retain keeps it longer).
+    let pointer = emitter.toC().assumingMemoryBound(to: rx_emitter.self)
+    let returned = fn(context.ctx, pointer)
+    emitter.releaseC()
     guard let returned else { return NopDisposable.shared }
     return DisposableHandle.take(returned, "rx_create (returned disposable)") ?? NopDisposable.shared
   })
