@@ -106,6 +106,7 @@ static void pool_drain(void) {
   while (rx_pool_n) rx_release(rx_pool[--rx_pool_n]);
 }
 #define EMPTY() A(rx_empty())
+#define THROW_BOOM() throw_code(RX_ERROR_USER)
 #define NEVER() A(rx_never())
 
 /* Subscribes a recorder, disposes, releases `o`, and returns the log (a rotating static buffer). */
