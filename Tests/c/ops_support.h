@@ -107,6 +107,8 @@ static void pool_drain(void) {
 }
 #define EMPTY() A(rx_empty())
 #define THROW_BOOM() throw_code(RX_ERROR_USER)
+/* 1, then error 1000 "boom" */
+#define INTS_THEN_ERROR() ints_then_error()
 #define NEVER() A(rx_never())
 
 /* Subscribes a recorder, disposes, releases `o`, and returns the log (a rotating static buffer). */
@@ -135,6 +137,11 @@ static rx_observable *throw_code(int32_t code) {
   rx_observable *o = rx_throw(e);
   rx_release(e);
   return A(o);
+}
+
+static rx_observable *ints_then_error(void) {
+  rx_observable *parts[2] = {INTS(1), THROW_BOOM()};
+  return A(rx_concat(parts, 2));
 }
 
 /* A hot source: rx_create whose emitter is kept; events are pushed by the test. */
