@@ -447,3 +447,16 @@ RX_TEST(amb_error_first_wins_and_edge_counts) {
   rx_observable *two[] = {NEVER(), INTS(5)};
   CHECK_STR(run_log(rx_amb(two, 2)), "5 |.");
 }
+
+RX_TEST(null_fn_still_frees_ctx_once) {
+  counter c = {0};
+  rx_observable *s[] = {INTS(1), INTS(2)};
+  CHECK_STR(run_log(rx_zip(s, 2, NULL, &c, counter_free)), "[1,2] |.");
+  CHECK_EQ(c.freed, 1);
+  rx_observable *t[] = {INTS(1), INTS(2)};
+  CHECK_STR(run_log(rx_combine_latest(t, 2, NULL, &c, counter_free)), "[1,2] |.");
+  CHECK_EQ(c.freed, 2);
+  /* other is subscribed first (as in RxSwift), so its value is there already */
+  CHECK_STR(run_log(rx_with_latest_from(INTS(1), INTS(2), NULL, &c, counter_free)), "2 |.");
+  CHECK_EQ(c.freed, 3);
+}

@@ -460,3 +460,9 @@ RX_TEST(ignore_elements_cases) {
   CHECK_STR(run_log(rx_ignore_elements(THROW_BOOM())), "#1000(boom).");
   CHECK_STR(run_log(rx_ignore_elements(NEVER())), ".");
 }
+
+RX_TEST(distinct_until_changed_null_eq_still_frees_ctx) {
+  counter c = {0};
+  CHECK_STR(run_log(rx_distinct_until_changed(INTS(1, 1, 2), NULL, &c, counter_free)), "1 2 |.");
+  CHECK_EQ(c.freed, 1);
+}

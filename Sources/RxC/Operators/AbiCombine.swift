@@ -25,7 +25,7 @@ public func rx_combine_latest(
   _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let sources = observableArray(srcs, n, "rx_combine_latest") else { return nil }
-  let selector = fn.map { CAdapt.combine($0, CContext(ctx, ctxFree), "rx_combine_latest") } ?? CAdapt.array
+  let selector = CAdapt.combineOrArray(fn, CContext(ctx, ctxFree), "rx_combine_latest")
   return ObservableHandle.make(Observable.combineLatest(sources, resultSelector: selector))
 }
 
@@ -35,7 +35,7 @@ public func rx_zip(
   _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let sources = observableArray(srcs, n, "rx_zip") else { return nil }
-  let selector = fn.map { CAdapt.combine($0, CContext(ctx, ctxFree), "rx_zip") } ?? CAdapt.array
+  let selector = CAdapt.combineOrArray(fn, CContext(ctx, ctxFree), "rx_zip")
   return ObservableHandle.make(Observable.zip(sources, resultSelector: selector))
 }
 
@@ -46,10 +46,14 @@ public func rx_with_latest_from(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_with_latest_from") else { return nil }
   guard let o = ObservableHandle.from(other, "rx_with_latest_from", "other") else { return nil }
+  let context = CContext(ctx, ctxFree)
   guard let fn else {
-    return ObservableHandle.make(h.observable.withLatestFrom(o.observable) { _, latest in latest })
+    // ctx_free still runs once, when the observable and its subscriptions are gone.
+    return ObservableHandle.make(h.observable.withLatestFrom(o.observable) { _, latest in
+      withExtendedLifetime(context) { latest }
+    })
   }
-  let combine = CAdapt.combine(fn, CContext(ctx, ctxFree), "rx_with_latest_from")
+  let combine = CAdapt.combine(fn, context, "rx_with_latest_from")
   return ObservableHandle.make(h.observable.withLatestFrom(o.observable) { try combine([$0, $1]) })
 }
 

@@ -75,8 +75,13 @@ public func rx_distinct_until_changed(
   _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_distinct_until_changed") else { return nil }
-  guard let eq else { return ObservableHandle.make(h.observable.distinctUntilChanged(valuesEqual)) }
   let context = CContext(ctx, ctxFree)
+  guard let eq else {
+    // rx_value_equal; ctx_free still runs once, when the observable and its subscriptions are gone.
+    return ObservableHandle.make(h.observable.distinctUntilChanged { a, b in
+      withExtendedLifetime(context) { valuesEqual(a, b) }
+    })
+  }
   return ObservableHandle.make(h.observable.distinctUntilChanged { a, b in eq(context.ctx, a.c, b.c) })
 }
 

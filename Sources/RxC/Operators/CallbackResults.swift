@@ -100,6 +100,15 @@ enum CAdapt {
   /// NULL combine function: the values as one RX_ARRAY.
   static func array(_ values: [RxValue]) -> RxValue { .boxed(ArrayBox(ContiguousArray(values))) }
 
+  /// `fn`, or RX_ARRAY results for a NULL fn; either way the closure holds `context`, so a
+  /// ctx_free given with a NULL fn still runs once, at the end.
+  static func combineOrArray(_ fn: rx_combine_fn?, _ context: CContext, _ name: StaticString)
+    -> ([RxValue]) throws -> RxValue
+  {
+    guard let fn else { return { values in withExtendedLifetime(context) { array(values) } } }
+    return combine(fn, context, name)
+  }
+
   static func typeError(_ message: String) -> ErrorObject {
     ErrorObject.make(code: Int32(RX_ERROR_TYPE), message)
   }
