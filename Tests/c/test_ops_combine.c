@@ -460,3 +460,12 @@ RX_TEST(null_fn_still_frees_ctx_once) {
   CHECK_STR(run_log(rx_with_latest_from(INTS(1), INTS(2), NULL, &c, counter_free)), "2 |.");
   CHECK_EQ(c.freed, 3);
 }
+
+RX_TEST(amb_does_not_subscribe_losers_after_a_synchronous_winner) {
+  hot h;
+  rx_observable *late = hot_new(&h);
+  rx_observable *s[] = {INTS(1), late};
+  CHECK_STR(run_log(rx_amb(s, 2)), "1 |.");
+  CHECK_EQ(h.subscribed, 0);
+  rx_release(late);
+}
