@@ -15,7 +15,9 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
     Resources.increment()
   }
 
-  deinit { Resources.decrement() }
+  // Swift 6.3.1 crashes (CopyPropagation, "Found ownership error") optimizing this deinit
+  // when -cross-module-optimization serializes it into RxC; unoptimized it is just a call.
+  @_optimize(none) deinit { Resources.decrement() }
 
   @inlinable public final var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 
