@@ -8,6 +8,7 @@ protocol AbiSubject: AnyObject {
   /// Relays are only ever given `.next` (the C layer refuses the rest first).
   func emit(_ event: Event<RxValue>) -> SubjectOutcome
   func dispose()
+  func keepAliveWhileDraining()
   var hasObservers: Bool { get }
   /// Behavior subjects and relays: the current value (throws the stream error or
   /// RxError.disposed). Nil for the other sorts.

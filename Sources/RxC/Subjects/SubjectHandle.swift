@@ -41,6 +41,8 @@ final class SubjectHandle: Handle {
   }
 
   override func destroyed() {
+    // A callback of this subject may be releasing it from inside an rx_subject_on_* call.
+    core.keepAliveWhileDraining()
     core.dispose()
     observableHandle.releaseC()
   }

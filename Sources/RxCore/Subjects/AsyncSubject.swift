@@ -49,6 +49,10 @@ public final class AsyncSubject<Element>: Observable<Element>, ObserverType, Can
     if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
   }
 
+  /// Keeps this subject alive until its current drain ends: for a last reference dropped
+  /// from inside one of its own callbacks, while its emitting caller still runs on it.
+  public func keepAliveWhileDraining() { drain.keepAliveWhileDraining(self) }
+
   public var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
   public var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
 

@@ -28,6 +28,8 @@ public final class BehaviorRelay<Element>: Observable<Element>, Cancelable {
   }
 
   public func dispose() { subject.dispose() }
+  /// See `PublishSubject.keepAliveWhileDraining`.
+  public func keepAliveWhileDraining() { subject.drain.keepAliveWhileDraining(self) }
   public var isDisposed: Bool { subject.isDisposed }
   public var hasObservers: Bool { subject.hasObservers }
 }

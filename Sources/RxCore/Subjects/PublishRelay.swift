@@ -19,6 +19,8 @@ public final class PublishRelay<Element>: Observable<Element>, Cancelable {
   }
 
   public func dispose() { subject.dispose() }
+  /// See `PublishSubject.keepAliveWhileDraining`.
+  public func keepAliveWhileDraining() { subject.drain.keepAliveWhileDraining(self) }
   public var isDisposed: Bool { subject.isDisposed }
   public var hasObservers: Bool { subject.hasObservers }
 }
