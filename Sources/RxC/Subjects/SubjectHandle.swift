@@ -23,16 +23,19 @@ final class SubjectHandle: Handle {
   }
 
   let sort: Sort
+  /// A `let`, so rx_subject_on_* reach it without retain/release.
   let core: any AbiSubject
   /// What rx_subject_as_observable lends out. It holds one C reference of its own, dropped
-  /// when this subject handle is destroyed; a caller that retained it keeps it usable.
-  let observableHandle: ObservableHandle
+  /// when this subject handle is destroyed; a caller that retained it keeps it usable (it
+  /// then behaves as a disposed subject).
+  private(set) var observableHandle: ObservableHandle?
 
   init(_ sort: Sort, _ core: any AbiSubject) {
     self.sort = sort
     self.core = core
-    observableHandle = ObservableHandle(core.observable)
-    _ = observableHandle.toC()
+    let observable = ObservableHandle(SubjectObservable(core.observable))
+    _ = observable.toC()
+    observableHandle = observable
     super.init(kind: .subject)
   }
 
@@ -44,7 +47,14 @@ final class SubjectHandle: Handle {
     // A callback of this subject may be releasing it from inside an rx_subject_on_* call.
     core.keepAliveWhileDraining()
     core.dispose()
-    observableHandle.releaseC()
+    observableHandle?.releaseC()
+    observableHandle = nil
+    if debugPoison {
+      // A poisoned handle is never deinitialized (Handle keeps its reference for ever), so
+      // its subject would never go either; let go of it by hand. Every entry point checks
+      // the poison first, so `core` is never read again.
+      Unmanaged.passUnretained(core as AnyObject).release()
+    }
   }
 
   static func from(_ p: UnsafeRawPointer?, _ fn: StaticString) -> SubjectHandle? {

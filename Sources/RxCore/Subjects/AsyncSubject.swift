@@ -4,7 +4,7 @@ import Synchronization
 /// `AsyncSubject`): observers get that element then `completed`, or just `completed` if
 /// there was none, or the error. Late subscribers get the same; after dispose,
 /// `RxError.disposed`. Serialized like `PublishSubject`.
-public final class AsyncSubject<Element>: Observable<Element>, ObserverType, Cancelable,
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
   SubjectUnsubscribing
 {
   @usableFromInline let drain = Drain<SubjectOp<Element>>()

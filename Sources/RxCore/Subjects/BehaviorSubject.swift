@@ -3,7 +3,7 @@ import Synchronization
 /// Holds a current value: each new subscriber gets it first, then every later event
 /// (RxSwift's `BehaviorSubject`). After a stop event late subscribers get only the stop
 /// event; after dispose, `RxError.disposed`. Serialized like `PublishSubject`.
-public final class BehaviorSubject<Element>: Observable<Element>, ObserverType, Cancelable,
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
   SubjectUnsubscribing
 {
   /// What `value()` reads from any thread; written only by the drain handler.

@@ -8,7 +8,7 @@ import Synchronization
 /// subject: every call, subscription, unsubscription and dispose goes through one `Drain`,
 /// so all observers see one serialized order and a re-entrant event is delivered after the
 /// current one returns. No callback runs under a lock.
-public final class PublishSubject<Element>: Observable<Element>, ObserverType, Cancelable,
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
   SubjectUnsubscribing
 {
   @usableFromInline let drain = Drain<SubjectOp<Element>>()

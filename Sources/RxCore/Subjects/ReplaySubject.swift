@@ -4,7 +4,7 @@ import Synchronization
 /// then continues live (RxSwift's `ReplaySubject`). After a stop event late subscribers get
 /// the buffer and then the stop event; after dispose, `RxError.disposed` (the buffer is
 /// freed). Serialized like `PublishSubject`.
-public final class ReplaySubject<Element>: Observable<Element>, ObserverType, Cancelable,
+public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
   SubjectUnsubscribing
 {
   /// Int.max when unbounded.
