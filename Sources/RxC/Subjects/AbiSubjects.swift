@@ -73,7 +73,7 @@ public func rx_subject_on_completed(_ subject: UnsafeMutablePointer<rx_subject>?
 public func rx_subject_as_observable(_ subject: UnsafeMutablePointer<rx_subject>?)
   -> UnsafeMutablePointer<rx_observable>?
 {
-  SubjectHandle.from(subject, "rx_subject_as_observable")?.observableHandle?.borrowedPointer
+  SubjectHandle.from(subject, "rx_subject_as_observable")?.observableHandle.borrowedPointer
 }
 
 @c(rx_subject_value)

@@ -28,14 +28,13 @@ final class SubjectHandle: Handle {
   /// What rx_subject_as_observable lends out. It holds one C reference of its own, dropped
   /// when this subject handle is destroyed; a caller that retained it keeps it usable (it
   /// then behaves as a disposed subject).
-  private(set) var observableHandle: ObservableHandle?
+  let observableHandle: ObservableHandle
 
   init(_ sort: Sort, _ core: any AbiSubject) {
     self.sort = sort
     self.core = core
-    let observable = ObservableHandle(SubjectObservable(core.observable))
-    _ = observable.toC()
-    observableHandle = observable
+    observableHandle = ObservableHandle(SubjectObservable(core.observable))
+    _ = observableHandle.toC()
     super.init(kind: .subject)
   }
 
@@ -47,8 +46,7 @@ final class SubjectHandle: Handle {
     // A callback of this subject may be releasing it from inside an rx_subject_on_* call.
     core.keepAliveWhileDraining()
     core.dispose()
-    observableHandle?.releaseC()
-    observableHandle = nil
+    observableHandle.releaseC()
     if debugPoison {
       // A poisoned handle is never deinitialized (Handle keeps its reference for ever), so
       // its subject would never go either; let go of it by hand. Every entry point checks
