@@ -47,7 +47,9 @@ final class BufferSink<Element, Output>: Sink<Element, Output> {
 
   func armTimer(_ window: UInt64) {
     guard let span = parent.timeSpan, let scheduler = parent.scheduler else { return }
-    timer.set(scheduler.scheduleAfter(span) { self.submit(.tick(window)) })
+    // The first window's timer is armed outside the drain: setScheduled keeps a fast tick
+    // from being disposed by this call finishing late.
+    timer.setScheduled { scheduler.scheduleAfter(span) { self.submit(.tick(window)) } }
   }
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }

@@ -2,7 +2,9 @@
 /// what is still delayed, as RxSwift does). Each event is stamped with the scheduler's time
 /// when it arrives and delivered once that time + dueTime has come; one timer is pending at
 /// a time. Events and timer ticks go through a Drain, so the state is touched by one thread
-/// at a time and downstream calls never overlap, without holding a lock over them.
+/// at a time and downstream calls never overlap, without holding a lock over them; a tick
+/// that fires early is queued behind the handler that armed it, so a plain `timer.set` is
+/// safe in handlers.
 public final class Delay<Element>: Producer<Element> {
   let source: Observable<Element>
   let dueTime: Int64

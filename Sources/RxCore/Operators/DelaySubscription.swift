@@ -16,9 +16,9 @@ public final class DelaySubscription<Element>: Producer<Element> {
     let sink = DelaySubscriptionSink(observer: observer, cancel: cancel)
     let subscription = SerialDisposable()
     let source = self.source
-    subscription.set(scheduler.scheduleAfter(dueTime) {
-      subscription.set(source.subscribe(sink))
-    })
+    subscription.setScheduled {
+      scheduler.scheduleAfter(dueTime) { subscription.set(source.subscribe(sink)) }
+    }
     return (sink, subscription)
   }
 }

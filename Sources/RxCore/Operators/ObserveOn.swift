@@ -49,7 +49,7 @@ final class ObserveOnSink<Element>: Sink<Element, Element> {
   }
 
   private func scheduleDrain() {
-    scheduled.set(scheduler.schedule { [self] in drainLoop() })
+    scheduled.setScheduled { scheduler.schedule { [self] in drainLoop() } }
   }
 
   /// wip > 0 guarantees the queue holds an event (on() appends before it increments), and a

@@ -32,7 +32,7 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
 
   private func arm(due: Int64) {
     let delay = due - scheduler.now
-    timer.set(scheduler.scheduleAfter(delay) { [self] in fire() })
+    timer.setScheduled { scheduler.scheduleAfter(delay) { [self] in fire() } }
   }
 
   private func fire() {
