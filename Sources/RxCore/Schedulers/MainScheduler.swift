@@ -182,6 +182,7 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
       if let deadline, now >= deadline { break }
       if let next = state.withLock({ $0.delayed.first?.due }) { waitUntil = Swift.min(waitUntil, next) }
       wait(until: waitUntil, now: now)
+      if let deadline, MonotonicClock.now() >= deadline { break }  // no work past the timeout
     }
     return .ok
   }
