@@ -84,8 +84,9 @@ final class CObserver: Observer<RxValue> {
   override func dropped() { finish() }
 }
 
-/// What an rx_subscribe token disposes: first the observer (so no callback starts after
-/// rx_dispose returns), then the upstream subscription.
+/// What an rx_subscribe token disposes: first the upstream subscription (so taps made by
+/// rx_do see the dispose, and run their on_disposed, before this observer's), then the
+/// observer, before returning, so no callback starts after rx_dispose returns.
 final class CSubscription: Cancelable {
   let observer: CObserver
   let upstream: any Disposable
@@ -100,7 +101,7 @@ final class CSubscription: Cancelable {
 
   func dispose() {
     if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    observer.finish()
     upstream.dispose()
+    observer.finish()
   }
 }
