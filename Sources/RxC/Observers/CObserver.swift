@@ -10,15 +10,23 @@ import Synchronization
 ///   on that thread right after it returns.
 /// A small atomic state word does this without locks: BUSY while a callback runs, STOPPED
 /// once no more events may start, PENDING when a disposer left on_disposed to the busy
-/// thread, FINAL once on_disposed has been claimed.
-final class CObserver: Observer<RxValue> {
+/// thread, FINAL once on_disposed has been claimed, DISPOSED once the token was disposed.
+///
+/// It is also what an rx_subscribe token disposes (the subscription itself): first the
+/// observer (so no callback starts after rx_dispose returns), then the upstream. One object
+/// instead of two saves an allocation and its reference counting on every subscribe.
+final class CObserver: Observer<RxValue>, Cancelable {
   private static let busy: UInt32 = 1
   private static let stopped: UInt32 = 2
   private static let pending: UInt32 = 4
   private static let final: UInt32 = 8
+  private static let disposed: UInt32 = 16
 
   let callbacks: rx_observer
   private let state = Atomic<UInt32>(0)
+  /// Set once by `attach` before the token exists; afterwards read only by the one `dispose`
+  /// that wins the DISPOSED bit.
+  private var upstream: (any Disposable)?
 
   init(_ callbacks: rx_observer) {
     self.callbacks = callbacks
@@ -66,41 +74,42 @@ final class CObserver: Observer<RxValue> {
     }
   }
 
-  /// The subscription is ending without (another) event: dispose, or the source dropped us.
-  func finish() {
+  /// The subscription is ending without (another) event: the source dropped us.
+  func finish() { stop(disposing: false) }
+
+  override func dropped() { finish() }
+
+  /// The upstream subscription this observer's token disposes. Called once, by subscribeC.
+  func attach(_ upstream: any Disposable) { self.upstream = upstream }
+
+  var isDisposed: Bool { state.load(ordering: .acquiring) & (Self.stopped | Self.disposed) != 0 }
+
+  /// Cancels the subscription: the observer first, then upstream. Idempotent.
+  func dispose() {
+    guard stop(disposing: true) else { return }
+    let u = upstream
+    upstream = nil
+    u?.dispose()
+  }
+
+  /// Stops further events and claims on_disposed (or leaves it to a busy callback), in one
+  /// CAS. With `disposing`, also claims the DISPOSED bit: false if it was already set.
+  @discardableResult
+  private func stop(disposing: Bool) -> Bool {
     var s = state.load(ordering: .relaxed)
     while true {
-      if s & (Self.final | Self.pending) != 0 { return }
-      let desired = s & Self.busy != 0 ? s | Self.stopped | Self.pending : s | Self.stopped | Self.final
+      if disposing && s & Self.disposed != 0 { return false }
+      var desired = s | (disposing ? Self.disposed : 0)
+      if s & (Self.final | Self.pending) == 0 {
+        desired |= Self.stopped | (s & Self.busy != 0 ? Self.pending : Self.final)
+      }
+      if desired == s { return true }
       let r = state.compareExchange(expected: s, desired: desired, ordering: .acquiringAndReleasing)
       if r.exchanged {
-        if desired & Self.final != 0 { callbacks.on_disposed?(callbacks.ctx) }
-        return
+        if desired & Self.final != 0 && s & Self.final == 0 { callbacks.on_disposed?(callbacks.ctx) }
+        return true
       }
       s = r.original
     }
-  }
-
-  override func dropped() { finish() }
-}
-
-/// What an rx_subscribe token disposes: first the observer (so no callback starts after
-/// rx_dispose returns), then the upstream subscription.
-final class CSubscription: Cancelable {
-  let observer: CObserver
-  let upstream: any Disposable
-  private let disposed = Atomic<Bool>(false)
-
-  init(observer: CObserver, upstream: any Disposable) {
-    self.observer = observer
-    self.upstream = upstream
-  }
-
-  var isDisposed: Bool { disposed.load(ordering: .acquiring) || observer.isStopped }
-
-  func dispose() {
-    if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    observer.finish()
-    upstream.dispose()
   }
 }
