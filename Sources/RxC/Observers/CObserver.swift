@@ -12,9 +12,10 @@ import Synchronization
 /// once no more events may start, PENDING when a disposer left on_disposed to the busy
 /// thread, FINAL once on_disposed has been claimed, DISPOSED once the token was disposed.
 ///
-/// It is also what an rx_subscribe token disposes (the subscription itself): first the
-/// observer (so no callback starts after rx_dispose returns), then the upstream. One object
-/// instead of two saves an allocation and its reference counting on every subscribe.
+/// It is also what an rx_subscribe token disposes (the subscription itself), so a
+/// subscription is one object, not two: first the upstream subscription (so taps made by
+/// rx_do see the dispose, and run their on_disposed, before this observer's), then the
+/// observer, before returning, so no callback starts after rx_dispose returns.
 final class CObserver: Observer<RxValue>, Cancelable {
   private static let busy: UInt32 = 1
   private static let stopped: UInt32 = 2
@@ -74,42 +75,37 @@ final class CObserver: Observer<RxValue>, Cancelable {
     }
   }
 
-  /// The subscription is ending without (another) event: the source dropped us.
-  func finish() { stop(disposing: false) }
+  /// The subscription is ending without (another) event: dispose, or the source dropped us.
+  func finish() {
+    var s = state.load(ordering: .relaxed)
+    while true {
+      if s & (Self.final | Self.pending) != 0 { return }
+      let desired = s & Self.busy != 0 ? s | Self.stopped | Self.pending : s | Self.stopped | Self.final
+      let r = state.compareExchange(expected: s, desired: desired, ordering: .acquiringAndReleasing)
+      if r.exchanged {
+        if desired & Self.final != 0 { callbacks.on_disposed?(callbacks.ctx) }
+        return
+      }
+      s = r.original
+    }
+  }
 
   override func dropped() { finish() }
 
-  /// The upstream subscription this observer's token disposes. Called once, by subscribeC.
+  /// The upstream subscription this observer's token disposes. Called once, by subscribeC,
+  /// before the token exists.
   func attach(_ upstream: any Disposable) { self.upstream = upstream }
 
   var isDisposed: Bool { state.load(ordering: .acquiring) & (Self.stopped | Self.disposed) != 0 }
 
-  /// Cancels the subscription: the observer first, then upstream. Idempotent.
+  /// Cancels the subscription: upstream first, then the observer. Idempotent.
   func dispose() {
-    guard stop(disposing: true) else { return }
+    if state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue & Self.disposed != 0 {
+      return
+    }
     let u = upstream
     upstream = nil
     u?.dispose()
-  }
-
-  /// Stops further events and claims on_disposed (or leaves it to a busy callback), in one
-  /// CAS. With `disposing`, also claims the DISPOSED bit: false if it was already set.
-  @discardableResult
-  private func stop(disposing: Bool) -> Bool {
-    var s = state.load(ordering: .relaxed)
-    while true {
-      if disposing && s & Self.disposed != 0 { return false }
-      var desired = s | (disposing ? Self.disposed : 0)
-      if s & (Self.final | Self.pending) == 0 {
-        desired |= Self.stopped | (s & Self.busy != 0 ? Self.pending : Self.final)
-      }
-      if desired == s { return true }
-      let r = state.compareExchange(expected: s, desired: desired, ordering: .acquiringAndReleasing)
-      if r.exchanged {
-        if desired & Self.final != 0 && s & Self.final == 0 { callbacks.on_disposed?(callbacks.ctx) }
-        return true
-      }
-      s = r.original
-    }
+    finish()
   }
 }
