@@ -329,21 +329,116 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timer(int64_t due_ns, int64_t 
 
 /* ---------------------------------------------------------------------------------------
  * 7. Subjects
+ *
+ * A subject is an observable you feed by hand. Semantics follow RxSwift:
+ *   publish   each event goes to the observers subscribed at that moment;
+ *   behavior  holds a current value, given first to every new subscriber;
+ *   replay    gives each new subscriber the last buffer_size values (or all), then goes live;
+ *   async     gives only the last value, with completed, once the subject completes;
+ *   relays    a publish or behavior subject that only takes values and never terminates.
+ * A terminated subject gives late subscribers its stop event (replay: the buffer first;
+ * async: the last value, then completed; behavior: the stop event only). A disposed subject
+ * gives late subscribers an error with code RX_ERROR_DISPOSED. Events after a stop event
+ * are ignored (RX_OK); after dispose they return RX_EDISPOSED.
+ *
+ * Threads: rx_subject_on_* may be called from several threads at once and from inside a
+ * callback of the same subject. Each observer still sees a serialized stream, all observers
+ * see the events in one order, and an event emitted from inside a callback is delivered
+ * after that callback returns (never recursively, never dropped). Callbacks run on the
+ * thread of an rx_subject_on_* call (or of the rx_subscribe that delivers a replay or a
+ * current value) — when several threads emit at once, one of them delivers the others'
+ * events too. No callback runs while a library lock is held.
+ *
+ * Lifetime: releasing the last reference of a subject disposes it (also from inside one of
+ * its own callbacks). Disposing drops every observer without an event: each gets
+ * on_disposed.
  * ------------------------------------------------------------------------------------- */
 
+/**
+ * @abstract A new publish subject.
+ * @result Owned; release with rx_release (which disposes it).
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_publish_subject_new(void);
+
+/**
+ * @abstract A new behavior subject holding initial as its current value.
+ * @param initial Borrowed; the subject retains it.
+ * @result Owned. NULL (and rx_last_error()) if initial is not a valid value.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_behavior_subject_new(rx_value initial);
+
+/**
+ * @abstract A new replay subject that keeps the last buffer_size values.
+ * @param buffer_size At least 1; 0 gives NULL and rx_last_error() (RX_EINVAL).
+ * @result Owned. The buffer's values are released when the subject is disposed.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_replay_subject_new(size_t buffer_size);
+
+/** @abstract A new replay subject that keeps every value. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_replay_subject_new_unbounded(void);
+
+/** @abstract A new async subject: only the last value, on completion. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_async_subject_new(void);
+
+/** @abstract A new publish relay: a publish subject that never terminates. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_publish_relay_new(void);
+
+/**
+ * @abstract A new behavior relay: a behavior subject that never terminates.
+ * @param initial Borrowed; the relay retains it.
+ * @result Owned. NULL (and rx_last_error()) if initial is not a valid value.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_behavior_relay_new(rx_value initial);
+
+/**
+ * @abstract Emits a value to the subject's observers.
+ * @param value Borrowed; the subject retains what it keeps (behavior, replay, async).
+ * @result RX_OK (also when ignored after a stop event); RX_EDISPOSED after dispose;
+ * RX_EINVAL/RX_EHANDLE for a bad subject or value.
+ */
 RX_EXPORT rx_status rx_subject_on_next(rx_subject *subject, rx_value value);
+
+/**
+ * @abstract Terminates the subject with an error.
+ * @param error Borrowed; the subject retains it to give late subscribers.
+ * @result RX_OK (also when ignored after a stop event); RX_EDISPOSED after dispose;
+ * RX_ESTATE on a relay, in every state; RX_EINVAL/RX_EHANDLE for bad arguments.
+ */
 RX_EXPORT rx_status rx_subject_on_error(rx_subject *subject, const rx_error *error);
+
+/**
+ * @abstract Completes the subject.
+ * @result RX_OK (also when ignored after a stop event); RX_EDISPOSED after dispose;
+ * RX_ESTATE on a relay, in every state; RX_EINVAL/RX_EHANDLE for a bad subject.
+ */
 RX_EXPORT rx_status rx_subject_on_completed(rx_subject *subject);
+
+/**
+ * @abstract The subject as an observable, for rx_subscribe and operators.
+ * @result Borrowed: the same pointer every time, valid as long as the subject. rx_retain it
+ * to keep it longer; once the subject is gone it behaves as a disposed subject. NULL (and
+ * rx_last_error()) for a bad subject.
+ */
 RX_EXPORT rx_observable *rx_subject_as_observable(rx_subject *subject);
+
+/**
+ * @abstract Reads the current value of a behavior subject or relay, from any thread.
+ * @param out Receives an owned value (release with rx_value_release); rx_none() on failure.
+ * Must not be NULL (RX_EINVAL).
+ * @param out_error May be NULL. Receives an owned error on RX_ESTREAM, NULL otherwise.
+ * @result RX_OK with the current value (also after completion); RX_ESTREAM after on_error;
+ * RX_EDISPOSED after dispose; RX_EHANDLE for any other sort of subject.
+ */
 RX_EXPORT rx_status rx_subject_value(rx_subject *subject, rx_value *out, rx_error **out_error);
+
+/** @abstract Whether the subject has subscribers now; false (and rx_last_error()) if invalid. */
 RX_EXPORT bool rx_subject_has_observers(rx_subject *subject);
+
+/**
+ * @abstract Disposes the subject: its observers are dropped (each gets on_disposed, no
+ * event), its values released, later subscribers get RX_ERROR_DISPOSED.
+ * @discussion Does not release the caller's reference. Disposing twice is RX_OK.
+ */
 RX_EXPORT rx_status rx_subject_dispose(rx_subject *subject);
 
 /* ---------------------------------------------------------------------------------------
