@@ -229,7 +229,7 @@ RX_TEST(reduce_dispose_in_the_middle) {
 /* ---- flat_map ---- */
 static rx_observable *pair_of(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
-  return INTS(v.as.i, v.as.i * 10);
+  return INTS_OWNED(v.as.i, v.as.i * 10);
 }
 typedef struct inners {
   rx_observable *obs[4];
