@@ -681,6 +681,75 @@ RX_EXPORT rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, 
  */
 RX_EXPORT int64_t rx_debug_live_objects(void);
 
+
+/* ---------------------------------------------------------------------------------------
+ * 13. Marble tests (RxJS syntax) on a test scheduler
+ *
+ * Marble syntax: '-' one frame (RX_MARBLE_FRAME_NS of virtual time), 'a'-'z', 'A'-'Z',
+ * '0'-'9' a value, '|' completed, '#' error, '^' the subscription point, '!' the
+ * unsubscription point (expected marbles), '(' ')' a group: its events share the frame of
+ * the '(' and, as in RxJS, every character of the group still advances time; spaces are
+ * ignored. A value character is looked up in the values table; one that is not there stands
+ * for itself: a digit is its RX_INT, a letter a one-letter RX_STRING. '#' stands for the
+ * given error (NULL: code RX_ERROR_USER, message "marble error").
+ *
+ *     rx_scheduler *ts = rx_test_scheduler_new();
+ *     rx_observable *src = rx_marble_cold(ts, "-1-2-|", NULL, 0, NULL);
+ *     rx_observable *out = rx_map(src, double_it, NULL, NULL);
+ *     rx_marble_value big[] = {{'x', RX_INT(40)}};
+ *     assert(rx_marble_expect(ts, out, "-2-4-|", NULL, 0, NULL));
+ *     assert(!rx_marble_expect(ts, out, "-2-x-|", big, 1, NULL));  (prints a diff)
+ * ------------------------------------------------------------------------------------- */
+
+/** Virtual nanoseconds per marble frame (one virtual millisecond, as in RxJS). */
+#define RX_MARBLE_FRAME_NS 1000000
+
+/** One entry of a marble value table: the character and the value it stands for. */
+typedef struct rx_marble_value {
+  char key;
+  rx_value value; /* borrowed; the observable keeps its own reference */
+} rx_marble_value;
+
+/**
+ * @abstract A cold test observable: each subscriber sees the marble's events at their frame
+ * offsets from its own subscription time, on the test scheduler.
+ * @param test A scheduler made by rx_test_scheduler_new (another scheduler: RX_EHANDLE).
+ * @param marble The diagram; '^' and '!' are rejected here.
+ * @param values Borrowed table of n_values entries (may be NULL when n_values is 0).
+ * @param error Borrowed; what '#' emits (NULL: a default error).
+ * @result An owned observable, or NULL (rx_last_error() says why, e.g. a parse error).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_marble_cold(rx_scheduler *test, const char *marble,
+                                                              const rx_marble_value *values,
+                                                              size_t n_values,
+                                                              const rx_error *error);
+
+/**
+ * @abstract A hot test observable: the marble's events happen at fixed virtual times, '^'
+ * (or the first character) being the scheduler's current time; subscribers see what
+ * happens while they are subscribed. Events before '^' are never seen.
+ * @result An owned observable, or NULL. Arguments as for rx_marble_cold.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_marble_hot(rx_scheduler *test, const char *marble,
+                                                             const rx_marble_value *values,
+                                                             size_t n_values,
+                                                             const rx_error *error);
+
+/**
+ * @abstract Subscribes to source on the test scheduler, runs the scheduler, and compares
+ * what the subscription saw with an expected marble.
+ * @discussion Frames of `expected` count from the scheduler's current time. The
+ * subscription is made at '^' (default: frame 0) and disposed at '!' (default: after the
+ * run). The scheduler is advanced 750 frames past the last expected frame, so extra events
+ * are caught. Values compare with rx_value_equal; '#' matches an error with the same code
+ * and message as `error` (or the default error). On a mismatch a readable diff (both
+ * diagrams and both event lists with their frames) is printed to stderr.
+ * @result true if they match; false on a mismatch or a bad argument (see rx_last_error()).
+ */
+RX_EXPORT bool rx_marble_expect(rx_scheduler *test, rx_observable *source, const char *expected,
+                                const rx_marble_value *values, size_t n_values,
+                                const rx_error *error);
+
 #ifdef __cplusplus
 }
 #endif
