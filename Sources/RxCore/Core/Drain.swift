@@ -14,6 +14,8 @@ public final class Drain<Item> {
   @usableFromInline let queue = Mutex(RingBuffer<Item>())
   /// An owner kept alive until the drain goes idle (see `keepAliveWhileDraining`).
   @usableFromInline let parked = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// The drainer's spare buffer (only the draining thread touches it).
+  @usableFromInline var batch = RingBuffer<Item>()
 
   public init() {}
 
@@ -42,8 +44,12 @@ public final class Drain<Item> {
   func drainLoop(missed: Int, _ handle: (Item) -> Void) {
     var missed = missed
     while true {
-      while let item = queue.withLock({ $0.popFirst() }) {
-        handle(item)
+      // Take the queue a batch at a time (one lock per batch, not per item). The queue and
+      // `batch` trade buffers, so a warm drain allocates nothing.
+      while true {
+        queue.withLock { swap(&$0, &batch) }
+        if batch.isEmpty { break }
+        while let item = batch.popFirst() { handle(item) }
       }
       missed = wip.subtract(missed, ordering: .sequentiallyConsistent).newValue
       if missed == 0 {
