@@ -494,14 +494,42 @@ RX_EXPORT rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
 
 /* ---------------------------------------------------------------------------------------
  * 9. Operators. Each returns a new owned observable; sources are borrowed.
+ *
+ * Common rules for the operators below:
+ *   - Sources and other handles passed in are BORROWED (the operator retains what it keeps);
+ *     the result is OWNED: release it with rx_release. Releasing it does not end the
+ *     subscriptions made to it.
+ *   - A bad argument (NULL or invalid handle, NULL fn where one is required, NULL array with
+ *     n > 0) returns NULL and sets rx_last_error(); nothing is taken then: ctx_free is not
+ *     called and no callback ever runs.
+ *   - Callbacks run on the thread that delivers the source's event, never two at once for
+ *     one subscription, never while the library holds a lock. Values and errors passed to
+ *     them are borrowed for the call.
+ *   - A callback with an `rx_error **error` parameter fails the stream by storing an owned
+ *     error there (rx_error_new); the library takes it (and frees a value the callback
+ *     returned anyway). The subscription then ends with that error and the source is
+ *     disposed.
+ *   - Callbacks returning rx_value or rx_observable * return OWNED references. A returned
+ *     value of an invalid kind fails the stream with RX_ERROR_TYPE.
+ *   - ctx_free(ctx) (may be NULL) runs exactly once, after the operator's observable and every
+ *     subscription to it are gone; also when the optional fn is NULL.
+ *   - Multi-source operators serialize the events of all their sources: downstream sees one
+ *     well-formed sequence even when the sources emit on several threads at once.
  * ------------------------------------------------------------------------------------- */
 
+/* Returns the mapped value (owned). */
 typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
 typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
+/* Returns the next accumulation (owned); acc is borrowed. */
 typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_error **error);
+/* Returns an owned observable. NULL without setting *error fails the stream with
+   RX_ERROR_UNKNOWN. */
 typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error);
+/* values[0..n) are borrowed, in source order. Returns the combined value (owned). */
 typedef rx_value (*rx_combine_fn)(void *ctx, const rx_value *values, size_t n, rx_error **error);
+/* True when a and b count as equal. */
 typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
+/* Returns an owned observable to continue with, or NULL to forward the error. */
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
 
 /* scheduling */
@@ -509,54 +537,116 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_subscribe_on(rx_observable *sr
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 
 /* transform */
+/** @abstract Emits fn(v) for each element v. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Emits each accumulation fn(acc, v), starting from seed (borrowed; retained). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Accumulates like rx_scan; emits only the final accumulation (seed for an empty
+ * source) when the source completes, then completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Subscribes to fn(v) for each element and merges all of them. Completes when the
+ * source and every inner observable completed; the first error ends all. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_flat_map, but only the latest inner observable is followed: a new
+ * element disposes the previous inner subscription. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_flat_map, but inner observables run one after another, in order (fn is
+ * called as elements arrive; the results wait their turn). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
+/** @abstract Emits one RX_ARRAY with every element when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_to_array(rx_observable *src);
 
 /* filter */
+/** @abstract Forwards the elements for which fn returns true. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract The first n elements, then completed (disposing the source). n == 0 completes at
+ * once without subscribing. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take(rx_observable *src, size_t n);
+/** @abstract Drops the first n elements. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip(rx_observable *src, size_t n);
+/** @abstract Forwards elements while fn returns true; completes at the first false. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Drops elements while fn returns true, then forwards all the rest. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Forwards src until `other` emits an element, then completes. An error of other
+ * fails the stream; other completing without an element changes nothing. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
+/** @abstract Drops src's elements until `other` emits one. An error of other fails the stream.
+ * If src completes before other emitted, the subscription ends with only on_disposed (as
+ * RxSwift, which emits nothing). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_until(rx_observable *src, rx_observable *other);
+/** @abstract The last n elements, emitted when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_last(rx_observable *src, size_t n);
+/** @abstract Drops elements equal to the previous one: by eq, or by rx_value_equal when eq
+ * is NULL. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_distinct_until_changed(rx_observable *src, rx_equal_fn eq, void *ctx, rx_free_fn ctx_free);
+/** @abstract The element at index i, then completed; RX_ERROR_ARGUMENT_OUT_OF_RANGE if the
+ * source completes first. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_element_at(rx_observable *src, size_t i);
+/** @abstract The first element, then completed; RX_ERROR_NO_ELEMENTS for an empty source. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_first(rx_observable *src);
+/** @abstract The last element once the source completes; RX_ERROR_NO_ELEMENTS if empty. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_last(rx_observable *src);
+/** @abstract Only the source's terminal event. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ignore_elements(rx_observable *src);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);
 
 /* combine */
+/** @abstract The elements of all srcs[0..n) as they come. Completes when all completed (at
+ * once for n == 0); the first error ends all. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
+/** @abstract The elements of srcs[0], then srcs[1]... each subscribed after the previous one
+ * completed. n == 0 completes at once. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat(rx_observable *const *srcs, size_t n);
+/** @abstract Once every source emitted, fn(latest values) each time any emits (an RX_ARRAY of
+ * them when fn is NULL). Completes when all completed, or when an element arrives while all
+ * other sources are done and one never emitted. n == 0 emits fn() / [] and completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_combine_latest(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract fn(k-th elements of all sources) for each k (an RX_ARRAY when fn is NULL).
+ * Completes when all completed, or when an element arrives while all other sources are done
+ * (RxSwift's rule). n == 0 completes at once. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_zip(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract For each element of src, fn([element, latest of other]) (n == 2), or other's
+ * latest value when fn is NULL; elements before other's first are dropped. Completes with src;
+ * an error of either fails the stream. other is subscribed first. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_with_latest_from(rx_observable *src, rx_observable *other, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract values[0..n) (borrowed; retained), then the source's events. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_start_with(rx_observable *src, const rx_value *values, size_t n);
+/** @abstract src emits RX_OBSERVABLE values (rx_observable_value); mirrors the latest one.
+ * Any other kind fails the stream with RX_ERROR_TYPE. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_switch_latest(rx_observable *src);
+/** @abstract Mirrors whichever source emits first (any event) and disposes the others.
+ * n == 0 never emits. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_amb(rx_observable *const *srcs, size_t n);
 
 /* errors */
+/** @abstract On error, continues with the observable fn returns for it (fn returning NULL
+ * forwards the original error). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract On error, emits value (borrowed; retained) and completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
+/** @abstract Resubscribes after an error: at most max_attempts subscriptions in all, the
+ * first included (0: forever); the last error is forwarded. Synchronous failures loop, they
+ * do not recurse. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 
 /* utility */
+/** @abstract Calls the tap's callbacks (each may be NULL) for every subscription, each before
+ * the subscriber's own, with the same guarantees as a subscriber's (no overlap; on_disposed
+ * exactly once, after the tap's other callbacks, before the subscriber's on_disposed).
+ * ctx_free(tap.ctx) runs once when the observable and all its subscriptions are gone. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/** @abstract Each event as an RX_EVENT value (rx_value_event_kind...); after the source's
+ * terminal event (emitted as a value) completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_materialize(rx_observable *src);
+/** @abstract The inverse of rx_materialize; a value that is not an RX_EVENT fails the stream
+ * with RX_ERROR_TYPE. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_dematerialize(rx_observable *src);
 
 /* sharing */

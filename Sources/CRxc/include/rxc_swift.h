@@ -17,4 +17,6 @@ struct rx_boxed { char rxc_opaque_; };
 /* Internal (not exported: the version script keeps only rx_*). */
 void rxc_set_last_error(const char *message);
 const char *rxc_get_last_error(void);
+/* pthread_t of the process's initial thread (see main_thread.c). */
+unsigned long rxc_main_thread(void);
 #endif
