@@ -825,7 +825,7 @@ RX_TEST(subject_garbage_memory_is_ehandle) {
 
 /* RXC_DEBUG keeps released handles allocated for ever: keep this one reachable, so
    valgrind does not count the intended leak as a lost block. */
-static rx_subject *poisoned_subject;
+static rx_subject *volatile poisoned_subject;
 
 RX_TEST(subject_use_after_release_is_reported_under_rxc_debug) {
   setenv("RXC_DEBUG", "1", 1); /* read at the first release, which has not happened yet */
