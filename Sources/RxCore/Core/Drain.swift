@@ -12,6 +12,8 @@ import Synchronization
 public final class Drain<Item> {
   @usableFromInline let wip = Atomic<Int>(0)
   @usableFromInline let queue = Mutex(RingBuffer<Item>())
+  /// An owner kept alive until the drain goes idle (see `keepAliveWhileDraining`).
+  @usableFromInline let parked = Atomic<UnsafeMutableRawPointer?>(nil)
 
   public init() {}
 
@@ -22,8 +24,12 @@ public final class Drain<Item> {
   public func submit(_ item: Item, _ handle: (Item) -> Void) {
     if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       handle(item)
-      let left = wip.subtract(1, ordering: .acquiringAndReleasing).newValue
-      if left != 0 { drainLoop(missed: left, handle) }
+      let left = wip.subtract(1, ordering: .sequentiallyConsistent).newValue
+      if left != 0 {
+        drainLoop(missed: left, handle)
+      } else if parked.load(ordering: .sequentiallyConsistent) != nil {
+        releaseParked()
+      }
     } else {
       queue.withLock { $0.append(item) }
       if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
@@ -39,8 +45,35 @@ public final class Drain<Item> {
       while let item = queue.withLock({ $0.popFirst() }) {
         handle(item)
       }
-      missed = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
-      if missed == 0 { return }
+      missed = wip.subtract(missed, ordering: .sequentiallyConsistent).newValue
+      if missed == 0 {
+        if parked.load(ordering: .sequentiallyConsistent) != nil { releaseParked() }
+        return
+      }
+    }
+  }
+
+  /// Keeps `owner` (the object that owns this drain) alive until no thread is draining.
+  /// For an owner whose last reference is dropped from inside one of its own handlers (a C
+  /// callback releasing its subject): the handler's caller still runs on the owner. Costs
+  /// the hot path nothing but one plain load after the drain goes idle.
+  public func keepAliveWhileDraining(_ owner: AnyObject) {
+    guard isDraining else { return }
+    let p = Unmanaged.passRetained(owner).toOpaque()
+    if let previous = parked.exchange(p, ordering: .sequentiallyConsistent) {
+      Unmanaged<AnyObject>.fromOpaque(previous).release()
+    }
+    // The drainer may have gone idle before it could see `p`: then nobody else will take it.
+    // (Both sides store, then load the other's word, sequentially consistent: at least one
+    // of them sees the other.)
+    if wip.load(ordering: .sequentiallyConsistent) == 0 { releaseParked() }
+  }
+
+  /// Called last by a drainer: this may free the drain itself, so nothing may follow it.
+  @usableFromInline
+  func releaseParked() {
+    if let p = parked.exchange(nil, ordering: .acquiringAndReleasing) {
+      Unmanaged<AnyObject>.fromOpaque(p).release()
     }
   }
 }
