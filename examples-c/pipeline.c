@@ -57,6 +57,7 @@ static const char *item_url(rx_value v) { return rx_value_string(rx_array_get(v,
 static const char *item_name(rx_value v) { return rx_value_string(rx_array_get(v, 1)); }
 
 static void tap_source(void *ctx, rx_value v) { SAY("source     %-6s %s", item_name(v), item_url(v)); }
+static void tap_distinct(void *ctx, rx_value v) { SAY("distinct   %-6s passes", item_name(v)); }
 
 static bool same_url(void *ctx, rx_value a, rx_value b) { return strcmp(item_url(a), item_url(b)) == 0; }
 
@@ -104,7 +105,9 @@ static rx_value cache_step(void *ctx, rx_value v, rx_error **error) {
     return rx_none();
   }
   int k = c->n;
-  snprintf(c->entries[k].path, sizeof c->entries[k].path, "%s/img-%d.bin", c->dir, k);
+  char path[sizeof c->entries[k].path];
+  snprintf(path, sizeof path, "%s/img-%d.bin", c->dir, k);
+  memcpy(c->entries[k].path, path, sizeof path);
   if (download_to(url, c->entries[k].path) != 0) {
     *error = rx_error_new(RX_ERROR_USER + 2, strerror(errno));
     return rx_none();
@@ -198,14 +201,16 @@ int main(void) {
   rx_observer tap = {.on_next = tap_source};
   rx_observable *tapped = rx_do(source, tap, NULL);
   rx_observable *distinct = rx_distinct_until_changed(tapped, same_url, NULL, NULL);
-  rx_observable *on_cache = rx_observe_on(distinct, cache_queue);
+  rx_observer tap2 = {.on_next = tap_distinct};
+  rx_observable *passed = rx_do(distinct, tap2, NULL);
+  rx_observable *on_cache = rx_observe_on(passed, cache_queue);
   rx_observable *cached = rx_map(on_cache, cache_step, &c, NULL);
   rx_observable *on_thumbs = rx_observe_on(cached, thumbs);
   rx_observable *thumbnails = rx_map(on_thumbs, thumbnail_step, NULL, NULL);
   rx_value fallback = rx_string("(thumbnail failed)");
   rx_observable *driver = rx_as_driver(thumbnails, fallback);
   rx_value_release(fallback);
-  rx_observable *chain[] = {source, tapped, distinct, on_cache, cached, on_thumbs, thumbnails, driver};
+  rx_observable *chain[] = {source, tapped, distinct, passed, on_cache, cached, on_thumbs, thumbnails, driver};
   for (size_t i = 0; i < sizeof chain / sizeof chain[0]; i++) {
     if (!chain[i]) {
       fprintf(stderr, "pipeline: building step %zu failed: %s\n", i, rx_last_error());
