@@ -971,3 +971,332 @@ RX_TEST(marble_buffer_error_and_dispose) {
   EXPECT_V(K(rx_buffer(src2, 0, 2, ts)), "---a-!", v);
   end();
 }
+
+/* ---- edge cases: synchronous others, empty source lists, exact windows ------------------- */
+
+RX_TEST(marble_take_until_and_skip_until_with_a_synchronous_other) {
+  begin();
+  rx_observable *src = cold("-1-2|");
+  rx_observable *now = K(rx_just(rx_int(0)));
+  EXPECT(K(rx_take_until(src, now)), "|");
+  EXPECT(K(rx_skip_until(src, now)), "-1-2|");
+  end();
+}
+
+RX_TEST(marble_with_latest_from_keeps_the_latest_after_other_completes) {
+  begin();
+  rx_observable *src = hot("-1---2---3-|");
+  rx_observable *other = hot("--a|");
+  EXPECT(K(rx_with_latest_from(src, other, NULL, NULL, NULL)), "-----a---a-|");
+  end();
+}
+
+RX_TEST(marble_combine_latest_three_sources) {
+  begin();
+  rx_observable *s[3] = {hot("-1-----4--|"), hot("--2------|"), hot("---3--5--|")};
+  rx_marble_value v[] = {{'a', ARR(1, 2, 3)}, {'b', ARR(1, 2, 5)}, {'c', ARR(4, 2, 5)}};
+  EXPECT_V(K(rx_combine_latest(s, 3, NULL, NULL, NULL)), "---a--bc--|", v);
+  end();
+}
+
+RX_TEST(marble_combine_latest_error_from_a_silent_source) {
+  begin();
+  rx_observable *s[2] = {hot("---#"), hot("-1----2")};
+  EXPECT(K(rx_combine_latest(s, 2, add_all, NULL, NULL)), "---#");
+  end();
+}
+
+RX_TEST(marble_zip_three_sources_completes_when_no_pair_can_follow) {
+  begin();
+  rx_observable *s[3] = {hot("-1-2-3|"), hot("--4-5|"), hot("---6---7-8|")};
+  rx_marble_value v[] = {{'x', ARR(1, 4, 6)}, {'y', ARR(2, 5, 7)}};
+  EXPECT_V(K(rx_zip(s, 3, NULL, NULL, NULL)), "---x---y-|", v);
+  end();
+}
+
+RX_TEST(marble_no_sources) {
+  begin();
+  EXPECT(K(rx_merge(NULL, 0)), "|");
+  EXPECT(K(rx_concat(NULL, 0)), "|");
+  EXPECT(K(rx_amb(NULL, 0)), "");
+  EXPECT(K(rx_zip(NULL, 0, NULL, NULL, NULL)), "|");
+  rx_marble_value v[] = {{'e', ARR0()}, {'z', rx_int(0)}};
+  EXPECT_V(K(rx_combine_latest(NULL, 0, NULL, NULL, NULL)), "(e|)", v);
+  EXPECT_V(K(rx_combine_latest(NULL, 0, add_all, NULL, NULL)), "(z|)", v);
+  end();
+}
+
+RX_TEST(marble_switch_latest_inner_completes_before_the_next) {
+  begin();
+  rx_observable *x = cold("-a|");
+  rx_observable *y = cold("-b-c|");
+  rx_marble_value outer[] = {{'X', KV(rx_observable_value(x))}, {'Y', KV(rx_observable_value(y))}};
+  rx_observable *src = K(rx_marble_hot(ts, "--X---Y--|", outer, 2, NULL));
+  EXPECT(K(rx_switch_latest(src)), "---a---b-c|");
+  rx_observable *src2 = K(rx_marble_hot(ts, "--X------|", outer, 2, NULL));
+  EXPECT(K(rx_switch_latest(src2)), "---a-----|");
+  end();
+}
+
+static rx_observable *just_twice(void *ctx, rx_value v, rx_error **e) { return rx_just(rx_int(v.as.i * 2)); }
+
+RX_TEST(marble_flat_map_and_concat_map_synchronous_inners) {
+  begin();
+  rx_observable *src = hot("-1----2-|");
+  EXPECT(K(rx_flat_map(src, just_twice, NULL, NULL)), "-2----4-|");
+  end();
+  begin();
+  rx_observable *src2 = hot("-1----2-|");
+  EXPECT(K(rx_concat_map(src2, just_twice, NULL, NULL)), "-2----4-|");
+  end();
+  begin();
+  rx_observable *src3 = hot("-1----2-|");
+  EXPECT(K(rx_flat_map_latest(src3, just_twice, NULL, NULL)), "-2----4-|");
+  end();
+}
+
+static rx_observable *no_observable(void *ctx, rx_value v, rx_error **e) { return NULL; }
+
+RX_TEST(marble_flat_map_null_without_error_fails_with_unknown) {
+  begin();
+  rx_observable *src = hot("--1--");
+  EXPECT_E(K(rx_flat_map(src, no_observable, NULL, NULL)), "--#",
+           err(RX_ERROR_UNKNOWN, "rx_flat_map: the callback returned no observable"));
+  end();
+}
+
+/* Attempt 1 fails at +3, attempt 2 completes: RxSwift's retry-then-succeed case. */
+static int attempts;
+static rx_observable *flaky(void *ctx) {
+  attempts++;
+  return attempts == 1 ? rx_marble_cold(ts, "-1-#", NULL, 0, NULL) : rx_marble_cold(ts, "-2-|", NULL, 0, NULL);
+}
+
+RX_TEST(marble_retry_succeeds_on_a_later_attempt) {
+  begin();
+  rx_observable *src = K(rx_defer(flaky, NULL, NULL));
+  EXPECT(K(rx_retry(src, 3)), "-1--2-|");
+  CHECK_EQ(attempts, 2);
+  end();
+}
+
+static rx_observable *recover_with_code(void *ctx, const rx_error *e) {
+  return rx_just(rx_int(rx_error_code(e) - RX_ERROR_USER));
+}
+
+RX_TEST(marble_catch_handler_gets_the_error) {
+  begin();
+  rx_observable *src = K(rx_marble_hot(ts, "-1-#", NULL, 0, err(RX_ERROR_USER + 7, "seven")));
+  EXPECT(K(rx_catch(src, recover_with_code, NULL, NULL)), "-1-(7|)");
+  end();
+}
+
+RX_TEST(marble_reduce_final_value_empty_and_error) {
+  begin();
+  rx_observable *src = cold("-1-2-3-|");
+  EXPECT(K(rx_reduce(src, rx_int(0), sum, NULL, NULL)), "-------(6|)");
+  rx_observable *empty = cold("---|");
+  EXPECT(K(rx_reduce(empty, rx_int(5), sum, NULL, NULL)), "---(5|)");
+  rx_observable *failing = cold("-1-#");
+  EXPECT(K(rx_reduce(failing, rx_int(0), sum, NULL, NULL)), "---#");
+  end();
+}
+
+RX_TEST(marble_to_array_and_ignore_elements) {
+  begin();
+  rx_observable *src = cold("-1-2-|");
+  rx_marble_value v[] = {{'a', ARR(1, 2)}};
+  EXPECT_V(K(rx_to_array(src)), "-----(a|)", v);
+  EXPECT(K(rx_ignore_elements(src)), "-----|");
+  rx_observable *failing = cold("-1-#");
+  EXPECT(K(rx_ignore_elements(failing)), "---#");
+  EXPECT(K(rx_to_array(failing)), "---#");
+  end();
+}
+
+RX_TEST(marble_delay_subscription_cold_and_hot) {
+  begin();
+  rx_observable *src = cold("-1-|");
+  EXPECT(K(rx_delay_subscription(src, F(3), ts)), "----1-|");
+  rx_observable *h = hot("-1-2-3-|");
+  EXPECT(K(rx_delay_subscription(h, F(2), ts)), "---2-3-|");
+  end();
+}
+
+RX_TEST(marble_delay_zero_keeps_frames) {
+  begin();
+  rx_observable *src = hot("-1-2|");
+  EXPECT(K(rx_delay(src, 0, ts)), "-1-2|");
+  end();
+}
+
+RX_TEST(marble_throttle_value_exactly_one_window_later_passes) {
+  begin();
+  rx_observable *src = hot("-1----2-|");
+  EXPECT(K(rx_throttle(src, F(5), false, ts)), "-1----2-|");
+  end();
+}
+
+RX_TEST(marble_debounce_a_value_at_the_due_frame_wins_the_tie) {
+  /* Items due at one virtual time run in scheduling order: the hot source's events were
+     scheduled first, so a value landing on the due frame cancels the pending one. */
+  begin();
+  rx_observable *src = hot("-1--2--3|");
+  EXPECT(K(rx_debounce(src, F(3), ts)), "--------(3|)");
+  end();
+}
+
+RX_TEST(marble_sample_ticks_before_any_value_emit_nothing) {
+  begin();
+  rx_observable *src = hot("----1--|");
+  rx_observable *sampler = hot("-x-x--x-x");
+  EXPECT(K(rx_sample(src, sampler)), "------1-|");
+  end();
+}
+
+RX_TEST(marble_first_of_a_synchronous_group_and_take_last_zero) {
+  begin();
+  rx_observable *src = cold("(12|)");
+  EXPECT(K(rx_first(src)), "(1|)");
+  rx_observable *src2 = cold("-1-2-|");
+  EXPECT(K(rx_take_last(src2, 0)), "-----|");
+  EXPECT(K(rx_skip(src2, 0)), "-1-2-|");
+  end();
+}
+
+RX_TEST(marble_dematerialize_rejects_values_that_are_not_events) {
+  begin();
+  rx_observable *src = hot("--1--");
+  EXPECT_E(K(rx_dematerialize(src)), "--#",
+           err(RX_ERROR_TYPE, "rx_dematerialize: the source emitted a value that is not an RX_EVENT"));
+  end();
+}
+
+RX_TEST(marble_start_with_on_a_hot_source) {
+  begin();
+  rx_observable *src = hot("-1-2|");
+  rx_value zero = rx_int(0);
+  EXPECT(K(rx_start_with(src, &zero, 1)), "01-2|");
+  end();
+}
+
+RX_TEST(marble_materialize_dispose) {
+  begin();
+  rx_value one = rx_int(1);
+  rx_value evs = events_of(K(rx_just(one)));
+  rx_marble_value v[] = {{'a', rx_array_get(evs, 0)}};
+  rx_observable *src = cold("-1-2-|");
+  EXPECT_V(K(rx_materialize(src)), "-a!", v);
+  end();
+}
+
+/* ---- when sources are let go: a tap's on_disposed notes the virtual frame ----------------- */
+
+typedef struct probe {
+  int64_t frame;
+  int count;
+} probe;
+static void probe_disposed(void *ctx) {
+  probe *p = ctx;
+  p->count++;
+  p->frame = rx_scheduler_now_ns(ts) / RX_MARBLE_FRAME_NS;
+}
+static rx_observable *probed(rx_observable *src, probe *p) {
+  p->frame = -1;
+  p->count = 0;
+  rx_observer tap = {.on_disposed = probe_disposed, .ctx = p};
+  return K(rx_do(src, tap, NULL));
+}
+
+RX_TEST(marble_amb_disposes_the_losers_when_the_winner_emits) {
+  begin();
+  probe pa, pc;
+  rx_observable *s[3] = {probed(hot("---1-2|"), &pa), hot("-3--4-|"), probed(hot("--5-----|"), &pc)};
+  EXPECT(K(rx_amb(s, 3)), "-3--4-|");
+  CHECK_EQ(pa.count, 1);
+  CHECK_EQ(pa.frame, 1);
+  CHECK_EQ(pc.count, 1);
+  CHECK_EQ(pc.frame, 1);
+  end();
+}
+
+RX_TEST(marble_take_and_first_dispose_the_source_when_done) {
+  begin();
+  probe p;
+  rx_observable *src = probed(hot("-1-2-3-4-|"), &p);
+  EXPECT(K(rx_take(src, 2)), "-1-(2|)");
+  CHECK_EQ(p.count, 1);
+  CHECK_EQ(p.frame, 3);
+  end();
+  begin();
+  probe q;
+  rx_observable *src2 = probed(hot("--1-2-3-|"), &q);
+  EXPECT(K(rx_first(src2)), "--(1|)");
+  CHECK_EQ(q.frame, 2);
+  end();
+}
+
+RX_TEST(marble_take_until_disposes_source_and_other) {
+  begin();
+  probe ps, po;
+  rx_observable *src = probed(hot("-1-2-3-4-|"), &ps);
+  rx_observable *other = probed(hot("----x-y"), &po);
+  EXPECT(K(rx_take_until(src, other)), "-1-2|");
+  CHECK_EQ(ps.frame, 4);
+  CHECK_EQ(po.frame, 4);
+  end();
+}
+
+RX_TEST(marble_skip_until_lets_other_go_after_its_first_value) {
+  begin();
+  probe po;
+  rx_observable *src = hot("-1-2-3-4-|");
+  rx_observable *other = probed(hot("----x-y-----"), &po);
+  EXPECT(K(rx_skip_until(src, other)), "-----3-4-|");
+  CHECK_EQ(po.count, 1);
+  CHECK_EQ(po.frame, 4);
+  end();
+}
+
+RX_TEST(marble_timeout_disposes_the_source) {
+  begin();
+  probe p;
+  rx_observable *src = probed(hot("-1-2------3|"), &p);
+  EXPECT_E(K(rx_timeout(src, F(3), ts)), "-1-2--#", err(RX_ERROR_TIMEOUT, "sequence timeout"));
+  CHECK_EQ(p.frame, 6);
+  end();
+}
+
+RX_TEST(marble_switch_latest_disposes_the_previous_inner_at_the_switch) {
+  begin();
+  probe px;
+  rx_observable *x = probed(hot("-a-b-c-d-|"), &px);
+  rx_observable *y = hot("-----e--f-g|");
+  rx_marble_value outer[] = {{'X', KV(rx_observable_value(x))}, {'Y', KV(rx_observable_value(y))}};
+  rx_observable *src = K(rx_marble_hot(ts, "--X---Y--|", outer, 2, NULL));
+  EXPECT(K(rx_switch_latest(src)), "---b-c--f-g|");
+  CHECK_EQ(px.count, 1);
+  CHECK_EQ(px.frame, 6);
+  end();
+}
+
+RX_TEST(marble_merge_error_disposes_the_other_sources) {
+  begin();
+  probe pa, pc;
+  rx_observable *s[3] = {probed(hot("-1----3-|"), &pa), hot("--2-#"), probed(hot("---4----5|"), &pc)};
+  EXPECT(K(rx_merge(s, 3)), "-124#");
+  CHECK_EQ(pa.frame, 4);
+  CHECK_EQ(pc.frame, 4);
+  end();
+}
+
+RX_TEST(marble_sample_source_completion_disposes_the_source_at_once) {
+  begin();
+  probe ps, pt;
+  rx_observable *src = probed(hot("-1-|"), &ps);
+  rx_observable *sampler = probed(hot("-----x---"), &pt);
+  EXPECT(K(rx_sample(src, sampler)), "-----(1|)");
+  CHECK_EQ(ps.frame, 3);
+  CHECK_EQ(pt.frame, 5);
+  end();
+}
