@@ -1359,3 +1359,16 @@ RX_TEST(marble_take_while_false_at_once) {
   EXPECT(K(rx_take_while(src, below_3, NULL, NULL)), "-|");
   end();
 }
+
+RX_TEST(marble_creation_interval_timer_range) {
+  begin();
+  rx_observable *iv = K(rx_interval(F(2), ts));
+  EXPECT(K(rx_take(iv, 3)), "--0-1-(2|)");
+  EXPECT(K(rx_timer(F(3), -1, ts)), "---(0|)");
+  rx_observable *tm = K(rx_timer(F(1), F(3), ts));
+  EXPECT(K(rx_take(tm, 3)), "-0--1--(2|)");
+  EXPECT(K(rx_range(1, 3)), "(123|)");
+  EXPECT(K(rx_empty()), "|");
+  EXPECT(K(rx_never()), "");
+  end();
+}
