@@ -648,6 +648,7 @@ RX_TEST(subject_publish_relay_forwards_and_never_terminates) {
   next(r, 2);
   CHECK_STR(a.log, "1 2");
   CHECK_OK(rx_subject_dispose(r));
+  CHECK_EQ(rx_subject_on_error(r, NULL), RX_EINVAL); /* bad input is still bad input */
   CHECK_EQ(rx_subject_on_error(r, e), RX_ESTATE); /* in every state */
   CHECK_EQ(rx_subject_on_completed(r), RX_ESTATE);
   CHECK_EQ(rx_subject_on_next(r, RX_INT(3)), RX_EDISPOSED);
