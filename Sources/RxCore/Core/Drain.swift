@@ -40,7 +40,7 @@ public final class Drain<Item> {
   public func submit(_ item: Item, _ handle: (Item) -> Void) {
     if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       handle(item)
-      let left = wip.subtract(1, ordering: .sequentiallyConsistent).newValue
+      let left = wip.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
       if left != 0 {
         drainLoop(missed: left, handle)
       } else if parked.load(ordering: .sequentiallyConsistent) != nil {
@@ -48,7 +48,7 @@ public final class Drain<Item> {
       }
     } else {
       enqueue(item)
-      if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+      if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
         drainLoop(missed: 1, handle)
       }
     }
@@ -74,7 +74,7 @@ public final class Drain<Item> {
         if batch.isEmpty { break }
         while let item = batch.popFirst() { handle(item) }
       }
-      missed = wip.subtract(missed, ordering: .sequentiallyConsistent).newValue
+      missed = wip.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
       if missed == 0 {
         if parked.load(ordering: .sequentiallyConsistent) != nil { releaseParked() }
         return
