@@ -304,34 +304,80 @@ RX_EXPORT rx_status rx_composite_disposable_add(rx_disposable *composite, rx_dis
  * 6. Creating observables
  * ------------------------------------------------------------------------------------- */
 
-/** Called once per subscription; may return a disposable (owned) to run when it ends. */
+/**
+ * The subscribe function of rx_create: called once per subscription, on the subscribing
+ * thread, with the subscription's emitter (borrowed: rx_retain it to emit after returning,
+ * from any thread). May return an owned disposable, disposed when the subscription ends
+ * (terminal event or dispose) — the place to stop timers or threads that emit. May be NULL.
+ */
 typedef rx_disposable *(*rx_subscribe_fn)(void *ctx, rx_emitter *emitter);
 
+/**
+ * @abstract An observable whose subscriptions are driven by fn (RxSwift's Observable.create).
+ * @param fn Called once per subscription (see rx_subscribe_fn). NULL: RX_EINVAL.
+ * @param ctx Passed to fn.
+ * @param ctx_free Called once with ctx when the observable and every subscription to it
+ * are gone (may be NULL).
+ * @result An owned observable, or NULL (rx_last_error() set).
+ * @discussion A subscription ends only with a terminal event or a dispose; releasing the
+ * emitter does not end it.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_create(rx_subscribe_fn fn, void *ctx,
                                                          rx_free_fn ctx_free);
+
+/**
+ * @abstract Emits a value to the emitter's subscription.
+ * @discussion Any thread; several threads at once are serialized (each event is delivered
+ * whole, in one order), and a call made from inside a callback of the same subscription is
+ * delivered after that callback returns. The observer's callback usually runs on the
+ * calling thread before this returns, or on the thread delivering at that moment.
+ * @param value Borrowed; the library retains what it keeps.
+ * @result RX_OK (also after a terminal event: the value is dropped), RX_EDISPOSED after the
+ * subscription was disposed, RX_EINVAL/RX_EHANDLE on bad arguments.
+ */
 RX_EXPORT rx_status rx_emitter_next(rx_emitter *emitter, rx_value value);
+/** @abstract Ends the subscription with an error (borrowed). Statuses as rx_emitter_next. */
 RX_EXPORT rx_status rx_emitter_error(rx_emitter *emitter, const rx_error *error);
+/** @abstract Ends the subscription with completion. Statuses as rx_emitter_next. */
 RX_EXPORT rx_status rx_emitter_completed(rx_emitter *emitter);
+/** @abstract Whether the subscription has ended (terminal event or dispose): emitting
+ * threads poll it to stop early. false (and rx_last_error()) for a bad handle. */
 RX_EXPORT bool rx_emitter_is_disposed(rx_emitter *emitter);
 
+/** @abstract Emits value (borrowed; retained by the observable), then completes. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_just(rx_value value);
+/** @abstract Emits the n values (borrowed; retained) in order, then completes. values may be
+ * NULL when n is 0. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_of(const rx_value *values, size_t n);
+/** @abstract Emits RX_INT start, start+1, ... (count values) synchronously, then completes;
+ * stops early when disposed. start + count beyond INT64_MAX: NULL + RX_EINVAL. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_range(int64_t start, size_t count);
+/** @abstract Completes at once. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_empty(void);
+/** @abstract Never emits; its subscriptions end only when disposed. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_never(void);
+/** @abstract Fails at once with error (borrowed; retained). Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throw(const rx_error *error);
+/**
+ * @abstract Calls factory at each subscription and subscribes to the observable it returns
+ * (owned by the library once returned). A NULL return fails that subscription with
+ * RX_ERROR_UNKNOWN. ctx_free(ctx) runs once when the observable and its subscriptions are
+ * gone. Owned.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_defer(rx_observable *(*factory)(void *ctx),
                                                         void *ctx, rx_free_fn ctx_free);
 /**
- * @abstract Emits RX_INT 0, 1, 2, ... every period_ns (> 0), the first after one period.
- * @discussion Ticks are drift-free and never overlap (see rx_schedule_periodic). Rejected
- * (NULL) for a period <= 0 and for the immediate and current-thread schedulers.
+ * @abstract Emits RX_INT 0, 1, 2, ... every period_ns on scheduler (borrowed; retained),
+ * drift-free (the n-th value is due at subscription + (n+1)·period) and never overlapping.
+ * period_ns <= 0, or the immediate / current-thread scheduler (periodic work would never
+ * return): NULL + RX_EINVAL. Owned.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_interval(int64_t period_ns,
                                                            rx_scheduler *scheduler);
 /**
- * @abstract Emits RX_INT 0 after due_ns (negative is 0); then, with period_ns > 0, 1, 2, ...
- * every period_ns; with period_ns < 0, completes after the 0. period_ns 0 is rejected.
+ * @abstract Emits RX_INT 0 after due_ns (negative: 0), then, if period_ns > 0, 1, 2, ...
+ * every period_ns; with period_ns < 0 it completes after the first value. period_ns == 0
+ * (or periodic on the immediate / current-thread scheduler): NULL + RX_EINVAL. Owned.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timer(int64_t due_ns, int64_t period_ns,
                                                         rx_scheduler *scheduler);
@@ -857,24 +903,66 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_materialize(rx_observable *src
  * with RX_ERROR_TYPE. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_dematerialize(rx_observable *src);
 
-/* sharing */
+/* sharing
+ * A connectable observable (rx_publish, rx_replay) subscribes its source only on
+ * rx_connect, through a fresh subject per connection; subscribers subscribe to that
+ * subject. rx_ref_count connects on the first subscriber and disconnects when the last one
+ * leaves (dispose or terminal event). Concurrent first subscriptions are safe, and the
+ * source is never subscribed while a library lock is held. */
+
+/** @abstract rx_publish + rx_ref_count: one source subscription shared by all current
+ * subscribers. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_share(rx_observable *src);
+/** @abstract As rx_share, and late subscribers first get the last n values while
+ * connected (n == 0 is rx_share). Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_share_replay(rx_observable *src, size_t n);
+/** @abstract A connectable observable multicasting through a fresh publish subject per
+ * connection. Owned. Use with rx_connect / rx_ref_count. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_publish(rx_observable *src);
+/** @abstract A connectable observable multicasting through a fresh replay subject of n
+ * (n == 0: publish) per connection. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_replay(rx_observable *src, size_t n);
+/**
+ * @abstract Subscribes a connectable observable's source. While connected, a second connect
+ * returns a token for the same connection (disposing either disconnects).
+ * @result An owned token: rx_dispose disconnects. NULL + RX_EHANDLE-style message for an
+ * observable not made by rx_publish / rx_replay.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_connect(rx_observable *connectable);
+/** @abstract Connects on the first subscriber, disconnects after the last. connectable must
+ * come from rx_publish / rx_replay (else NULL). Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ref_count(rx_observable *connectable);
 
 /* traits */
+/**
+ * @abstract RxCocoa's Driver: never errors (an error becomes on_error_value (borrowed;
+ * retained), then completion), delivers on the main scheduler, and shares with a replay of
+ * one while connected. Run the main loop (rx_main_run...) to receive. Owned.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_driver(rx_observable *src, rx_value on_error_value);
+/** @abstract rx_subscribe for observables made by rx_as_driver; callbacks run on the main
+ * thread. Any other observable: NULL + message (the RX_EHANDLE case). Owned token. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_drive(rx_observable *driver, rx_observer observer);
 
 /* ---------------------------------------------------------------------------------------
  * 10. Blocking (for programs and tests)
  * ------------------------------------------------------------------------------------- */
 
+/**
+ * @abstract Subscribes to source, waits for its terminal event and returns every value as
+ * one owned RX_ARRAY in *out_array.
+ * @discussion On the main thread the main loop runs while waiting (so work observed on
+ * main still happens); elsewhere the calling thread sleeps. Called on the main thread from
+ * inside main-scheduler work: RX_ESTATE. On time-out the subscription is disposed.
+ * @param timeout_ns Negative: wait without limit.
+ * @param out_array Required. rx_none() on failure.
+ * @param out_error May be NULL. On RX_ESTREAM the stream's error (owned); NULL otherwise.
+ * @result RX_OK, RX_ETIMEOUT, RX_ESTREAM, RX_ESTATE, or RX_EINVAL/RX_EHANDLE.
+ */
 RX_EXPORT rx_status rx_blocking_to_array(rx_observable *source, int64_t timeout_ns,
                                          rx_value *out_array, rx_error **out_error);
+/** @abstract As rx_blocking_to_array, returning only the last value (owned) in *out. An
+ * empty stream is RX_ESTREAM with an RX_ERROR_NO_ELEMENTS error. */
 RX_EXPORT rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, rx_value *out,
                                      rx_error **out_error);
 
@@ -888,6 +976,75 @@ RX_EXPORT rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, 
  * on. A program that releases everything it made sees it return to its starting value.
  */
 RX_EXPORT int64_t rx_debug_live_objects(void);
+
+
+/* ---------------------------------------------------------------------------------------
+ * 13. Marble tests (RxJS syntax) on a test scheduler
+ *
+ * Marble syntax: '-' one frame (RX_MARBLE_FRAME_NS of virtual time), 'a'-'z', 'A'-'Z',
+ * '0'-'9' a value, '|' completed, '#' error, '^' the subscription point, '!' the
+ * unsubscription point (expected marbles), '(' ')' a group: its events share the frame of
+ * the '(' and, as in RxJS, every character of the group still advances time; spaces are
+ * ignored. A value character is looked up in the values table; one that is not there stands
+ * for itself: a digit is its RX_INT, a letter a one-letter RX_STRING. '#' stands for the
+ * given error (NULL: code RX_ERROR_USER, message "marble error").
+ *
+ *     rx_scheduler *ts = rx_test_scheduler_new();
+ *     rx_observable *src = rx_marble_cold(ts, "-1-2-|", NULL, 0, NULL);
+ *     rx_observable *out = rx_map(src, double_it, NULL, NULL);
+ *     rx_marble_value big[] = {{'x', RX_INT(40)}};
+ *     assert(rx_marble_expect(ts, out, "-2-4-|", NULL, 0, NULL));
+ *     assert(!rx_marble_expect(ts, out, "-2-x-|", big, 1, NULL));  (prints a diff)
+ * ------------------------------------------------------------------------------------- */
+
+/** Virtual nanoseconds per marble frame (one virtual millisecond, as in RxJS). */
+#define RX_MARBLE_FRAME_NS 1000000
+
+/** One entry of a marble value table: the character and the value it stands for. */
+typedef struct rx_marble_value {
+  char key;
+  rx_value value; /* borrowed; the observable keeps its own reference */
+} rx_marble_value;
+
+/**
+ * @abstract A cold test observable: each subscriber sees the marble's events at their frame
+ * offsets from its own subscription time, on the test scheduler.
+ * @param test A scheduler made by rx_test_scheduler_new (another scheduler: RX_EHANDLE).
+ * @param marble The diagram; '^' and '!' are rejected here.
+ * @param values Borrowed table of n_values entries (may be NULL when n_values is 0).
+ * @param error Borrowed; what '#' emits (NULL: a default error).
+ * @result An owned observable, or NULL (rx_last_error() says why, e.g. a parse error).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_marble_cold(rx_scheduler *test, const char *marble,
+                                                              const rx_marble_value *values,
+                                                              size_t n_values,
+                                                              const rx_error *error);
+
+/**
+ * @abstract A hot test observable: the marble's events happen at fixed virtual times, '^'
+ * (or the first character) being the scheduler's current time; subscribers see what
+ * happens while they are subscribed. Events before '^' are never seen.
+ * @result An owned observable, or NULL. Arguments as for rx_marble_cold.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_marble_hot(rx_scheduler *test, const char *marble,
+                                                             const rx_marble_value *values,
+                                                             size_t n_values,
+                                                             const rx_error *error);
+
+/**
+ * @abstract Subscribes to source on the test scheduler, runs the scheduler, and compares
+ * what the subscription saw with an expected marble.
+ * @discussion Frames of `expected` count from the scheduler's current time. The
+ * subscription is made at '^' (default: frame 0) and disposed at '!' (default: after the
+ * run). The scheduler is advanced 750 frames past the last expected frame, so extra events
+ * are caught. Values compare with rx_value_equal; '#' matches an error with the same code
+ * and message as `error` (or the default error). On a mismatch a readable diff (both
+ * diagrams and both event lists with their frames) is printed to stderr.
+ * @result true if they match; false on a mismatch or a bad argument (see rx_last_error()).
+ */
+RX_EXPORT bool rx_marble_expect(rx_scheduler *test, rx_observable *source, const char *expected,
+                                const rx_marble_value *values, size_t n_values,
+                                const rx_error *error);
 
 #ifdef __cplusplus
 }

@@ -4,16 +4,13 @@
 #   make stress                      one round of 4 x 1,000,000 events
 #   make soak MINUTES=1              rounds of 4 x SOAK_EVENTS until MINUTES have passed (CI)
 #   make soak MINUTES=60             a longer soak
-RXC_LIB ?= build/lib/librxc.so
-RELIABILITY_CC ?= clang
 STRESS_EVENTS ?= 1000000
 SOAK_EVENTS ?= 250000
 MINUTES ?= 1
 STRESS_TIMEOUT ?= 600
 
-build/reliability/stress: Tests/reliability/stress.c include/rxc.h $(RXC_LIB)
+build/reliability/stress: Tests/reliability/stress.c include/rxc.h $(RXC_LIB_DEP)
 	@mkdir -p $(@D)
-	@test -e $(dir $(RXC_LIB))librxc.so.0 || ln -s librxc.so $(dir $(RXC_LIB))librxc.so.0
 	$(RELIABILITY_CC) -O2 -g -Wall -Wextra -Iinclude $< -o $@ -L$(dir $(RXC_LIB)) -lrxc \
 	  -Wl,-rpath,$(abspath $(dir $(RXC_LIB))) -lpthread
 

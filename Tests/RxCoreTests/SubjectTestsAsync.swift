@@ -40,7 +40,7 @@ final class SubjectTestsAsync: SubjectTestCase {
     let a = EventLog()
     let da = s.subscribe(a)
     s.on(.next(1))
-    s.on(.error(TestError("x")))
+    s.on(.error(NamedError("x")))
     XCTAssertEqual(s.emit(.completed), .ignoredAfterStop)
     let late = EventLog()
     s.subscribe(late).dispose()

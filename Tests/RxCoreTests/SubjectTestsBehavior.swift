@@ -57,8 +57,8 @@ final class SubjectTestsBehavior: SubjectTestCase {
     let s = BehaviorSubject(value: 1)
     let a = EventLog()
     let da = s.subscribe(a)
-    s.on(.error(TestError("bad")))
-    XCTAssertThrowsError(try s.value()) { XCTAssertEqual($0 as? TestError, TestError("bad")) }
+    s.on(.error(NamedError("bad")))
+    XCTAssertThrowsError(try s.value()) { XCTAssertEqual($0 as? NamedError, NamedError("bad")) }
     let late = EventLog()
     s.subscribe(late).dispose()
     XCTAssertEqual(a.records, [.next(1), .error("bad")])
@@ -82,7 +82,7 @@ final class SubjectTestsBehavior: SubjectTestCase {
 
   func testValueAfterErrorThenDisposeIsDisposed() {
     let s = BehaviorSubject(value: 1)
-    s.on(.error(TestError("bad")))
+    s.on(.error(NamedError("bad")))
     s.dispose()
     XCTAssertThrowsError(try s.value()) { XCTAssertEqual($0 as? RxError, .disposed) }
   }

@@ -57,7 +57,7 @@ final class SubjectTestsConcurrency: SubjectTestCase {
       let accepted = Atomic<Int>(0)
       runThreads(4) { t in
         s.on(.next(t))
-        let outcome = t % 2 == 0 ? s.emit(.completed) : s.emit(.error(TestError("e")))
+        let outcome = t % 2 == 0 ? s.emit(.completed) : s.emit(.error(NamedError("e")))
         if outcome == .accepted { accepted.add(1, ordering: .relaxed) }
       }
       XCTAssertEqual(accepted.load(ordering: .relaxed), 1)

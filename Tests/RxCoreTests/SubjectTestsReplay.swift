@@ -65,7 +65,7 @@ final class SubjectTestsReplay: SubjectTestCase {
   func testLateSubscriberAfterErrorGetsBufferThenError() {
     let s = ReplaySubject<Int>.create(bufferSize: 2)
     feed(s, 1...3)
-    s.on(.error(TestError("e")))
+    s.on(.error(NamedError("e")))
     XCTAssertEqual(s.emit(.next(9)), .ignoredAfterStop)
     let a = EventLog()
     s.subscribe(a).dispose()

@@ -20,13 +20,13 @@ enum Rec: Equatable, CustomStringConvertible {
   }
 }
 
-struct TestError: Error, Equatable {
+struct NamedError: Error, Equatable {
   let name: String
   init(_ name: String) { self.name = name }
 }
 
-func describe(_ error: any Error) -> String {
-  if let e = error as? TestError { return e.name }
+func describeError(_ error: any Error) -> String {
+  if let e = error as? NamedError { return e.name }
   if let e = error as? RxError { return "\(e)" }
   return "\(error)"
 }
@@ -39,7 +39,7 @@ final class EventLog: Observer<Int> {
   override func on(_ event: Event<Int>) {
     switch event {
     case .next(let v): records.append(.next(v))
-    case .error(let e): records.append(.error(describe(e)))
+    case .error(let e): records.append(.error(describeError(e)))
     case .completed: records.append(.completed)
     }
     onEvent?(event)

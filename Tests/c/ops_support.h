@@ -18,13 +18,13 @@ typedef struct rec {
   int32_t error_code;
 } rec;
 
-static void rec_append(rec *r, const char *s) {
+static inline void rec_append(rec *r, const char *s) {
   size_t n = strlen(r->log);
   if (n && s[0] != '.') strncat(r->log, " ", sizeof r->log - n - 1);
   strncat(r->log, s, sizeof r->log - strlen(r->log) - 1);
 }
 
-static void fmt_value(rx_value v, char *buf, size_t cap) {
+static inline void fmt_value(rx_value v, char *buf, size_t cap) {
   switch (v.kind) {
   case RX_NONE: snprintf(buf, cap, "none"); break;
   case RX_INT: snprintf(buf, cap, "%lld", (long long)v.as.i); break;
@@ -63,14 +63,14 @@ static void fmt_value(rx_value v, char *buf, size_t cap) {
   }
 }
 
-static void rec_next(void *ctx, rx_value v) {
+static inline void rec_next(void *ctx, rx_value v) {
   rec *r = ctx;
   char buf[512];
   fmt_value(v, buf, sizeof buf);
   r->nexts++;
   rec_append(r, buf);
 }
-static void rec_error(void *ctx, const rx_error *e) {
+static inline void rec_error(void *ctx, const rx_error *e) {
   rec *r = ctx;
   char buf[300];
   snprintf(buf, sizeof buf, "#%d(%s)", (int)rx_error_code(e), rx_error_message(e));
@@ -78,17 +78,17 @@ static void rec_error(void *ctx, const rx_error *e) {
   r->error_code = rx_error_code(e);
   rec_append(r, buf);
 }
-static void rec_completed(void *ctx) {
+static inline void rec_completed(void *ctx) {
   rec *r = ctx;
   r->completed++;
   rec_append(r, "|");
 }
-static void rec_disposed(void *ctx) {
+static inline void rec_disposed(void *ctx) {
   rec *r = ctx;
   r->disposed++;
   rec_append(r, ".");
 }
-static rx_observer rec_observer(rec *r) {
+static inline rx_observer rec_observer(rec *r) {
   memset(r, 0, sizeof *r);
   rx_observer o = {rec_next, rec_error, rec_completed, rec_disposed, r};
   return o;
@@ -98,11 +98,11 @@ static rx_observer rec_observer(rec *r) {
  * releases, so one-line tests need no bookkeeping. */
 static rx_observable *rx_pool[256];
 static int rx_pool_n;
-static rx_observable *A(rx_observable *o) {
+static inline rx_observable *A(rx_observable *o) {
   rx_pool[rx_pool_n++] = o;
   return o;
 }
-static void pool_drain(void) {
+static inline void pool_drain(void) {
   while (rx_pool_n) rx_release(rx_pool[--rx_pool_n]);
 }
 #define EMPTY() A(rx_empty())
@@ -112,7 +112,7 @@ static void pool_drain(void) {
 #define NEVER() A(rx_never())
 
 /* Subscribes a recorder, disposes, releases `o`, and returns the log (a rotating static buffer). */
-static const char *run_log(rx_observable *o) {
+static inline const char *run_log(rx_observable *o) {
   static char bufs[8][2048];
   static int next;
   rec r;
@@ -125,21 +125,21 @@ static const char *run_log(rx_observable *o) {
   return out;
 }
 
-static rx_observable *ints_n(int n, const int64_t *v) {
+static inline rx_observable *ints_n(int n, const int64_t *v) {
   rx_value vals[64];
   for (int i = 0; i < n; i++) vals[i] = rx_int(v[i]);
   return A(rx_of(vals, (size_t)n));
 }
 #define INTS(...) ints_n((int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]){__VA_ARGS__})
 
-static rx_observable *throw_code(int32_t code) {
+static inline rx_observable *throw_code(int32_t code) {
   rx_error *e = rx_error_new(code, "boom");
   rx_observable *o = rx_throw(e);
   rx_release(e);
   return A(o);
 }
 
-static rx_observable *ints_then_error(void) {
+static inline rx_observable *ints_then_error(void) {
   rx_observable *parts[2] = {INTS(1), THROW_BOOM()};
   return A(rx_concat(parts, 2));
 }
@@ -149,26 +149,26 @@ typedef struct hot {
   rx_emitter *em;
   int subscribed, disposed;
 } hot;
-static void hot_on_dispose(void *ctx) { ((hot *)ctx)->disposed++; }
-static rx_disposable *hot_subscribe(void *ctx, rx_emitter *e) {
+static inline void hot_on_dispose(void *ctx) { ((hot *)ctx)->disposed++; }
+static inline rx_disposable *hot_subscribe(void *ctx, rx_emitter *e) {
   hot *h = ctx;
   if (h->em) rx_release(h->em);
   h->em = rx_retain(e);
   h->subscribed++;
   return rx_disposable_create(hot_on_dispose, h, NULL);
 }
-static rx_observable *hot_new(hot *h) {
+static inline rx_observable *hot_new(hot *h) {
   memset(h, 0, sizeof *h);
   return rx_create(hot_subscribe, h, NULL);
 }
-static void hot_next(hot *h, int64_t v) { rx_emitter_next(h->em, rx_int(v)); }
-static void hot_completed(hot *h) { rx_emitter_completed(h->em); }
-static void hot_error(hot *h, int32_t code) {
+static inline void hot_next(hot *h, int64_t v) { rx_emitter_next(h->em, rx_int(v)); }
+static inline void hot_completed(hot *h) { rx_emitter_completed(h->em); }
+static inline void hot_error(hot *h, int32_t code) {
   rx_error *e = rx_error_new(code, "hot");
   rx_emitter_error(h->em, e);
   rx_release(e);
 }
-static void hot_end(hot *h) {
+static inline void hot_end(hot *h) {
   rx_release(h->em);
   h->em = NULL;
 }
@@ -178,8 +178,8 @@ typedef struct counter {
   int freed, calls;
   int64_t arg;
 } counter;
-static void counter_free(void *ctx) { ((counter *)ctx)->freed++; }
+static inline void counter_free(void *ctx) { ((counter *)ctx)->freed++; }
 
-static rx_error *user_error(const char *msg) { return rx_error_new(RX_ERROR_USER + 1, msg); }
+static inline rx_error *user_error(const char *msg) { return rx_error_new(RX_ERROR_USER + 1, msg); }
 
 #endif

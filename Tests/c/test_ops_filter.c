@@ -109,7 +109,9 @@ RX_TEST(take_one_with_reentrant_emission) {
   hot h;
   rx_observable *src = hot_new(&h);
   rx_observable *t = rx_take(src, 1);
-  reenter re = {{{0}}, &h};
+  reenter re;
+  memset(&re, 0, sizeof re);
+  re.h = &h;
   rx_observer o = rec_observer(&re.r);
   o.on_next = reenter_next;
   o.ctx = &re;

@@ -825,7 +825,7 @@ RX_TEST(subject_garbage_memory_is_ehandle) {
 
 /* RXC_DEBUG keeps released handles allocated for ever: keep this one reachable, so
    valgrind does not count the intended leak as a lost block. */
-static rx_subject *poisoned_subject;
+static rx_subject *volatile poisoned_subject;
 
 RX_TEST(subject_use_after_release_is_reported_under_rxc_debug) {
   setenv("RXC_DEBUG", "1", 1); /* read at the first release, which has not happened yet */
@@ -1208,4 +1208,104 @@ RX_TEST(subject_concurrent_emission_and_dispose) {
     CHECK_EQ(a.disposed, 1);
     rx_release(s);
   }
+}
+
+static void release_subject_on_first_value(void *ctx, rx_value v) {
+  rec *r = ctx;
+  rec_on_next(ctx, v);
+  if (r->emit_into) {
+    rx_subject *s = r->emit_into;
+    r->emit_into = NULL;
+    rx_release(s); /* the last reference, while rx_subscribe delivers the current value */
+  }
+}
+
+RX_TEST(subject_release_last_reference_inside_subscribe_callback) {
+  rx_subject *s = rx_behavior_subject_new(RX_INT(42));
+  rec a = {.emit_into = s};
+  rx_observer o = {release_subject_on_first_value, rec_on_error, rec_on_completed,
+                   rec_on_disposed, &a};
+  rx_disposable *d = rx_subscribe(rx_subject_as_observable(s), o);
+  CHECK(d != NULL);
+  CHECK_STR(a.log, "42 D");
+  CHECK_OK(rx_dispose(d));
+  CHECK_EQ(a.disposed, 1);
+}
+
+typedef struct value_reader {
+  rx_subject *s;
+  atomic_int done;
+  int64_t reads;
+  int64_t regressions;
+} value_reader;
+
+static void *read_values(void *arg) {
+  value_reader *r = arg;
+  int64_t last = -1;
+  while (!atomic_load(&r->done)) {
+    rx_value v;
+    if (rx_subject_value(r->s, &v, NULL) != RX_OK) FAIL("rx_subject_value failed");
+    if (v.kind != RX_INT) FAIL("kind %d", (int)v.kind);
+    if (v.as.i < last) r->regressions++;
+    last = v.as.i;
+    r->reads++;
+  }
+  return NULL;
+}
+
+RX_TEST(subject_behavior_value_read_from_another_thread_while_emitting) {
+  int64_t n = rxtest_scale(200000, 50);
+  rx_subject *s = rx_behavior_subject_new(RX_INT(0));
+  value_reader r = {.s = s};
+  pthread_t t;
+  CHECK_EQ(pthread_create(&t, NULL, read_values, &r), 0);
+  for (int64_t i = 1; i <= n; i++) next(s, i);
+  atomic_store(&r.done, 1);
+  pthread_join(t, NULL);
+  CHECK(r.reads > 0);
+  CHECK_EQ(r.regressions, 0);
+  rx_value v;
+  CHECK_OK(rx_subject_value(s, &v, NULL));
+  CHECK_EQ(v.as.i, n);
+  rx_release(s);
+}
+
+static void string_payload_next(void *ctx, rx_value v) {
+  if (v.kind != RX_STRING || strcmp(rx_value_string(v), "payload") != 0) FAIL("bad payload");
+  atomic_fetch_add((atomic_long *)ctx, 1);
+}
+
+typedef struct boxed_producer {
+  rx_subject *s;
+  rx_value v;
+  int64_t n;
+} boxed_producer;
+
+static void *produce_boxed(void *arg) {
+  boxed_producer *p = arg;
+  for (int64_t i = 0; i < p->n; i++)
+    if (rx_subject_on_next(p->s, p->v) != RX_OK) FAIL("rx_subject_on_next failed");
+  return NULL;
+}
+
+RX_TEST(subject_boxed_values_from_several_threads_are_freed_once) {
+  int64_t before = rx_debug_live_objects();
+  rx_subject *s = rx_replay_subject_new(8);
+  atomic_long seen = 0;
+  rx_observer o = {string_payload_next, NULL, NULL, NULL, &seen};
+  rx_disposable *d = rx_subscribe(rx_subject_as_observable(s), o);
+  /* every producer sends the same box: retained by each buffer slot, released once each */
+  boxed_producer p = {s, rx_string("payload"), rxtest_scale(20000, 50)};
+  pthread_t t[PRODUCERS];
+  for (int i = 0; i < PRODUCERS; i++) CHECK_EQ(pthread_create(&t[i], NULL, produce_boxed, &p), 0);
+  for (int i = 0; i < PRODUCERS; i++) pthread_join(t[i], NULL);
+  rx_value_release(p.v);
+  CHECK_EQ(atomic_load(&seen), PRODUCERS * p.n);
+  rec late = {0};
+  rx_disposable *dl = sub(s, &late);
+  CHECK_STR(late.log, "'payload' 'payload' 'payload' 'payload' 'payload' 'payload' 'payload' 'payload'");
+  CHECK_OK(rx_dispose(dl));
+  CHECK_OK(rx_dispose(d));
+  rx_release(s);
+  CHECK_EQ(rx_debug_live_objects(), before);
 }

@@ -1,8 +1,8 @@
 /* What the Swift ABI layer sees of C: the public header, the handle structs completed so
  * Swift imports them as typed pointers (the emitted header then names the same types as
  * include/rxc.h, which makes the ABI drift check exact), and internal helpers. */
-#ifndef RXC_SWIFT_H
-#define RXC_SWIFT_H
+#ifndef RXC_SWIFT_SHIM_H
+#define RXC_SWIFT_SHIM_H
 #include "../../../include/rxc.h"
 
 struct rx_observable { char rxc_opaque_; };
