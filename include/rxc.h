@@ -753,9 +753,9 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_subscribe_on(rx_observable *sr
 /**
  * @abstract Delivers src's events on `scheduler`, in order, completion after every value.
  * @discussion Events are queued (no allocation per event once warm) and drained by one
- * scheduled loop at a time; on a concurrent scheduler the loop hands its thread back every
- * 1024 events. With the main scheduler, callbacks run on the main thread while it runs the
- * main loop. After rx_dispose returns, no further callback starts.
+ * scheduled loop at a time; on a concurrent scheduler and on main the loop hands its thread
+ * back every 1024 events (on main, other queued work and timers run in between). With the
+ * main scheduler, callbacks run on the main thread while it runs the main loop. After rx_dispose returns, no further callback starts.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 
