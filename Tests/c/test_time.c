@@ -549,3 +549,40 @@ RX_TEST(time_observe_on_dispose_stops_delivery) {
   rx_release(src);
   rx_release(q);
 }
+
+typedef struct burst {
+  atomic_int delivered;
+  int delivered_when_x_ran;
+} burst;
+
+static void burst_next(void *ctx, rx_value v) { atomic_fetch_add(&((burst *)ctx)->delivered, 1); }
+static void burst_x(void *ctx) {
+  burst *b = ctx;
+  b->delivered_when_x_ran = atomic_load(&b->delivered);
+}
+
+RX_TEST(time_observe_on_main_interleaves_other_main_work) {
+  /* A burst observed on main is delivered in batches: main work queued meanwhile (a UI
+     timer, say) runs between them instead of after the whole burst. */
+  rx_scheduler *bg = rx_scheduler_serial_new("burst");
+  rx_observable *src = rx_range(0, 5000);
+  rx_observable *sub_bg = rx_subscribe_on(src, bg);
+  rx_observable *o = rx_observe_on(sub_bg, rx_scheduler_main());
+  burst b = {.delivered_when_x_ran = -1};
+  rx_disposable *d = rx_subscribe(o, (rx_observer){.on_next = burst_next, .ctx = &b});
+  rxtest_sleep_ms(rxtest_under_valgrind() ? 2000 : 200); /* the burst is queued for main */
+  rx_disposable *x = rx_schedule(rx_scheduler_main(), burst_x, &b, NULL);
+  CHECK_EQ(atomic_load(&b.delivered), 0);
+  rx_main_drain(); /* the drain (one batch), then x */
+  CHECK_MSG(b.delivered_when_x_ran > 0 && b.delivered_when_x_ran < 5000,
+            "x ran after %d of 5000 events", b.delivered_when_x_ran);
+  while (atomic_load(&b.delivered) < 5000 && rx_main_drain() > 0) {
+  }
+  CHECK_EQ(atomic_load(&b.delivered), 5000);
+  CHECK_OK(rx_dispose(d));
+  rx_release(x);
+  rx_release(o);
+  rx_release(sub_bg);
+  rx_release(src);
+  rx_release(bg);
+}
