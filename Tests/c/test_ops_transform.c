@@ -229,9 +229,7 @@ RX_TEST(reduce_dispose_in_the_middle) {
 /* ---- flat_map ---- */
 static rx_observable *pair_of(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
-  /* owned by the caller (the library), so not from the test's release pool */
-  rx_value pair[2] = {rx_int(v.as.i), rx_int(v.as.i * 10)};
-  return rx_of(pair, 2);
+  return INTS_OWNED(v.as.i, v.as.i * 10);
 }
 typedef struct inners {
   rx_observable *obs[4];

@@ -39,6 +39,8 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   var isStopped: Bool { state.load(ordering: .acquiring) & Self.stopped != 0 }
 
+  override var isDone: Bool { isStopped }
+
   override func on(_ event: Event<RxValue>) {
     let terminal = event.isStopEvent
     // Enter: refuse once stopped; a terminal event stops everything after it.

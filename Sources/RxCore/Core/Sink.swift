@@ -32,6 +32,9 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
     dispose()
   }
 
+  /// Disposed, or nobody downstream wants more events.
+  open override var isDone: Bool { isDisposed || observer.isDone }
+
   open override func dropped() {
     if isDisposed { return }
     observer.dropped()
