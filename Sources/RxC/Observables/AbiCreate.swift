@@ -13,11 +13,10 @@ public func rx_create(_ fn: rx_subscribe_fn?, _ ctx: UnsafeMutableRawPointer?, _
   }
   let context = CContext(ctx, ctxFree)
   return ObservableHandle.make(AnonymousObservable<RxValue> { sink in
-    // toC backs fn's borrowed C reference with a Swift one, so an emitter fn rx_retains
-    // outlives this call; releaseC drops the borrow (and the object, if fn kept nothing).
     let emitter = EmitterHandle(sink)
+    // toC(): the C reference must own a Swift retain, which the last releaseC drops.
     let returned = fn(context.ctx, emitter.toC().assumingMemoryBound(to: rx_emitter.self))
-    emitter.releaseC()
+    emitter.releaseC()  // the emitter was only borrowed by fn; rx_retain keeps it longer
     guard let returned else { return NopDisposable.shared }
     return DisposableHandle.take(returned, "rx_create (returned disposable)") ?? NopDisposable.shared
   })

@@ -16,8 +16,8 @@ func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>
 {
   let cObserver = CObserver(observer)
-  let upstream = observable.subscribe(cObserver)
-  return DisposableHandle.make(CSubscription(observer: cObserver, upstream: upstream))
+  cObserver.attach(observable.subscribe(cObserver))
+  return DisposableHandle.make(cObserver)
 }
 
 @c(rx_dispose)

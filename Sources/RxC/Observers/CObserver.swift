@@ -10,15 +10,24 @@ import Synchronization
 ///   on that thread right after it returns.
 /// A small atomic state word does this without locks: BUSY while a callback runs, STOPPED
 /// once no more events may start, PENDING when a disposer left on_disposed to the busy
-/// thread, FINAL once on_disposed has been claimed.
-final class CObserver: Observer<RxValue> {
+/// thread, FINAL once on_disposed has been claimed, DISPOSED once the token was disposed.
+///
+/// It is also what an rx_subscribe token disposes (the subscription itself), so a
+/// subscription is one object, not two: first the upstream subscription (so taps made by
+/// rx_do see the dispose, and run their on_disposed, before this observer's), then the
+/// observer, before returning, so no callback starts after rx_dispose returns.
+final class CObserver: Observer<RxValue>, Cancelable {
   private static let busy: UInt32 = 1
   private static let stopped: UInt32 = 2
   private static let pending: UInt32 = 4
   private static let final: UInt32 = 8
+  private static let disposed: UInt32 = 16
 
   let callbacks: rx_observer
   private let state = Atomic<UInt32>(0)
+  /// Set once by `attach` before the token exists; afterwards read only by the one `dispose`
+  /// that wins the DISPOSED bit.
+  private var upstream: (any Disposable)?
 
   init(_ callbacks: rx_observer) {
     self.callbacks = callbacks
@@ -82,25 +91,21 @@ final class CObserver: Observer<RxValue> {
   }
 
   override func dropped() { finish() }
-}
 
-/// What an rx_subscribe token disposes: first the observer (so no callback starts after
-/// rx_dispose returns), then the upstream subscription.
-final class CSubscription: Cancelable {
-  let observer: CObserver
-  let upstream: any Disposable
-  private let disposed = Atomic<Bool>(false)
+  /// The upstream subscription this observer's token disposes. Called once, by subscribeC,
+  /// before the token exists.
+  func attach(_ upstream: any Disposable) { self.upstream = upstream }
 
-  init(observer: CObserver, upstream: any Disposable) {
-    self.observer = observer
-    self.upstream = upstream
-  }
+  var isDisposed: Bool { state.load(ordering: .acquiring) & (Self.stopped | Self.disposed) != 0 }
 
-  var isDisposed: Bool { disposed.load(ordering: .acquiring) || observer.isStopped }
-
+  /// Cancels the subscription: upstream first, then the observer. Idempotent.
   func dispose() {
-    if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    observer.finish()
-    upstream.dispose()
+    if state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue & Self.disposed != 0 {
+      return
+    }
+    let u = upstream
+    upstream = nil
+    u?.dispose()
+    finish()
   }
 }

@@ -15,7 +15,9 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
     Resources.increment()
   }
 
-  deinit { Resources.decrement() }
+  // @_optimize(none): swiftc 6.3.1 crashes (SIL ownership verifier, "drop_deinit outside
+  // of lifetime") when RxC inlines this deinit with its Atomic field in a release build.
+  @_optimize(none) deinit { Resources.decrement() }
 
   @inlinable public final var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 

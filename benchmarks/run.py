@@ -1,0 +1,409 @@
+#!/usr/bin/env python3
+"""`make bench`: builds and runs the issue-6 benchmark suite and prints one table.
+
+For each workload W1-W9: ns per unit (min and median of 5 runs) for the raw C loop, librxc
+through its C ABI, RxCore (the Swift core called directly) and OpenCombine; allocations per
+unit (LD_PRELOAD malloc counter, two sizes); instructions per unit (callgrind, two sizes);
+the budget and whether librxc meets it. Writes benchmarks/RESULTS.md and benchmarks/chart.png.
+
+Environment: BENCH_QUICK=1 shrinks every size (a smoke run); BENCH_NO_CALLGRIND=1 skips
+callgrind; BENCH_RUNS=R changes the number of timed runs.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "benchmarks")
+OUT = os.path.join(ROOT, "build", "bench")
+LIBDIR = os.path.join(ROOT, "build", "lib")
+SWIFT_SCRATCH = os.path.join(BENCH, ".build-swift")
+QUICK = os.environ.get("BENCH_QUICK") == "1"
+RUNS = int(os.environ.get("BENCH_RUNS", "5"))
+CALLGRIND = os.environ.get("BENCH_NO_CALLGRIND") != "1" and shutil.which("valgrind")
+
+# name, title, unit, budget ns (or bytes for W9), budget allocations per unit (None: none set)
+WORKLOADS = [
+    ("W1", "publish subject → 1 subscriber", "event", 20, 0),
+    ("W2", "publish subject → 100 subscribers", "delivery", 5, 0),
+    ("W3", "range → map → filter → map", "element", 25, 0),
+    ("W4", "subscribe + dispose on a subject", "pair", 100, 2),
+    ("W5", "just → map → subscribe lifecycle", "lifecycle", 150, 4),
+    ("W6", "subject → observe_on(serial) → subscriber", "event", 40, 0),
+    ("W7", "replay(100): late subscriber", "replayed value", 4, 0),
+    ("W8", "range → flat_map(just)", "element", 120, None),
+    ("W9", "memory per live subscription (1M)", "subscription", 128, None),
+]
+# Sizes for the allocation counter and callgrind (two each; the difference removes start-up).
+SMALL = {"W1": (50000, 250000), "W2": (50000, 250000), "W3": (50000, 250000),
+         "W4": (10000, 50000), "W5": (10000, 50000), "W6": (10000, 50000),
+         "W7": (50000, 250000), "W8": (10000, 50000), "W9": (10000, 50000)}
+IMPLS = ["raw", "rxc", "rxcore", "opencombine"]
+LABEL = {"raw": "raw C", "rxc": "librxc (C ABI)", "rxcore": "RxCore (Swift)",
+         "opencombine": "OpenCombine"}
+
+
+def log(msg):
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def sh(cmd, **kw):
+    log(" ".join(cmd) if isinstance(cmd, list) else cmd)
+    return subprocess.run(cmd, check=True, **kw)
+
+
+# ---------------------------------------------------------------- build
+
+def build_library():
+    """The shipped librxc.so: `make` when the Makefile builds it, else the same swift build."""
+    lib = os.path.join(LIBDIR, "librxc.so")
+    if os.path.exists(os.path.join(ROOT, "Makefile")):
+        sh(["make", "-C", ROOT, "--no-print-directory", "lib"] if has_make_target("lib")
+           else ["make", "-C", ROOT, "--no-print-directory"])
+    else:
+        env = dict(os.environ, RXC_STATIC_STDLIB="1")
+        sh(["swift", "build", "-c", "release", "--product", "rxc",
+            "--scratch-path", os.path.join(ROOT, ".build-static")], cwd=ROOT, env=env)
+        os.makedirs(LIBDIR, exist_ok=True)
+        shutil.copy(os.path.join(ROOT, ".build-static", "release", "librxc.so"), lib)
+        if not os.path.lexists(lib + ".0"):
+            os.symlink("librxc.so", lib + ".0")
+    return lib
+
+
+def has_make_target(target):
+    r = subprocess.run(["make", "-C", ROOT, "-n", "--no-print-directory", target],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return r.returncode == 0
+
+
+def build_c():
+    os.makedirs(OUT, exist_ok=True)
+    cc = os.environ.get("CC", "clang" if shutil.which("clang") else "cc")
+    c = os.path.join(BENCH, "c")
+    # DWARF 4: valgrind 3.19 cannot read clang's default DWARF 5.
+    sh([cc, "-O2", "-gdwarf-4", "-Wall", "-Wextra", "-I" + os.path.join(ROOT, "include"),
+        os.path.join(c, "bench.c"), os.path.join(c, "baseline.c"), "-o", os.path.join(OUT, "bench"),
+        "-L" + LIBDIR, "-lrxc", "-Wl,-rpath," + LIBDIR, "-ldl", "-lpthread"])
+    sh([cc, "-O2", "-Wall", "-shared", "-fPIC", os.path.join(c, "malloc_count.c"),
+        "-o", os.path.join(OUT, "malloc_count.so")])
+
+
+def core_features():
+    """-D flags for the parts of RxCore that exist (the Swift bench compiles only those)."""
+    src = ""
+    for d, _, files in os.walk(os.path.join(ROOT, "Sources", "RxCore")):
+        for f in files:
+            if f.endswith(".swift"):
+                with open(os.path.join(d, f)) as fh:
+                    src += fh.read()
+    flags = []
+    if re.search(r"class PublishSubject\b", src):
+        flags.append("RXCORE_SUBJECTS")
+    if re.search(r"class ReplaySubject\b", src):
+        flags.append("RXCORE_REPLAY")
+    if all(re.search(rf"func {op}\b", src) for op in ("map", "filter", "flatMap")):
+        flags.append("RXCORE_OPERATORS")
+    if re.search(r"func observe\(on", src):
+        flags.append("RXCORE_OBSERVE_ON")
+    return flags
+
+
+def build_swift():
+    flags = core_features()
+    log("RxCore parts found: " + (", ".join(flags) or "none"))
+    cmd = ["swift", "build", "-c", "release", "--scratch-path", SWIFT_SCRATCH,
+           # cross-module optimization for every module, OpenCombine included: it halves
+           # OpenCombine's times here, so the comparison is with its best build.
+           "-Xswiftc", "-cross-module-optimization"]
+    for f in flags:
+        cmd += ["-Xswiftc", "-D" + f]
+    env = {k: v for k, v in os.environ.items() if k != "RXC_STATIC_STDLIB"}
+    sh(cmd, cwd=os.path.join(BENCH, "swift"), env=env)
+    # Without its DWARF 5 debug info (valgrind 3.19 gives up on it); the symbol table stays.
+    binary = os.path.join(OUT, "SwiftBench")
+    sh(["objcopy", "--strip-debug", os.path.join(SWIFT_SCRATCH, "release", "SwiftBench"), binary])
+    return binary
+
+
+# ---------------------------------------------------------------- running
+
+RESULT = re.compile(r"^RESULT (\S+) (\S+) (.*?)(?:\s+#.*)?$")
+
+
+def parse(text):
+    out = {}
+    for line in text.splitlines():
+        m = RESULT.match(line)
+        if not m:
+            continue
+        w, impl, rest = m.groups()
+        if rest.startswith("n/a"):
+            out[(w, impl)] = {"na": rest}
+            continue
+        out[(w, impl)] = {k: float(v) for k, v in re.findall(r"(\w+)=([\d.]+)", rest)}
+    return out
+
+
+def binary_for(impl, c_bin, swift_bin):
+    return c_bin if impl in ("raw", "rxc") else swift_bin
+
+
+def run_capture(cmd, env=None):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    if r.returncode != 0:
+        log(f"FAILED ({r.returncode}): {' '.join(cmd)}\n{r.stdout}{r.stderr}")
+        return None
+    return r.stdout
+
+
+def timed(c_bin, swift_bin):
+    scale = "0.05" if QUICK else "1"
+    results = {}
+    for binary in (c_bin, swift_bin):
+        cmd = [binary, "--runs", str(RUNS), "--scale", scale]
+        log(" ".join(cmd))
+        out = run_capture(cmd)
+        if out:
+            sys.stderr.write(out)
+            results.update(parse(out))
+    return results
+
+
+def single(binary, w, impl, n, env=None, prefix=()):
+    out = run_capture(list(prefix) + [binary, "--workload", w, "--n", str(n), "--impl", impl],
+                      env=env)
+    if out is None:
+        return None
+    return parse(out).get((w, impl))
+
+
+def alloc_counts(c_bin, swift_bin, timed_results):
+    env = dict(os.environ, LD_PRELOAD=os.path.join(OUT, "malloc_count.so"))
+    counts = {}
+    for w, *_ in WORKLOADS:
+        n1, n2 = SMALL[w]
+        for impl in IMPLS:
+            if (w, impl) not in timed_results or "na" in timed_results[(w, impl)]:
+                continue
+            binary = binary_for(impl, c_bin, swift_bin)
+            a = single(binary, w, impl, n1, env)
+            b = single(binary, w, impl, n2, env)
+            if a and b:
+                counts[(w, impl)] = (b["allocs"] - a["allocs"]) / (b["n"] - a["n"])
+    return counts
+
+
+def callgrind_total(path):
+    with open(path) as fh:
+        for line in fh:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                return int(line.split()[1])
+    return None
+
+
+def instructions(c_bin, swift_bin, timed_results):
+    counts = {}
+    if not CALLGRIND:
+        return counts
+    cg = os.path.join(OUT, "callgrind")
+    os.makedirs(cg, exist_ok=True)
+    for w, *_ in WORKLOADS:
+        if w == "W9":
+            continue  # a memory measurement
+        n1, n2 = SMALL[w]
+        for impl in IMPLS:
+            if (w, impl) not in timed_results or "na" in timed_results[(w, impl)]:
+                continue
+            binary = binary_for(impl, c_bin, swift_bin)
+            totals = []
+            for n in (n1, n2):
+                f = os.path.join(cg, f"callgrind.{w}.{impl}.{n}")
+                r = single(binary, w, impl, n, prefix=(
+                    "valgrind", "--tool=callgrind", "--callgrind-out-file=" + f))
+                totals.append(callgrind_total(f) if r else None)
+            if None not in totals:
+                counts[(w, impl)] = (totals[1] - totals[0]) / (n2 - n1)
+    return counts
+
+
+# ---------------------------------------------------------------- report
+
+def fmt(x, digits=1):
+    if x is None:
+        return "—"
+    if x >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.{digits}f}"
+
+
+def verdict(w, budget, budget_allocs, t, allocs):
+    r = t.get((w, "rxc"), {})
+    if not r or "na" in r:
+        return "n/a"
+    value = r.get("bytes_per_unit") if w == "W9" else r.get("min_ns")
+    ok = value is not None and value <= budget
+    a = allocs.get((w, "rxc"))
+    if budget_allocs is not None and a is not None and a > budget_allocs + 0.01:
+        ok = False
+    return "**met**" if ok else "not met"
+
+
+def table(t, allocs, instr, machine):
+    def ns(w, impl):
+        r = t.get((w, impl))
+        if r is None:
+            return None
+        if "na" in r:
+            return "n/a"
+        return r.get("bytes_per_unit") if w == "W9" else r.get("min_ns")
+
+    def cell(v):
+        return v if isinstance(v, str) else fmt(v)
+
+    def ratio(a, b):
+        if not isinstance(a, float) or not isinstance(b, float) or b == 0:
+            return "—"
+        return f"{a / b:.1f}×"
+
+    head = ("| workload | unit | raw C | librxc (C ABI) | RxCore (Swift) | OpenCombine "
+            "| librxc/raw | RxCore/raw | OpenCombine/raw | OpenCombine/librxc "
+            "| allocs/unit librxc · RxCore · OpenCombine | instr/unit raw · librxc · RxCore · OpenCombine "
+            "| budget | met? |")
+    lines = [head, "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"]
+    for w, title, unit, budget, budget_allocs in WORKLOADS:
+        vals = {impl: ns(w, impl) for impl in IMPLS}
+        unit_s = f"bytes/{unit}" if w == "W9" else f"ns/{unit}"
+        med = t.get((w, "rxc"), {}).get("median_ns")
+        rxc_cell = cell(vals["rxc"])
+        if isinstance(vals["rxc"], float) and med is not None and w != "W9":
+            rxc_cell += f" (med {fmt(med)})"
+        al = " · ".join(fmt(allocs.get((w, i)), 2) for i in ("rxc", "rxcore", "opencombine"))
+        ir = " · ".join(fmt(instr.get((w, i)), 0) for i in IMPLS)
+        bud = (f"≤ {budget} B" if w == "W9" else f"≤ {budget} ns") + (
+            f", ≤ {budget_allocs} alloc" if budget_allocs is not None else "")
+        lines.append(
+            f"| {w} {title} | {unit_s} | {cell(vals['raw'])} | {rxc_cell} | {cell(vals['rxcore'])} "
+            f"| {cell(vals['opencombine'])} | {ratio(vals['rxc'], vals['raw'])} "
+            f"| {ratio(vals['rxcore'], vals['raw'])} | {ratio(vals['opencombine'], vals['raw'])} "
+            f"| {ratio(vals['opencombine'], vals['rxc'])} | {al} | {ir} | {bud} "
+            f"| {verdict(w, budget, budget_allocs, t, allocs)} |")
+    return "\n".join(lines)
+
+
+def machine_note():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    load = os.getloadavg()[0]
+    swift = subprocess.run(["swift", "--version"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True).stdout.splitlines()[0]
+    return f"{cpu}, {os.cpu_count()} cores, load average {load:.2f} at start; {swift}"
+
+
+def ensure_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+        return True
+    except ImportError:
+        pass
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "matplotlib"])
+    if r.returncode != 0:
+        log("matplotlib could not be installed: no chart")
+        return False
+    return True
+
+
+def chart(t, path):
+    if not ensure_matplotlib():
+        return False
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colors = {"raw": "#888888", "rxc": "#d62728", "rxcore": "#ff9896", "opencombine": "#1f77b4"}
+    fig, (ax, ax9) = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [8, 1.3]})
+    names = [w for w, *_ in WORKLOADS if w != "W9"]
+    width = 0.2
+    for k, impl in enumerate(IMPLS):
+        xs, ys = [], []
+        for i, w in enumerate(names):
+            r = t.get((w, impl))
+            if r and "min_ns" in r:
+                xs.append(i + (k - 1.5) * width)
+                ys.append(r["min_ns"])
+        ax.bar(xs, ys, width, label=LABEL[impl], color=colors[impl])
+    for i, (w, _, _, budget, _) in enumerate(WORKLOADS[:-1]):
+        ax.hlines(budget, i - 2 * width, i + 2 * width, colors="black", linestyles="dashed",
+                  label="budget" if i == 0 else None)
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels([f"{w}\n{title.split(':')[0][:22]}" for w, title, *_ in WORKLOADS[:-1]],
+                       fontsize=7)
+    ax.set_ylabel("ns per unit (min of runs, log scale)")
+    ax.set_title("librxc vs raw C and OpenCombine (lower is better)")
+    ax.legend(fontsize=8)
+    for k, impl in enumerate(["rxc", "rxcore", "opencombine"]):
+        r = t.get(("W9", impl))
+        if r and "bytes_per_unit" in r:
+            ax9.bar(k, r["bytes_per_unit"], color=colors[impl])
+    ax9.axhline(128, color="black", linestyle="dashed")
+    ax9.set_xticks(range(3))
+    ax9.set_xticklabels(["librxc", "RxCore", "OpenComb."], fontsize=7, rotation=30)
+    ax9.set_title("W9 bytes/subscription", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
+
+
+def main():
+    start = time.time()
+    build_library()
+    build_c()
+    swift_bin = build_swift()
+    c_bin = os.path.join(OUT, "bench")
+    machine = machine_note()
+    t = timed(c_bin, swift_bin)
+    log("allocation counts")
+    allocs = alloc_counts(c_bin, swift_bin, t)
+    log("callgrind")
+    instr = instructions(c_bin, swift_bin, t)
+    tab = table(t, allocs, instr, machine)
+    print()
+    print(tab)
+    na = sorted({f"{w} {LABEL[i]}: {r['na']}" for (w, i), r in t.items() if "na" in r})
+    png = os.path.join(BENCH, "chart.png")
+    have_chart = chart(t, png)
+    with open(os.path.join(BENCH, "RESULTS.md"), "w") as fh:
+        fh.write("# librxc benchmark results\n\n")
+        fh.write(f"Written by `make bench` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}). "
+                 f"Machine: {machine}.\n\n")
+        fh.write("Times are the minimum of "
+                 f"{RUNS} runs (librxc's median in parentheses), in ns per unit, from one run "
+                 "of the suite; W9 is heap bytes per live subscription (mallinfo2 before and after "
+                 "1M subscriptions). Allocations per unit: LD_PRELOAD malloc counter around the "
+                 "measured region at two sizes, difference over size difference. Instructions "
+                 "per unit: `valgrind --tool=callgrind` at two sizes, same difference (removes "
+                 "start-up). Budgets are issue 6's; \"met\" compares librxc's minimum time and "
+                 "allocations with them. Wall time on these shared 2-core machines is noisy; "
+                 "instruction counts are not.\n\n")
+        fh.write(tab + "\n\n")
+        if na:
+            fh.write("Not measured:\n\n" + "".join(f"- {x}\n" for x in na) + "\n")
+        if have_chart:
+            fh.write("![ns per unit, log scale](chart.png)\n")
+    log(f"wrote benchmarks/RESULTS.md{' and benchmarks/chart.png' if have_chart else ''} "
+        f"in {time.time() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,149 @@
+import Dispatch
+import RxCore
+
+/// The end of a subscription made directly on the core: sums what it sees.
+final class SumObserver: Observer<Int64> {
+  let s: Sum
+  init(_ s: Sum) { self.s = s }
+  override func on(_ event: Event<Int64>) {
+    switch event {
+    case .next(let v): s.sum &+= v
+    case .error: break
+    case .completed: s.completed += 1
+    }
+  }
+}
+
+/// The workloads on RxCore, librxc's Swift core, without the C ABI. run.sh passes
+/// -DRXCORE_SUBJECTS / _OPERATORS / _OBSERVE_ON / _REPLAY when the core has those parts;
+/// without one, its workloads print "n/a".
+enum RxCoreBench {
+  #if RXCORE_SUBJECTS
+  static let w1: Body? = { n, m in
+    let s = Sum()
+    let subject = PublishSubject<Int64>()
+    let d = subject.subscribe(SumObserver(s))
+    m.begin()
+    for i in 0..<Int64(n) { subject.on(.next(i)) }
+    m.end()
+    d.dispose()
+    check("RxCore W1 sum", s.sum, sumRange(n))
+  }
+
+  static let w2: Body? = { n, m in
+    let events = n / 100
+    let sums = (0..<100).map { _ in Sum() }
+    let subject = PublishSubject<Int64>()
+    let ds = sums.map { subject.subscribe(SumObserver($0)) }
+    m.begin()
+    for i in 0..<Int64(events) { subject.on(.next(i)) }
+    m.end()
+    ds.forEach { $0.dispose() }
+    for s in sums { check("RxCore W2 sum", s.sum, sumRange(events)) }
+  }
+
+  static let w4: Body? = { n, m in
+    let s = Sum()
+    let subject = PublishSubject<Int64>()
+    m.begin()
+    for _ in 0..<n { subject.subscribe(SumObserver(s)).dispose() }
+    m.end()
+    subject.on(.next(1))
+    check("RxCore W4 sum", s.sum, 0)
+  }
+
+  static let w9: Body? = { n, m in
+    let s = Sum()
+    var ds: [any Disposable] = []
+    ds.reserveCapacity(n)
+    let subject = PublishSubject<Int64>()
+    let before = heapInUse()
+    m.begin()
+    for _ in 0..<n { ds.append(subject.subscribe(SumObserver(s))) }
+    m.end()
+    m.bytesPerUnit = Double(heapInUse() - before) / Double(n)
+    subject.on(.next(1))
+    ds.forEach { $0.dispose() }
+    check("RxCore W9 sum", s.sum, Int64(n))
+  }
+  #else
+  static let w1: Body? = nil, w2: Body? = nil, w4: Body? = nil, w9: Body? = nil
+  #endif
+
+  #if RXCORE_OPERATORS
+  static let w3: Body? = { n, m in
+    let s = Sum()
+    let o = Observable<Int64>.range(start: 0, count: n)
+      .map { $0 + 1 }.filter { $0 & 1 == 0 }.map { $0 * 2 }
+    m.begin()
+    let d = o.subscribe(SumObserver(s))
+    m.end()
+    d.dispose()
+    check("RxCore W3 sum", s.sum, w3Expected(n))
+  }
+
+  static let w5: Body? = { n, m in
+    let s = Sum()
+    m.begin()
+    for i in 0..<Int64(n) {
+      _ = Observable.just(i).map { $0 + 1 }.subscribe(SumObserver(s))
+    }
+    m.end()
+    check("RxCore W5 sum", s.sum, sumRange(n) + Int64(n))
+    check("RxCore W5 completed", s.completed, Int64(n))
+  }
+
+  static let w8: Body? = { n, m in
+    let s = Sum()
+    let o = Observable<Int64>.range(start: 0, count: n).flatMap { Observable.just($0) }
+    m.begin()
+    let d = o.subscribe(SumObserver(s))
+    m.end()
+    d.dispose()
+    check("RxCore W8 sum", s.sum, sumRange(n))
+  }
+  #else
+  static let w3: Body? = nil, w5: Body? = nil, w8: Body? = nil
+  #endif
+
+  #if RXCORE_SUBJECTS && RXCORE_OBSERVE_ON
+  static let w6: Body? = { n, m in
+    let s = Sum()
+    let done = DispatchSemaphore(value: 0)
+    final class Signal: Observer<Int64> {
+      let inner: SumObserver, done: DispatchSemaphore
+      init(_ inner: SumObserver, _ done: DispatchSemaphore) { self.inner = inner; self.done = done }
+      override func on(_ event: Event<Int64>) {
+        inner.on(event)
+        if event.isStopEvent { done.signal() }
+      }
+    }
+    let subject = PublishSubject<Int64>()
+    let d = subject.observe(on: SerialScheduler(label: "bench.w6"))
+      .subscribe(Signal(SumObserver(s), done))
+    m.begin()
+    for i in 0..<Int64(n) { subject.on(.next(i)) }
+    subject.on(.completed)
+    done.wait()
+    m.end()
+    d.dispose()
+    check("RxCore W6 sum", s.sum, sumRange(n))
+  }
+  #else
+  static let w6: Body? = nil
+  #endif
+
+  #if RXCORE_SUBJECTS && RXCORE_REPLAY
+  static let w7: Body? = { n, m in
+    let s = Sum()
+    let subject = ReplaySubject<Int64>.create(bufferSize: 100)
+    for i in 0..<Int64(100) { subject.on(.next(i)) }
+    m.begin()
+    for _ in 0..<(n / 100) { subject.subscribe(SumObserver(s)).dispose() }
+    m.end()
+    check("RxCore W7 sum", s.sum, Int64(n / 100) * sumRange(100))
+  }
+  #else
+  static let w7: Body? = nil
+  #endif
+}
