@@ -6,9 +6,7 @@
 # TSan cannot see Synchronization.Mutex hand a contended lock over (it goes through the
 # kernel), so every contended critical section looks like a race. -DRXC_TSAN swaps in a
 # pthread lock that TSan intercepts (Sources/RxCore/Core/TSanMutex.swift): every
-# `swift test/build --sanitize=thread` must pass SAN_SWIFT_FLAGS_thread.
-SAN_SWIFT_FLAGS_thread ?= -Xswiftc -DRXC_TSAN
-SAN_SWIFT_FLAGS_address ?=
+# `swift test/build --sanitize=thread` passes SAN_SWIFT_FLAGS_thread (set in the Makefile).
 SAN_SCRATCH_thread ?= .build-tsan
 SAN_SCRATCH_address ?= .build-asan
 SWIFT ?= swift
