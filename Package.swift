@@ -12,7 +12,7 @@ let hotFlags: [String] = ["-enforce-exclusivity=unchecked"]
 var abiLinker: [LinkerSetting] = []
 if shipped {
   abiLinker = [.unsafeFlags([
-    "-static-stdlib",
+    "-static-stdlib", "-use-ld=lld",
     "-Xlinker", "--version-script=\(root)/Sources/RxC/exports.map",
     "-Xlinker", "--exclude-libs=ALL",
     "-Xlinker", "-soname=librxc.so.0",

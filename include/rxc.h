@@ -329,21 +329,116 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timer(int64_t due_ns, int64_t 
 
 /* ---------------------------------------------------------------------------------------
  * 7. Subjects
+ *
+ * A subject is an observable you feed by hand. Semantics follow RxSwift:
+ *   publish   each event goes to the observers subscribed at that moment;
+ *   behavior  holds a current value, given first to every new subscriber;
+ *   replay    gives each new subscriber the last buffer_size values (or all), then goes live;
+ *   async     gives only the last value, with completed, once the subject completes;
+ *   relays    a publish or behavior subject that only takes values and never terminates.
+ * A terminated subject gives late subscribers its stop event (replay: the buffer first;
+ * async: the last value, then completed; behavior: the stop event only). A disposed subject
+ * gives late subscribers an error with code RX_ERROR_DISPOSED. Events after a stop event
+ * are ignored (RX_OK); after dispose they return RX_EDISPOSED.
+ *
+ * Threads: rx_subject_on_* may be called from several threads at once and from inside a
+ * callback of the same subject. Each observer still sees a serialized stream, all observers
+ * see the events in one order, and an event emitted from inside a callback is delivered
+ * after that callback returns (never recursively, never dropped). Callbacks run on the
+ * thread of an rx_subject_on_* call (or of the rx_subscribe that delivers a replay or a
+ * current value) — when several threads emit at once, one of them delivers the others'
+ * events too. No callback runs while a library lock is held.
+ *
+ * Lifetime: releasing the last reference of a subject disposes it (also from inside one of
+ * its own callbacks). Disposing drops every observer without an event: each gets
+ * on_disposed.
  * ------------------------------------------------------------------------------------- */
 
+/**
+ * @abstract A new publish subject.
+ * @result Owned; release with rx_release (which disposes it).
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_publish_subject_new(void);
+
+/**
+ * @abstract A new behavior subject holding initial as its current value.
+ * @param initial Borrowed; the subject retains it.
+ * @result Owned. NULL (and rx_last_error()) if initial is not a valid value.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_behavior_subject_new(rx_value initial);
+
+/**
+ * @abstract A new replay subject that keeps the last buffer_size values.
+ * @param buffer_size At least 1; 0 gives NULL and rx_last_error() (RX_EINVAL).
+ * @result Owned. The buffer's values are released when the subject is disposed.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_replay_subject_new(size_t buffer_size);
+
+/** @abstract A new replay subject that keeps every value. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_replay_subject_new_unbounded(void);
+
+/** @abstract A new async subject: only the last value, on completion. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_async_subject_new(void);
+
+/** @abstract A new publish relay: a publish subject that never terminates. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_publish_relay_new(void);
+
+/**
+ * @abstract A new behavior relay: a behavior subject that never terminates.
+ * @param initial Borrowed; the relay retains it.
+ * @result Owned. NULL (and rx_last_error()) if initial is not a valid value.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_behavior_relay_new(rx_value initial);
+
+/**
+ * @abstract Emits a value to the subject's observers.
+ * @param value Borrowed; the subject retains what it keeps (behavior, replay, async).
+ * @result RX_OK (also when ignored after a stop event); RX_EDISPOSED after dispose;
+ * RX_EINVAL/RX_EHANDLE for a bad subject or value.
+ */
 RX_EXPORT rx_status rx_subject_on_next(rx_subject *subject, rx_value value);
+
+/**
+ * @abstract Terminates the subject with an error.
+ * @param error Borrowed; the subject retains it to give late subscribers.
+ * @result RX_OK (also when ignored after a stop event); RX_EDISPOSED after dispose;
+ * RX_ESTATE on a relay, in every state; RX_EINVAL/RX_EHANDLE for bad arguments.
+ */
 RX_EXPORT rx_status rx_subject_on_error(rx_subject *subject, const rx_error *error);
+
+/**
+ * @abstract Completes the subject.
+ * @result RX_OK (also when ignored after a stop event); RX_EDISPOSED after dispose;
+ * RX_ESTATE on a relay, in every state; RX_EINVAL/RX_EHANDLE for a bad subject.
+ */
 RX_EXPORT rx_status rx_subject_on_completed(rx_subject *subject);
+
+/**
+ * @abstract The subject as an observable, for rx_subscribe and operators.
+ * @result Borrowed: the same pointer every time, valid as long as the subject. rx_retain it
+ * to keep it longer; once the subject is gone it behaves as a disposed subject. NULL (and
+ * rx_last_error()) for a bad subject.
+ */
 RX_EXPORT rx_observable *rx_subject_as_observable(rx_subject *subject);
+
+/**
+ * @abstract Reads the current value of a behavior subject or relay, from any thread.
+ * @param out Receives an owned value (release with rx_value_release); rx_none() on failure.
+ * Must not be NULL (RX_EINVAL).
+ * @param out_error May be NULL. Receives an owned error on RX_ESTREAM, NULL otherwise.
+ * @result RX_OK with the current value (also after completion); RX_ESTREAM after on_error;
+ * RX_EDISPOSED after dispose; RX_EHANDLE for any other sort of subject.
+ */
 RX_EXPORT rx_status rx_subject_value(rx_subject *subject, rx_value *out, rx_error **out_error);
+
+/** @abstract Whether the subject has subscribers now; false (and rx_last_error()) if invalid. */
 RX_EXPORT bool rx_subject_has_observers(rx_subject *subject);
+
+/**
+ * @abstract Disposes the subject: its observers are dropped (each gets on_disposed, no
+ * event), its values released, later subscribers get RX_ERROR_DISPOSED.
+ * @discussion Does not release the caller's reference. Disposing twice is RX_OK.
+ */
 RX_EXPORT rx_status rx_subject_dispose(rx_subject *subject);
 
 /* ---------------------------------------------------------------------------------------
@@ -399,14 +494,42 @@ RX_EXPORT rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
 
 /* ---------------------------------------------------------------------------------------
  * 9. Operators. Each returns a new owned observable; sources are borrowed.
+ *
+ * Common rules for the operators below:
+ *   - Sources and other handles passed in are BORROWED (the operator retains what it keeps);
+ *     the result is OWNED: release it with rx_release. Releasing it does not end the
+ *     subscriptions made to it.
+ *   - A bad argument (NULL or invalid handle, NULL fn where one is required, NULL array with
+ *     n > 0) returns NULL and sets rx_last_error(); nothing is taken then: ctx_free is not
+ *     called and no callback ever runs.
+ *   - Callbacks run on the thread that delivers the source's event, never two at once for
+ *     one subscription, never while the library holds a lock. Values and errors passed to
+ *     them are borrowed for the call.
+ *   - A callback with an `rx_error **error` parameter fails the stream by storing an owned
+ *     error there (rx_error_new); the library takes it (and frees a value the callback
+ *     returned anyway). The subscription then ends with that error and the source is
+ *     disposed.
+ *   - Callbacks returning rx_value or rx_observable * return OWNED references. A returned
+ *     value of an invalid kind fails the stream with RX_ERROR_TYPE.
+ *   - ctx_free(ctx) (may be NULL) runs exactly once, after the operator's observable and every
+ *     subscription to it are gone; also when the optional fn is NULL.
+ *   - Multi-source operators serialize the events of all their sources: downstream sees one
+ *     well-formed sequence even when the sources emit on several threads at once.
  * ------------------------------------------------------------------------------------- */
 
+/* Returns the mapped value (owned). */
 typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
 typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
+/* Returns the next accumulation (owned); acc is borrowed. */
 typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_error **error);
+/* Returns an owned observable. NULL without setting *error fails the stream with
+   RX_ERROR_UNKNOWN. */
 typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error);
+/* values[0..n) are borrowed, in source order. Returns the combined value (owned). */
 typedef rx_value (*rx_combine_fn)(void *ctx, const rx_value *values, size_t n, rx_error **error);
+/* True when a and b count as equal. */
 typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
+/* Returns an owned observable to continue with, or NULL to forward the error. */
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
 
 /* scheduling */
@@ -414,54 +537,116 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_subscribe_on(rx_observable *sr
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 
 /* transform */
+/** @abstract Emits fn(v) for each element v. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Emits each accumulation fn(acc, v), starting from seed (borrowed; retained). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Accumulates like rx_scan; emits only the final accumulation (seed for an empty
+ * source) when the source completes, then completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Subscribes to fn(v) for each element and merges all of them. Completes when the
+ * source and every inner observable completed; the first error ends all. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_flat_map, but only the latest inner observable is followed: a new
+ * element disposes the previous inner subscription. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_flat_map, but inner observables run one after another, in order (fn is
+ * called as elements arrive; the results wait their turn). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
+/** @abstract Emits one RX_ARRAY with every element when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_to_array(rx_observable *src);
 
 /* filter */
+/** @abstract Forwards the elements for which fn returns true. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract The first n elements, then completed (disposing the source). n == 0 completes at
+ * once without subscribing. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take(rx_observable *src, size_t n);
+/** @abstract Drops the first n elements. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip(rx_observable *src, size_t n);
+/** @abstract Forwards elements while fn returns true; completes at the first false. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Drops elements while fn returns true, then forwards all the rest. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Forwards src until `other` emits an element, then completes. An error of other
+ * fails the stream; other completing without an element changes nothing. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
+/** @abstract Drops src's elements until `other` emits one. An error of other fails the stream.
+ * If src completes before other emitted, the subscription ends with only on_disposed (as
+ * RxSwift, which emits nothing). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_until(rx_observable *src, rx_observable *other);
+/** @abstract The last n elements, emitted when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_last(rx_observable *src, size_t n);
+/** @abstract Drops elements equal to the previous one: by eq, or by rx_value_equal when eq
+ * is NULL. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_distinct_until_changed(rx_observable *src, rx_equal_fn eq, void *ctx, rx_free_fn ctx_free);
+/** @abstract The element at index i, then completed; RX_ERROR_ARGUMENT_OUT_OF_RANGE if the
+ * source completes first. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_element_at(rx_observable *src, size_t i);
+/** @abstract The first element, then completed; RX_ERROR_NO_ELEMENTS for an empty source. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_first(rx_observable *src);
+/** @abstract The last element once the source completes; RX_ERROR_NO_ELEMENTS if empty. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_last(rx_observable *src);
+/** @abstract Only the source's terminal event. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ignore_elements(rx_observable *src);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);
 
 /* combine */
+/** @abstract The elements of all srcs[0..n) as they come. Completes when all completed (at
+ * once for n == 0); the first error ends all. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
+/** @abstract The elements of srcs[0], then srcs[1]... each subscribed after the previous one
+ * completed. n == 0 completes at once. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat(rx_observable *const *srcs, size_t n);
+/** @abstract Once every source emitted, fn(latest values) each time any emits (an RX_ARRAY of
+ * them when fn is NULL). Completes when all completed, or when an element arrives while all
+ * other sources are done and one never emitted. n == 0 emits fn() / [] and completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_combine_latest(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract fn(k-th elements of all sources) for each k (an RX_ARRAY when fn is NULL).
+ * Completes when all completed, or when an element arrives while all other sources are done
+ * (RxSwift's rule). n == 0 completes at once. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_zip(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract For each element of src, fn([element, latest of other]) (n == 2), or other's
+ * latest value when fn is NULL; elements before other's first are dropped. Completes with src;
+ * an error of either fails the stream. other is subscribed first. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_with_latest_from(rx_observable *src, rx_observable *other, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract values[0..n) (borrowed; retained), then the source's events. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_start_with(rx_observable *src, const rx_value *values, size_t n);
+/** @abstract src emits RX_OBSERVABLE values (rx_observable_value); mirrors the latest one.
+ * Any other kind fails the stream with RX_ERROR_TYPE. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_switch_latest(rx_observable *src);
+/** @abstract Mirrors whichever source emits first (any event) and disposes the others.
+ * n == 0 never emits. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_amb(rx_observable *const *srcs, size_t n);
 
 /* errors */
+/** @abstract On error, continues with the observable fn returns for it (fn returning NULL
+ * forwards the original error). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract On error, emits value (borrowed; retained) and completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
+/** @abstract Resubscribes after an error: at most max_attempts subscriptions in all, the
+ * first included (0: forever); the last error is forwarded. Synchronous failures loop, they
+ * do not recurse. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 
 /* utility */
+/** @abstract Calls the tap's callbacks (each may be NULL) for every subscription, each before
+ * the subscriber's own, with the same guarantees as a subscriber's (no overlap; on_disposed
+ * exactly once, after the tap's other callbacks, before the subscriber's on_disposed).
+ * ctx_free(tap.ctx) runs once when the observable and all its subscriptions are gone. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/** @abstract Each event as an RX_EVENT value (rx_value_event_kind...); after the source's
+ * terminal event (emitted as a value) completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_materialize(rx_observable *src);
+/** @abstract The inverse of rx_materialize; a value that is not an RX_EVENT fails the stream
+ * with RX_ERROR_TYPE. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_dematerialize(rx_observable *src);
 
 /* sharing */
@@ -495,6 +680,75 @@ RX_EXPORT rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, 
  * on. A program that releases everything it made sees it return to its starting value.
  */
 RX_EXPORT int64_t rx_debug_live_objects(void);
+
+
+/* ---------------------------------------------------------------------------------------
+ * 13. Marble tests (RxJS syntax) on a test scheduler
+ *
+ * Marble syntax: '-' one frame (RX_MARBLE_FRAME_NS of virtual time), 'a'-'z', 'A'-'Z',
+ * '0'-'9' a value, '|' completed, '#' error, '^' the subscription point, '!' the
+ * unsubscription point (expected marbles), '(' ')' a group: its events share the frame of
+ * the '(' and, as in RxJS, every character of the group still advances time; spaces are
+ * ignored. A value character is looked up in the values table; one that is not there stands
+ * for itself: a digit is its RX_INT, a letter a one-letter RX_STRING. '#' stands for the
+ * given error (NULL: code RX_ERROR_USER, message "marble error").
+ *
+ *     rx_scheduler *ts = rx_test_scheduler_new();
+ *     rx_observable *src = rx_marble_cold(ts, "-1-2-|", NULL, 0, NULL);
+ *     rx_observable *out = rx_map(src, double_it, NULL, NULL);
+ *     rx_marble_value big[] = {{'x', RX_INT(40)}};
+ *     assert(rx_marble_expect(ts, out, "-2-4-|", NULL, 0, NULL));
+ *     assert(!rx_marble_expect(ts, out, "-2-x-|", big, 1, NULL));  (prints a diff)
+ * ------------------------------------------------------------------------------------- */
+
+/** Virtual nanoseconds per marble frame (one virtual millisecond, as in RxJS). */
+#define RX_MARBLE_FRAME_NS 1000000
+
+/** One entry of a marble value table: the character and the value it stands for. */
+typedef struct rx_marble_value {
+  char key;
+  rx_value value; /* borrowed; the observable keeps its own reference */
+} rx_marble_value;
+
+/**
+ * @abstract A cold test observable: each subscriber sees the marble's events at their frame
+ * offsets from its own subscription time, on the test scheduler.
+ * @param test A scheduler made by rx_test_scheduler_new (another scheduler: RX_EHANDLE).
+ * @param marble The diagram; '^' and '!' are rejected here.
+ * @param values Borrowed table of n_values entries (may be NULL when n_values is 0).
+ * @param error Borrowed; what '#' emits (NULL: a default error).
+ * @result An owned observable, or NULL (rx_last_error() says why, e.g. a parse error).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_marble_cold(rx_scheduler *test, const char *marble,
+                                                              const rx_marble_value *values,
+                                                              size_t n_values,
+                                                              const rx_error *error);
+
+/**
+ * @abstract A hot test observable: the marble's events happen at fixed virtual times, '^'
+ * (or the first character) being the scheduler's current time; subscribers see what
+ * happens while they are subscribed. Events before '^' are never seen.
+ * @result An owned observable, or NULL. Arguments as for rx_marble_cold.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_marble_hot(rx_scheduler *test, const char *marble,
+                                                             const rx_marble_value *values,
+                                                             size_t n_values,
+                                                             const rx_error *error);
+
+/**
+ * @abstract Subscribes to source on the test scheduler, runs the scheduler, and compares
+ * what the subscription saw with an expected marble.
+ * @discussion Frames of `expected` count from the scheduler's current time. The
+ * subscription is made at '^' (default: frame 0) and disposed at '!' (default: after the
+ * run). The scheduler is advanced 750 frames past the last expected frame, so extra events
+ * are caught. Values compare with rx_value_equal; '#' matches an error with the same code
+ * and message as `error` (or the default error). On a mismatch a readable diff (both
+ * diagrams and both event lists with their frames) is printed to stderr.
+ * @result true if they match; false on a mismatch or a bad argument (see rx_last_error()).
+ */
+RX_EXPORT bool rx_marble_expect(rx_scheduler *test, rx_observable *source, const char *expected,
+                                const rx_marble_value *values, size_t n_values,
+                                const rx_error *error);
 
 #ifdef __cplusplus
 }

@@ -67,3 +67,22 @@ enum Validate {
     return typed
   }
 }
+
+extension Validate {
+  /// The same checks as `object`, returning the pointer rather than a Swift reference, for
+  /// hot paths that reach the object with `_withUnsafeGuaranteedRef` (no retain/release).
+  /// Only for kinds whose every object is of one final class (e.g. `.subject`).
+  @inline(__always)
+  static func pointer(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
+    -> UnsafeRawPointer?
+  {
+    if let p, UInt(bitPattern: p) & 15 == 0,
+      p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic,
+      p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == kind.rawValue
+    {
+      return p
+    }
+    _ = object(p, kind, fn, arg)  // sets the message
+    return nil
+  }
+}

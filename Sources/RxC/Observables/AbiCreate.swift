@@ -14,7 +14,8 @@ public func rx_create(_ fn: rx_subscribe_fn?, _ ctx: UnsafeMutableRawPointer?, _
   let context = CContext(ctx, ctxFree)
   return ObservableHandle.make(AnonymousObservable<RxValue> { sink in
     let emitter = EmitterHandle(sink)
-    let returned = fn(context.ctx, emitter.cPointer)
+    // toC(): the C reference must own a Swift retain, which the last releaseC drops.
+    let returned = fn(context.ctx, emitter.toC().assumingMemoryBound(to: rx_emitter.self))
     emitter.releaseC()  // the emitter was only borrowed by fn; rx_retain keeps it longer
     guard let returned else { return NopDisposable.shared }
     return DisposableHandle.take(returned, "rx_create (returned disposable)") ?? NopDisposable.shared

@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Serializes work items from any number of threads, including re-entrant submissions from
@@ -11,9 +12,26 @@ import Synchronization
 /// `wip` counts submissions not yet accounted for by the drainer (the RxJava "missed" loop).
 public final class Drain<Item> {
   @usableFromInline let wip = Atomic<Int>(0)
-  @usableFromInline let queue = Mutex(RingBuffer<Item>())
+  /// Guards `queue`. A plain pthread mutex, not `Mutex`: on Linux `Mutex` is a PI futex that
+  /// hands a contended lock to a sleeping waiter, so producers racing into one drain formed
+  /// convoys (microseconds per item); a pthread mutex lets a running thread take it.
+  @usableFromInline let lock: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline var queue = RingBuffer<Item>()
+  /// An owner kept alive until the drain goes idle (see `keepAliveWhileDraining`).
+  @usableFromInline let parked = Atomic<UnsafeMutableRawPointer?>(nil)
+  /// The drainer's spare buffer (only the draining thread touches it).
+  @usableFromInline var batch = RingBuffer<Item>()
 
-  public init() {}
+  public init() {
+    lock = .allocate(capacity: 1)
+    lock.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(lock, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(lock)
+    lock.deallocate()
+  }
 
   /// True while some thread is draining (for diagnostics and tests).
   public var isDraining: Bool { wip.load(ordering: .acquiring) != 0 }
@@ -22,25 +40,69 @@ public final class Drain<Item> {
   public func submit(_ item: Item, _ handle: (Item) -> Void) {
     if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       handle(item)
-      let left = wip.subtract(1, ordering: .acquiringAndReleasing).newValue
-      if left != 0 { drainLoop(missed: left, handle) }
+      let left = wip.subtract(1, ordering: .sequentiallyConsistent).newValue
+      if left != 0 {
+        drainLoop(missed: left, handle)
+      } else if parked.load(ordering: .sequentiallyConsistent) != nil {
+        releaseParked()
+      }
     } else {
-      queue.withLock { $0.append(item) }
+      enqueue(item)
       if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
         drainLoop(missed: 1, handle)
       }
     }
   }
 
+  @inlinable
+  func enqueue(_ item: Item) {
+    pthread_mutex_lock(lock)
+    queue.append(item)
+    pthread_mutex_unlock(lock)
+  }
+
   @usableFromInline
   func drainLoop(missed: Int, _ handle: (Item) -> Void) {
     var missed = missed
     while true {
-      while let item = queue.withLock({ $0.popFirst() }) {
-        handle(item)
+      // Take the queue a batch at a time (one lock per batch, not per item). The queue and
+      // `batch` trade buffers, so a warm drain allocates nothing.
+      while true {
+        pthread_mutex_lock(lock)
+        swap(&queue, &batch)
+        pthread_mutex_unlock(lock)
+        if batch.isEmpty { break }
+        while let item = batch.popFirst() { handle(item) }
       }
-      missed = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
-      if missed == 0 { return }
+      missed = wip.subtract(missed, ordering: .sequentiallyConsistent).newValue
+      if missed == 0 {
+        if parked.load(ordering: .sequentiallyConsistent) != nil { releaseParked() }
+        return
+      }
+    }
+  }
+
+  /// Keeps `owner` (the object that owns this drain) alive until no thread is draining.
+  /// For an owner whose last reference is dropped from inside one of its own handlers (a C
+  /// callback releasing its subject): the handler's caller still runs on the owner. Costs
+  /// the hot path nothing but one plain load after the drain goes idle.
+  public func keepAliveWhileDraining(_ owner: AnyObject) {
+    guard isDraining else { return }
+    let p = Unmanaged.passRetained(owner).toOpaque()
+    if let previous = parked.exchange(p, ordering: .sequentiallyConsistent) {
+      Unmanaged<AnyObject>.fromOpaque(previous).release()
+    }
+    // The drainer may have gone idle before it could see `p`: then nobody else will take it.
+    // (Both sides store, then load the other's word, sequentially consistent: at least one
+    // of them sees the other.)
+    if wip.load(ordering: .sequentiallyConsistent) == 0 { releaseParked() }
+  }
+
+  /// Called last by a drainer: this may free the drain itself, so nothing may follow it.
+  @usableFromInline
+  func releaseParked() {
+    if let p = parked.exchange(nil, ordering: .acquiringAndReleasing) {
+      Unmanaged<AnyObject>.fromOpaque(p).release()
     }
   }
 }

@@ -118,7 +118,7 @@ public enum Marble {
     return out
   }
 
-  static func symbol(_ t: Token) -> String {
+  public static func symbol(_ t: Token) -> String {
     switch t {
     case .value(let c): return String(c)
     case .error: return "#"

@@ -1,0 +1,357 @@
+# librxc — build, check, test and ship.  `make help` lists the targets.
+#
+#   make                 release build: build/lib/librxc.so.X.Y.Z (+ .so.X, .so), build/include
+#   make test            check-abi, swift test, the C harness, the C harness under valgrind,
+#                        install-check; ends with the line "N passed, N failed"
+#   make demo            builds and runs every examples-c/*.c
+#   make install         PREFIX=/usr/local DESTDIR= (library, header, pkg-config file)
+#   make sanitize        swift test and the C harness under TSan and ASan
+#
+# Verbose output: make V=1.  The shipped library links the Swift runtime statically
+# (RXC_STATIC_STDLIB=1, see Package.swift) and is built in its own scratch path.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.DELETE_ON_ERROR:
+.SUFFIXES:
+MAKEFLAGS += --no-builtin-rules
+
+# ---- tools and places ------------------------------------------------------------------
+SWIFT    ?= swift
+CLANG    ?= clang
+CLANGXX  ?= clang++
+GCC      ?= gcc
+GXX      ?= g++
+VALGRIND ?= valgrind
+PKG_CONFIG ?= pkg-config
+# CC (make's default: cc) builds the C harness and the examples.
+
+PREFIX       ?= /usr/local
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+DESTDIR      ?=
+
+STATIC_SCRATCH ?= .build-static
+# DWARF 4 for the C target (clang defaults to 5, which valgrind 3.19 cannot read).
+SWIFT_BUILD_FLAGS ?= -Xcc -gdwarf-4
+TSAN_SCRATCH   ?= .build-tsan
+ASAN_SCRATCH   ?= .build-asan
+
+VERSION := $(shell sed -n 's/^\#define RX_VERSION_STRING "\(.*\)"/\1/p' include/rxc.h)
+ifeq ($(VERSION),)
+$(error cannot read RX_VERSION_STRING from include/rxc.h)
+endif
+MAJOR := $(firstword $(subst ., ,$(VERSION)))
+
+ifeq ($(V),1)
+Q :=
+SWIFT_LOG :=
+else
+Q := @
+SWIFT_LOG = >$(1) 2>&1
+endif
+
+ENSURE := bash scripts/ensure-deps.sh
+# package:probe (a command, or a file that the package installs)
+TEST_PKGS := valgrind:valgrind gcc:gcc g++:g++ pkg-config:pkg-config
+
+# ---- the library -----------------------------------------------------------------------
+LIB_REAL   := build/lib/librxc.so.$(VERSION)
+LIB_SONAME := build/lib/librxc.so.$(MAJOR)
+LIB_LINK   := build/lib/librxc.so
+HEADER_OUT := build/include/rxc.h
+GEN_HEADER := build/gen/rxc-swift.h
+LOGS       := build/logs
+
+.PHONY: all lib header FORCE
+all: lib header
+lib: $(LIB_REAL)
+header: $(HEADER_OUT)
+
+# `swift build` decides what is stale, so this always asks it (a no-op build takes ~1 s);
+# the copy happens only when the library changed. NO_SWIFT_BUILD=1 skips the swift step
+# (make test's later steps use it after the first one built).
+$(LIB_REAL): FORCE
+	@mkdir -p build/lib $(LOGS)
+ifneq ($(NO_SWIFT_BUILD),1)
+	@echo "  SWIFT   librxc (release, static Swift runtime, $(STATIC_SCRATCH))"
+	$(Q)RXC_STATIC_STDLIB=1 $(SWIFT) build -c release --product rxc \
+	    --scratch-path $(STATIC_SCRATCH) $(SWIFT_BUILD_FLAGS) $(call SWIFT_LOG,$(LOGS)/swift-build.log) || { \
+	  grep -E -A3 'error:|While running pass' $(LOGS)/swift-build.log | cut -c1-240 | head -n 80 || tail -n 40 $(LOGS)/swift-build.log; \
+	  echo "make: swift build failed (full log: $(LOGS)/swift-build.log)"; exit 1; }
+endif
+	$(Q)src=$(STATIC_SCRATCH)/release/librxc.so; \
+	  test -f $$src || { echo "make: $$src is missing (run make without NO_SWIFT_BUILD)"; exit 1; }; \
+	  if ! cmp -s $$src $@; then cp $$src $@.tmp && mv -f $@.tmp $@ && echo "  LIB     $@"; fi
+	$(Q)ln -sfn librxc.so.$(VERSION) $(LIB_SONAME)
+	$(Q)ln -sfn librxc.so.$(MAJOR) $(LIB_LINK)
+
+$(HEADER_OUT): include/rxc.h
+	@mkdir -p $(@D)
+	$(Q)cp $< $@
+
+# ---- ABI checks ------------------------------------------------------------------------
+ABI_DIR := build/abi
+C99_FLAGS   := -std=c99 -pedantic -Wall -Wextra -Werror
+CXX11_FLAGS := -x c++ -std=c++11 -Wall -Wextra -Werror
+DRIFT_INC   := -ISources/CRxc/include -Iinclude -Ibuild/gen -I$(ABI_DIR)
+
+.PHONY: check-abi
+check-abi: all
+	@mkdir -p $(ABI_DIR)
+	@echo "  ABI     $(GEN_HEADER) (swiftc's header of the @c exports) against include/rxc.h"
+	$(Q)test -f $(GEN_HEADER) || { echo "check-abi: $(GEN_HEADER) is missing"; exit 1; }
+	$(Q)$(CLANG) -std=c11 -fsyntax-only -Wall -Wextra -Werror $(DRIFT_INC) Tests/abi/drift.c
+	$(Q)sed -E 's/ SWIFT_NOEXCEPT([ ;])/\1/' $(GEN_HEADER) >$(ABI_DIR)/rxc-swift-cxx.h
+	$(Q)$(CLANGXX) -x c++ -std=c++17 -fsyntax-only -Wall -Wextra -Werror -DRXC_DRIFT_CXX \
+	    $(DRIFT_INC) Tests/abi/drift.c
+	@echo "  ABI     include/rxc.h alone: C99 pedantic (gcc, clang), C++11 (g++, clang++)"
+	$(Q)$(GCC)     $(C99_FLAGS)   -fsyntax-only -Iinclude Tests/abi/header_alone.c
+	$(Q)$(CLANG)   $(C99_FLAGS)   -fsyntax-only -Iinclude Tests/abi/header_alone.c
+	$(Q)$(GXX)     $(CXX11_FLAGS) -fsyntax-only -Iinclude Tests/abi/header_alone.c
+	$(Q)$(CLANGXX) $(CXX11_FLAGS) -fsyntax-only -Iinclude Tests/abi/header_alone.c
+	@echo "  ABI     exports and dependencies of $(LIB_LINK)"
+	$(Q)soname=$$(readelf -d $(LIB_REAL) | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p'); \
+	  test "$$soname" = librxc.so.$(MAJOR) || { echo "check-abi: soname is '$$soname', not librxc.so.$(MAJOR)"; exit 1; }
+	$(Q)CLANG=$(CLANG) bash scripts/check-exports.sh include/rxc.h $(LIB_LINK) $(GEN_HEADER)
+
+# ---- the C test harness ----------------------------------------------------------------
+TEST_DIR   := build/tests
+RXTESTS    := $(TEST_DIR)/rxtests
+TEST_SRCS  := $(sort $(wildcard Tests/c/test_*.c))
+TEST_OBJS  := $(patsubst Tests/c/%.c,$(TEST_DIR)/obj/%.o,$(TEST_SRCS) Tests/c/runner.c)
+TEST_CFLAGS ?= -std=gnu11 -g -O1 -pthread -Wall -Wextra -Wno-unused-parameter \
+  -Wno-unused-function -Wno-missing-field-initializers \
+  -Werror=implicit-function-declaration -Werror=incompatible-pointer-types \
+  -Werror=int-conversion -Werror=return-type
+TEST_CPPFLAGS := -Iinclude -ITests/c -I$(TEST_DIR)
+RPATH_FLAGS := -Wl,-rpath,'$$ORIGIN/../lib'
+
+RXTEST_TIMEOUT   ?= 30
+VALGRIND_TIMEOUT ?= 600
+# Tests run 2 at a time under valgrind (it runs each process's threads one at a time).
+VALGRIND_JOBS    ?= 2
+VALGRIND_EXITCODE := 99
+VALGRIND_FLAGS ?= -q --tool=memcheck --leak-check=full --show-leak-kinds=definite \
+  --errors-for-leak-kinds=definite --error-exitcode=$(VALGRIND_EXITCODE) \
+  --trace-children=yes --child-silent-after-fork=no --fair-sched=try --num-callers=40 \
+  $(if $(wildcard Tests/c/valgrind.supp),--suppressions=Tests/c/valgrind.supp)
+RXTEST_ARGS ?=
+
+# The test list: one RX_TEST_ENTRY(name, "file") per line starting with RX_TEST( in
+# Tests/c/test_*.c. Rewritten only when it changes.
+$(TEST_DIR)/test_list.h: $(TEST_SRCS) FORCE
+	@mkdir -p $(@D)
+	$(Q)awk 'FNR == 1 { f = FILENAME; sub(/.*\//, "", f) } \
+	     /^RX_TEST\([ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*\)/ { \
+	       s = $$0; sub(/^RX_TEST\([ \t]*/, "", s); sub(/[ \t]*\).*/, "", s); \
+	       printf "RX_TEST_ENTRY(%s, \"%s\")\n", s, f }' $(TEST_SRCS) /dev/null >$@.tmp
+	$(Q)if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+$(TEST_DIR)/obj/%.o: Tests/c/%.c $(TEST_DIR)/test_list.h
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(TEST_CPPFLAGS) $(TEST_CFLAGS) -MMD -MP -c $< -o $@
+
+# While the library is being written, tests may call functions librxc.so does not export
+# yet. Rather than failing the whole link, each such function gets a stub here that says
+# so and exits with 127, so only the tests that need it fail. The stubs are listed at link
+# time, and check-abi fails on them anyway.
+$(RXTESTS): $(TEST_OBJS) $(LIB_REAL)
+	@echo "  LINK    $@"
+	$(Q)missing=$$(comm -23 <(nm -u $(TEST_OBJS) | awk '$$2 ~ /^rx_/ {print $$2}' | sort -u) \
+	                        <(nm -D --defined-only $(LIB_REAL) | awk '{sub(/@.*/, "", $$3); print $$3}' | sort -u)); \
+	  { echo '/* generated by make: stubs for rx_ functions the tests use and librxc.so lacks */'; \
+	    echo '#include <stdio.h>'; echo '#include <unistd.h>'; \
+	    echo 'extern int rxtest_warming_up;'; \
+	    echo 'static void missing(const char *f) { fprintf(stderr, "%s: not exported by librxc.so (yet)\n", f); fflush(NULL); _exit(127); }'; \
+	    for f in $$missing; do echo "void $$f(void); void $$f(void) { if (!rxtest_warming_up) missing(\"$$f\"); }"; done; } >$(TEST_DIR)/missing_stubs.c; \
+	  if [ -n "$$missing" ]; then echo "  NOTE    stubbed, not in librxc.so yet (tests calling them fail with exit code 127):"; \
+	    echo "$$missing" | tr '\n' ' ' | fold -s -w 96 | sed 's/^/          /'; echo; fi
+	$(Q)$(CC) $(TEST_CFLAGS) -w -c $(TEST_DIR)/missing_stubs.c -o $(TEST_DIR)/missing_stubs.o
+	$(Q)$(CC) $(TEST_CFLAGS) $(TEST_OBJS) $(TEST_DIR)/missing_stubs.o -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS) -lm
+
+-include $(wildcard $(TEST_DIR)/obj/*.d)
+
+.PHONY: rxtests ctest ctest-valgrind
+rxtests: $(RXTESTS)
+
+# The harness, each test in its own process. Output also goes to build/logs/.
+ctest: $(RXTESTS)
+	@mkdir -p $(LOGS)
+	$(Q)set -o pipefail; RXTEST_TIMEOUT=$(RXTEST_TIMEOUT) $(RXTESTS) $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest.log
+
+# The harness under valgrind memcheck: any error or definite leak in a test process makes
+# that process exit with $(VALGRIND_EXITCODE), so the test fails; one in the runner fails
+# the run. (Test processes are forked, not exec'd: valgrind follows them.)
+ctest-valgrind: $(RXTESTS)
+	@$(ENSURE) valgrind:valgrind
+	@mkdir -p $(LOGS)
+	$(Q)set -o pipefail; RXTEST_VALGRIND=1 RXTEST_VALGRIND_EXITCODE=$(VALGRIND_EXITCODE) \
+	  RXTEST_TIMEOUT=$(VALGRIND_TIMEOUT) RXTEST_JOBS=$(VALGRIND_JOBS) $(VALGRIND) $(VALGRIND_FLAGS) \
+	  $(RXTESTS) $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest-valgrind.log
+
+# ---- XCTest ----------------------------------------------------------------------------
+.PHONY: xctest
+xctest:
+	@mkdir -p $(LOGS)
+	@echo "  SWIFT   swift test (debug, .build)"
+	$(Q)set -o pipefail; if [ "$(V)" = 1 ]; then $(SWIFT) test 2>&1 | tee $(LOGS)/xctest.log; \
+	  else $(SWIFT) test >$(LOGS)/xctest.log 2>&1; fi; rc=$$?; \
+	  grep -E "error:|: failed|[Ff]atal error" $(LOGS)/xctest.log | head -n 60; \
+	  grep -E "Executed [0-9]+ tests?, with" $(LOGS)/xctest.log | tail -n 1; \
+	  if [ $$rc -ne 0 ]; then tail -n 20 $(LOGS)/xctest.log; echo "xctest: swift test failed (log: $(LOGS)/xctest.log)"; fi; \
+	  exit $$rc
+
+# ---- make test ---------------------------------------------------------------------------
+.PHONY: test
+test:
+	@$(ENSURE) $(TEST_PKGS)
+	@MAKE="$(MAKE)" bash scripts/make-test.sh
+
+# ---- install -----------------------------------------------------------------------------
+.PHONY: install uninstall install-check
+install: all
+	$(Q)install -d "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)"
+	$(Q)install -m 0755 $(LIB_REAL) "$(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION)"
+	$(Q)ln -sfn librxc.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/librxc.so.$(MAJOR)"
+	$(Q)ln -sfn librxc.so.$(MAJOR) "$(DESTDIR)$(LIBDIR)/librxc.so"
+	$(Q)install -m 0644 include/rxc.h "$(DESTDIR)$(INCLUDEDIR)/rxc.h"
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+	    rxc.pc.in >"$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
+	@echo "  INSTALL $(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION), $(DESTDIR)$(INCLUDEDIR)/rxc.h, $(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
+
+uninstall:
+	$(Q)rm -f "$(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/librxc.so.$(MAJOR)" \
+	    "$(DESTDIR)$(LIBDIR)/librxc.so" "$(DESTDIR)$(INCLUDEDIR)/rxc.h" "$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
+
+# Installs into a DESTDIR and into a private PREFIX, and builds and runs hello.c from each
+# with nothing but `cc hello.c $(pkg-config --cflags --libs rxc)`.
+INSTALL_CHECK := build/install-check
+install-check: all
+	@$(ENSURE) pkg-config:pkg-config
+	$(Q)rm -rf $(INSTALL_CHECK) && mkdir -p $(INSTALL_CHECK)
+	$(Q)$(MAKE) --no-print-directory NO_SWIFT_BUILD=1 install \
+	    DESTDIR=$(CURDIR)/$(INSTALL_CHECK)/destdir PREFIX=/usr/local >/dev/null
+	$(Q)D=$(CURDIR)/$(INSTALL_CHECK)/destdir; \
+	  flags=$$(PKG_CONFIG_PATH=$$D/usr/local/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$$D \
+	           $(PKG_CONFIG) --cflags --libs rxc) || exit 1; \
+	  echo "  CHECK   DESTDIR install: cc hello.c $$flags"; \
+	  $(CC) examples-c/hello.c $$flags -o $(INSTALL_CHECK)/hello-destdir && \
+	  LD_LIBRARY_PATH=$$D/usr/local/lib $(INSTALL_CHECK)/hello-destdir >$(INSTALL_CHECK)/hello-destdir.out
+	$(Q)P=$(CURDIR)/$(INSTALL_CHECK)/prefix; \
+	  $(MAKE) --no-print-directory NO_SWIFT_BUILD=1 install PREFIX=$$P DESTDIR= >/dev/null && \
+	  flags=$$(PKG_CONFIG_PATH=$$P/lib/pkgconfig $(PKG_CONFIG) --cflags --libs rxc) || exit 1; \
+	  echo "  CHECK   PREFIX install: cc hello.c $$flags"; \
+	  $(CC) examples-c/hello.c $$flags -o $(INSTALL_CHECK)/hello-prefix && \
+	  LD_LIBRARY_PATH=$$P/lib $(INSTALL_CHECK)/hello-prefix >$(INSTALL_CHECK)/hello-prefix.out
+	$(Q)readelf -d $(INSTALL_CHECK)/hello-prefix | grep -q 'NEEDED.*\[librxc\.so\.$(MAJOR)\]' || \
+	  { echo "install-check: hello does not link librxc.so.$(MAJOR) by soname"; exit 1; }
+	@echo "  CHECK   install ok"
+
+# ---- examples ----------------------------------------------------------------------------
+EXAMPLE_SRCS  := $(sort $(wildcard examples-c/*.c))
+EXAMPLE_NAMES := $(notdir $(basename $(EXAMPLE_SRCS)))
+EXAMPLES      := $(addprefix build/examples/,$(EXAMPLE_NAMES))
+DEMO_ORDER    := $(filter hello,$(EXAMPLE_NAMES)) $(filter subjects,$(EXAMPLE_NAMES)) \
+                 $(filter-out hello subjects,$(EXAMPLE_NAMES))
+EXAMPLE_CFLAGS ?= -std=gnu11 -O2 -g -pthread -Wall -Wextra -Wno-unused-parameter \
+  -Werror=implicit-function-declaration -Werror=incompatible-pointer-types
+DEMO_TIMEOUT ?= 120
+
+.PHONY: examples demo
+examples: | ensure-cc
+	$(Q)$(MAKE) --no-print-directory $(EXAMPLES)
+
+.PHONY: ensure-cc
+ensure-cc:
+	@$(ENSURE) gcc:$(firstword $(CC))
+
+build/examples/%: examples-c/%.c $(LIB_REAL) $(HEADER_OUT)
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -Ibuild/include $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS) -lm
+
+demo: examples
+	$(Q)for e in $(DEMO_ORDER); do \
+	  echo "==== $$e"; \
+	  timeout $(DEMO_TIMEOUT) build/examples/$$e || { echo "demo: $$e failed (exit status $$?)"; exit 1; }; \
+	done; echo "demo: ran $(words $(DEMO_ORDER)) example(s): $(strip $(DEMO_ORDER))"
+
+# ---- sanitizers --------------------------------------------------------------------------
+# For each of thread and address: XCTest under the sanitizer, then the C harness built with
+# the toolchain's clang -fsanitize=... against a sanitizer build of librxc (debug, Swift
+# runtime shared: no RXC_STATIC_STDLIB), each in its own scratch path. Tests run as in
+# `make ctest`; a sanitizer report makes the test process exit with 66 (TSan halts on the
+# first report; LeakSanitizer runs at the end of each test).
+SAN_CFLAGS  ?= -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread -Wall -Wextra -Wno-unused-parameter
+SAN_LDFLAGS ?= -fuse-ld=lld
+SAN_TIMEOUT ?= 120
+SAN_EXITCODE := 66
+SAN_ENV_address := ASAN_OPTIONS=exitcode=$(SAN_EXITCODE):detect_leaks=1:abort_on_error=0:$(ASAN_OPTIONS)
+SAN_ENV_thread  := TSAN_OPTIONS=exitcode=$(SAN_EXITCODE):halt_on_error=1:$(TSAN_OPTIONS)
+# The toolchain's TSan runtime intercepts libdispatch, so the harness links it too.
+SWIFT_LIBDIR := $(abspath $(dir $(shell command -v $(SWIFT) 2>/dev/null))../lib/swift/linux)
+SAN_LIBS_thread  := -L$(SWIFT_LIBDIR) -ldispatch -lBlocksRuntime -Wl,-rpath,$(SWIFT_LIBDIR)
+SAN_LIBS_address :=
+# XCTest itself leaks on Linux (a weak reference in awaitUsingExpectation), so LeakSanitizer
+# is off for swift test; leaks are the C harness's job (live objects, LSan, valgrind).
+XCTEST_SAN_ENV_address := ASAN_OPTIONS=detect_leaks=0:$(ASAN_OPTIONS)
+XCTEST_SAN_ENV_thread  :=
+SAN_SCRATCH_address := $(ASAN_SCRATCH)
+SAN_SCRATCH_thread  := $(TSAN_SCRATCH)
+
+.PHONY: sanitize sanitize-thread sanitize-address sanitize-xctest-thread sanitize-xctest-address \
+        sanitize-ctest-thread sanitize-ctest-address
+sanitize: sanitize-thread sanitize-address
+sanitize-thread: sanitize-xctest-thread sanitize-ctest-thread
+sanitize-address: sanitize-xctest-address sanitize-ctest-address
+
+sanitize-xctest-thread sanitize-xctest-address: sanitize-xctest-%:
+	@mkdir -p $(LOGS)
+	@echo "  SWIFT   swift test --sanitize=$* ($(SAN_SCRATCH_$*))"
+	$(Q)$(XCTEST_SAN_ENV_$*) $(SWIFT) test --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) \
+	    >$(LOGS)/xctest-$*.log 2>&1; rc=$$?; \
+	  grep -E "error:|: failed|WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|SUMMARY: " $(LOGS)/xctest-$*.log | uniq -c | head -n 40; \
+	  grep -E "Executed [0-9]+ tests?, with" $(LOGS)/xctest-$*.log | tail -n 1; \
+	  if [ $$rc -ne 0 ]; then echo "sanitize: swift test --sanitize=$* failed, exit status $$rc (log: $(LOGS)/xctest-$*.log)"; fi; \
+	  exit $$rc
+
+sanitize-ctest-thread sanitize-ctest-address: sanitize-ctest-%: $(RXTESTS)
+	@mkdir -p $(LOGS) build/sanitize/$*
+	@echo "  SWIFT   librxc with --sanitize=$* ($(SAN_SCRATCH_$*), debug)"
+	$(Q)$(SWIFT) build --product rxc --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) \
+	    $(call SWIFT_LOG,$(LOGS)/swift-build-$*.log) || { tail -n 40 $(LOGS)/swift-build-$*.log; exit 1; }
+	@echo "  CC      C harness with -fsanitize=$*"
+	$(Q)rm -f build/sanitize/$*/*.o && for f in $(TEST_SRCS) Tests/c/runner.c $(TEST_DIR)/missing_stubs.c; do \
+	  $(CLANG) $(TEST_CPPFLAGS) $(SAN_CFLAGS) -fsanitize=$* -c $$f -o build/sanitize/$*/$$(basename $$f .c).o || exit 1; \
+	done
+	$(Q)$(CLANG) -fsanitize=$* $(SAN_LDFLAGS) build/sanitize/$*/*.o -o build/sanitize/$*/rxtests \
+	    -L$(SAN_SCRATCH_$*)/debug -lrxc -Wl,-rpath,$(CURDIR)/$(SAN_SCRATCH_$*)/debug $(SAN_LIBS_$*) -lm
+	$(Q)set -o pipefail; $(SAN_ENV_$*) RXTEST_SANITIZER=$* RXTEST_SANITIZER_EXITCODE=$(SAN_EXITCODE) \
+	  RXTEST_TIMEOUT=$(SAN_TIMEOUT) build/sanitize/$*/rxtests $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest-$*.log
+
+# ---- housekeeping ------------------------------------------------------------------------
+.PHONY: clean distclean help
+clean:
+	rm -rf build $(STATIC_SCRATCH) $(TSAN_SCRATCH) $(ASAN_SCRATCH)
+
+# Also the default SwiftPM scratch path (.build), shared with plain `swift build`.
+distclean: clean
+	rm -rf .build
+
+help:
+	@echo "make                build build/lib/librxc.so (release, static Swift runtime) and build/include"
+	@echo "make test           check-abi, swift test, C harness, C harness under valgrind, install-check"
+	@echo "make check-abi      header vs. Swift exports, C99/C++ header checks, exported symbols, ldd"
+	@echo "make ctest          C harness only (RXTEST_ARGS='name...' to pick tests)"
+	@echo "make ctest-valgrind C harness under valgrind memcheck"
+	@echo "make xctest         swift test"
+	@echo "make examples       build examples-c/*.c into build/examples"
+	@echo "make demo           build and run every example"
+	@echo "make install        PREFIX=$(PREFIX) DESTDIR=  (library, rxc.h, rxc.pc)"
+	@echo "make install-check  install into build/install-check and build hello.c with pkg-config"
+	@echo "make sanitize       swift test and the C harness under TSan and ASan (sanitize-thread, sanitize-address)"
+	@echo "make clean          remove build/ and make's scratch paths (distclean: also .build)"

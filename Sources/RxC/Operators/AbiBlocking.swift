@@ -1,0 +1,57 @@
+import CRxc
+import RxCore
+
+// Section 10 of the contract: blocking calls, for programs and tests.
+
+@c(rx_blocking_to_array)
+public func rx_blocking_to_array(
+  _ source: UnsafeMutablePointer<rx_observable>?, _ timeout: Int64,
+  _ outArray: UnsafeMutablePointer<rx_value>?, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?
+) -> rx_status {
+  blocking(source, timeout, outArray, outError, lastOnly: false, "rx_blocking_to_array") { elements in
+    RxValue.boxed(ArrayBox(ContiguousArray(elements))).ownedC
+  }
+}
+
+@c(rx_blocking_last)
+public func rx_blocking_last(
+  _ source: UnsafeMutablePointer<rx_observable>?, _ timeout: Int64,
+  _ out: UnsafeMutablePointer<rx_value>?, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?
+) -> rx_status {
+  blocking(source, timeout, out, outError, lastOnly: true, "rx_blocking_last") { elements in
+    elements.last?.ownedC
+  }
+}
+
+/// The shared body: validate, wait, and map the outcome to a status and owned outputs.
+/// `result` turns the collected elements into the owned output, or nil for "no elements".
+private func blocking(
+  _ source: UnsafeMutablePointer<rx_observable>?, _ timeout: Int64,
+  _ out: UnsafeMutablePointer<rx_value>?, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?,
+  lastOnly: Bool, _ fn: StaticString, _ result: ([RxValue]) -> rx_value?
+) -> rx_status {
+  guard let out else { return fail(RX_EINVAL, "\(fn): out is NULL") }
+  out.pointee = rx_none()
+  outError?.pointee = nil
+  guard let h = ObservableHandle.from(source, fn) else { return invalid(source) }
+  switch h.observable.blockingCollect(timeout: timeout < 0 ? nil : timeout, lastOnly: lastOnly) {
+  case .completed(let elements):
+    guard let value = result(elements) else {
+      giveError(ErrorObject.make(code: Int32(RX_ERROR_NO_ELEMENTS), RxError.noElements.message), outError)
+      return fail(RX_ESTREAM, "\(fn): the sequence completed with no elements")
+    }
+    out.pointee = value
+    return RX_OK
+  case .failed(let error):
+    giveError(ErrorObject.from(error), outError)
+    return fail(RX_ESTREAM, "\(fn): the sequence failed")
+  case .timedOut:
+    return fail(RX_ETIMEOUT, "\(fn): no terminal event within \(timeout) ns")
+  case .nestedMainLoop:
+    return fail(RX_ESTATE, "\(fn): called on the main thread from inside main-scheduler work")
+  }
+}
+
+private func giveError(_ error: ErrorObject, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?) {
+  outError?.pointee = Unmanaged.passRetained(error).toOpaque().assumingMemoryBound(to: rx_error.self)
+}

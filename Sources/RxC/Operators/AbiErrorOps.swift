@@ -1,0 +1,40 @@
+import CRxc
+import RxCore
+
+// Section 9 of the contract, error handling (rx_timeout lives with the schedulers).
+
+@c(rx_catch)
+public func rx_catch(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_catch_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_catch") else { return nil }
+  guard let fn else { setLastError("rx_catch: fn is NULL"); return nil }
+  let context = CContext(ctx, ctxFree)
+  return ObservableHandle.make(h.observable.catch { error in
+    let e = ErrorObject.from(error)
+    let returned = withExtendedLifetime(e) { fn(context.ctx, e.cPointer) }
+    guard let returned else { throw e }  // NULL: forward the original error
+    guard let next = ObservableHandle.take(returned, "rx_catch") else {
+      throw CAdapt.typeError("rx_catch: fn returned something that is not an rx_observable")
+    }
+    return next
+  })
+}
+
+@c(rx_catch_and_return)
+public func rx_catch_and_return(_ src: UnsafeMutablePointer<rx_observable>?, _ value: rx_value)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_catch_and_return") else { return nil }
+  guard let v = RxValue.from(value, "rx_catch_and_return") else { return nil }
+  return ObservableHandle.make(h.observable.catchAndReturn(v))
+}
+
+@c(rx_retry)
+public func rx_retry(_ src: UnsafeMutablePointer<rx_observable>?, _ maxAttempts: UInt)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_retry") else { return nil }
+  return ObservableHandle.make(h.observable.retry(Int(clamping: maxAttempts)))
+}

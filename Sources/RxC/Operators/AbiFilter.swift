@@ -1,0 +1,110 @@
+import CRxc
+import RxCore
+
+// Section 9 of the contract, filter family (the timed ones live with the schedulers).
+
+@c(rx_filter)
+public func rx_filter(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_predicate_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_filter") else { return nil }
+  guard let fn else { setLastError("rx_filter: fn is NULL"); return nil }
+  return ObservableHandle.make(h.observable.filter(CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_filter")))
+}
+
+@c(rx_take)
+public func rx_take(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_take") else { return nil }
+  return ObservableHandle.make(h.observable.take(Int(clamping: n)))
+}
+
+@c(rx_skip)
+public func rx_skip(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_skip") else { return nil }
+  return ObservableHandle.make(h.observable.skip(Int(clamping: n)))
+}
+
+@c(rx_take_while)
+public func rx_take_while(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_predicate_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_take_while") else { return nil }
+  guard let fn else { setLastError("rx_take_while: fn is NULL"); return nil }
+  return ObservableHandle.make(h.observable.take(while: CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_while")))
+}
+
+@c(rx_skip_while)
+public func rx_skip_while(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_predicate_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_skip_while") else { return nil }
+  guard let fn else { setLastError("rx_skip_while: fn is NULL"); return nil }
+  return ObservableHandle.make(h.observable.skip(while: CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_skip_while")))
+}
+
+@c(rx_take_until)
+public func rx_take_until(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ other: UnsafeMutablePointer<rx_observable>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_take_until") else { return nil }
+  guard let o = ObservableHandle.from(other, "rx_take_until", "other") else { return nil }
+  return ObservableHandle.make(h.observable.take(until: o.observable))
+}
+
+@c(rx_skip_until)
+public func rx_skip_until(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ other: UnsafeMutablePointer<rx_observable>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_skip_until") else { return nil }
+  guard let o = ObservableHandle.from(other, "rx_skip_until", "other") else { return nil }
+  return ObservableHandle.make(h.observable.skip(until: o.observable))
+}
+
+@c(rx_take_last)
+public func rx_take_last(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_take_last") else { return nil }
+  return ObservableHandle.make(h.observable.takeLast(Int(clamping: n)))
+}
+
+@c(rx_distinct_until_changed)
+public func rx_distinct_until_changed(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ eq: rx_equal_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_distinct_until_changed") else { return nil }
+  let context = CContext(ctx, ctxFree)
+  guard let eq else {
+    // rx_value_equal; ctx_free still runs once, when the observable and its subscriptions are gone.
+    return ObservableHandle.make(h.observable.distinctUntilChanged { a, b in
+      withExtendedLifetime(context) { valuesEqual(a, b) }
+    })
+  }
+  return ObservableHandle.make(h.observable.distinctUntilChanged { a, b in eq(context.ctx, a.c, b.c) })
+}
+
+@c(rx_element_at)
+public func rx_element_at(_ src: UnsafeMutablePointer<rx_observable>?, _ i: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_element_at") else { return nil }
+  return ObservableHandle.make(h.observable.element(at: Int(clamping: i)))
+}
+
+@c(rx_first)
+public func rx_first(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_first") else { return nil }
+  return ObservableHandle.make(h.observable.first())
+}
+
+@c(rx_last)
+public func rx_last(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_last") else { return nil }
+  return ObservableHandle.make(h.observable.last())
+}
+
+@c(rx_ignore_elements)
+public func rx_ignore_elements(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_ignore_elements") else { return nil }
+  return ObservableHandle.make(h.observable.ignoreElements())
+}

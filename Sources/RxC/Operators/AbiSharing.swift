@@ -1,0 +1,84 @@
+import CRxc
+import RxCore
+
+// Section 9 of the contract: sharing and the Driver trait.
+
+@c(rx_share)
+public func rx_share(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_share") else { return nil }
+  return ObservableHandle.make(h.observable.share())
+}
+
+@c(rx_share_replay)
+public func rx_share_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_share_replay") else { return nil }
+  guard let size = bufferSize(n, "rx_share_replay") else { return nil }
+  return ObservableHandle.make(h.observable.share(replay: size))
+}
+
+@c(rx_publish)
+public func rx_publish(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_publish") else { return nil }
+  let connectable = h.observable.publish()
+  return ObservableHandle(connectable, connectable: connectable).cPointer
+}
+
+@c(rx_replay)
+public func rx_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_replay") else { return nil }
+  guard let size = bufferSize(n, "rx_replay") else { return nil }
+  let connectable = h.observable.replay(size)
+  return ObservableHandle(connectable, connectable: connectable).cPointer
+}
+
+@c(rx_connect)
+public func rx_connect(_ connectable: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_disposable>? {
+  guard let c = connectableOf(connectable, "rx_connect") else { return nil }
+  return DisposableHandle.make(c.connect())
+}
+
+@c(rx_ref_count)
+public func rx_ref_count(_ connectable: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let c = connectableOf(connectable, "rx_ref_count") else { return nil }
+  return ObservableHandle.make(c.refCount())
+}
+
+@c(rx_as_driver)
+public func rx_as_driver(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_as_driver") else { return nil }
+  guard let value = RxValue.from(onErrorValue, "rx_as_driver") else { return nil }
+  return ObservableHandle(h.observable.asDriver(onErrorJustReturn: value), isDriver: true).cPointer
+}
+
+@c(rx_drive)
+public func rx_drive(_ driver: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
+  -> UnsafeMutablePointer<rx_disposable>?
+{
+  guard let h = ObservableHandle.from(driver, "rx_drive", "driver") else { return nil }
+  guard h.isDriver else {
+    setLastError("rx_drive: driver is not an observable made by rx_as_driver")
+    return nil
+  }
+  return subscribeC(h.observable, observer)
+}
+
+private func bufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
+  guard n <= UInt(Int32.max) else {
+    setLastError("\(fn): buffer size \(n) is too large")
+    return nil
+  }
+  return Int(n)
+}
+
+private func connectableOf(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString)
+  -> ConnectableObservable<RxValue>?
+{
+  guard let h = ObservableHandle.from(p, fn, "connectable") else { return nil }
+  guard let c = h.connectable as? ConnectableObservable<RxValue> else {
+    setLastError("\(fn): connectable is not an observable made by rx_publish or rx_replay")
+    return nil
+  }
+  return c
+}

@@ -1,0 +1,88 @@
+import CRxc
+import RxCore
+
+// Section 9 of the contract, the time-based operators. Negative durations are zero.
+
+/// Validates the source and scheduler every time operator takes.
+private func sourceAndScheduler(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ scheduler: UnsafeMutablePointer<rx_scheduler>?,
+  _ fn: StaticString
+) -> (Observable<RxValue>, Scheduler)? {
+  guard let o = ObservableHandle.from(src, fn), let s = SchedulerHandle.from(scheduler, fn) else { return nil }
+  return (o.observable, s.scheduler)
+}
+
+@c(rx_delay)
+public func rx_delay(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_delay") else { return nil }
+  return ObservableHandle.make(Delay(source: o, dueTime: ns, scheduler: s))
+}
+
+@c(rx_delay_subscription)
+public func rx_delay_subscription(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_delay_subscription") else { return nil }
+  return ObservableHandle.make(DelaySubscription(source: o, dueTime: ns, scheduler: s))
+}
+
+@c(rx_debounce)
+public func rx_debounce(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_debounce") else { return nil }
+  return ObservableHandle.make(Debounce(source: o, dueTime: ns, scheduler: s))
+}
+
+@c(rx_throttle)
+public func rx_throttle(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ latest: Bool, _ scheduler: UnsafeMutablePointer<rx_scheduler>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_throttle") else { return nil }
+  return ObservableHandle.make(Throttle(source: o, dueTime: ns, latest: latest, scheduler: s))
+}
+
+@c(rx_timeout)
+public func rx_timeout(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timeout") else { return nil }
+  return ObservableHandle.make(Timeout(source: o, dueTime: ns, scheduler: s))
+}
+
+@c(rx_sample)
+public func rx_sample(_ src: UnsafeMutablePointer<rx_observable>?, _ sampler: UnsafeMutablePointer<rx_observable>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let o = ObservableHandle.from(src, "rx_sample"),
+    let t = ObservableHandle.from(sampler, "rx_sample", "sampler")
+  else { return nil }
+  return ObservableHandle.make(Sample(source: o.observable, sampler: t.observable))
+}
+
+@c(rx_buffer)
+public func rx_buffer(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ span: Int64, _ count: UInt, _ scheduler: UnsafeMutablePointer<rx_scheduler>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let o = ObservableHandle.from(src, "rx_buffer") else { return nil }
+  let span = max(0, span)
+  guard span > 0 || count > 0 else {
+    setLastError("rx_buffer: span_ns and count are both 0")
+    return nil
+  }
+  guard count <= UInt(Int.max) else {
+    setLastError("rx_buffer: count \(count) is too large")
+    return nil
+  }
+  // A count-only buffer needs no scheduler (NULL is accepted then).
+  var s: Scheduler? = nil
+  if span > 0 || scheduler != nil {
+    guard let h = SchedulerHandle.from(scheduler, "rx_buffer") else { return nil }
+    s = h.scheduler
+  }
+  return ObservableHandle.make(Buffer(
+    source: o.observable, timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
+    scheduler: s, make: { RxValue.boxed(ArrayBox($0)) }))
+}

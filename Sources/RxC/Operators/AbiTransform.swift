@@ -1,0 +1,74 @@
+import CRxc
+import RxCore
+
+// Section 9 of the contract, transform family.
+
+@c(rx_map)
+public func rx_map(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_map_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_map") else { return nil }
+  guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
+  return ObservableHandle.make(h.observable.map(CAdapt.map(fn, CContext(ctx, ctxFree), "rx_map")))
+}
+
+@c(rx_scan)
+public func rx_scan(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ seed: rx_value, _ fn: rx_accumulate_fn?,
+  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_scan") else { return nil }
+  guard let fn else { setLastError("rx_scan: fn is NULL"); return nil }
+  guard let seed = RxValue.from(seed, "rx_scan") else { return nil }
+  let accumulator = CAdapt.accumulate(fn, CContext(ctx, ctxFree), "rx_scan")
+  return ObservableHandle.make(h.observable.scan(seed, accumulator: accumulator))
+}
+
+@c(rx_reduce)
+public func rx_reduce(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ seed: rx_value, _ fn: rx_accumulate_fn?,
+  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_reduce") else { return nil }
+  guard let fn else { setLastError("rx_reduce: fn is NULL"); return nil }
+  guard let seed = RxValue.from(seed, "rx_reduce") else { return nil }
+  let accumulator = CAdapt.accumulate(fn, CContext(ctx, ctxFree), "rx_reduce")
+  return ObservableHandle.make(h.observable.reduce(seed, accumulator: accumulator))
+}
+
+@c(rx_flat_map)
+public func rx_flat_map(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_flat_map") else { return nil }
+  guard let fn else { setLastError("rx_flat_map: fn is NULL"); return nil }
+  return ObservableHandle.make(h.observable.flatMap(CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_flat_map")))
+}
+
+@c(rx_flat_map_latest)
+public func rx_flat_map_latest(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_flat_map_latest") else { return nil }
+  guard let fn else { setLastError("rx_flat_map_latest: fn is NULL"); return nil }
+  let selector = CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_flat_map_latest")
+  return ObservableHandle.make(h.observable.flatMapLatest(selector))
+}
+
+@c(rx_concat_map)
+public func rx_concat_map(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_concat_map") else { return nil }
+  guard let fn else { setLastError("rx_concat_map: fn is NULL"); return nil }
+  return ObservableHandle.make(h.observable.concatMap(CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_concat_map")))
+}
+
+@c(rx_to_array)
+public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_to_array") else { return nil }
+  return ObservableHandle.make(h.observable.toArray().map { CAdapt.array($0) })
+}

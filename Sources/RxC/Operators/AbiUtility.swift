@@ -1,0 +1,41 @@
+import CRxc
+import RxCore
+
+// Section 9 of the contract, utility family (rx_delay* live with the schedulers).
+
+@c(rx_do)
+public func rx_do(_ src: UnsafeMutablePointer<rx_observable>?, _ tap: rx_observer, _ ctxFree: rx_free_fn?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_do") else { return nil }
+  // Each subscription gets its own CObserver on the tap's callbacks, so the tap gets the
+  // same guarantees as a subscriber (no overlap, on_disposed once and last). The factory
+  // holds the context; every DoSink holds the factory.
+  let context = CContext(tap.ctx, ctxFree)
+  return ObservableHandle.make(h.observable.do(tap: {
+    withExtendedLifetime(context) { CObserver(tap) }
+  }))
+}
+
+@c(rx_materialize)
+public func rx_materialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_materialize") else { return nil }
+  return ObservableHandle.make(h.observable.materialize().map { event -> RxValue in
+    switch event {
+    // Errors become rx_errors so rx_value_event_error can hand them out.
+    case .error(let error): return .boxed(EventBox(.error(ErrorObject.from(error))))
+    default: return .boxed(EventBox(event))
+    }
+  })
+}
+
+@c(rx_dematerialize)
+public func rx_dematerialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_dematerialize") else { return nil }
+  return ObservableHandle.make(h.observable.map { v -> Event<RxValue> in
+    guard case .boxed(let box) = v, let event = box as? EventBox else {
+      throw CAdapt.typeError("rx_dematerialize: the source emitted a value that is not an RX_EVENT")
+    }
+    return event.event
+  }.dematerialize())
+}

@@ -1,0 +1,132 @@
+import CRxc
+import RxCore
+
+/// Turns what an operator's C callback hands back (an owned result, an owned error in its
+/// `error` out-parameter) into Swift values and thrown errors, taking ownership exactly once.
+enum CallbackResult {
+  /// The error a callback set: its C reference becomes the Swift one.
+  static func takeError(_ p: UnsafeMutablePointer<rx_error>, _ fn: StaticString) -> ErrorObject {
+    guard ErrorObject.fromC(UnsafePointer(p), fn, "*error") != nil else {
+      return ErrorObject.make(code: Int32(RX_ERROR_UNKNOWN), "\(fn): the callback set *error to something that is not an rx_error")
+    }
+    return Unmanaged<ErrorObject>.fromOpaque(UnsafeRawPointer(p)).takeRetainedValue()
+  }
+
+  static func check(_ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws {
+    if let error { throw takeError(error, fn) }
+  }
+
+  /// An owned value returned by a callback that may have set `error`.
+  static func value(_ result: rx_value, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws -> RxValue {
+    if let error {
+      // A failing callback may still have returned an owned value: free it.
+      if result.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(result, fn) }
+      throw takeError(error, fn)
+    }
+    guard let v = RxValue.takeOwned(result, fn) else {
+      throw ErrorObject.make(code: Int32(RX_ERROR_TYPE), "\(fn): the callback returned an invalid value")
+    }
+    return v
+  }
+
+  /// An owned observable returned by a callback that may have set `error`.
+  static func observable(
+    _ result: UnsafeMutablePointer<rx_observable>?, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString
+  ) throws -> Observable<RxValue> {
+    if let error {
+      if let result { _ = ObservableHandle.take(result, fn) }
+      throw takeError(error, fn)
+    }
+    guard let result else {
+      throw ErrorObject.make(code: Int32(RX_ERROR_UNKNOWN), "\(fn): the callback returned no observable")
+    }
+    guard let o = ObservableHandle.take(result, fn) else {
+      throw ErrorObject.make(code: Int32(RX_ERROR_TYPE), "\(fn): the callback returned something that is not an rx_observable")
+    }
+    return o
+  }
+}
+
+/// Adapters from C callback types to the core's closures. Each closure holds the CContext,
+/// so ctx_free runs once the observable and every subscription using it are gone.
+enum CAdapt {
+  static func map(_ fn: rx_map_fn, _ context: CContext, _ name: StaticString) -> (RxValue) throws -> RxValue {
+    { v in
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      let r = fn(context.ctx, v.c, &err)
+      return try CallbackResult.value(r, err, name)
+    }
+  }
+
+  static func predicate(_ fn: rx_predicate_fn, _ context: CContext, _ name: StaticString) -> (RxValue) throws -> Bool {
+    { v in
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      let r = fn(context.ctx, v.c, &err)
+      try CallbackResult.check(err, name)
+      return r
+    }
+  }
+
+  static func accumulate(_ fn: rx_accumulate_fn, _ context: CContext, _ name: StaticString)
+    -> (RxValue, RxValue) throws -> RxValue
+  {
+    { acc, v in
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      let r = fn(context.ctx, acc.c, v.c, &err)
+      return try CallbackResult.value(r, err, name)
+    }
+  }
+
+  static func flatMap(_ fn: rx_flat_map_fn, _ context: CContext, _ name: StaticString)
+    -> (RxValue) throws -> Observable<RxValue>
+  {
+    { v in
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      let r = fn(context.ctx, v.c, &err)
+      return try CallbackResult.observable(r, err, name)
+    }
+  }
+
+  static func combine(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString) -> ([RxValue]) throws -> RxValue {
+    { values in
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      let views = values.map { $0.c }
+      let r = views.withUnsafeBufferPointer { fn(context.ctx, $0.baseAddress, $0.count, &err) }
+      withExtendedLifetime(values) {}
+      return try CallbackResult.value(r, err, name)
+    }
+  }
+
+  /// NULL combine function: the values as one RX_ARRAY.
+  static func array(_ values: [RxValue]) -> RxValue { .boxed(ArrayBox(ContiguousArray(values))) }
+
+  /// `fn`, or RX_ARRAY results for a NULL fn; either way the closure holds `context`, so a
+  /// ctx_free given with a NULL fn still runs once, at the end.
+  static func combineOrArray(_ fn: rx_combine_fn?, _ context: CContext, _ name: StaticString)
+    -> ([RxValue]) throws -> RxValue
+  {
+    guard let fn else { return { values in withExtendedLifetime(context) { array(values) } } }
+    return combine(fn, context, name)
+  }
+
+  static func typeError(_ message: String) -> ErrorObject {
+    ErrorObject.make(code: Int32(RX_ERROR_TYPE), message)
+  }
+}
+
+/// The core observables behind a C array of sources; nil (message set) if any is invalid.
+func observableArray(
+  _ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt, _ fn: StaticString
+) -> [Observable<RxValue>]? {
+  if n > 0 && srcs == nil {
+    setLastError("\(fn): srcs is NULL but n is \(n)")
+    return nil
+  }
+  var result: [Observable<RxValue>] = []
+  result.reserveCapacity(Int(n))
+  for i in 0..<Int(n) {
+    guard let h = ObservableHandle.from(srcs![i], fn, "an element of srcs") else { return nil }
+    result.append(h.observable)
+  }
+  return result
+}

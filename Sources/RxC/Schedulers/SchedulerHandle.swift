@@ -1,0 +1,67 @@
+import CRxc
+import RxCore
+
+/// An rx_scheduler. Its sort is its class: the shared instances, a test scheduler, or any
+/// other (serial, concurrent, operation queue, new thread, custom).
+class SchedulerHandle: Handle {
+  let scheduler: Scheduler
+
+  init(_ scheduler: Scheduler) {
+    self.scheduler = scheduler
+    super.init(kind: .scheduler)
+  }
+
+  static func make(_ scheduler: Scheduler) -> UnsafeMutablePointer<rx_scheduler> {
+    SchedulerHandle(scheduler).cPointer
+  }
+
+  var cPointer: UnsafeMutablePointer<rx_scheduler> {
+    toC().assumingMemoryBound(to: rx_scheduler.self)
+  }
+
+  static func from(_ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "scheduler")
+    -> SchedulerHandle?
+  {
+    Validate.handle(p, .scheduler, as: SchedulerHandle.self, fn, arg)
+  }
+}
+
+/// immediate, current_thread and main: one instance each for the whole process. Their C
+/// count starts so high that rx_release never ends them (retain/release are no-ops in
+/// effect), and they are not counted as live objects, so a first use inside a test does
+/// not look like a leak.
+final class SharedSchedulerHandle: SchedulerHandle {
+  override init(_ scheduler: Scheduler) {
+    super.init(scheduler)
+    cRefs.store(Int.max / 2, ordering: .relaxed)
+    Resources.decrement()
+  }
+
+  var borrowedPointer: UnsafeMutablePointer<rx_scheduler> {
+    Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_scheduler.self)
+  }
+
+  static let immediate = SharedSchedulerHandle(ImmediateScheduler.instance)
+  static let currentThread = SharedSchedulerHandle(CurrentThreadScheduler.instance)
+  static let main: SharedSchedulerHandle = {
+    MainThread.provider = rxc_main_thread
+    return SharedSchedulerHandle(MainScheduler.instance)
+  }()
+}
+
+/// The main scheduler, with the C layer's notion of the main thread installed.
+var mainScheduler: MainScheduler { SharedSchedulerHandle.main.scheduler as! MainScheduler }
+
+/// rx_test_scheduler_new's sort.
+final class TestSchedulerHandle: SchedulerHandle {
+  let virtual: VirtualTimeScheduler
+
+  init() {
+    virtual = VirtualTimeScheduler()
+    super.init(virtual)
+  }
+
+  static func fromTest(_ p: UnsafeRawPointer?, _ fn: StaticString) -> TestSchedulerHandle? {
+    Validate.handle(p, .scheduler, as: TestSchedulerHandle.self, fn, "scheduler", sortName: "a test scheduler")
+  }
+}

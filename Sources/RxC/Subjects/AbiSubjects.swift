@@ -1,0 +1,122 @@
+import CRxc
+import RxCore
+
+// Section 7 of the contract: subjects and relays. Validate, convert, call the core.
+
+@c(rx_publish_subject_new)
+public func rx_publish_subject_new() -> UnsafeMutablePointer<rx_subject>? {
+  SubjectHandle.make(.publish, PublishSubject<RxValue>())
+}
+
+@c(rx_behavior_subject_new)
+public func rx_behavior_subject_new(_ initial: rx_value) -> UnsafeMutablePointer<rx_subject>? {
+  guard let v = RxValue.from(initial, "rx_behavior_subject_new") else { return nil }
+  return SubjectHandle.make(.behavior, BehaviorSubject(value: v))
+}
+
+@c(rx_replay_subject_new)
+public func rx_replay_subject_new(_ bufferSize: UInt) -> UnsafeMutablePointer<rx_subject>? {
+  guard bufferSize >= 1 else {
+    setLastError("rx_replay_subject_new: buffer_size must be at least 1")
+    return nil
+  }
+  return SubjectHandle.make(.replay, ReplaySubject<RxValue>(bufferSize: Int(clamping: bufferSize)))
+}
+
+@c(rx_replay_subject_new_unbounded)
+public func rx_replay_subject_new_unbounded() -> UnsafeMutablePointer<rx_subject>? {
+  SubjectHandle.make(.replay, ReplaySubject<RxValue>.createUnbounded())
+}
+
+@c(rx_async_subject_new)
+public func rx_async_subject_new() -> UnsafeMutablePointer<rx_subject>? {
+  SubjectHandle.make(.async, AsyncSubject<RxValue>())
+}
+
+@c(rx_publish_relay_new)
+public func rx_publish_relay_new() -> UnsafeMutablePointer<rx_subject>? {
+  SubjectHandle.make(.publishRelay, PublishRelay<RxValue>())
+}
+
+@c(rx_behavior_relay_new)
+public func rx_behavior_relay_new(_ initial: rx_value) -> UnsafeMutablePointer<rx_subject>? {
+  guard let v = RxValue.from(initial, "rx_behavior_relay_new") else { return nil }
+  return SubjectHandle.make(.behaviorRelay, BehaviorRelay(value: v))
+}
+
+@c(rx_subject_on_next)
+public func rx_subject_on_next(_ subject: UnsafeMutablePointer<rx_subject>?, _ value: rx_value) -> rx_status {
+  guard let p = Validate.pointer(subject, .subject, "rx_subject_on_next", "subject") else { return invalid(subject) }
+  guard let v = RxValue.from(value, "rx_subject_on_next") else { return RX_EINVAL }
+  let outcome = Unmanaged<SubjectHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.core.emit(.next(v)) }
+  return status(outcome, "rx_subject_on_next")
+}
+
+@c(rx_subject_on_error)
+public func rx_subject_on_error(_ subject: UnsafeMutablePointer<rx_subject>?, _ error: UnsafePointer<rx_error>?)
+  -> rx_status
+{
+  guard let h = SubjectHandle.from(subject, "rx_subject_on_error") else { return invalid(subject) }
+  if h.sort.isRelay { return fail(RX_ESTATE, "rx_subject_on_error: \(h.sort.name) never terminates") }
+  guard let e = ErrorObject.fromC(error, "rx_subject_on_error") else { return invalid(error) }
+  return status(h.core.emit(.error(e)), "rx_subject_on_error")
+}
+
+@c(rx_subject_on_completed)
+public func rx_subject_on_completed(_ subject: UnsafeMutablePointer<rx_subject>?) -> rx_status {
+  guard let h = SubjectHandle.from(subject, "rx_subject_on_completed") else { return invalid(subject) }
+  if h.sort.isRelay { return fail(RX_ESTATE, "rx_subject_on_completed: \(h.sort.name) never terminates") }
+  return status(h.core.emit(.completed), "rx_subject_on_completed")
+}
+
+@c(rx_subject_as_observable)
+public func rx_subject_as_observable(_ subject: UnsafeMutablePointer<rx_subject>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  SubjectHandle.from(subject, "rx_subject_as_observable")?.observableHandle.borrowedPointer
+}
+
+@c(rx_subject_value)
+public func rx_subject_value(
+  _ subject: UnsafeMutablePointer<rx_subject>?, _ out: UnsafeMutablePointer<rx_value>?,
+  _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?
+) -> rx_status {
+  guard let h = SubjectHandle.from(subject, "rx_subject_value") else { return invalid(subject) }
+  guard let out else { return fail(RX_EINVAL, "rx_subject_value: out is NULL") }
+  guard h.sort == .behavior || h.sort == .behaviorRelay else {
+    return fail(RX_EHANDLE, "rx_subject_value: subject is \(h.sort.name), expected a behavior subject or relay")
+  }
+  out.pointee = RxValue.none.c
+  outError?.pointee = nil
+  do {
+    guard let v = try h.core.currentValue() else { return RX_EHANDLE }
+    out.pointee = v.ownedC
+    return RX_OK
+  } catch RxError.disposed {
+    return fail(RX_EDISPOSED, "rx_subject_value: the subject is disposed")
+  } catch {
+    let e = ErrorObject.from(error)
+    outError?.pointee = UnsafeMutablePointer(mutating: Unmanaged.passRetained(e).toOpaque()
+      .assumingMemoryBound(to: rx_error.self))
+    return fail(RX_ESTREAM, "rx_subject_value: the subject ended with an error")
+  }
+}
+
+@c(rx_subject_has_observers)
+public func rx_subject_has_observers(_ subject: UnsafeMutablePointer<rx_subject>?) -> Bool {
+  SubjectHandle.with(subject, "rx_subject_has_observers") { $0.core.hasObservers } ?? false
+}
+
+@c(rx_subject_dispose)
+public func rx_subject_dispose(_ subject: UnsafeMutablePointer<rx_subject>?) -> rx_status {
+  guard let h = SubjectHandle.from(subject, "rx_subject_dispose") else { return invalid(subject) }
+  h.core.dispose()
+  return RX_OK
+}
+
+private func status(_ outcome: SubjectOutcome, _ fn: StaticString) -> rx_status {
+  switch outcome {
+  case .accepted, .ignoredAfterStop: return RX_OK
+  case .afterDispose: return fail(RX_EDISPOSED, "\(fn): the subject is disposed")
+  }
+}

@@ -1,0 +1,70 @@
+import CRxc
+import RxCore
+
+/// An rx_subject: a C handle on a core subject or relay. It is the only class of kind
+/// `.subject`, which lets hot entry points reach it from a checked pointer without a cast.
+/// Its last rx_release disposes the subject (contract section 1).
+final class SubjectHandle: Handle {
+  enum Sort {
+    case publish, behavior, replay, async, publishRelay, behaviorRelay
+
+    var isRelay: Bool { self == .publishRelay || self == .behaviorRelay }
+
+    var name: StaticString {
+      switch self {
+      case .publish: return "a publish subject"
+      case .behavior: return "a behavior subject"
+      case .replay: return "a replay subject"
+      case .async: return "an async subject"
+      case .publishRelay: return "a publish relay"
+      case .behaviorRelay: return "a behavior relay"
+      }
+    }
+  }
+
+  let sort: Sort
+  /// A `let`, so rx_subject_on_* reach it without retain/release.
+  let core: any AbiSubject
+  /// What rx_subject_as_observable lends out. It holds one C reference of its own, dropped
+  /// when this subject handle is destroyed; a caller that retained it keeps it usable (it
+  /// then behaves as a disposed subject).
+  let observableHandle: ObservableHandle
+
+  init(_ sort: Sort, _ core: any AbiSubject) {
+    self.sort = sort
+    self.core = core
+    observableHandle = ObservableHandle(SubjectObservable(core.observable))
+    _ = observableHandle.toC()
+    super.init(kind: .subject)
+  }
+
+  static func make(_ sort: Sort, _ core: any AbiSubject) -> UnsafeMutablePointer<rx_subject> {
+    SubjectHandle(sort, core).toC().assumingMemoryBound(to: rx_subject.self)
+  }
+
+  override func destroyed() {
+    // A callback of this subject may be releasing it from inside an rx_subject_on_* call.
+    core.keepAliveWhileDraining()
+    core.dispose()
+    observableHandle.releaseC()
+    if debugPoison {
+      // A poisoned handle is never deinitialized (Handle keeps its reference for ever), so
+      // its subject would never go either; let go of it by hand. Every entry point checks
+      // the poison first, so `core` is never read again.
+      Unmanaged.passUnretained(core as AnyObject).release()
+    }
+  }
+
+  static func from(_ p: UnsafeRawPointer?, _ fn: StaticString) -> SubjectHandle? {
+    guard let p = Validate.pointer(p, .subject, fn, "subject") else { return nil }
+    return Unmanaged<SubjectHandle>.fromOpaque(p).takeUnretainedValue()
+  }
+
+  /// Runs `body` on the subject behind a checked pointer without retaining it: the caller's
+  /// C reference keeps it alive for the call. Nil (rx_last_error set) for a bad pointer.
+  @inline(__always)
+  static func with<R>(_ p: UnsafeRawPointer?, _ fn: StaticString, _ body: (SubjectHandle) -> R) -> R? {
+    guard let p = Validate.pointer(p, .subject, fn, "subject") else { return nil }
+    return Unmanaged<SubjectHandle>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
+  }
+}

@@ -1,0 +1,60 @@
+/// `interval` and `timer`: a tick count, first after `dueTime`, then every `period` (or once
+/// when `period` is nil). Periodic ticks are drift-free and never overlap (PeriodicTask).
+public final class TimerObservable<Element>: Producer<Element> {
+  let dueTime: Int64
+  let period: Int64?
+  let scheduler: Scheduler
+  let make: (Int64) -> Element
+
+  public init(dueTime: Int64, period: Int64?, scheduler: Scheduler, make: @escaping (Int64) -> Element) {
+    precondition(period == nil || (period! > 0 && scheduler.supportsPeriodic),
+      "periodic timers need a positive period and a scheduler that supports periodic work")
+    self.dueTime = dueTime
+    self.period = period
+    self.scheduler = scheduler
+    self.make = make
+  }
+
+  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = TimerSink(observer: observer, cancel: cancel, make: make)
+    let subscription: any Disposable
+    if let period {
+      subscription = scheduler.schedulePeriodic(startAfter: dueTime, period: period) { sink.tick() }
+    } else {
+      subscription = scheduler.scheduleAfter(dueTime) { sink.once() }
+    }
+    return (sink, subscription)
+  }
+}
+
+final class TimerSink<Element>: Sink<Element, Element> {
+  let make: (Int64) -> Element
+  private var count: Int64 = 0  // ticks never overlap
+
+  init(observer: Observer<Element>, cancel: any Cancelable, make: @escaping (Int64) -> Element) {
+    self.make = make
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  func tick() {
+    forwardOn(.next(make(count)))
+    count &+= 1
+  }
+
+  func once() {
+    forwardOn(.next(make(0)))
+    forwardTerminal(.completed)
+  }
+}
+
+extension Observable where Element == Int64 {
+  public static func interval(_ period: Int64, scheduler: Scheduler) -> Observable<Int64> {
+    TimerObservable(dueTime: period, period: period, scheduler: scheduler, make: { $0 })
+  }
+
+  public static func timer(_ dueTime: Int64, period: Int64? = nil, scheduler: Scheduler) -> Observable<Int64> {
+    TimerObservable(dueTime: dueTime, period: period, scheduler: scheduler, make: { $0 })
+  }
+}

@@ -1,0 +1,60 @@
+extension Observable {
+  /// Mirrors whichever source emits first (any event), disposing the others. With no
+  /// sources it never emits, as RxSwift's `amb` of an empty sequence.
+  public static func amb(_ sources: [Observable<Element>]) -> Observable<Element> {
+    if sources.isEmpty { return Never() }
+    return AmbProducer(sources: sources)
+  }
+
+  /// Mirrors this sequence or `other`, whichever emits first.
+  public func amb(_ other: Observable<Element>) -> Observable<Element> { Observable.amb([self, other]) }
+}
+
+final class AmbProducer<Element>: Producer<Element> {
+  let sources: [Observable<Element>]
+  init(sources: [Observable<Element>]) { self.sources = sources }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = AmbSink<Element>(count: sources.count, observer: observer, cancel: cancel)
+    return (sink, sink.run(sources))
+  }
+}
+
+/// Events of all sources are serialized through one Drain: the first one decides the winner.
+final class AmbSink<Element>: Sink<Element, Element> {
+  let drain = Drain<(Int, Event<Element>)>()
+  let subscriptions: [SingleAssignmentDisposable]
+  var winner = -1  // drain-owned
+
+  init(count: Int, observer: Observer<Element>, cancel: any Cancelable) {
+    subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  func run(_ sources: [Observable<Element>]) -> any Disposable {
+    for i in sources.indices {
+      if isDisposed { break }
+      // A source that already lost (an earlier one emitted while being subscribed) is
+      // not subscribed at all.
+      if subscriptions[i].isDisposed { continue }
+      subscriptions[i].trySet(sources[i].subscribe(IndexedObserver(index: i) { self.submit($0, $1) }))
+    }
+    return CompositeDisposable(disposables: subscriptions)
+  }
+
+  func submit(_ index: Int, _ event: Event<Element>) {
+    drain.submit((index, event)) { self.handle($0.0, $0.1) }
+  }
+
+  private func handle(_ index: Int, _ event: Event<Element>) {
+    if isDisposed { return }
+    if winner < 0 {
+      winner = index
+      for i in subscriptions.indices where i != index { subscriptions[i].dispose() }
+    }
+    guard index == winner else { return }
+    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+  }
+}

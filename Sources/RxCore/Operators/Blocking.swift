@@ -1,0 +1,103 @@
+import Dispatch
+import Synchronization
+
+/// How a blocking wait ended.
+public enum BlockingOutcome<Element> {
+  case completed([Element])
+  case failed(any Error)
+  case timedOut
+  /// Called on the main thread from inside main-scheduler work: the main loop cannot be
+  /// run there, and blocking would deadlock any work the stream needs from main.
+  case nestedMainLoop
+}
+
+extension Observable {
+  /// Subscribes, waits for the terminal event (running the main loop meanwhile when called
+  /// on the main thread) and returns what arrived. `timeout` nil waits without limit; on
+  /// time-out the subscription is disposed. `lastOnly` keeps just the last element.
+  public func blockingCollect(timeout: Int64?, lastOnly: Bool = false) -> BlockingOutcome<Element> {
+    let collector = BlockingCollector<Element>(lastOnly: lastOnly)
+    let subscription = subscribe(collector)
+    let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
+    var finished: Bool
+    if MainThread.isCurrent {
+      finished = collector.isDone
+      // Short slices, so a terminal event from another thread ends the wait promptly
+      // without touching the loop's stop flag (which belongs to the program).
+      while !finished {
+        let now = MonotonicClock.now()
+        if let deadline, now >= deadline { break }
+        let slice = Swift.min(1_000_000, (deadline ?? Int64.max) - now)
+        if case .nested = MainScheduler.instance.run(timeout: slice) {
+          subscription.dispose()
+          return .nestedMainLoop
+        }
+        finished = collector.isDone
+      }
+    } else {
+      finished = collector.wait(until: deadline)
+    }
+    subscription.dispose()
+    return finished ? collector.outcome : .timedOut
+  }
+}
+
+final class BlockingCollector<Element>: Observer<Element> {
+  private struct State {
+    var elements: [Element] = []
+    var error: (any Error)?
+    var done = false
+  }
+  private let state = Mutex(State())
+  private let signal = DispatchSemaphore(value: 0)
+  private let lastOnly: Bool
+
+  init(lastOnly: Bool) {
+    self.lastOnly = lastOnly
+    super.init()
+    Resources.increment()
+  }
+
+  deinit { Resources.decrement() }
+
+  override func on(_ event: Event<Element>) {
+    let signalNow: Bool = state.withLock { s in
+      if s.done { return false }
+      switch event {
+      case .next(let e):
+        if lastOnly { s.elements.removeAll(keepingCapacity: true) }
+        s.elements.append(e)
+        return false
+      case .error(let e):
+        s.error = e
+        s.done = true
+      case .completed:
+        s.done = true
+      }
+      return true
+    }
+    if signalNow { signal.signal() }
+  }
+
+  var isDone: Bool { state.withLock { $0.done } }
+
+  /// Waits for the terminal event until `deadline` (nil: forever); true if it arrived.
+  func wait(until deadline: Int64?) -> Bool {
+    guard let deadline else {
+      signal.wait()
+      return true
+    }
+    let left = Swift.max(0, deadline - MonotonicClock.now())
+    if signal.wait(timeout: .now() + .nanoseconds(Int(Swift.min(left, Int64(Int.max))))) == .success {
+      return true
+    }
+    return isDone
+  }
+
+  var outcome: BlockingOutcome<Element> {
+    state.withLock { s in
+      if let error = s.error { return .failed(error) }
+      return .completed(s.elements)
+    }
+  }
+}

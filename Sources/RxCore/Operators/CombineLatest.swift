@@ -1,0 +1,107 @@
+extension Observable {
+  /// Combines the latest element of every source each time one of them emits, once all
+  /// have emitted. Completes when all have completed (or when the only sources left
+  /// running can no longer produce a combination); the first error ends everything.
+  /// With no sources: emits `resultSelector([])` and completes, as RxSwift does.
+  public static func combineLatest<Source>(
+    _ sources: [Observable<Source>], resultSelector: @escaping ([Source]) throws -> Element
+  ) -> Observable<Element> {
+    CombineLatestProducer(sources: sources, resultSelector: resultSelector)
+  }
+}
+
+final class CombineLatestProducer<Source, Result>: Producer<Result> {
+  let sources: [Observable<Source>]
+  let resultSelector: ([Source]) throws -> Result
+
+  init(sources: [Observable<Source>], resultSelector: @escaping ([Source]) throws -> Result) {
+    self.sources = sources
+    self.resultSelector = resultSelector
+  }
+
+  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = CombineLatestSink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+/// Events of all sources are serialized through one Drain; the state below is touched only
+/// by the draining thread.
+final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
+  let parent: CombineLatestProducer<Source, Result>
+  let drain = Drain<(Int, Event<Source>)>()
+  let subscriptions: [SingleAssignmentDisposable]
+  var values: [Source?]
+  var numberOfValues = 0
+  var isDone: [Bool]
+  var numberOfDone = 0
+
+  init(parent: CombineLatestProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
+    self.parent = parent
+    let n = parent.sources.count
+    subscriptions = (0..<n).map { _ in SingleAssignmentDisposable() }
+    values = Array(repeating: nil, count: n)
+    isDone = Array(repeating: false, count: n)
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  func run() -> any Disposable {
+    let n = parent.sources.count
+    if n == 0 {
+      do {
+        let result = try parent.resultSelector([])
+        forwardOn(.next(result))
+        forwardTerminal(.completed)
+      } catch {
+        forwardTerminal(.error(error))
+      }
+      return NopDisposable.shared
+    }
+    for i in 0..<n {
+      if isDisposed { break }
+      subscriptions[i].trySet(parent.sources[i].subscribe(IndexedObserver(index: i) { 
+        self.submit($0, $1)
+      }))
+    }
+    return CompositeDisposable(disposables: subscriptions)
+  }
+
+  func submit(_ index: Int, _ event: Event<Source>) {
+    drain.submit((index, event)) { self.handle($0.0, $0.1) }
+  }
+
+  private func handle(_ index: Int, _ event: Event<Source>) {
+    if isDisposed { return }
+    let n = values.count
+    switch event {
+    case .next(let element):
+      if values[index] == nil { numberOfValues += 1 }
+      values[index] = element
+      if numberOfValues < n {
+        // Every other source is done, and one of them never emitted: nothing can follow.
+        let othersDone = numberOfDone - (isDone[index] ? 1 : 0)
+        if othersDone == n - 1 { forwardTerminal(.completed) }
+        return
+      }
+      let result: Result
+      do { result = try parent.resultSelector(values.map { $0! }) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      forwardOn(.next(result))
+    case .error(let error):
+      forwardTerminal(.error(error))
+    case .completed:
+      if isDone[index] { return }
+      isDone[index] = true
+      numberOfDone += 1
+      if numberOfDone == n {
+        forwardTerminal(.completed)
+      } else {
+        subscriptions[index].dispose()
+      }
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import Synchronization
+
+extension Observable {
+  /// Lets a tap observer, made for each subscription by `makeTap`, see every event before
+  /// it goes downstream. The tap's `dropped()` runs once when the subscription ends by
+  /// dispose or drop (also after a terminal event, once the sink disposes).
+  public func `do`(tap makeTap: @escaping () -> Observer<Element>) -> Observable<Element> {
+    DoProducer(source: self, makeTap: makeTap)
+  }
+
+  /// Closure form: each runs before the event goes downstream; `onDispose` once per
+  /// subscription, when it ends for any reason.
+  public func `do`(
+    onNext: ((Element) -> Void)? = nil, onError: ((any Error) -> Void)? = nil,
+    onCompleted: (() -> Void)? = nil, onDispose: (() -> Void)? = nil
+  ) -> Observable<Element> {
+    DoProducer(source: self, makeTap: {
+      ClosureTap(onNext: onNext, onError: onError, onCompleted: onCompleted, onDispose: onDispose)
+    })
+  }
+}
+
+final class DoProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let makeTap: () -> Observer<Element>
+
+  init(source: Observable<Element>, makeTap: @escaping () -> Observer<Element>) {
+    self.source = source
+    self.makeTap = makeTap
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = DoSink(parent: self, tap: makeTap(), observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class DoSink<Element>: Sink<Element, Element> {
+  let parent: DoProducer<Element>  // keeps the tap factory (and what it captures) alive
+  let tap: Observer<Element>
+  let tapFinished = Atomic<Bool>(false)
+
+  init(parent: DoProducer<Element>, tap: Observer<Element>, observer: Observer<Element>, cancel: any Cancelable) {
+    self.parent = parent
+    self.tap = tap
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Element>) {
+    if isDisposed { return }
+    tap.on(event)
+    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+  }
+
+  private func finishTap() {
+    if !tapFinished.exchange(true, ordering: .acquiringAndReleasing) { tap.dropped() }
+  }
+
+  override func dropped() {
+    if isDisposed { return }
+    finishTap()  // the tap hears of it before the subscriber does
+    super.dropped()
+  }
+
+  override func dispose() {
+    super.dispose()
+    finishTap()
+  }
+}
+
+final class ClosureTap<Element>: Observer<Element> {
+  let onNext: ((Element) -> Void)?
+  let onError: ((any Error) -> Void)?
+  let onCompleted: (() -> Void)?
+  let onDispose: (() -> Void)?
+
+  init(onNext: ((Element) -> Void)?, onError: ((any Error) -> Void)?, onCompleted: (() -> Void)?, onDispose: (() -> Void)?) {
+    self.onNext = onNext
+    self.onError = onError
+    self.onCompleted = onCompleted
+    self.onDispose = onDispose
+  }
+
+  override func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element): onNext?(element)
+    case .error(let error): onError?(error)
+    case .completed: onCompleted?()
+    }
+  }
+
+  override func dropped() { onDispose?() }
+}

@@ -1,0 +1,46 @@
+extension Observable {
+  /// The element at `index`, then completed; fails with `RxError.argumentOutOfRange` if the
+  /// source completes first.
+  public func element(at index: Int) -> Observable<Element> {
+    ElementAtProducer(source: self, index: index)
+  }
+}
+
+final class ElementAtProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let index: Int
+
+  init(source: Observable<Element>, index: Int) {
+    self.source = source
+    self.index = index
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ElementAtSink(index: index, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ElementAtSink<Element>: Sink<Element, Element> {
+  var remaining: Int
+
+  init(index: Int, observer: Observer<Element>, cancel: any Cancelable) {
+    self.remaining = index
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Element>) {
+    switch event {
+    case .next:
+      if remaining == 0 {
+        forwardOn(event)
+        forwardTerminal(.completed)
+      }
+      remaining -= 1
+    case .error: forwardTerminal(event)
+    case .completed: forwardTerminal(.error(RxError.argumentOutOfRange))
+    }
+  }
+}

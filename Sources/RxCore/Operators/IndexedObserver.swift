@@ -1,0 +1,14 @@
+/// The observer a multi-source sink subscribes to its i-th source: tags each event with
+/// the index and hands it to the sink. A source that drops it (a disposed subject) is
+/// treated as one that never emits again.
+final class IndexedObserver<Element>: Observer<Element> {
+  let index: Int
+  let handler: (Int, Event<Element>) -> Void
+
+  init(index: Int, _ handler: @escaping (Int, Event<Element>) -> Void) {
+    self.index = index
+    self.handler = handler
+  }
+
+  override func on(_ event: Event<Element>) { handler(index, event) }
+}

@@ -1,0 +1,38 @@
+extension Observable {
+  /// The last element, once the source completes; fails with `RxError.noElements` on an
+  /// empty source.
+  public func last() -> Observable<Element> { LastProducer(source: self) }
+}
+
+final class LastProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  init(source: Observable<Element>) { self.source = source }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = LastSink<Element>(observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class LastSink<Element>: Sink<Element, Element> {
+  var last: Element?
+
+  override func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element): last = element
+    case .error:
+      last = nil
+      forwardTerminal(event)
+    case .completed:
+      guard let element = last else {
+        forwardTerminal(.error(RxError.noElements))
+        return
+      }
+      last = nil
+      forwardOn(.next(element))
+      forwardTerminal(.completed)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import Synchronization
+
+extension Observable {
+  /// Resubscribes after an error, up to `maxAttempts` subscriptions in all (the first one
+  /// included); the last attempt's error is forwarded. `maxAttempts == 0` retries forever.
+  public func retry(_ maxAttempts: Int = 0) -> Observable<Element> {
+    RetryProducer(source: self, maxAttempts: Swift.max(maxAttempts, 0))
+  }
+}
+
+final class RetryProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let maxAttempts: Int
+
+  init(source: Observable<Element>, maxAttempts: Int) {
+    self.source = source
+    self.maxAttempts = maxAttempts
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = RetrySink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+/// Resubscription goes through a Drain used as a trampoline: a source that fails while
+/// being subscribed queues the next attempt instead of recursing, so many synchronous
+/// failures cost a loop, not stack depth.
+final class RetrySink<Element>: Sink<Element, Element> {
+  let parent: RetryProducer<Element>
+  let subscription = SerialDisposable()
+  let trampoline = Drain<Void>()
+  let attempts = Atomic<Int>(0)
+
+  init(parent: RetryProducer<Element>, observer: Observer<Element>, cancel: any Cancelable) {
+    self.parent = parent
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  func run() -> any Disposable {
+    resubscribe()
+    return subscription
+  }
+
+  private func resubscribe() {
+    trampoline.submit(()) { _ in
+      if self.isDisposed { return }
+      self.attempts.add(1, ordering: .acquiringAndReleasing)
+      let current = SingleAssignmentDisposable()
+      self.subscription.set(current)
+      current.trySet(self.parent.source.subscribe(self))
+    }
+  }
+
+  override func on(_ event: Event<Element>) {
+    if isDisposed { return }
+    switch event {
+    case .next: forwardOn(event)
+    case .completed: forwardTerminal(event)
+    case .error:
+      let max = parent.maxAttempts
+      if max != 0 && attempts.load(ordering: .acquiring) >= max {
+        forwardTerminal(event)
+      } else {
+        resubscribe()
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/// Emits the source's latest value each time `sampler` ticks, if a new one arrived since the
+/// last tick (RxSwift's sample). The source completing ends the output at the next tick;
+/// the sampler completing emits a last sample. Both inputs go through one Drain.
+public final class Sample<Element, SamplerElement>: Producer<Element> {
+  let source: Observable<Element>
+  let sampler: Observable<SamplerElement>
+
+  public init(source: Observable<Element>, sampler: Observable<SamplerElement>) {
+    self.source = source
+    self.sampler = sampler
+  }
+
+  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = SampleSink<Element>(observer: observer, cancel: cancel)
+    let samplerSubscription = sampler.subscribe(SamplerObserver<Element, SamplerElement>(sink))
+    sink.sourceSubscription.setDisposable(source.subscribe(sink))
+    return (sink, BinaryDisposable(sink.sourceSubscription, samplerSubscription))
+  }
+}
+
+final class SampleSink<Element>: Sink<Element, Element> {
+  enum Input { case source(Event<Element>), tick, samplerError(any Error) }
+  let sourceSubscription = SingleAssignmentDisposable()
+  private let drain = Drain<Input>()
+  private var element: Element?
+  private var atEnd = false
+
+  override func on(_ event: Event<Element>) { submit(.source(event)) }
+
+  func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+
+  private func handle(_ input: Input) {
+    if isDisposed { return }
+    switch input {
+    case .source(.next(let value)):
+      element = value
+    case .source(.error(let error)):
+      forwardTerminal(.error(error))
+    case .source(.completed):
+      atEnd = true
+      sourceSubscription.dispose()
+    case .tick:
+      if let value = element {
+        element = nil
+        forwardOn(.next(value))
+      }
+      if atEnd { forwardTerminal(.completed) }
+    case .samplerError(let error):
+      forwardTerminal(.error(error))
+    }
+  }
+}
+
+final class SamplerObserver<Element, SamplerElement>: Observer<SamplerElement> {
+  let sink: SampleSink<Element>
+  init(_ sink: SampleSink<Element>) { self.sink = sink }
+
+  override func on(_ event: Event<SamplerElement>) {
+    switch event {
+    case .next, .completed: sink.submit(.tick)
+    case .error(let error): sink.submit(.samplerError(error))
+    }
+  }
+
+  override func dropped() { sink.dropped() }
+}
+
+extension ObservableType {
+  public func sample<S>(_ sampler: Observable<S>) -> Observable<Element> {
+    Sample(source: asObservable(), sampler: sampler)
+  }
+}

@@ -1,0 +1,44 @@
+extension Observable {
+  /// Drops the first `count` elements.
+  public func skip(_ count: Int) -> Observable<Element> {
+    SkipProducer(source: self, count: count)
+  }
+}
+
+final class SkipProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let count: Int
+
+  init(source: Observable<Element>, count: Int) {
+    self.source = source
+    self.count = count
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = SkipSink(remaining: count, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class SkipSink<Element>: Sink<Element, Element> {
+  var remaining: Int
+
+  init(remaining: Int, observer: Observer<Element>, cancel: any Cancelable) {
+    self.remaining = remaining
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Element>) {
+    switch event {
+    case .next:
+      if remaining > 0 {
+        remaining -= 1
+      } else {
+        forwardOn(event)
+      }
+    case .error, .completed: forwardTerminal(event)
+    }
+  }
+}

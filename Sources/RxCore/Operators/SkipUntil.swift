@@ -1,0 +1,78 @@
+extension Observable {
+  /// Drops elements until `other` emits an element, then forwards the rest. An error of
+  /// `other` fails the stream. If the source completes before `other` emitted, the
+  /// subscription ends with no event (as in RxSwift); observers see it as dropped.
+  public func skip<Other>(until other: Observable<Other>) -> Observable<Element> {
+    SkipUntilProducer(source: self, other: other)
+  }
+}
+
+final class SkipUntilProducer<Element, Other>: Producer<Element> {
+  let source: Observable<Element>
+  let other: Observable<Other>
+
+  init(source: Observable<Element>, other: Observable<Other>) {
+    self.source = source
+    self.other = other
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = SkipUntilSink<Element, Other>(observer: observer, cancel: cancel)
+    return (sink, sink.run(source, other))
+  }
+}
+
+/// Source and other events are serialized through one Drain.
+final class SkipUntilSink<Element, Other>: Sink<Element, Element> {
+  enum Signal {
+    case source(Event<Element>)
+    case other(Event<Other>)
+  }
+
+  let drain = Drain<Signal>()
+  let sourceSubscription = SingleAssignmentDisposable()
+  let otherSubscription = SingleAssignmentDisposable()
+  var forwarding = false  // drain-owned
+
+  func run(_ source: Observable<Element>, _ other: Observable<Other>) -> any Disposable {
+    sourceSubscription.trySet(source.subscribe(self))
+    if !isDisposed { otherSubscription.trySet(other.subscribe(SkipUntilOther(parent: self))) }
+    return BinaryDisposable(sourceSubscription, otherSubscription)
+  }
+
+  override func on(_ event: Event<Element>) { submit(.source(event)) }
+
+  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+
+  private func handle(_ signal: Signal) {
+    if isDisposed { return }
+    switch signal {
+    case .source(.next):
+      if case .source(let event) = signal, forwarding { forwardOn(event) }
+    case .source(.error(let error)):
+      forwardTerminal(.error(error))
+    case .source(.completed):
+      if forwarding {
+        forwardTerminal(.completed)
+      } else {
+        observer.dropped()
+        dispose()
+      }
+    case .other(.next):
+      forwarding = true
+      otherSubscription.dispose()
+    case .other(.error(let error)):
+      forwardTerminal(.error(error))
+    case .other(.completed):
+      otherSubscription.dispose()
+    }
+  }
+}
+
+final class SkipUntilOther<Element, Other>: Observer<Other> {
+  let parent: SkipUntilSink<Element, Other>
+  init(parent: SkipUntilSink<Element, Other>) { self.parent = parent }
+  override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
+}

@@ -1,0 +1,105 @@
+extension Observable {
+  /// Maps each element to an observable and mirrors only the latest one, disposing the
+  /// previous inner subscription when a new element arrives.
+  public func flatMapLatest<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
+    SwitchProducer(source: self, selector: selector)
+  }
+
+  /// Mirrors the latest inner observable of a stream of observables.
+  public func switchLatest<Inner>() -> Observable<Inner> where Element == Observable<Inner> {
+    SwitchProducer(source: self, selector: { $0 })
+  }
+}
+
+final class SwitchProducer<Source, Result>: Producer<Result> {
+  let source: Observable<Source>
+  let selector: (Source) throws -> Observable<Result>
+
+  init(source: Observable<Source>, selector: @escaping (Source) throws -> Observable<Result>) {
+    self.source = source
+    self.selector = selector
+  }
+
+  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = SwitchSink(selector: selector, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+/// Outer and inner events are serialized through one Drain (see FlatMapSink). Each inner
+/// subscription carries an id; events of a superseded inner are ignored.
+final class SwitchSink<Source, Result>: Sink<Source, Result> {
+  enum Signal {
+    case outer(Event<Source>)
+    case inner(Event<Result>, UInt64)
+  }
+
+  let selector: (Source) throws -> Observable<Result>
+  let drain = Drain<Signal>()
+  let sourceSubscription = SingleAssignmentDisposable()
+  let innerSubscription = SerialDisposable()
+  // Drain-owned state.
+  var latest: UInt64 = 0
+  var hasLatest = false
+  var sourceDone = false
+
+  init(selector: @escaping (Source) throws -> Observable<Result>, observer: Observer<Result>, cancel: any Cancelable) {
+    self.selector = selector
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  func run(_ source: Observable<Source>) -> any Disposable {
+    sourceSubscription.trySet(source.subscribe(self))
+    return BinaryDisposable(sourceSubscription, innerSubscription)
+  }
+
+  override func on(_ event: Event<Source>) { submit(.outer(event)) }
+
+  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+
+  private func handle(_ signal: Signal) {
+    if isDisposed { return }
+    switch signal {
+    case .outer(.next(let element)):
+      let inner: Observable<Result>
+      do { inner = try selector(element) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      latest &+= 1
+      hasLatest = true
+      let subscription = SingleAssignmentDisposable()
+      innerSubscription.set(subscription)  // disposes the previous inner
+      subscription.trySet(inner.subscribe(SwitchInner(parent: self, id: latest)))
+    case .outer(.error(let error)):
+      forwardTerminal(.error(error))
+    case .outer(.completed):
+      sourceDone = true
+      sourceSubscription.dispose()
+      if !hasLatest { forwardTerminal(.completed) }
+    case .inner(let event, let id):
+      guard id == latest else { return }
+      switch event {
+      case .next(let element): forwardOn(.next(element))
+      case .error(let error): forwardTerminal(.error(error))
+      case .completed:
+        hasLatest = false
+        if sourceDone { forwardTerminal(.completed) }
+      }
+    }
+  }
+}
+
+final class SwitchInner<Source, Result>: Observer<Result> {
+  let parent: SwitchSink<Source, Result>
+  let id: UInt64
+
+  init(parent: SwitchSink<Source, Result>, id: UInt64) {
+    self.parent = parent
+    self.id = id
+  }
+
+  override func on(_ event: Event<Result>) { parent.submit(.inner(event, id)) }
+}

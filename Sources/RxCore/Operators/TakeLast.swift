@@ -1,0 +1,51 @@
+extension Observable {
+  /// The last `count` elements, emitted when the source completes.
+  public func takeLast(_ count: Int) -> Observable<Element> {
+    TakeLastProducer(source: self, count: Swift.max(count, 0))
+  }
+}
+
+final class TakeLastProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let count: Int
+
+  init(source: Observable<Element>, count: Int) {
+    self.source = source
+    self.count = count
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class TakeLastSink<Element>: Sink<Element, Element> {
+  let count: Int
+  var elements = RingBuffer<Element>()
+
+  init(count: Int, observer: Observer<Element>, cancel: any Cancelable) {
+    self.count = count
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element):
+      if count == 0 { return }
+      elements.append(element)
+      if elements.count > count { _ = elements.popFirst() }
+    case .error(let error):
+      elements.removeAll()
+      forwardTerminal(.error(error))
+    case .completed:
+      while let element = elements.popFirst() {
+        if isDisposed { break }
+        forwardOn(.next(element))
+      }
+      forwardTerminal(.completed)
+    }
+  }
+}

@@ -1,0 +1,67 @@
+extension Observable {
+  /// Forwards elements until `other` emits an element (then completes). An error of
+  /// `other` fails the stream; its completion changes nothing.
+  public func take<Other>(until other: Observable<Other>) -> Observable<Element> {
+    TakeUntilProducer(source: self, other: other)
+  }
+}
+
+final class TakeUntilProducer<Element, Other>: Producer<Element> {
+  let source: Observable<Element>
+  let other: Observable<Other>
+
+  init(source: Observable<Element>, other: Observable<Other>) {
+    self.source = source
+    self.other = other
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = TakeUntilSink<Element, Other>(observer: observer, cancel: cancel)
+    return (sink, sink.run(source, other))
+  }
+}
+
+/// Source and other events are serialized through one Drain.
+final class TakeUntilSink<Element, Other>: Sink<Element, Element> {
+  enum Signal {
+    case source(Event<Element>)
+    case other(Event<Other>)
+  }
+
+  let drain = Drain<Signal>()
+  let sourceSubscription = SingleAssignmentDisposable()
+  let otherSubscription = SingleAssignmentDisposable()
+
+  func run(_ source: Observable<Element>, _ other: Observable<Other>) -> any Disposable {
+    // `other` first, as RxSwift does: if it fires at once, the source is never subscribed.
+    otherSubscription.trySet(other.subscribe(TakeUntilOther(parent: self)))
+    if !isDisposed { sourceSubscription.trySet(source.subscribe(self)) }
+    return BinaryDisposable(sourceSubscription, otherSubscription)
+  }
+
+  override func on(_ event: Event<Element>) { submit(.source(event)) }
+
+  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+
+  private func handle(_ signal: Signal) {
+    if isDisposed { return }
+    switch signal {
+    case .source(let event):
+      if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+    case .other(.next):
+      forwardTerminal(.completed)
+    case .other(.error(let error)):
+      forwardTerminal(.error(error))
+    case .other(.completed):
+      otherSubscription.dispose()
+    }
+  }
+}
+
+final class TakeUntilOther<Element, Other>: Observer<Other> {
+  let parent: TakeUntilSink<Element, Other>
+  init(parent: TakeUntilSink<Element, Other>) { self.parent = parent }
+  override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
+}

@@ -1,0 +1,46 @@
+extension Observable {
+  /// Forwards elements while `predicate` holds; completes at the first that fails it.
+  public func take(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
+    TakeWhileProducer(source: self, predicate: predicate)
+  }
+}
+
+final class TakeWhileProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let predicate: (Element) throws -> Bool
+
+  init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool) {
+    self.source = source
+    self.predicate = predicate
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = TakeWhileSink(predicate: predicate, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class TakeWhileSink<Element>: Sink<Element, Element> {
+  let predicate: (Element) throws -> Bool
+
+  init(predicate: @escaping (Element) throws -> Bool, observer: Observer<Element>, cancel: any Cancelable) {
+    self.predicate = predicate
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Element>) {
+    if isDisposed { return }
+    switch event {
+    case .next(let element):
+      let keep: Bool
+      do { keep = try predicate(element) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      if keep { forwardOn(event) } else { forwardTerminal(.completed) }
+    case .error, .completed: forwardTerminal(event)
+    }
+  }
+}

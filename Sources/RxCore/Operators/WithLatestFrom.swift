@@ -1,0 +1,85 @@
+extension Observable {
+  /// Combines each element with the latest element of `other` (elements arriving before
+  /// `other` emitted are dropped). Completes with the source; an error of either fails it.
+  public func withLatestFrom<Other, Result>(
+    _ other: Observable<Other>, resultSelector: @escaping (Element, Other) throws -> Result
+  ) -> Observable<Result> {
+    WithLatestFromProducer(source: self, other: other, resultSelector: resultSelector)
+  }
+}
+
+final class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
+  let source: Observable<Source>
+  let other: Observable<Other>
+  let resultSelector: (Source, Other) throws -> Result
+
+  init(source: Observable<Source>, other: Observable<Other>, resultSelector: @escaping (Source, Other) throws -> Result) {
+    self.source = source
+    self.other = other
+    self.resultSelector = resultSelector
+  }
+
+  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = WithLatestFromSink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+/// Source and other events are serialized through one Drain.
+final class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
+  enum Signal {
+    case source(Event<Source>)
+    case other(Event<Other>)
+  }
+
+  let parent: WithLatestFromProducer<Source, Other, Result>
+  let drain = Drain<Signal>()
+  let sourceSubscription = SingleAssignmentDisposable()
+  let otherSubscription = SingleAssignmentDisposable()
+  var latest: Other?  // drain-owned
+
+  init(parent: WithLatestFromProducer<Source, Other, Result>, observer: Observer<Result>, cancel: any Cancelable) {
+    self.parent = parent
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  func run() -> any Disposable {
+    otherSubscription.trySet(parent.other.subscribe(WithLatestFromOther(parent: self)))
+    if !isDisposed { sourceSubscription.trySet(parent.source.subscribe(self)) }
+    return BinaryDisposable(sourceSubscription, otherSubscription)
+  }
+
+  override func on(_ event: Event<Source>) { submit(.source(event)) }
+
+  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+
+  private func handle(_ signal: Signal) {
+    if isDisposed { return }
+    switch signal {
+    case .source(.next(let element)):
+      guard let latest else { return }
+      let result: Result
+      do { result = try parent.resultSelector(element, latest) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      forwardOn(.next(result))
+    case .source(.error(let error)), .other(.error(let error)):
+      forwardTerminal(.error(error))
+    case .source(.completed):
+      forwardTerminal(.completed)
+    case .other(.next(let element)):
+      latest = element
+    case .other(.completed):
+      otherSubscription.dispose()
+    }
+  }
+}
+
+final class WithLatestFromOther<Source, Other, Result>: Observer<Other> {
+  let parent: WithLatestFromSink<Source, Other, Result>
+  init(parent: WithLatestFromSink<Source, Other, Result>) { self.parent = parent }
+  override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
+}

@@ -1,0 +1,18 @@
+/// Runs every action at once, on the calling thread. Delayed work blocks the caller until
+/// it is due, so periodic work is not supported.
+public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
+  public static let instance = ImmediateScheduler()
+
+  public override var supportsPeriodic: Bool { false }
+
+  public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
+    action()
+    return NopDisposable.shared
+  }
+
+  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+    if delay > 0 { MonotonicClock.sleep(until: MonotonicClock.deadline(after: delay, from: now)) }
+    action()
+    return NopDisposable.shared
+  }
+}

@@ -1,0 +1,214 @@
+import Dispatch
+import Glibc
+import Synchronization
+
+/// Runs work on the main thread, driven by the C program: `run`, `runFor`, `drain`, or its
+/// own poll/epoll loop on `fd`, which is readable exactly while work is pending.
+///
+/// As RxSwift's MainScheduler, `schedule` called on the main thread while nothing is queued
+/// or running there runs the action at once; otherwise it enqueues. Delayed work waits in a
+/// timer queue; a Dispatch timer moves it to the ready queue (and so makes `fd` readable)
+/// when it is due, and `drain` also collects whatever is due by then.
+public final class MainScheduler: Scheduler, @unchecked Sendable {
+  public static let instance = MainScheduler()
+
+  public enum LoopStatus { case ok, notMainThread, nested }
+
+  final class Item: ScheduledAction, @unchecked Sendable {
+    unowned let owner: MainScheduler
+    var ready = false  // guarded by owner.state
+    init(_ owner: MainScheduler, _ action: @escaping () -> Void) {
+      self.owner = owner
+      super.init(action)
+    }
+    override func cancelled() { owner.cancelled(self) }
+  }
+
+  struct State {
+    var ready = RingBuffer<Item>()
+    var delayed = TimerQueue<Item>()
+    var live = 0          // ready items not disposed
+    var signaled = false  // the pipe holds its byte
+    var busy = false      // an action of ours is running on main
+    var looping = false   // inside run / runFor
+  }
+
+  private let state = Mutex(State())
+  private let stopRequested = Atomic<Bool>(false)
+  private let readFd: Int32, writeFd: Int32
+  private let stopReadFd: Int32, stopWriteFd: Int32
+  private let timerQueue = DispatchQueue(label: "rxc.main-timer")
+
+  private override init() {
+    (readFd, writeFd) = Self.makePipe()
+    (stopReadFd, stopWriteFd) = Self.makePipe()
+    super.init()
+  }
+
+  private static func makePipe() -> (Int32, Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { return (-1, -1) }
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    return (fds[0], fds[1])
+  }
+
+  public override var isSerial: Bool { true }
+
+  /// Readable exactly while work is pending (do not read from it).
+  public var fd: Int32 { readFd }
+
+  public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
+    if MainThread.isCurrent {
+      let runNow = state.withLock { s -> Bool in
+        promoteDue(&s, now: MonotonicClock.now())
+        if s.live > 0 || s.busy { return false }
+        s.busy = true
+        return true
+      }
+      if runNow {
+        action()
+        state.withLock { $0.busy = false }
+        return NopDisposable.shared
+      }
+    }
+    return enqueue(Item(self, action))
+  }
+
+  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+    if delay <= 0 { return enqueue(Item(self, action)) }
+    let item = Item(self, action)
+    let due = MonotonicClock.deadline(after: delay, from: now)
+    state.withLock { $0.delayed.insert(item, due: due) }
+    timerQueue.asyncAfter(deadline: .after(delay)) { [self] in
+      state.withLock { promoteDue(&$0, now: MonotonicClock.now()) }
+    }
+    return item
+  }
+
+  private func enqueue(_ item: Item) -> Item {
+    state.withLock { s in
+      item.ready = true
+      s.ready.append(item)
+      s.live += 1
+      updateSignal(&s)
+    }
+    return item
+  }
+
+  /// Moves due delayed items to the ready queue (under the lock).
+  private func promoteDue(_ s: inout State, now: Int64) {
+    while let top = s.delayed.first, top.due <= now {
+      _ = s.delayed.popFirst()
+      if top.item.isDisposed { continue }
+      top.item.ready = true
+      s.ready.append(top.item)
+      s.live += 1
+    }
+    updateSignal(&s)
+  }
+
+  private func cancelled(_ item: Item) {
+    state.withLock { s in
+      if item.ready {
+        item.ready = false
+        s.live -= 1
+        updateSignal(&s)
+      }
+    }
+  }
+
+  /// Keeps the pipe's readability equal to "live work is ready".
+  private func updateSignal(_ s: inout State) {
+    let want = s.live > 0
+    if want == s.signaled { return }
+    var byte: UInt8 = 1
+    if want {
+      _ = write(writeFd, &byte, 1)
+    } else {
+      while read(readFd, &byte, 1) > 0 {}
+    }
+    s.signaled = want
+  }
+
+  /// Runs what is pending now (not what those actions schedule). Nil off the main thread or
+  /// when called from inside a main-scheduler action.
+  public func drain() -> Int? {
+    guard MainThread.isCurrent else { return nil }
+    let count = state.withLock { s -> Int? in
+      if s.busy { return nil }
+      promoteDue(&s, now: MonotonicClock.now())
+      s.busy = true
+      return s.ready.count
+    }
+    guard let count else { return nil }
+    var ran = 0
+    for _ in 0..<count {
+      let item = state.withLock { s -> Item? in
+        guard let item = s.ready.popFirst() else { return nil }
+        if item.ready {
+          item.ready = false
+          s.live -= 1
+          updateSignal(&s)
+        }
+        return item
+      }
+      guard let item else { break }
+      if item.run() { ran += 1 }
+    }
+    state.withLock { $0.busy = false }
+    return ran
+  }
+
+  /// Runs pending and arriving work until `stop()` or, given a timeout, until it is up.
+  public func run(timeout: Int64?) -> LoopStatus {
+    guard MainThread.isCurrent else { return .notMainThread }
+    let entered = state.withLock { s -> Bool in
+      if s.busy || s.looping { return false }
+      s.looping = true
+      return true
+    }
+    guard entered else { return .nested }
+    defer { state.withLock { $0.looping = false } }
+    let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
+    while true {
+      if consumeStop() { break }
+      _ = drain()
+      if consumeStop() { break }
+      let now = MonotonicClock.now()
+      var waitUntil = deadline ?? Int64.max
+      if let deadline, now >= deadline { break }
+      if let next = state.withLock({ $0.delayed.first?.due }) { waitUntil = Swift.min(waitUntil, next) }
+      wait(until: waitUntil, now: now)
+      if let deadline, MonotonicClock.now() >= deadline { break }  // no work past the timeout
+    }
+    return .ok
+  }
+
+  private func wait(until deadline: Int64, now: Int64) {
+    var fds = [pollfd(fd: readFd, events: Int16(POLLIN), revents: 0),
+               pollfd(fd: stopReadFd, events: Int16(POLLIN), revents: 0)]
+    var ms: Int32 = -1
+    if deadline != Int64.max {
+      let left = Swift.max(0, deadline - now)
+      ms = Int32(Swift.min((left + 999_999) / 1_000_000, Int64(Int32.max)))
+    }
+    _ = poll(&fds, 2, ms)
+  }
+
+  private func consumeStop() -> Bool {
+    guard stopRequested.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+    var byte: UInt8 = 0
+    while read(stopReadFd, &byte, 1) > 0 {}
+    return true
+  }
+
+  /// Ends the current (or next) run. Any thread.
+  public func stop() {
+    if stopRequested.exchange(true, ordering: .acquiringAndReleasing) { return }
+    var byte: UInt8 = 1
+    _ = write(stopWriteFd, &byte, 1)
+  }
+}

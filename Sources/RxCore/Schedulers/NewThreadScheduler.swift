@@ -1,0 +1,121 @@
+import Glibc
+
+/// Gives each schedule call chain its own thread: a schedule from outside starts a new
+/// thread; work that thread's actions schedule on the same scheduler (recursion, periodic
+/// ticks, operator timers) stays on it. The thread ends when it has nothing left to run.
+public final class NewThreadScheduler: Scheduler, @unchecked Sendable {
+  public static let instance = NewThreadScheduler()
+
+  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+    let due = MonotonicClock.deadline(after: delay, from: now)
+    if let loop = ThreadLoop.current, loop.owner === self {
+      let item = ThreadLoop.Item(loop, action)
+      loop.insert(item, due: due)
+      return item
+    }
+    let loop = ThreadLoop(owner: self)
+    let item = ThreadLoop.Item(loop, action)
+    loop.insert(item, due: due)
+    loop.start()
+    return item
+  }
+}
+
+/// One NewThreadScheduler thread: a timer queue, a mutex and a monotonic condition.
+final class ThreadLoop: @unchecked Sendable {
+  final class Item: ScheduledAction, @unchecked Sendable {
+    unowned let loop: ThreadLoop
+    init(_ loop: ThreadLoop, _ action: @escaping () -> Void) {
+      self.loop = loop
+      super.init(action)
+    }
+    override func cancelled() { loop.wake() }
+  }
+
+  let owner: Scheduler
+  private var items = TimerQueue<Item>()
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+  private static let key: pthread_key_t = {
+    var key = pthread_key_t()
+    precondition(pthread_key_create(&key, nil) == 0, "pthread_key_create failed")
+    return key
+  }()
+
+  static var current: ThreadLoop? {
+    guard let p = pthread_getspecific(key) else { return nil }
+    return Unmanaged<ThreadLoop>.fromOpaque(p).takeUnretainedValue()
+  }
+
+  init(owner: Scheduler) {
+    self.owner = owner
+    pthread_mutex_init(mutex, nil)
+    var attr = pthread_condattr_t()
+    pthread_condattr_init(&attr)
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+    pthread_cond_init(cond, &attr)
+    pthread_condattr_destroy(&attr)
+  }
+
+  deinit {
+    pthread_cond_destroy(cond)
+    pthread_mutex_destroy(mutex)
+    cond.deallocate()
+    mutex.deallocate()
+  }
+
+  func insert(_ item: Item, due: Int64) {
+    pthread_mutex_lock(mutex)
+    items.insert(item, due: due)
+    pthread_mutex_unlock(mutex)
+    pthread_cond_signal(cond)
+  }
+
+  func wake() {
+    pthread_mutex_lock(mutex)
+    pthread_mutex_unlock(mutex)
+    pthread_cond_signal(cond)
+  }
+
+  func start() {
+    var attr = pthread_attr_t()
+    pthread_attr_init(&attr)
+    pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
+    var tid = pthread_t()
+    let arg = Unmanaged.passRetained(self).toOpaque()
+    let rc = pthread_create(&tid, &attr, { arg in
+      let loop = Unmanaged<ThreadLoop>.fromOpaque(arg!).takeRetainedValue()
+      loop.main()
+      return nil
+    }, arg)
+    pthread_attr_destroy(&attr)
+    precondition(rc == 0, "pthread_create failed")
+  }
+
+  private func main() {
+    pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
+    while let item = next() { item.run() }
+    pthread_setspecific(Self.key, nil)
+  }
+
+  /// The next due, live item; nil once nothing is left (then the thread ends). Only this
+  /// thread adds work while it runs, so an empty queue stays empty.
+  private func next() -> Item? {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    while let top = items.first {
+      if top.item.isDisposed {
+        _ = items.popFirst()
+        continue
+      }
+      if top.due <= MonotonicClock.now() {
+        _ = items.popFirst()
+        return top.item
+      }
+      var ts = timespec(tv_sec: Int(top.due / 1_000_000_000), tv_nsec: Int(top.due % 1_000_000_000))
+      _ = pthread_cond_timedwait(cond, mutex, &ts)
+    }
+    return nil
+  }
+}

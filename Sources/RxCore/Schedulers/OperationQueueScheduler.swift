@@ -1,0 +1,58 @@
+import Dispatch
+import Synchronization
+
+/// Runs at most `maxConcurrent` actions at once, in FIFO order of submission (delayed work
+/// joins the queue when it is due). Workers are Dispatch blocks that keep taking queued
+/// actions until none are left, so the limit holds without a semaphore per action.
+public final class OperationQueueScheduler: Scheduler, @unchecked Sendable {
+  public let maxConcurrent: Int
+  private let queue: DispatchQueue
+  private let state = Mutex((pending: RingBuffer<ScheduledAction>(), running: 0))
+
+  public init(label: String, maxConcurrent: Int) {
+    self.maxConcurrent = Swift.max(1, maxConcurrent)
+    queue = DispatchQueue(label: label, attributes: .concurrent)
+    super.init()
+  }
+
+  public override var isSerial: Bool { maxConcurrent == 1 }
+
+  public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
+    let item = ScheduledAction(action)
+    submit(item)
+    return item
+  }
+
+  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+    if delay <= 0 { return schedule(action) }
+    let item = ScheduledAction(action)
+    queue.asyncAfter(deadline: .after(delay)) { [self] in
+      if !item.isDisposed { submit(item) }
+    }
+    return item
+  }
+
+  private func submit(_ item: ScheduledAction) {
+    let startWorker = state.withLock { s -> Bool in
+      if s.running < maxConcurrent {
+        s.running += 1
+        return true
+      }
+      s.pending.append(item)
+      return false
+    }
+    if startWorker { queue.async { [self] in work(first: item) } }
+  }
+
+  private func work(first: ScheduledAction) {
+    var item: ScheduledAction? = first
+    while let current = item {
+      current.run()
+      item = state.withLock { s -> ScheduledAction? in
+        if let next = s.pending.popFirst() { return next }
+        s.running -= 1
+        return nil
+      }
+    }
+  }
+}

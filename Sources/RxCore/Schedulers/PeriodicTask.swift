@@ -1,0 +1,62 @@
+import Synchronization
+
+/// Periodic work on any scheduler, as a chain of one-shot timers: the next run is scheduled
+/// only after the current one returns (so runs never overlap), at start + n·period computed
+/// from the scheduler's clock (so there is no drift). A run that comes late runs once, as
+/// soon as it can; the ticks it missed are skipped, not queued.
+final class PeriodicTask: Cancelable, @unchecked Sendable {
+  private let scheduler: Scheduler
+  private let start: Int64
+  private let period: Int64
+  private let action = Mutex<(() -> Void)?>(nil)
+  private let timer = SerialDisposable()
+  private var tick: Int64 = 0  // touched only by the (non-overlapping) runs
+
+  private init(scheduler: Scheduler, start: Int64, period: Int64, action: @escaping () -> Void) {
+    self.scheduler = scheduler
+    self.start = start
+    self.period = period
+    self.action.withLock { $0 = action }
+  }
+
+  static func start(on scheduler: Scheduler, startAfter: Int64, period: Int64, _ action: @escaping () -> Void)
+    -> PeriodicTask
+  {
+    let first = MonotonicClock.deadline(after: startAfter, from: scheduler.now)
+    let task = PeriodicTask(scheduler: scheduler, start: first, period: Swift.max(1, period), action: action)
+    task.arm(due: first)
+    return task
+  }
+
+  var isDisposed: Bool { timer.isDisposed }
+
+  private func arm(due: Int64) {
+    let delay = due - scheduler.now
+    timer.setScheduled { scheduler.scheduleAfter(delay) { [self] in fire() } }
+  }
+
+  private func fire() {
+    guard let work = action.withLock({ $0 }) else { return }
+    work()
+    let now = scheduler.now
+    var next = tick + 1
+    // Latest tick already due: if we are past tick `next`, run once now as that tick.
+    let late = now >= start ? (now - start) / period : -1
+    if late > next { next = late }
+    tick = next
+    let (offset, o1) = next.multipliedReportingOverflow(by: period)
+    let (due, o2) = start.addingReportingOverflow(offset)
+    if o1 || o2 { return }
+    arm(due: due)
+  }
+
+  func dispose() {
+    let work = action.withLock { a -> (() -> Void)? in
+      let w = a
+      a = nil
+      return w
+    }
+    timer.dispose()
+    _ = work  // released here, outside the lock (a run in progress keeps its own reference)
+  }
+}

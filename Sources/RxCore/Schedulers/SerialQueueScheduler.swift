@@ -1,0 +1,26 @@
+import Dispatch
+
+/// Runs actions one at a time, in order, on a private serial Dispatch queue.
+public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
+  public let queue: DispatchQueue
+
+  public init(label: String) {
+    queue = DispatchQueue(label: label)
+    super.init()
+  }
+
+  public override var isSerial: Bool { true }
+
+  public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
+    let item = ScheduledAction(action)
+    queue.async { item.run() }
+    return item
+  }
+
+  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+    if delay <= 0 { return schedule(action) }
+    let item = ScheduledAction(action)
+    queue.asyncAfter(deadline: .after(delay)) { item.run() }
+    return item
+  }
+}

@@ -1,0 +1,47 @@
+/// A min-heap of items by due time; items due at the same time come out in insertion
+/// order (the sequence number breaks ties), as VirtualTimeScheduler requires.
+public struct TimerQueue<Item> {
+  @usableFromInline var heap: ContiguousArray<(due: Int64, seq: UInt64, item: Item)> = []
+  @usableFromInline var nextSeq: UInt64 = 0
+
+  public init() {}
+
+  public var isEmpty: Bool { heap.isEmpty }
+  public var count: Int { heap.count }
+  public var first: (due: Int64, item: Item)? { heap.first.map { ($0.due, $0.item) } }
+
+  public mutating func insert(_ item: Item, due: Int64) {
+    heap.append((due, nextSeq, item))
+    nextSeq &+= 1
+    var i = heap.count - 1
+    while i > 0 {
+      let parent = (i - 1) / 2
+      if !less(i, parent) { break }
+      heap.swapAt(i, parent)
+      i = parent
+    }
+  }
+
+  public mutating func popFirst() -> (due: Int64, item: Item)? {
+    guard !heap.isEmpty else { return nil }
+    heap.swapAt(0, heap.count - 1)
+    let top = heap.removeLast()
+    var i = 0
+    while true {
+      let l = 2 * i + 1, r = l + 1
+      var m = i
+      if l < heap.count && less(l, m) { m = l }
+      if r < heap.count && less(r, m) { m = r }
+      if m == i { break }
+      heap.swapAt(i, m)
+      i = m
+    }
+    return (top.due, top.item)
+  }
+
+  public mutating func removeAll() { heap.removeAll() }
+
+  @inline(__always) func less(_ a: Int, _ b: Int) -> Bool {
+    heap[a].due < heap[b].due || (heap[a].due == heap[b].due && heap[a].seq < heap[b].seq)
+  }
+}

@@ -1,0 +1,103 @@
+import Synchronization
+
+/// Emits only the last element, and only when the source completes (RxSwift's
+/// `AsyncSubject`): observers get that element then `completed`, or just `completed` if
+/// there was none, or the error. Late subscribers get the same; after dispose,
+/// `RxError.disposed`. Serialized like `PublishSubject`.
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
+  SubjectUnsubscribing
+{
+  @usableFromInline let drain = Drain<SubjectOp<Element>>()
+  @usableFromInline let flags = Atomic<UInt32>(0)
+  @usableFromInline let observerCount = Atomic<Int>(0)
+  // Drain-owned state: touched only inside `handle`.
+  @usableFromInline var observers = SubjectObservers<Element>()
+  @usableFromInline var last: Element?
+  @usableFromInline var stopEvent: Event<Element>?
+  @usableFromInline var disposed = false
+
+  public override init() {
+    super.init()
+    Resources.increment()
+  }
+
+  deinit {
+    observers.deallocate()
+    Resources.decrement()
+  }
+
+  @inlinable @discardableResult
+  public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
+    if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
+    return outcome
+  }
+
+  @inlinable public func on(_ event: Event<Element>) { emit(event) }
+
+  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    let subscription = SubjectSubscription(owner: self)
+    drain.submit(.add(subscription, observer)) { self.handle($0) }
+    return subscription
+  }
+
+  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+    drain.submit(.remove(subscription)) { self.handle($0) }
+  }
+
+  public func dispose() {
+    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
+  }
+
+  /// Keeps this subject alive until its current drain ends: for a last reference dropped
+  /// from inside one of its own callbacks, while its emitting caller still runs on it.
+  public func keepAliveWhileDraining() { drain.keepAliveWhileDraining(self) }
+
+  public var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
+  public var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
+
+  @inlinable
+  final func handle(_ op: SubjectOp<Element>) {
+    switch op {
+    case .event(let event):
+      if disposed || stopEvent != nil { return }
+      switch event {
+      case .next(let element):
+        last = element
+      case .error:
+        stopEvent = event
+        observers.removeAll { $0.on(event) }
+        observerCount.store(0, ordering: .relaxed)
+      case .completed:
+        stopEvent = event
+        if let last {
+          // As RxSwift: the value to everyone, then completed to everyone.
+          observers.deliver(.next(last))
+        }
+        observers.removeAll { $0.on(.completed) }
+        observerCount.store(0, ordering: .relaxed)
+      }
+    case .add(let subscription, let observer):
+      if subscription.isDisposed { return }
+      if disposed { return observer.on(.error(RxError.disposed)) }
+      if let stopEvent {
+        if case .completed = stopEvent, let last {
+          observer.on(.next(last))
+          if subscription.isDisposed { return }
+        }
+        return observer.on(stopEvent)
+      }
+      observers.insert(observer, subscription)
+      observerCount.store(observers.count, ordering: .relaxed)
+    case .remove(let subscription):
+      observers.remove(subscription)
+      observerCount.store(observers.count, ordering: .relaxed)
+    case .dispose:
+      disposed = true
+      stopEvent = nil
+      last = nil
+      observers.removeAll { $0.dropped() }
+      observerCount.store(0, ordering: .relaxed)
+    }
+  }
+}

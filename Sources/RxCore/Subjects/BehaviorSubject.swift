@@ -1,0 +1,122 @@
+import Synchronization
+
+/// Holds a current value: each new subscriber gets it first, then every later event
+/// (RxSwift's `BehaviorSubject`). After a stop event late subscribers get only the stop
+/// event; after dispose, `RxError.disposed`. Serialized like `PublishSubject`.
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
+  SubjectUnsubscribing
+{
+  /// What `value()` reads from any thread; written only by the drain handler.
+  @usableFromInline struct Current {
+    @usableFromInline var value: Element
+    @usableFromInline var error: (any Error)?
+    @usableFromInline var disposed = false
+    @usableFromInline init(_ value: Element) { self.value = value }
+  }
+
+  @usableFromInline let drain = Drain<SubjectOp<Element>>()
+  @usableFromInline let flags = Atomic<UInt32>(0)
+  @usableFromInline let observerCount = Atomic<Int>(0)
+  @usableFromInline let current: Mutex<Current>
+  // Drain-owned state: touched only inside `handle`.
+  @usableFromInline var observers = SubjectObservers<Element>()
+  @usableFromInline var stopEvent: Event<Element>?
+  @usableFromInline var disposed = false
+
+  public init(value: Element) {
+    current = Mutex(Current(value))
+    super.init()
+    Resources.increment()
+  }
+
+  deinit {
+    observers.deallocate()
+    Resources.decrement()
+  }
+
+  /// The current value, from any thread. Throws the stream's error after `onError`, and
+  /// `RxError.disposed` after `dispose()`; after completion it is still the last value.
+  public func value() throws -> Element {
+    if SubjectFlags.isDisposed(flags) { throw RxError.disposed }
+    return try current.withLock { c throws -> Element in
+      if c.disposed { throw RxError.disposed }
+      if let error = c.error { throw error }
+      return c.value
+    }
+  }
+
+  @inlinable @discardableResult
+  public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
+    if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
+    return outcome
+  }
+
+  @inlinable public func on(_ event: Event<Element>) { emit(event) }
+
+  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    let subscription = SubjectSubscription(owner: self)
+    drain.submit(.add(subscription, observer)) { self.handle($0) }
+    return subscription
+  }
+
+  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+    drain.submit(.remove(subscription)) { self.handle($0) }
+  }
+
+  public func dispose() {
+    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
+  }
+
+  /// Keeps this subject alive until its current drain ends: for a last reference dropped
+  /// from inside one of its own callbacks, while its emitting caller still runs on it.
+  public func keepAliveWhileDraining() { drain.keepAliveWhileDraining(self) }
+
+  public var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
+  public var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
+
+  @inlinable
+  final func handle(_ op: SubjectOp<Element>) {
+    switch op {
+    case .event(let event):
+      if disposed || stopEvent != nil { return }
+      switch event {
+      case .next(let element):
+        // Swap, so the old value is released after the lock (its destructor may be user code).
+        var previous = element
+        current.withLock { swap(&$0.value, &previous) }
+        observers.deliver(event)
+      case .error(let error):
+        current.withLock { $0.error = error }
+        stopEvent = event
+        observers.removeAll { $0.on(event) }
+        observerCount.store(0, ordering: .relaxed)
+      case .completed:
+        stopEvent = event
+        observers.removeAll { $0.on(event) }
+        observerCount.store(0, ordering: .relaxed)
+      }
+    case .add(let subscription, let observer):
+      if subscription.isDisposed { return }
+      if disposed { return observer.on(.error(RxError.disposed)) }
+      if let stopEvent { return observer.on(stopEvent) }
+      observers.insert(observer, subscription)
+      observerCount.store(observers.count, ordering: .relaxed)
+      let value = current.withLock { $0.value }
+      observer.on(.next(value))
+    case .remove(let subscription):
+      observers.remove(subscription)
+      observerCount.store(observers.count, ordering: .relaxed)
+    case .dispose:
+      disposed = true
+      stopEvent = nil
+      let error = current.withLock { c -> (any Error)? in
+        c.disposed = true
+        return c.error.take()
+      }
+      withExtendedLifetime(error) {}
+      observers.removeAll { $0.dropped() }
+      observerCount.store(0, ordering: .relaxed)
+    }
+  }
+}

@@ -1,0 +1,92 @@
+import Synchronization
+
+/// Broadcasts each event to the observers subscribed at that moment (RxSwift's
+/// `PublishSubject`). A late subscriber gets the stop event, or `RxError.disposed` once the
+/// subject is disposed.
+///
+/// `on` may be called from several threads at once and from inside a callback of this
+/// subject: every call, subscription, unsubscription and dispose goes through one `Drain`,
+/// so all observers see one serialized order and a re-entrant event is delivered after the
+/// current one returns. No callback runs under a lock.
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
+  SubjectUnsubscribing
+{
+  @usableFromInline let drain = Drain<SubjectOp<Element>>()
+  @usableFromInline let flags = Atomic<UInt32>(0)
+  @usableFromInline let observerCount = Atomic<Int>(0)
+  // Drain-owned state: touched only inside `handle`.
+  @usableFromInline var observers = SubjectObservers<Element>()
+  @usableFromInline var stopEvent: Event<Element>?
+  @usableFromInline var disposed = false
+
+  public override init() {
+    super.init()
+    Resources.increment()
+  }
+
+  deinit {
+    observers.deallocate()
+    Resources.decrement()
+  }
+
+  /// Emits `event` and says whether it was taken.
+  @inlinable @discardableResult
+  public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
+    if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
+    return outcome
+  }
+
+  @inlinable public func on(_ event: Event<Element>) { emit(event) }
+
+  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    let subscription = SubjectSubscription(owner: self)
+    drain.submit(.add(subscription, observer)) { self.handle($0) }
+    return subscription
+  }
+
+  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+    drain.submit(.remove(subscription)) { self.handle($0) }
+  }
+
+  /// Drops every observer (each gets `dropped()`); later subscribers get `RxError.disposed`.
+  public func dispose() {
+    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
+  }
+
+  /// Keeps this subject alive until its current drain ends: for a last reference dropped
+  /// from inside one of its own callbacks, while its emitting caller still runs on it.
+  public func keepAliveWhileDraining() { drain.keepAliveWhileDraining(self) }
+
+  public var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
+  public var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
+
+  @inlinable
+  final func handle(_ op: SubjectOp<Element>) {
+    switch op {
+    case .event(let event):
+      if disposed || stopEvent != nil { return }
+      if event.isStopEvent {
+        stopEvent = event
+        observers.removeAll { $0.on(event) }
+        observerCount.store(0, ordering: .relaxed)
+      } else {
+        observers.deliver(event)
+      }
+    case .add(let subscription, let observer):
+      if subscription.isDisposed { return }
+      if disposed { return observer.on(.error(RxError.disposed)) }
+      if let stopEvent { return observer.on(stopEvent) }
+      observers.insert(observer, subscription)
+      observerCount.store(observers.count, ordering: .relaxed)
+    case .remove(let subscription):
+      observers.remove(subscription)
+      observerCount.store(observers.count, ordering: .relaxed)
+    case .dispose:
+      disposed = true
+      stopEvent = nil
+      observers.removeAll { $0.dropped() }
+      observerCount.store(0, ordering: .relaxed)
+    }
+  }
+}

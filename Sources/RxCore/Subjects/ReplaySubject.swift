@@ -1,0 +1,109 @@
+import Synchronization
+
+/// Replays up to `bufferSize` recent elements (or all, unbounded) to each new subscriber,
+/// then continues live (RxSwift's `ReplaySubject`). After a stop event late subscribers get
+/// the buffer and then the stop event; after dispose, `RxError.disposed` (the buffer is
+/// freed). Serialized like `PublishSubject`.
+public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
+  SubjectUnsubscribing
+{
+  /// Int.max when unbounded.
+  public let bufferSize: Int
+  @usableFromInline let drain = Drain<SubjectOp<Element>>()
+  @usableFromInline let flags = Atomic<UInt32>(0)
+  @usableFromInline let observerCount = Atomic<Int>(0)
+  // Drain-owned state: touched only inside `handle`.
+  @usableFromInline var observers = SubjectObservers<Element>()
+  @usableFromInline var buffer = RingBuffer<Element>()
+  @usableFromInline var stopEvent: Event<Element>?
+  @usableFromInline var disposed = false
+
+  /// A replay subject keeping the last `bufferSize` (>= 1) elements.
+  public init(bufferSize: Int) {
+    precondition(bufferSize >= 1, "ReplaySubject buffer size must be at least 1")
+    self.bufferSize = bufferSize
+    super.init()
+    Resources.increment()
+  }
+
+  public static func create(bufferSize: Int) -> ReplaySubject { ReplaySubject(bufferSize: bufferSize) }
+  public static func createUnbounded() -> ReplaySubject { ReplaySubject(bufferSize: .max) }
+
+  deinit {
+    observers.deallocate()
+    Resources.decrement()
+  }
+
+  @inlinable @discardableResult
+  public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
+    if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
+    return outcome
+  }
+
+  @inlinable public func on(_ event: Event<Element>) { emit(event) }
+
+  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    let subscription = SubjectSubscription(owner: self)
+    drain.submit(.add(subscription, observer)) { self.handle($0) }
+    return subscription
+  }
+
+  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+    drain.submit(.remove(subscription)) { self.handle($0) }
+  }
+
+  public func dispose() {
+    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
+  }
+
+  /// Keeps this subject alive until its current drain ends: for a last reference dropped
+  /// from inside one of its own callbacks, while its emitting caller still runs on it.
+  public func keepAliveWhileDraining() { drain.keepAliveWhileDraining(self) }
+
+  public var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
+  public var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
+
+  @inlinable
+  final func handle(_ op: SubjectOp<Element>) {
+    switch op {
+    case .event(let event):
+      if disposed || stopEvent != nil { return }
+      switch event {
+      case .next(let element):
+        if buffer.count == bufferSize { _ = buffer.popFirst() }
+        buffer.append(element)
+        observers.deliver(event)
+      case .error, .completed:
+        stopEvent = event
+        observers.removeAll { $0.on(event) }
+        observerCount.store(0, ordering: .relaxed)
+      }
+    case .add(let subscription, let observer):
+      if subscription.isDisposed { return }
+      if disposed { return observer.on(.error(RxError.disposed)) }
+      // The buffer cannot change meanwhile: handlers never nest.
+      var i = 0
+      while i < buffer.count && !subscription.isDisposed {
+        observer.on(.next(buffer[i]))
+        i += 1
+      }
+      if let stopEvent {
+        if !subscription.isDisposed { observer.on(stopEvent) }
+        return
+      }
+      if subscription.isDisposed { return }
+      observers.insert(observer, subscription)
+      observerCount.store(observers.count, ordering: .relaxed)
+    case .remove(let subscription):
+      observers.remove(subscription)
+      observerCount.store(observers.count, ordering: .relaxed)
+    case .dispose:
+      disposed = true
+      stopEvent = nil
+      buffer.removeAll()
+      observers.removeAll { $0.dropped() }
+      observerCount.store(0, ordering: .relaxed)
+    }
+  }
+}

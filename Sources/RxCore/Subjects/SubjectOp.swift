@@ -1,0 +1,15 @@
+/// One unit of work for a subject's drain. Every state change and every delivery of a
+/// subject is one of these, handled one at a time, in submission order, by whichever thread
+/// drains: that is what serializes concurrent and re-entrant calls.
+@usableFromInline enum SubjectOp<Element> {
+  case event(Event<Element>)
+  case add(SubjectSubscription<Element>, Observer<Element>)
+  case remove(SubjectSubscription<Element>)
+  case dispose
+}
+
+/// A subject that can take a subscription back (RxSwift's `SynchronizedUnsubscribeType`).
+public protocol SubjectUnsubscribing<Element>: AnyObject {
+  associatedtype Element
+  func unsubscribe(_ subscription: SubjectSubscription<Element>)
+}

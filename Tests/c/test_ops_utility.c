@@ -1,0 +1,182 @@
+/* Utility operators through the C ABI: do, materialize, dematerialize. Cases follow
+ * RxSwift's Observable+DoOn, +Materialize and +Dematerialize tests, plus the contract's
+ * rules for the tap: its callbacks run before the subscriber's, on_disposed included, for
+ * every subscription, and ctx_free(tap.ctx) runs once at the very end. */
+#include "ops_support.h"
+
+/* The tap writes into the subscriber's log, so the order of both is visible. */
+typedef struct tap_ctx {
+  rec *log;
+  int nexts, errors, completed, disposed, freed;
+} tap_ctx;
+static void tap_next(void *ctx, rx_value v) {
+  tap_ctx *t = ctx;
+  char b[64];
+  snprintf(b, sizeof b, "t%lld", (long long)v.as.i);
+  t->nexts++;
+  if (t->log) rec_append(t->log, b);
+}
+static void tap_error(void *ctx, const rx_error *e) {
+  tap_ctx *t = ctx;
+  char b[64];
+  snprintf(b, sizeof b, "t#%d", (int)rx_error_code(e));
+  t->errors++;
+  if (t->log) rec_append(t->log, b);
+}
+static void tap_completed(void *ctx) {
+  tap_ctx *t = ctx;
+  t->completed++;
+  if (t->log) rec_append(t->log, "t|");
+}
+static void tap_disposed(void *ctx) {
+  tap_ctx *t = ctx;
+  t->disposed++;
+  if (t->log) rec_append(t->log, "t.");
+}
+static void tap_free(void *ctx) { ((tap_ctx *)ctx)->freed++; }
+static rx_observer tap_of(tap_ctx *t) {
+  rx_observer o = {tap_next, tap_error, tap_completed, tap_disposed, t};
+  return o;
+}
+
+RX_TEST(do_tap_runs_before_subscriber_on_completion) {
+  rec r;
+  tap_ctx t = {&r, 0, 0, 0, 0, 0};
+  rx_observable *o = rx_do(INTS(1, 2), tap_of(&t), tap_free);
+  rx_observer obs = rec_observer(&r);
+  rx_disposable *d = rx_subscribe(o, obs);
+  CHECK_STR(r.log, "t1 1 t2 2 t| t. |.");
+  CHECK_EQ(t.disposed, 1);
+  rx_dispose(d);
+  CHECK_EQ(t.disposed, 1);
+  CHECK_EQ(t.freed, 0);
+  rx_release(o);
+  CHECK_EQ(t.freed, 1);
+  pool_drain();
+}
+
+RX_TEST(do_tap_on_error) {
+  rec r;
+  tap_ctx t = {&r, 0, 0, 0, 0, 0};
+  rx_observable *o = rx_do(INTS_THEN_ERROR(), tap_of(&t), tap_free);
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  CHECK_STR(r.log, "t1 1 t#1000 t. #1000(boom).");
+  rx_dispose(d);
+  rx_release(o);
+  pool_drain();
+  CHECK_EQ(t.freed, 1);
+}
+
+RX_TEST(do_tap_on_disposed_runs_before_subscribers_on_dispose) {
+  hot h;
+  rec r;
+  tap_ctx t = {&r, 0, 0, 0, 0, 0};
+  rx_observable *src = hot_new(&h);
+  rx_observable *o = rx_do(src, tap_of(&t), tap_free);
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 1);
+  rx_dispose(d);
+  hot_next(&h, 2);
+  CHECK_STR(r.log, "t1 1 t..");
+  CHECK_EQ(t.disposed, 1);
+  CHECK_EQ(h.disposed, 1);
+  hot_end(&h);
+  rx_release(src);
+  rx_release(o);
+  CHECK_EQ(t.freed, 1);
+}
+
+RX_TEST(do_tap_per_subscription_and_ctx_free_once) {
+  hot h;
+  tap_ctx t = {NULL, 0, 0, 0, 0, 0};
+  rx_observable *src = hot_new(&h);
+  rx_observable *o = rx_do(src, tap_of(&t), tap_free);
+  rec r1, r2;
+  rx_disposable *d1 = rx_subscribe(o, rec_observer(&r1));
+  rx_disposable *d2 = rx_subscribe(o, rec_observer(&r2));
+  rx_release(o); /* the subscriptions keep the tap's context alive */
+  hot_next(&h, 1); /* the hot helper keeps the last subscriber's emitter */
+  CHECK_EQ(t.nexts, 1);
+  rx_dispose(d1);
+  CHECK_EQ(t.disposed, 1);
+  CHECK_EQ(t.freed, 0);
+  hot_completed(&h);
+  CHECK_EQ(t.completed, 1);
+  CHECK_EQ(t.disposed, 2);
+  CHECK_STR(r2.log, "1 |.");
+  rx_dispose(d2);
+  CHECK_EQ(t.disposed, 2);
+  hot_end(&h);
+  rx_release(src);
+  CHECK_EQ(t.freed, 1);
+}
+
+RX_TEST(do_null_callbacks_and_bad_input) {
+  rx_observer none = {NULL, NULL, NULL, NULL, NULL};
+  CHECK_STR(run_log(rx_do(INTS(1), none, NULL)), "1 |.");
+  tap_ctx t = {NULL, 0, 0, 0, 0, 0};
+  CHECK(rx_do(NULL, tap_of(&t), tap_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_do") != NULL);
+  CHECK_EQ(t.freed, 0);
+}
+
+/* ---- materialize / dematerialize ---- */
+RX_TEST(materialize_cases) {
+  CHECK_STR(run_log(rx_materialize(INTS(1, 2))), "N(1) N(2) C |.");
+  CHECK_STR(run_log(rx_materialize(INTS_THEN_ERROR())), "N(1) E(1000) |.");
+  CHECK_STR(run_log(rx_materialize(EMPTY())), "C |.");
+  CHECK_STR(run_log(rx_materialize(NEVER())), ".");
+  CHECK(rx_materialize(NULL) == NULL);
+}
+
+static void keep_first(void *ctx, rx_value v) {
+  rx_value *slot = ctx;
+  if (slot->kind == RX_NONE) *slot = rx_value_retain(v);
+}
+
+RX_TEST(materialize_error_event_carries_the_error) {
+  rx_value ev = rx_none();
+  rx_observable *o = rx_materialize(A(rx_first(EMPTY())));
+  rx_observer obs = {keep_first, NULL, NULL, NULL, &ev};
+  rx_dispose(rx_subscribe(o, obs));
+  CHECK_EQ(rx_value_event_kind(ev), RX_EVENT_ERROR);
+  const rx_error *e = rx_value_event_error(ev);
+  CHECK(e != NULL);
+  CHECK_EQ(rx_error_code(e), RX_ERROR_NO_ELEMENTS);
+  rx_value_release(ev);
+  rx_release(o);
+  pool_drain();
+}
+
+RX_TEST(dematerialize_round_trip) {
+  CHECK_STR(run_log(rx_dematerialize(A(rx_materialize(INTS(1, 2))))), "1 2 |.");
+  CHECK_STR(run_log(rx_dematerialize(A(rx_materialize(INTS_THEN_ERROR())))), "1 #1000(boom).");
+  CHECK_STR(run_log(rx_dematerialize(A(rx_materialize(EMPTY())))), "|.");
+  CHECK_STR(run_log(rx_dematerialize(THROW_BOOM())), "#1000(boom).");
+}
+
+RX_TEST(dematerialize_non_event_fails_with_type) {
+  rec r;
+  rx_observable *o = rx_dematerialize(INTS(1));
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  CHECK_EQ(r.error_code, RX_ERROR_TYPE);
+  rx_dispose(d);
+  rx_release(o);
+  pool_drain();
+}
+
+RX_TEST(dematerialize_dispose_in_the_middle) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *m = rx_materialize(src);
+  rx_observable *o = rx_dematerialize(m);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 1);
+  rx_dispose(d);
+  hot_next(&h, 2);
+  CHECK_STR(r.log, "1.");
+  CHECK_EQ(h.disposed, 1);
+  hot_end(&h);
+  rx_release(o), rx_release(m), rx_release(src);
+}

@@ -1,0 +1,385 @@
+/* Operators at virtual times, through the C ABI, on the test scheduler: the cases of
+ * RxSwift's Observable+Merge/FlatMap/Switch/Concat/CombineLatest/Zip/WithLatestFrom/
+ * TakeUntil/SkipUntil/Amb/Retry/Catch/Take tests that depend on when things happen,
+ * including which source is subscribed when, and disposal in the middle. */
+#include "ops_vtime.h"
+
+typedef struct inner_table {
+  vt_src *inner[4];
+} inner_table;
+static rx_observable *pick_inner(void *ctx, rx_value v, rx_error **err) {
+  inner_table *t = ctx;
+  return rx_retain(t->inner[v.as.i]->obs);
+}
+
+RX_TEST(vt_merge_hot_sources) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "150:0 210:1 230:3 250:|");
+  vt_src *b = vt_hot(&v, "220:2 240:4 260:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_merge(s, 2)), "210:1 220:2 230:3 240:4 260:|");
+  CHECK_STR(vt_subs(a), "200-250");
+  CHECK_STR(vt_subs(b), "200-260");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_merge_error_stops_all) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 230:3 250:|");
+  vt_src *b = vt_hot(&v, "220:2 235:#7");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_merge(s, 2)), "210:1 220:2 230:3 235:#7");
+  CHECK_STR(vt_subs(a), "200-235");
+  CHECK_STR(vt_subs(b), "200-235");
+  vt_end(&v);
+}
+
+RX_TEST(vt_merge_disposed_in_the_middle) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 230:3 250:|");
+  vt_src *b = vt_hot(&v, "220:2 240:4 260:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(vt_run(&v, rx_merge(s, 2), 200, 235), "210:1 220:2 230:3");
+  CHECK_STR(vt_subs(a), "200-235");
+  CHECK_STR(vt_subs(b), "200-235");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_flat_map_cold_inners) {
+  vt v;
+  vt_begin(&v);
+  vt_src *outer = vt_hot(&v, "210:0 240:1 290:|");
+  inner_table t = {{vt_cold(&v, "10:1 20:2 30:|"), vt_cold(&v, "5:3 40:|")}};
+  CHECK_STR(VT_RUN(&v, rx_flat_map(outer->obs, pick_inner, &t, NULL)), "220:1 230:2 245:3 290:|");
+  CHECK_STR(vt_subs(outer), "200-290");
+  CHECK_STR(vt_subs(t.inner[0]), "210-240");
+  CHECK_STR(vt_subs(t.inner[1]), "240-280");
+  vt_end(&v);
+}
+
+RX_TEST(vt_flat_map_inner_outlives_outer) {
+  vt v;
+  vt_begin(&v);
+  vt_src *outer = vt_hot(&v, "210:0 220:|");
+  inner_table t = {{vt_cold(&v, "10:1 50:|")}};
+  CHECK_STR(VT_RUN(&v, rx_flat_map(outer->obs, pick_inner, &t, NULL)), "220:1 260:|");
+  CHECK_STR(vt_subs(outer), "200-220");
+  vt_end(&v);
+}
+
+RX_TEST(vt_flat_map_latest_switches_at_the_right_time) {
+  vt v;
+  vt_begin(&v);
+  vt_src *outer = vt_hot(&v, "210:0 250:1 300:|");
+  inner_table t = {{vt_cold(&v, "10:1 20:2 50:3 60:|"), vt_cold(&v, "10:4 20:|")}};
+  CHECK_STR(VT_RUN(&v, rx_flat_map_latest(outer->obs, pick_inner, &t, NULL)), "220:1 230:2 260:4 300:|");
+  CHECK_STR(vt_subs(t.inner[0]), "210-250");
+  CHECK_STR(vt_subs(t.inner[1]), "250-270");
+  vt_end(&v);
+}
+
+RX_TEST(vt_concat_map_queues_inners) {
+  vt v;
+  vt_begin(&v);
+  vt_src *outer = vt_hot(&v, "210:0 220:1 230:|");
+  inner_table t = {{vt_cold(&v, "10:1 30:|"), vt_cold(&v, "5:2 10:|")}};
+  CHECK_STR(VT_RUN(&v, rx_concat_map(outer->obs, pick_inner, &t, NULL)), "220:1 245:2 250:|");
+  CHECK_STR(vt_subs(t.inner[0]), "210-240");
+  CHECK_STR(vt_subs(t.inner[1]), "240-250");
+  vt_end(&v);
+}
+
+RX_TEST(vt_concat_cold_sources) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_cold(&v, "10:1 20:|");
+  vt_src *b = vt_cold(&v, "10:2 20:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_concat(s, 2)), "210:1 230:2 240:|");
+  CHECK_STR(vt_subs(a), "200-220");
+  CHECK_STR(vt_subs(b), "220-240");
+  vt_end(&v);
+}
+
+RX_TEST(vt_concat_error_skips_the_rest) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_cold(&v, "10:1 20:#3");
+  vt_src *b = vt_cold(&v, "10:2 20:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_concat(s, 2)), "210:1 220:#3");
+  CHECK_STR(vt_subs(b), "");
+  vt_end(&v);
+}
+
+RX_TEST(vt_combine_latest) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 240:3 270:|");
+  vt_src *b = vt_hot(&v, "220:10 250:20 280:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_combine_latest(s, 2, NULL, NULL, NULL)), "220:[1,10] 240:[3,10] 250:[3,20] 280:|");
+  CHECK_STR(vt_subs(a), "200-270");
+  CHECK_STR(vt_subs(b), "200-280");
+  vt_end(&v);
+}
+
+RX_TEST(vt_combine_latest_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 230:#4");
+  vt_src *b = vt_hot(&v, "220:10 250:20 280:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_combine_latest(s, 2, NULL, NULL, NULL)), "220:[1,10] 230:#4");
+  CHECK_STR(vt_subs(b), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_zip) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 220:2 230:|");
+  vt_src *b = vt_hot(&v, "215:10 240:20 250:30 260:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_zip(s, 2, NULL, NULL, NULL)), "215:[1,10] 240:[2,20] 250:|");
+  CHECK_STR(vt_subs(a), "200-230");
+  CHECK_STR(vt_subs(b), "200-250");
+  vt_end(&v);
+}
+
+RX_TEST(vt_with_latest_from) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 230:2 250:3 270:|");
+  vt_src *b = vt_hot(&v, "220:10 240:20 260:|");
+  CHECK_STR(VT_RUN(&v, rx_with_latest_from(a->obs, b->obs, NULL, NULL, NULL)), "230:10 250:20 270:|");
+  CHECK_STR(vt_subs(b), "200-260");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_until) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:3 240:4 250:|");
+  vt_src *other = vt_hot(&v, "225:99 260:|");
+  CHECK_STR(VT_RUN(&v, rx_take_until(src->obs, other->obs)), "210:1 220:2 225:|");
+  CHECK_STR(vt_subs(src), "200-225");
+  CHECK_STR(vt_subs(other), "200-225");
+  vt_end(&v);
+}
+
+RX_TEST(vt_skip_until) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:3 240:4 250:|");
+  vt_src *other = vt_hot(&v, "225:99 260:|");
+  CHECK_STR(VT_RUN(&v, rx_skip_until(src->obs, other->obs)), "230:3 240:4 250:|");
+  CHECK_STR(vt_subs(other), "200-225");
+  vt_end(&v);
+}
+
+RX_TEST(vt_amb) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "220:1 230:|");
+  vt_src *b = vt_hot(&v, "210:2 240:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_amb(s, 2)), "210:2 240:|");
+  CHECK_STR(vt_subs(a), "200-210");
+  CHECK_STR(vt_subs(b), "200-240");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_resubscribes_cold_source) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:2 30:#1");
+  CHECK_STR(VT_RUN(&v, rx_retry(src->obs, 3)), "210:1 220:2 240:1 250:2 270:1 280:2 290:#1");
+  CHECK_STR(vt_subs(src), "200-230 230-260 260-290");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_forever_disposed_at_1000) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "100:1 150:#1");
+  CHECK_STR(VT_RUN(&v, rx_retry(src->obs, 0)), "300:1 450:1 600:1 750:1 900:1");
+  CHECK_STR(vt_subs(src), "200-350 350-500 500-650 650-800 800-950 950-1000");
+  vt_end(&v);
+}
+
+static rx_observable *catch_with(void *ctx, const rx_error *e) {
+  return rx_retain(((vt_src *)ctx)->obs);
+}
+
+RX_TEST(vt_catch_continues_at_error_time) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#5");
+  vt_src *next = vt_cold(&v, "10:2 20:|");
+  CHECK_STR(VT_RUN(&v, rx_catch(src->obs, catch_with, next, NULL)), "210:1 230:2 240:|");
+  CHECK_STR(vt_subs(src), "200-220");
+  CHECK_STR(vt_subs(next), "220-240");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_disposes_at_nth) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:3 240:|");
+  CHECK_STR(VT_RUN(&v, rx_take(src->obs, 2)), "210:1 220:2 220:|");
+  CHECK_STR(vt_subs(src), "200-220");
+  vt_end(&v);
+}
+
+RX_TEST(vt_start_with_then_cold_source) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:3 20:|");
+  rx_value pre[] = {rx_int(1), rx_int(2)};
+  CHECK_STR(VT_RUN(&v, rx_start_with(src->obs, pre, 2)), "200:1 200:2 210:3 220:|");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_last_and_reduce_wait_for_completion) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:3 250:|");
+  CHECK_STR(VT_RUN(&v, rx_take_last(src->obs, 2)), "250:2 250:3 250:|");
+  vt_end(&v);
+}
+
+RX_TEST(vt_materialize_timing) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 230:#6");
+  CHECK_STR(VT_RUN(&v, rx_materialize(src->obs)), "210:N(1) 230:E(6) 230:|");
+  vt_end(&v);
+}
+
+RX_TEST(vt_amb_loser_error_is_ignored) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 240:|");
+  vt_src *b = vt_hot(&v, "220:#1");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_amb(s, 2)), "210:1 240:|");
+  CHECK_STR(vt_subs(b), "200-210");
+  vt_end(&v);
+}
+
+RX_TEST(vt_amb_never_and_empty) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "");
+  vt_src *b = vt_hot(&v, "225:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_amb(s, 2)), "225:|");
+  CHECK_STR(vt_subs(a), "200-225");
+  vt_end(&v);
+}
+
+RX_TEST(vt_flat_map_latest_outer_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *outer = vt_hot(&v, "210:0 240:#2");
+  inner_table t = {{vt_cold(&v, "10:1 20:2 50:3 60:|")}};
+  CHECK_STR(VT_RUN(&v, rx_flat_map_latest(outer->obs, pick_inner, &t, NULL)), "220:1 230:2 240:#2");
+  CHECK_STR(vt_subs(t.inner[0]), "210-240");
+  vt_end(&v);
+}
+
+RX_TEST(vt_flat_map_inner_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *outer = vt_hot(&v, "210:0 220:1 300:|");
+  inner_table t = {{vt_cold(&v, "10:1 100:|"), vt_cold(&v, "15:#3")}};
+  CHECK_STR(VT_RUN(&v, rx_flat_map(outer->obs, pick_inner, &t, NULL)), "220:1 235:#3");
+  CHECK_STR(vt_subs(outer), "200-235");
+  CHECK_STR(vt_subs(t.inner[0]), "210-235");
+  vt_end(&v);
+}
+
+RX_TEST(vt_merge_never_and_empty_never_completes) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "");
+  vt_src *b = vt_hot(&v, "230:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_merge(s, 2)), "");
+  CHECK_STR(vt_subs(a), "200-1000");
+  CHECK_STR(vt_subs(b), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_combine_latest_never_empty) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "");
+  vt_src *b = vt_hot(&v, "210:|");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_combine_latest(s, 2, NULL, NULL, NULL)), "");
+  CHECK_STR(vt_subs(b), "200-210");
+  CHECK_STR(vt_subs(a), "200-1000");
+  vt_end(&v);
+}
+
+RX_TEST(vt_zip_error_in_the_middle) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 230:2 250:|");
+  vt_src *b = vt_hot(&v, "220:10 225:#9");
+  rx_observable *s[] = {a->obs, b->obs};
+  CHECK_STR(VT_RUN(&v, rx_zip(s, 2, NULL, NULL, NULL)), "220:[1,10] 225:#9");
+  CHECK_STR(vt_subs(a), "200-225");
+  vt_end(&v);
+}
+
+RX_TEST(vt_with_latest_from_other_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *a = vt_hot(&v, "210:1 230:2 250:3 270:|");
+  vt_src *b = vt_hot(&v, "220:10 240:#8");
+  CHECK_STR(VT_RUN(&v, rx_with_latest_from(a->obs, b->obs, NULL, NULL, NULL)), "230:10 240:#8");
+  CHECK_STR(vt_subs(a), "200-240");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_until_source_completes_first) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 230:|");
+  vt_src *other = vt_hot(&v, "250:1");
+  CHECK_STR(VT_RUN(&v, rx_take_until(src->obs, other->obs)), "210:1 230:|");
+  CHECK_STR(vt_subs(other), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_skip_until_other_never) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 230:2");
+  vt_src *other = vt_hot(&v, "");
+  CHECK_STR(VT_RUN(&v, rx_skip_until(src->obs, other->obs)), "");
+  CHECK_STR(vt_subs(src), "200-1000");
+  CHECK_STR(vt_subs(other), "200-1000");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_succeeds_after_failures) {
+  vt v;
+  vt_begin(&v);
+  /* a cold source whose first run fails; retry forever; the hot-less cold replays, so use a
+     take_until on a timed stop to end it */
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  vt_src *stop = vt_hot(&v, "255:0");
+  rx_observable *r = rx_retry(src->obs, 0);
+  CHECK_STR(VT_RUN(&v, rx_take_until(A(r), stop->obs)), "210:1 230:1 250:1 255:|");
+  CHECK_STR(vt_subs(src), "200-220 220-240 240-255");
+  vt_end(&v);
+}

@@ -1,0 +1,383 @@
+/* Sharing (share, share_replay, publish, replay, connect, ref_count), the Driver trait and
+ * the blocking calls, through the C ABI. */
+#include <pthread.h>
+
+#include "ops_support.h"
+
+RX_TEST(share_subscribes_source_once_and_disconnects_after_last) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *shared = rx_share(src);
+  rec a, b;
+  rx_disposable *da = rx_subscribe(shared, rec_observer(&a));
+  rx_disposable *db = rx_subscribe(shared, rec_observer(&b));
+  CHECK_EQ(h.subscribed, 1);
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  CHECK_STR(a.log, "1 2");
+  CHECK_STR(b.log, "1 2");
+  CHECK_OK(rx_dispose(da));
+  CHECK_EQ(h.disposed, 0);
+  hot_next(&h, 3);
+  CHECK_STR(b.log, "1 2 3");
+  CHECK_OK(rx_dispose(db));
+  CHECK_EQ(h.disposed, 1);
+  CHECK_STR(a.log, "1 2.");
+  /* a new subscriber connects again */
+  rec c;
+  rx_disposable *dc = rx_subscribe(shared, rec_observer(&c));
+  CHECK_EQ(h.subscribed, 2);
+  hot_next(&h, 4);
+  CHECK_STR(c.log, "4");
+  CHECK_OK(rx_dispose(dc));
+  hot_end(&h);
+  rx_release(shared);
+  rx_release(src);
+}
+
+RX_TEST(share_reconnects_after_source_completes) {
+  rx_observable *src = rx_range(1, 3);
+  rx_observable *shared = rx_share(src);
+  CHECK_STR(run_log(rx_retain(shared)), "1 2 3 |.");
+  CHECK_STR(run_log(rx_retain(shared)), "1 2 3 |.");
+  rx_release(shared);
+  rx_release(src);
+}
+
+RX_TEST(share_replay_gives_late_subscribers_the_last_n) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *shared = rx_share_replay(src, 2);
+  rec a, b;
+  rx_disposable *da = rx_subscribe(shared, rec_observer(&a));
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  hot_next(&h, 3);
+  rx_disposable *db = rx_subscribe(shared, rec_observer(&b));
+  CHECK_STR(b.log, "2 3");
+  hot_next(&h, 4);
+  CHECK_STR(a.log, "1 2 3 4");
+  CHECK_STR(b.log, "2 3 4");
+  CHECK_EQ(h.subscribed, 1);
+  CHECK_OK(rx_dispose(da));
+  CHECK_OK(rx_dispose(db));
+  CHECK_EQ(h.disposed, 1);
+  hot_end(&h);
+  rx_release(shared);
+  rx_release(src);
+}
+
+RX_TEST(share_replay_zero_is_share) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *shared = rx_share_replay(src, 0);
+  rec a, b;
+  rx_disposable *da = rx_subscribe(shared, rec_observer(&a));
+  hot_next(&h, 1);
+  rx_disposable *db = rx_subscribe(shared, rec_observer(&b));
+  hot_next(&h, 2);
+  CHECK_STR(a.log, "1 2");
+  CHECK_STR(b.log, "2");
+  rx_dispose(da);
+  rx_dispose(db);
+  hot_end(&h);
+  rx_release(shared);
+  rx_release(src);
+}
+
+RX_TEST(publish_emits_nothing_before_connect_and_connect_twice_is_one_connection) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *pub = rx_publish(src);
+  rec a;
+  rx_disposable *da = rx_subscribe(pub, rec_observer(&a));
+  CHECK_EQ(h.subscribed, 0);
+  rx_disposable *c1 = rx_connect(pub);
+  rx_disposable *c2 = rx_connect(pub);
+  CHECK(c1 != NULL && c2 != NULL);
+  CHECK_EQ(h.subscribed, 1);
+  hot_next(&h, 7);
+  CHECK_STR(a.log, "7");
+  CHECK_OK(rx_dispose(c2)); /* the same connection: disconnects */
+  CHECK_EQ(h.disposed, 1);
+  CHECK(rx_disposable_is_disposed(c1));
+  CHECK_OK(rx_dispose(c1));
+  CHECK_OK(rx_dispose(da));
+  hot_end(&h);
+  rx_release(pub);
+  rx_release(src);
+}
+
+RX_TEST(publish_uses_a_fresh_subject_per_connection) {
+  rx_observable *src = rx_range(1, 2);
+  rx_observable *pub = rx_publish(src);
+  rec a, b;
+  rx_disposable *da = rx_subscribe(pub, rec_observer(&a));
+  rx_dispose(rx_connect(pub));
+  CHECK_STR(a.log, "1 2 |.");
+  /* after the connection ended, a new subscriber waits for the next connect */
+  rx_disposable *db = rx_subscribe(pub, rec_observer(&b));
+  CHECK_STR(b.log, "");
+  rx_dispose(rx_connect(pub));
+  CHECK_STR(b.log, "1 2 |.");
+  rx_dispose(da);
+  rx_dispose(db);
+  rx_release(pub);
+  rx_release(src);
+}
+
+RX_TEST(replay_connectable_replays_to_late_subscribers_while_connected) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *rep = rx_replay(src, 1);
+  rx_disposable *conn = rx_connect(rep);
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  rec a;
+  rx_disposable *da = rx_subscribe(rep, rec_observer(&a));
+  CHECK_STR(a.log, "2");
+  hot_next(&h, 3);
+  CHECK_STR(a.log, "2 3");
+  rx_dispose(da);
+  rx_dispose(conn);
+  CHECK_EQ(h.disposed, 1);
+  hot_end(&h);
+  rx_release(rep);
+  rx_release(src);
+}
+
+RX_TEST(ref_count_connects_on_first_and_disconnects_on_last) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *pub = rx_publish(src);
+  rx_observable *rc = rx_ref_count(pub);
+  rec a, b;
+  rx_disposable *da = rx_subscribe(rc, rec_observer(&a));
+  rx_disposable *db = rx_subscribe(rc, rec_observer(&b));
+  CHECK_EQ(h.subscribed, 1);
+  hot_next(&h, 5);
+  CHECK_STR(a.log, "5");
+  CHECK_STR(b.log, "5");
+  rx_dispose(da);
+  CHECK_EQ(h.disposed, 0);
+  rx_dispose(db);
+  CHECK_EQ(h.disposed, 1);
+  hot_end(&h);
+  rx_release(rc);
+  rx_release(pub);
+  rx_release(src);
+}
+
+RX_TEST(connect_and_ref_count_reject_non_connectables) {
+  rx_observable *src = rx_range(1, 2);
+  CHECK(rx_connect(src) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_publish") != NULL);
+  CHECK(rx_ref_count(src) == NULL);
+  CHECK(rx_connect(NULL) == NULL);
+  CHECK(rx_share(NULL) == NULL);
+  CHECK(rx_share_replay((rx_observable *)((char *)src + 8), 1) == NULL);
+  CHECK(strlen(rx_last_error()) > 0);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK(rx_publish((rx_observable *)s) == NULL);
+  rx_release(s);
+  rx_release(src);
+}
+
+/* Four threads subscribe to a share at once; the source must be subscribed exactly once
+ * while they all stay subscribed (RxSwift 6.10.0 crashed here, #2718). */
+typedef struct racer {
+  rx_observable *shared;
+  rx_disposable *d;
+  rec r;
+} racer;
+static void *race_subscribe(void *arg) {
+  racer *x = arg;
+  x->d = rx_subscribe(x->shared, rec_observer(&x->r));
+  return NULL;
+}
+RX_TEST(share_concurrent_first_subscriptions_connect_once) {
+  for (int round = 0; round < 50; round++) {
+    hot h;
+    rx_observable *src = hot_new(&h);
+    rx_observable *shared = rx_share(src);
+    racer rs[4];
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++) {
+      rs[i].shared = shared;
+      pthread_create(&t[i], NULL, race_subscribe, &rs[i]);
+    }
+    for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
+    CHECK_EQ(h.subscribed, 1);
+    hot_next(&h, 9);
+    for (int i = 0; i < 4; i++) CHECK_STR(rs[i].r.log, "9");
+    for (int i = 0; i < 4; i++) rx_dispose(rs[i].d);
+    CHECK_EQ(h.disposed, 1);
+    hot_end(&h);
+    rx_release(shared);
+    rx_release(src);
+  }
+}
+
+static rx_value add_one(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx;
+  (void)err;
+  return rx_int(v.as.i + 1);
+}
+
+RX_TEST(driver_replaces_error_and_delivers_on_main) {
+  rx_observable *src = INTS_THEN_ERROR();
+  rx_observable *drv = rx_as_driver(src, rx_int(-1));
+  rec a;
+  rx_disposable *d = rx_drive(drv, rec_observer(&a));
+  CHECK(d != NULL);
+  rx_main_run_for(20 * 1000 * 1000);
+  CHECK_STR(a.log, "1 -1 |.");
+  rx_dispose(d);
+  rx_release(drv);
+  pool_drain();
+}
+
+static pthread_t driver_thread;
+static int off_main_deliveries;
+static void note_thread(void *ctx, rx_value v) {
+  (void)ctx;
+  (void)v;
+  if (!pthread_equal(pthread_self(), driver_thread)) off_main_deliveries++;
+}
+
+RX_TEST(driver_delivers_on_main_even_when_the_source_emits_elsewhere) {
+  driver_thread = pthread_self();
+  rx_scheduler *bg = rx_scheduler_concurrent_new("bg");
+  rx_observable *src = rx_range(1, 50);
+  rx_observable *moved = rx_subscribe_on(src, bg);
+  rx_observable *drv = rx_as_driver(moved, rx_int(0));
+  rec a;
+  rx_observer o = rec_observer(&a);
+  o.on_next = note_thread;
+  rx_disposable *d = rx_drive(drv, o);
+  int64_t deadline = rxtest_now_ns() + 5000000000LL;
+  while (a.completed == 0 && rxtest_now_ns() < deadline) rx_main_run_for(5 * 1000 * 1000);
+  CHECK_EQ(a.completed, 1);
+  CHECK_EQ(off_main_deliveries, 0);
+  rx_dispose(d);
+  rx_release(drv);
+  rx_release(moved);
+  rx_release(src);
+  rx_release(bg);
+}
+
+RX_TEST(driver_replays_latest_to_late_drivers_and_rx_drive_rejects_plain_observables) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *drv = rx_as_driver(src, rx_int(0));
+  rec a, b;
+  rx_disposable *da = rx_drive(drv, rec_observer(&a));
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  rx_main_drain();
+  rx_disposable *db = rx_drive(drv, rec_observer(&b));
+  rx_main_drain();
+  CHECK_STR(a.log, "1 2");
+  CHECK_STR(b.log, "2");
+  CHECK_EQ(h.subscribed, 1);
+  CHECK(rx_drive(src, rec_observer(&a)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_as_driver") != NULL);
+  rx_dispose(da);
+  rx_dispose(db);
+  hot_end(&h);
+  rx_release(drv);
+  rx_release(src);
+}
+
+RX_TEST(blocking_to_array_collects_everything) {
+  rx_observable *src = rx_range(1, 4);
+  rx_observable *mapped = rx_map(src, add_one, NULL, NULL);
+  rx_value arr = rx_none();
+  rx_error *err = (rx_error *)1;
+  CHECK_OK(rx_blocking_to_array(mapped, -1, &arr, &err));
+  CHECK(err == NULL);
+  CHECK_EQ(arr.kind, RX_ARRAY);
+  CHECK_EQ(rx_array_count(arr), 4);
+  CHECK_EQ(rx_array_get(arr, 0).as.i, 2);
+  CHECK_EQ(rx_array_get(arr, 3).as.i, 5);
+  rx_value_release(arr);
+  rx_release(mapped);
+  rx_release(src);
+}
+
+RX_TEST(blocking_calls_report_stream_errors_and_empty_streams) {
+  rx_value out;
+  rx_error *err = NULL;
+  CHECK_EQ(rx_blocking_to_array(INTS_THEN_ERROR(), 1000000000LL, &out, &err), RX_ESTREAM);
+  CHECK(err != NULL);
+  CHECK_EQ(rx_error_code(err), RX_ERROR_USER);
+  CHECK_EQ(out.kind, RX_NONE);
+  rx_release(err);
+  err = NULL;
+  CHECK_EQ(rx_blocking_last(EMPTY(), -1, &out, &err), RX_ESTREAM);
+  CHECK_EQ(rx_error_code(err), RX_ERROR_NO_ELEMENTS);
+  rx_release(err);
+  /* a NULL out_error is allowed */
+  CHECK_EQ(rx_blocking_last(EMPTY(), -1, &out, NULL), RX_ESTREAM);
+  CHECK_OK(rx_blocking_last(INTS(4, 5, 6), -1, &out, NULL));
+  CHECK_EQ(out.as.i, 6);
+  pool_drain();
+}
+
+RX_TEST(blocking_times_out_and_rejects_bad_arguments) {
+  rx_value out = rx_int(3);
+  rx_error *err = (rx_error *)1;
+  int64_t t0 = rxtest_now_ns();
+  CHECK_EQ(rx_blocking_last(NEVER(), 20 * 1000 * 1000, &out, &err), RX_ETIMEOUT);
+  CHECK(rxtest_now_ns() - t0 >= 20 * 1000 * 1000);
+  CHECK(err == NULL);
+  CHECK_EQ(out.kind, RX_NONE);
+  CHECK_EQ(rx_blocking_last(NEVER(), 0, NULL, NULL), RX_EINVAL);
+  CHECK_EQ(rx_blocking_to_array(NULL, 0, &out, NULL), RX_EINVAL);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK_EQ(rx_blocking_to_array((rx_observable *)s, 0, &out, NULL), RX_EHANDLE);
+  CHECK(strlen(rx_last_error()) > 0);
+  rx_release(s);
+  pool_drain();
+}
+
+typedef struct bg_block {
+  rx_observable *src;
+  rx_status st;
+  rx_value out;
+} bg_block;
+static void *block_in_thread(void *arg) {
+  bg_block *b = arg;
+  b->st = rx_blocking_last(b->src, 5000000000LL, &b->out, NULL);
+  return NULL;
+}
+
+RX_TEST(blocking_off_main_waits_for_work_on_other_threads) {
+  rx_scheduler *bg = rx_scheduler_concurrent_new("bg");
+  rx_observable *src = rx_range(1, 100);
+  rx_observable *moved = rx_subscribe_on(src, bg);
+  bg_block b = {moved, RX_EINVAL, {0}};
+  pthread_t t;
+  pthread_create(&t, NULL, block_in_thread, &b);
+  pthread_join(t, NULL);
+  CHECK_OK(b.st);
+  CHECK_EQ(b.out.as.i, 100);
+  rx_release(moved);
+  rx_release(src);
+  rx_release(bg);
+}
+
+RX_TEST(blocking_on_main_runs_the_main_loop_meanwhile) {
+  rx_scheduler *bg = rx_scheduler_concurrent_new("bg");
+  rx_observable *src = rx_range(1, 3);
+  rx_observable *moved = rx_subscribe_on(src, bg);
+  rx_observable *back = rx_observe_on(moved, rx_scheduler_main());
+  rx_value arr;
+  CHECK_OK(rx_blocking_to_array(back, 5000000000LL, &arr, NULL));
+  CHECK_EQ(rx_array_count(arr), 3);
+  rx_value_release(arr);
+  rx_release(back);
+  rx_release(moved);
+  rx_release(src);
+  rx_release(bg);
+}

@@ -1,0 +1,708 @@
+/*
+ * fuzz_api.c — libFuzzer target over the whole librxc API.
+ *
+ * The input bytes are a program: each instruction is an opcode byte and its argument bytes
+ * (missing bytes read as 0). Programs create observables and subjects, chain operators,
+ * subscribe recording observers, emit (also from a second thread), dispose, release,
+ * drive a test scheduler and pass bad handles on purpose. Functions that are not exported
+ * yet are looked up with dlsym and skipped, so the target grows with the API.
+ *
+ * After each program everything is disposed and released, and the target aborts unless:
+ * every observer saw on_next* then at most one terminal event, then on_disposed exactly
+ * once and last, with no two callbacks at once; every ctx_free ran exactly once; and
+ * rx_debug_live_objects() is back to its starting value.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rxc.h"
+
+#define FAILF(...)                                                   \
+  do {                                                               \
+    fprintf(stderr, "fuzz_api: invariant broken: " __VA_ARGS__);     \
+    fprintf(stderr, "\n");                                           \
+    abort();                                                         \
+  } while (0)
+
+/* ------------------------------------------------------------------ optional API */
+
+#define OPTIONAL_API(X)                                                                   \
+  X(rx_publish_subject_new) X(rx_behavior_subject_new) X(rx_replay_subject_new)           \
+  X(rx_replay_subject_new_unbounded) X(rx_async_subject_new) X(rx_publish_relay_new)      \
+  X(rx_behavior_relay_new) X(rx_subject_on_next) X(rx_subject_on_error)                   \
+  X(rx_subject_on_completed) X(rx_subject_as_observable) X(rx_subject_value)              \
+  X(rx_subject_has_observers) X(rx_subject_dispose) X(rx_scheduler_immediate)             \
+  X(rx_scheduler_current_thread) X(rx_test_scheduler_new) X(rx_test_scheduler_advance_by) \
+  X(rx_test_scheduler_advance_to) X(rx_test_scheduler_run) X(rx_schedule)                 \
+  X(rx_schedule_after) X(rx_schedule_periodic) X(rx_scheduler_now_ns) X(rx_interval)      \
+  X(rx_timer) X(rx_subscribe_on) X(rx_observe_on) X(rx_map) X(rx_scan) X(rx_reduce)       \
+  X(rx_flat_map) X(rx_flat_map_latest) X(rx_concat_map) X(rx_buffer) X(rx_to_array)       \
+  X(rx_filter) X(rx_take) X(rx_skip) X(rx_take_while) X(rx_skip_while) X(rx_take_until)   \
+  X(rx_skip_until) X(rx_take_last) X(rx_distinct_until_changed) X(rx_element_at)          \
+  X(rx_first) X(rx_last) X(rx_ignore_elements) X(rx_debounce) X(rx_throttle)              \
+  X(rx_sample) X(rx_merge) X(rx_concat) X(rx_combine_latest) X(rx_zip)                    \
+  X(rx_with_latest_from) X(rx_start_with) X(rx_switch_latest) X(rx_amb) X(rx_catch)       \
+  X(rx_catch_and_return) X(rx_retry) X(rx_timeout) X(rx_do) X(rx_delay)                   \
+  X(rx_delay_subscription) X(rx_materialize) X(rx_dematerialize) X(rx_share)              \
+  X(rx_share_replay) X(rx_publish) X(rx_replay) X(rx_connect) X(rx_ref_count)
+
+#define DECLARE(name) static __typeof__(&name) p_##name;
+OPTIONAL_API(DECLARE)
+#define LOAD(name) p_##name = (__typeof__(&name))dlsym(RTLD_DEFAULT, #name);
+
+/* ------------------------------------------------------------------ program input */
+
+typedef struct {
+  const uint8_t *p;
+  size_t n;
+} Input;
+
+static uint8_t u8(Input *in) {
+  if (!in->n) return 0;
+  in->n--;
+  return *in->p++;
+}
+
+/* ------------------------------------------------------------------ tracked contexts */
+
+/* Every ctx handed to the library with a ctx_free: ctx_free must run exactly once, and no
+   callback may see the ctx after it. */
+typedef struct Ctx {
+  uint32_t magic;
+  atomic_int freed;
+  int param; /* behaviour knob for the callback */
+  int depth; /* nesting of factories */
+  struct Ctx *next;
+} Ctx;
+#define CTX_MAGIC 0xC7C7C7C7u
+
+static Ctx *ctx_list;
+static pthread_mutex_t ctx_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static Ctx *ctx_new(int param, int depth) {
+  Ctx *c = calloc(1, sizeof *c);
+  c->magic = CTX_MAGIC;
+  c->param = param;
+  c->depth = depth;
+  pthread_mutex_lock(&ctx_lock);
+  c->next = ctx_list;
+  ctx_list = c;
+  pthread_mutex_unlock(&ctx_lock);
+  return c;
+}
+
+static void ctx_free(void *p) {
+  Ctx *c = p;
+  if (c->magic != CTX_MAGIC) FAILF("ctx_free given a foreign pointer");
+  if (atomic_fetch_add(&c->freed, 1) != 0) FAILF("ctx_free ran twice for one ctx");
+}
+
+static Ctx *ctx_use(void *p) {
+  Ctx *c = p;
+  if (!c || c->magic != CTX_MAGIC) FAILF("callback given a foreign ctx");
+  if (atomic_load(&c->freed)) FAILF("callback ran after ctx_free");
+  return c;
+}
+
+/* ------------------------------------------------------------------ recording observers */
+
+enum { ST_ACTIVE, ST_TERMINATED, ST_DISPOSED };
+
+typedef struct Rec {
+  atomic_int busy;
+  atomic_int state;
+  atomic_int nexts, terminals, disposed;
+  struct Rec *next;
+} Rec;
+
+static Rec *rec_list;
+static pthread_mutex_t rec_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void rec_enter(Rec *r, const char *what) {
+  if (atomic_exchange(&r->busy, 1)) FAILF("two callbacks of one observer at once (%s)", what);
+  if (atomic_load(&r->state) == ST_DISPOSED) FAILF("%s after on_disposed", what);
+}
+static void rec_leave(Rec *r) { atomic_store(&r->busy, 0); }
+
+static void rec_next(void *ctx, rx_value v) {
+  Rec *r = ctx;
+  rec_enter(r, "on_next");
+  if (atomic_load(&r->state) != ST_ACTIVE) FAILF("on_next after a terminal event");
+  if (v.kind > RX_EVENT) FAILF("on_next with a value of kind %d", v.kind);
+  rx_value_release(rx_value_retain(v)); /* the value must be live */
+  atomic_fetch_add(&r->nexts, 1);
+  rec_leave(r);
+}
+static void rec_terminal(Rec *r, const char *what) {
+  rec_enter(r, what);
+  if (atomic_load(&r->state) != ST_ACTIVE) FAILF("%s after a terminal event", what);
+  atomic_store(&r->state, ST_TERMINATED);
+  atomic_fetch_add(&r->terminals, 1);
+  rec_leave(r);
+}
+static void rec_error(void *ctx, const rx_error *e) {
+  if (!e || rx_error_message(e) == NULL) FAILF("on_error with an invalid error");
+  rec_terminal(ctx, "on_error");
+}
+static void rec_completed(void *ctx) { rec_terminal(ctx, "on_completed"); }
+static void rec_disposed(void *ctx) {
+  Rec *r = ctx;
+  rec_enter(r, "on_disposed");
+  atomic_store(&r->state, ST_DISPOSED);
+  atomic_fetch_add(&r->disposed, 1);
+  rec_leave(r);
+}
+
+static rx_observer rec_observer(void) {
+  Rec *r = calloc(1, sizeof *r);
+  pthread_mutex_lock(&rec_lock);
+  r->next = rec_list;
+  rec_list = r;
+  pthread_mutex_unlock(&rec_lock);
+  return (rx_observer){rec_next, rec_error, rec_completed, rec_disposed, r};
+}
+
+/* A tap for rx_do: shared by all subscriptions of the observable, so it only checks ctx. */
+static void tap_next(void *ctx, rx_value v) { (void)v; ctx_use(ctx); }
+static void tap_error(void *ctx, const rx_error *e) { (void)e; ctx_use(ctx); }
+static void tap_plain(void *ctx) { ctx_use(ctx); }
+
+/* ------------------------------------------------------------------ program state */
+
+#define NOBS 16
+#define NSUBJ 6
+#define NSUBS 24
+#define NEMIT 6
+
+static rx_observable *obs[NOBS];
+static int obs_connectable[NOBS];
+static rx_subject *subj[NSUBJ];
+static rx_disposable *subs[NSUBS];
+static rx_emitter *emitters[NEMIT];
+static rx_scheduler *test_sched;
+static rx_dispose_bag *bag;
+
+static rx_error *make_error(int code) { return rx_error_new(RX_ERROR_USER + code, "fuzz"); }
+
+static rx_value make_value(uint8_t b) {
+  switch (b % 4) {
+  case 0: return rx_int(b);
+  case 1: return rx_string("v");
+  case 2: return rx_double(b / 2.0);
+  default: { rx_value items[2] = {rx_int(1), rx_int(b)}; return rx_array(items, 2); }
+  }
+}
+
+static void put_obs(rx_observable *o, int connectable, uint8_t slot) {
+  if (!o) return;
+  slot %= NOBS;
+  rx_release(obs[slot]);
+  obs[slot] = o;
+  obs_connectable[slot] = connectable;
+}
+
+static rx_observable *get_obs(uint8_t slot) { return obs[slot % NOBS]; }
+
+static void put_sub(rx_disposable *d, uint8_t slot) {
+  if (!d) return;
+  slot %= NSUBS;
+  if (subs[slot]) rx_dispose(subs[slot]);
+  subs[slot] = d;
+}
+
+/* ------------------------------------------------------------------ callbacks */
+
+static rx_disposable *create_fn(void *ctx, rx_emitter *e) {
+  Ctx *c = ctx_use(ctx);
+  int n = c->param & 3;
+  for (int i = 0; i < n; i++) rx_emitter_next(e, rx_int(i));
+  switch ((c->param >> 2) & 3) {
+  case 0: rx_emitter_completed(e); break;
+  case 1: { rx_error *err = make_error(1); rx_emitter_error(e, err); rx_release(err); break; }
+  case 2: /* keep it for later emission */
+    for (int i = 0; i < NEMIT; i++)
+      if (!emitters[i]) { emitters[i] = rx_retain(e); break; }
+    break;
+  default: break; /* never ends by itself */
+  }
+  if (c->param & 16) {
+    Ctx *dc = ctx_new(0, 0);
+    return rx_disposable_create(tap_plain, dc, ctx_free);
+  }
+  return NULL;
+}
+
+static rx_observable *defer_fn(void *ctx) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param & 1) return NULL;
+  return rx_range(0, (size_t)(c->param & 3));
+}
+
+static rx_value map_fn(void *ctx, rx_value v, rx_error **error) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param == 7 && v.kind == RX_INT && v.as.i == 1) {
+    *error = make_error(2);
+    return rx_none();
+  }
+  if (v.kind == RX_INT) return rx_int(v.as.i + c->param);
+  return rx_value_retain(v);
+}
+
+static bool pred_fn(void *ctx, rx_value v, rx_error **error) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param == 5) { *error = make_error(3); return false; }
+  return v.kind != RX_INT || (v.as.i + c->param) % 2 == 0;
+}
+
+static rx_value acc_fn(void *ctx, rx_value acc, rx_value v, rx_error **error) {
+  (void)error;
+  ctx_use(ctx);
+  int64_t a = acc.kind == RX_INT ? acc.as.i : 0, b = v.kind == RX_INT ? v.as.i : 1;
+  return rx_int(a + b);
+}
+
+static rx_observable *flat_fn(void *ctx, rx_value v, rx_error **error) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param == 3) { *error = make_error(4); return NULL; }
+  if (c->param == 2 && v.kind == RX_INT) return rx_just(v);
+  return rx_range(v.kind == RX_INT ? v.as.i : 0, (size_t)(c->param & 3));
+}
+
+static rx_value combine_fn(void *ctx, const rx_value *values, size_t n, rx_error **error) {
+  (void)error;
+  ctx_use(ctx);
+  return rx_array(values, n);
+}
+
+static bool equal_fn(void *ctx, rx_value a, rx_value b) {
+  ctx_use(ctx);
+  return rx_value_equal(a, b);
+}
+
+static rx_observable *catch_fn(void *ctx, const rx_error *e) {
+  Ctx *c = ctx_use(ctx);
+  (void)e;
+  if (c->param & 1) return NULL;
+  return rx_just(rx_int(-1));
+}
+
+static void action_fn(void *ctx) { ctx_use(ctx); }
+
+/* ------------------------------------------------------------------ instructions */
+
+static rx_scheduler *pick_scheduler(uint8_t b) {
+  /* Only schedulers that run on this thread, so a program ends with nothing in flight. */
+  if ((b & 1) && test_sched) return test_sched;
+  if (p_rx_scheduler_current_thread && (b & 2)) return p_rx_scheduler_current_thread();
+  if (p_rx_scheduler_immediate) return p_rx_scheduler_immediate();
+  return test_sched;
+}
+
+static void op_source(Input *in) {
+  uint8_t kind = u8(in), a = u8(in), slot = u8(in);
+  rx_observable *o = NULL;
+  switch (kind % 10) {
+  case 0: { rx_value v = make_value(a); o = rx_just(v); rx_value_release(v); break; }
+  case 1: {
+    rx_value vs[3] = {make_value(a), make_value(a + 1), make_value(a + 2)};
+    o = rx_of(vs, (size_t)(a % 4));
+    for (int i = 0; i < 3; i++) rx_value_release(vs[i]);
+    break;
+  }
+  case 2: o = rx_range(a, (size_t)(a % 6)); break;
+  case 3: o = rx_empty(); break;
+  case 4: o = rx_never(); break;
+  case 5: { rx_error *e = make_error(a); o = rx_throw(e); rx_release(e); break; }
+  case 6: o = rx_create(create_fn, ctx_new(a, 0), ctx_free); break;
+  case 7: o = rx_defer(defer_fn, ctx_new(a, 0), ctx_free); break;
+  case 8:
+    if (p_rx_interval && test_sched) o = p_rx_interval(1000000 * (1 + a % 4), test_sched);
+    break;
+  case 9:
+    if (p_rx_timer && test_sched)
+      o = p_rx_timer(1000000 * (a % 4), (a & 4) ? -1 : 1000000 * (1 + a % 3), test_sched);
+    break;
+  }
+  put_obs(o, 0, slot);
+}
+
+static void op_subject(Input *in) {
+  uint8_t kind = u8(in), a = u8(in), slot = u8(in), oslot = u8(in);
+  rx_subject *s = NULL;
+  rx_value v = rx_int(a);
+  switch (kind % 7) {
+  case 0: if (p_rx_publish_subject_new) s = p_rx_publish_subject_new(); break;
+  case 1: if (p_rx_behavior_subject_new) s = p_rx_behavior_subject_new(v); break;
+  case 2: if (p_rx_replay_subject_new) s = p_rx_replay_subject_new(1 + a % 3); break;
+  case 3: if (p_rx_replay_subject_new_unbounded) s = p_rx_replay_subject_new_unbounded(); break;
+  case 4: if (p_rx_async_subject_new) s = p_rx_async_subject_new(); break;
+  case 5: if (p_rx_publish_relay_new) s = p_rx_publish_relay_new(); break;
+  case 6: if (p_rx_behavior_relay_new) s = p_rx_behavior_relay_new(v); break;
+  }
+  if (!s) return;
+  slot %= NSUBJ;
+  rx_release(subj[slot]);
+  subj[slot] = s;
+  if (p_rx_subject_as_observable) put_obs(rx_retain(p_rx_subject_as_observable(s)), 0, oslot);
+}
+
+static void op_operator(Input *in) {
+  uint8_t which = u8(in), a = u8(in), b = u8(in), c = u8(in), slot = u8(in);
+  rx_observable *src = get_obs(a), *other = get_obs(b), *o = NULL;
+  int connectable = 0;
+  if (!src) return;
+  rx_observable *srcs[3] = {src, other ? other : src, get_obs(c) ? get_obs(c) : src};
+  size_t n = 1 + c % 3;
+  int64_t ns = 1000000 * (c % 4);
+  rx_scheduler *sched = pick_scheduler(c);
+#define CTX ctx_new(c % 8, 0), ctx_free
+  switch (which % 52) {
+  case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
+  case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
+  case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
+  case 3: if (p_rx_reduce) o = p_rx_reduce(src, rx_int(0), acc_fn, CTX); break;
+  case 4: if (p_rx_flat_map) o = p_rx_flat_map(src, flat_fn, CTX); break;
+  case 5: if (p_rx_flat_map_latest) o = p_rx_flat_map_latest(src, flat_fn, CTX); break;
+  case 6: if (p_rx_concat_map) o = p_rx_concat_map(src, flat_fn, CTX); break;
+  case 7: if (p_rx_buffer && sched) o = p_rx_buffer(src, (c & 1) ? ns : 0, c % 3, sched); break;
+  case 8: if (p_rx_to_array) o = p_rx_to_array(src); break;
+  case 9: if (p_rx_take) o = p_rx_take(src, c % 4); break;
+  case 10: if (p_rx_skip) o = p_rx_skip(src, c % 4); break;
+  case 11: if (p_rx_take_while) o = p_rx_take_while(src, pred_fn, CTX); break;
+  case 12: if (p_rx_skip_while) o = p_rx_skip_while(src, pred_fn, CTX); break;
+  case 13: if (p_rx_take_until && other) o = p_rx_take_until(src, other); break;
+  case 14: if (p_rx_skip_until && other) o = p_rx_skip_until(src, other); break;
+  case 15: if (p_rx_take_last) o = p_rx_take_last(src, c % 4); break;
+  case 16: if (p_rx_distinct_until_changed)
+      o = (c & 1) ? p_rx_distinct_until_changed(src, equal_fn, CTX)
+                  : p_rx_distinct_until_changed(src, NULL, NULL, NULL);
+    break;
+  case 17: if (p_rx_element_at) o = p_rx_element_at(src, c % 3); break;
+  case 18: if (p_rx_first) o = p_rx_first(src); break;
+  case 19: if (p_rx_last) o = p_rx_last(src); break;
+  case 20: if (p_rx_ignore_elements) o = p_rx_ignore_elements(src); break;
+  case 21: if (p_rx_debounce && test_sched) o = p_rx_debounce(src, ns, test_sched); break;
+  case 22: if (p_rx_throttle && test_sched) o = p_rx_throttle(src, ns, c & 1, test_sched); break;
+  case 23: if (p_rx_sample && other) o = p_rx_sample(src, other); break;
+  case 24: if (p_rx_merge) o = p_rx_merge(srcs, n); break;
+  case 25: if (p_rx_concat) o = p_rx_concat(srcs, n); break;
+  case 26: if (p_rx_combine_latest)
+      o = (c & 1) ? p_rx_combine_latest(srcs, n, combine_fn, CTX)
+                  : p_rx_combine_latest(srcs, n, NULL, NULL, NULL);
+    break;
+  case 27: if (p_rx_zip)
+      o = (c & 1) ? p_rx_zip(srcs, n, combine_fn, CTX) : p_rx_zip(srcs, n, NULL, NULL, NULL);
+    break;
+  case 28: if (p_rx_with_latest_from && other)
+      o = (c & 1) ? p_rx_with_latest_from(src, other, combine_fn, CTX)
+                  : p_rx_with_latest_from(src, other, NULL, NULL, NULL);
+    break;
+  case 29: if (p_rx_start_with) {
+      rx_value vs[2] = {rx_int(c), rx_int(c + 1)};
+      o = p_rx_start_with(src, vs, c % 3);
+    }
+    break;
+  case 30: if (p_rx_switch_latest) o = p_rx_switch_latest(src); break;
+  case 31: if (p_rx_amb) o = p_rx_amb(srcs, n); break;
+  case 32: if (p_rx_catch) o = p_rx_catch(src, catch_fn, CTX); break;
+  case 33: if (p_rx_catch_and_return) o = p_rx_catch_and_return(src, rx_int(-2)); break;
+  case 34: if (p_rx_retry) o = p_rx_retry(src, 1 + c % 3); break;
+  case 35: if (p_rx_timeout && test_sched) o = p_rx_timeout(src, ns + 1, test_sched); break;
+  case 36: if (p_rx_do) {
+      Ctx *t = ctx_new(0, 0);
+      rx_observer tap = {tap_next, tap_error, tap_plain, tap_plain, t};
+      o = p_rx_do(src, tap, ctx_free);
+    }
+    break;
+  case 37: if (p_rx_delay && test_sched) o = p_rx_delay(src, ns, test_sched); break;
+  case 38: if (p_rx_delay_subscription && test_sched) o = p_rx_delay_subscription(src, ns, test_sched); break;
+  case 39: if (p_rx_materialize) o = p_rx_materialize(src); break;
+  case 40: if (p_rx_dematerialize) o = p_rx_dematerialize(src); break;
+  case 41: if (p_rx_share) o = p_rx_share(src); break;
+  case 42: if (p_rx_share_replay) o = p_rx_share_replay(src, c % 3); break;
+  case 43: if (p_rx_publish) { o = p_rx_publish(src); connectable = 1; } break;
+  case 44: if (p_rx_replay) { o = p_rx_replay(src, c % 3); connectable = 1; } break;
+  case 45: if (p_rx_ref_count && obs_connectable[a % NOBS]) o = p_rx_ref_count(src); break;
+  case 46: if (p_rx_subscribe_on && sched) o = p_rx_subscribe_on(src, sched); break;
+  case 47: if (p_rx_observe_on && sched) o = p_rx_observe_on(src, sched); break;
+  case 48: {
+    /* a stream of streams, for switch_latest / merge of inner observables */
+    rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};
+    o = rx_of(vs, 2);
+    rx_value_release(vs[0]);
+    rx_value_release(vs[1]);
+    break;
+  }
+  default: break;
+  }
+#undef CTX
+  put_obs(o, connectable, slot);
+}
+
+static void op_subscribe(Input *in) {
+  uint8_t a = u8(in), slot = u8(in);
+  rx_observable *o = get_obs(a);
+  if (!o) return;
+  if (obs_connectable[a % NOBS] && p_rx_connect && (slot & 1)) {
+    put_sub(p_rx_connect(o), slot);
+    return;
+  }
+  put_sub(rx_subscribe(o, rec_observer()), slot);
+}
+
+static void op_dispose(Input *in) {
+  uint8_t slot = u8(in) % NSUBS, how = u8(in);
+  if (!subs[slot]) return;
+  switch (how % 3) {
+  case 0: rx_dispose(subs[slot]); break;
+  case 1: /* a retained token: dispose twice, then release */
+    rx_retain(subs[slot]);
+    if (rx_dispose(subs[slot]) != RX_OK) FAILF("rx_dispose of a live token failed");
+    if (!rx_disposable_is_disposed(subs[slot])) FAILF("disposed token not disposed");
+    rx_dispose(subs[slot]);
+    break;
+  case 2: rx_dispose_bag_add(bag, subs[slot]); break;
+  }
+  subs[slot] = NULL;
+}
+
+static void op_release_obs(Input *in) {
+  uint8_t slot = u8(in) % NOBS;
+  rx_release(obs[slot]);
+  obs[slot] = NULL;
+}
+
+static void op_subject_event(Input *in) {
+  uint8_t slot = u8(in) % NSUBJ, what = u8(in);
+  rx_subject *s = subj[slot];
+  if (!s) return;
+  switch (what % 8) {
+  case 0: case 1: case 2: {
+    rx_value v = make_value(what);
+    if (p_rx_subject_on_next) p_rx_subject_on_next(s, v);
+    rx_value_release(v);
+    break;
+  }
+  case 3: if (p_rx_subject_on_completed) p_rx_subject_on_completed(s); break;
+  case 4: if (p_rx_subject_on_error) {
+      rx_error *e = make_error(5);
+      p_rx_subject_on_error(s, e);
+      rx_release(e);
+    }
+    break;
+  case 5: if (p_rx_subject_dispose) p_rx_subject_dispose(s); break;
+  case 6: if (p_rx_subject_value) {
+      rx_value v = rx_none();
+      rx_error *e = NULL;
+      if (p_rx_subject_value(s, &v, &e) == RX_OK) rx_value_release(v);
+      rx_release(e);
+    }
+    if (p_rx_subject_has_observers) p_rx_subject_has_observers(s);
+    break;
+  case 7: rx_release(s); subj[slot] = NULL; break;
+  }
+}
+
+static void op_emitter(Input *in) {
+  uint8_t slot = u8(in) % NEMIT, what = u8(in);
+  rx_emitter *e = emitters[slot];
+  if (!e) return;
+  switch (what % 5) {
+  case 0: case 1: rx_emitter_next(e, rx_int(what)); break;
+  case 2: rx_emitter_completed(e); break;
+  case 3: { rx_error *err = make_error(6); rx_emitter_error(e, err); rx_release(err); break; }
+  case 4: rx_emitter_is_disposed(e); rx_release(e); emitters[slot] = NULL; break;
+  }
+}
+
+typedef struct {
+  rx_subject *subject;
+  rx_emitter *emitter;
+  int n;
+} ThreadJob;
+
+static void *emit_thread(void *arg) {
+  ThreadJob *j = arg;
+  for (int i = 0; i < j->n; i++) {
+    if (j->subject) p_rx_subject_on_next(j->subject, rx_int(1000 + i));
+    if (j->emitter) rx_emitter_next(j->emitter, rx_int(2000 + i));
+  }
+  return NULL;
+}
+
+/* Emits from a second thread while this one emits too; joined before the next step. */
+static void op_two_threads(Input *in) {
+  uint8_t s = u8(in) % NSUBJ, e = u8(in) % NEMIT, n = u8(in);
+  ThreadJob job = {p_rx_subject_on_next ? subj[s] : NULL, emitters[e], 1 + n % 16};
+  if (!job.subject && !job.emitter) return;
+  pthread_t t;
+  if (pthread_create(&t, NULL, emit_thread, &job)) return;
+  emit_thread(&job);
+  pthread_join(t, NULL);
+}
+
+static void op_scheduler(Input *in) {
+  uint8_t what = u8(in), a = u8(in), slot = u8(in);
+  if (!test_sched) return;
+  switch (what % 5) {
+  case 0: if (p_rx_test_scheduler_advance_by) p_rx_test_scheduler_advance_by(test_sched, 1000000 * (a % 8)); break;
+  case 1: if (p_rx_test_scheduler_advance_to && p_rx_scheduler_now_ns)
+      p_rx_test_scheduler_advance_to(test_sched, p_rx_scheduler_now_ns(test_sched) + 500000 * (a % 8));
+    break;
+  case 2: if (p_rx_schedule) put_sub(p_rx_schedule(test_sched, action_fn, ctx_new(0, 0), ctx_free), slot); break;
+  case 3: if (p_rx_schedule_after)
+      put_sub(p_rx_schedule_after(test_sched, 1000000 * (a % 5), action_fn, ctx_new(0, 0), ctx_free), slot);
+    break;
+  case 4: if (p_rx_schedule_periodic)
+      put_sub(p_rx_schedule_periodic(test_sched, 0, 1000000 * (1 + a % 3), action_fn, ctx_new(0, 0), ctx_free), slot);
+    break;
+  }
+}
+
+/* Misuse on purpose: every call must be rejected, with a message, and change nothing. */
+static void op_misuse(Input *in) {
+  uint8_t what = u8(in), a = u8(in);
+  static uint64_t junk[16];
+  for (int i = 0; i < 16; i++) junk[i] = 0x9E3779B97F4A7C15ull * (uint64_t)(a + i);
+  void *wrong = obs[a % NOBS] ? (void *)obs[a % NOBS] : (void *)junk;
+  rx_status s = RX_OK;
+  const char *name = "";
+  switch (what % 8) {
+  case 0: name = "rx_dispose(observable)"; s = rx_dispose((rx_disposable *)wrong); break;
+  case 1: name = "rx_subscribe(junk)";
+    if (rx_subscribe((rx_observable *)junk, rec_observer()) != NULL) FAILF("rx_subscribe(junk) succeeded");
+    s = RX_EHANDLE;
+    /* that observer never gets a callback: mark it as finished for the end check */
+    atomic_store(&rec_list->disposed, 1);
+    break;
+  case 2: name = "rx_emitter_next(observable)"; s = rx_emitter_next((rx_emitter *)wrong, rx_int(1)); break;
+  case 3: name = "rx_dispose_bag_add(subscription-less)";
+    s = rx_dispose_bag_add((rx_dispose_bag *)wrong, NULL);
+    break;
+  case 4: if (p_rx_subject_on_next) {
+      name = "rx_subject_on_next(observable)";
+      s = p_rx_subject_on_next((rx_subject *)wrong, rx_int(1));
+    } else s = RX_EINVAL;
+    break;
+  case 5: if (p_rx_test_scheduler_run) {
+      name = "rx_test_scheduler_run(immediate)";
+      s = p_rx_scheduler_immediate ? p_rx_test_scheduler_run(p_rx_scheduler_immediate()) : RX_EINVAL;
+    } else s = RX_EINVAL;
+    break;
+  case 6: { name = "rx_value_string(bad box)";
+    rx_value v = {.kind = RX_STRING, .as.ptr = junk};
+    if (rx_value_string(v) != NULL) FAILF("rx_value_string(junk box) succeeded");
+    s = RX_EINVAL;
+    break;
+  }
+  case 7: name = "rx_retain(junk)";
+    if (rx_retain(junk) != NULL) FAILF("rx_retain(junk) succeeded");
+    s = RX_EHANDLE;
+    break;
+  }
+  if (s != RX_EINVAL && s != RX_EHANDLE) FAILF("%s returned %d", name, s);
+  if (!rx_last_error()[0]) FAILF("%s left rx_last_error() empty", name);
+}
+
+static void op_bag(Input *in) {
+  (void)in;
+  rx_dispose_bag_drain(bag);
+}
+
+static void op_retain_release(Input *in) {
+  uint8_t slot = u8(in);
+  rx_observable *o = get_obs(slot);
+  if (o) rx_release(rx_retain(o));
+}
+
+typedef void (*OpFn)(Input *);
+static const OpFn ops[] = {op_source, op_source, op_subject, op_operator, op_operator,
+                           op_operator, op_subscribe, op_subscribe, op_dispose, op_release_obs,
+                           op_subject_event, op_subject_event, op_emitter, op_two_threads,
+                           op_scheduler, op_misuse, op_bag, op_retain_release};
+#define NOPS (sizeof ops / sizeof ops[0])
+
+/* ------------------------------------------------------------------ the target */
+
+static int64_t live_at_start;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  OPTIONAL_API(LOAD)
+  /* The shared schedulers count from their first use: use them before the baseline. */
+  if (p_rx_scheduler_immediate) p_rx_scheduler_immediate();
+  if (p_rx_scheduler_current_thread) p_rx_scheduler_current_thread();
+  return 0;
+}
+
+static void check_and_free_records(void) {
+  static int trace = -1;
+  if (trace < 0) trace = getenv("FUZZ_API_TRACE") != NULL;
+  for (Rec *r = rec_list, *next; r; r = next) {
+    next = r->next;
+    if (trace)
+      fprintf(stderr, "observer: %d next, %d terminal, %d disposed\n", atomic_load(&r->nexts),
+              atomic_load(&r->terminals), atomic_load(&r->disposed));
+    if (atomic_load(&r->disposed) != 1)
+      FAILF("an observer got on_disposed %d times (nexts %d, terminals %d)",
+            atomic_load(&r->disposed), atomic_load(&r->nexts), atomic_load(&r->terminals));
+    if (atomic_load(&r->terminals) > 1) FAILF("an observer got %d terminal events", atomic_load(&r->terminals));
+    free(r);
+  }
+  rec_list = NULL;
+  for (Ctx *c = ctx_list, *next; c; c = next) {
+    next = c->next;
+    if (atomic_load(&c->freed) != 1) FAILF("ctx_free ran %d times for one ctx (param %d)", atomic_load(&c->freed), c->param);
+    free(c);
+  }
+  ctx_list = NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  Input in = {data, size};
+  live_at_start = rx_debug_live_objects();
+  test_sched = p_rx_test_scheduler_new ? p_rx_test_scheduler_new() : NULL;
+  bag = rx_dispose_bag_new();
+  int steps = 0;
+  while (in.n && steps++ < 256) ops[u8(&in) % NOPS](&in);
+
+  /* Tear down: subscriptions first, then what feeds them, then let scheduled work drain. */
+  for (int i = 0; i < NSUBS; i++) {
+    if (subs[i]) rx_dispose(subs[i]);
+    subs[i] = NULL;
+  }
+  rx_release(bag);
+  bag = NULL;
+  for (int i = 0; i < NEMIT; i++) {
+    rx_release(emitters[i]);
+    emitters[i] = NULL;
+  }
+  for (int i = 0; i < NOBS; i++) {
+    rx_release(obs[i]);
+    obs[i] = NULL;
+    obs_connectable[i] = 0;
+  }
+  for (int i = 0; i < NSUBJ; i++) {
+    rx_release(subj[i]);
+    subj[i] = NULL;
+  }
+  if (test_sched) {
+    if (p_rx_test_scheduler_run && p_rx_test_scheduler_run(test_sched) != RX_OK)
+      FAILF("rx_test_scheduler_run failed: %s", rx_last_error());
+    rx_release(test_sched);
+    test_sched = NULL;
+  }
+  check_and_free_records();
+  int64_t live = rx_debug_live_objects();
+  if (live != live_at_start)
+    FAILF("rx_debug_live_objects() is %lld after the program, %lld before",
+          (long long)live, (long long)live_at_start);
+  return 0;
+}
