@@ -586,3 +586,49 @@ RX_TEST(time_observe_on_main_interleaves_other_main_work) {
   rx_release(src);
   rx_release(bg);
 }
+
+static rx_disposable *count_subscribe(void *ctx, rx_emitter *em) {
+  atomic_fetch_add((atomic_int *)ctx, 1);
+  rx_emitter_next(em, rx_int(7));
+  rx_emitter_completed(em);
+  return NULL;
+}
+
+RX_TEST(time_subscribe_on_and_observe_on_virtual) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  atomic_int subscribed = 0;
+  rx_observable *src = rx_create(count_subscribe, &subscribed, NULL);
+
+  /* subscribe_on: the subscription itself waits for the scheduler. */
+  rx_observable *on = rx_subscribe_on(src, s);
+  recorder r = {.s = s};
+  rx_disposable *d = record(on, &r);
+  CHECK_EQ(atomic_load(&subscribed), 0);
+  CHECK_OK(rx_test_scheduler_advance_to(s, 5));
+  CHECK_EQ(atomic_load(&subscribed), 1);
+  CHECK_STR(r.log, "0:7 0:C");
+  rx_release(d);
+
+  /* disposed before the scheduler ran it: the source is never subscribed */
+  recorder r2 = {.s = s};
+  d = record(on, &r2);
+  CHECK_OK(rx_dispose(d));
+  CHECK_OK(rx_test_scheduler_advance_by(s, 10));
+  CHECK_EQ(atomic_load(&subscribed), 1);
+  CHECK_STR(r2.log, "");
+  CHECK_EQ(atomic_load(&r2.disposed), 1);
+
+  /* observe_on: the events wait for the scheduler, in order. */
+  rx_observable *obs = rx_observe_on(src, s);
+  recorder r3 = {.s = s};
+  d = record(obs, &r3);
+  CHECK_EQ(atomic_load(&subscribed), 2);
+  CHECK_STR(r3.log, "");
+  CHECK_OK(rx_test_scheduler_advance_by(s, 0));
+  CHECK_STR(r3.log, "15:7 15:C");
+  rx_release(d);
+  rx_release(obs);
+  rx_release(on);
+  rx_release(src);
+  rx_release(s);
+}
