@@ -39,7 +39,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   var isStopped: Bool { state.load(ordering: .acquiring) & Self.stopped != 0 }
 
-  override var isDone: Bool { isStopped }
+  override var wantsNoMoreEvents: Bool { isStopped }
 
   override func on(_ event: Event<RxValue>) {
     let terminal = event.isStopEvent

@@ -15,7 +15,7 @@ open class Observer<Element> {
   /// everything downstream of it is. Synchronous producers poll it, so that a downstream
   /// `take(1)` ends a long loop at once, even before the subscription is fully set up
   /// (its disposable cannot reach the loop yet).
-  open var isDone: Bool { false }
+  open var wantsNoMoreEvents: Bool { false }
 }
 
 /// Protocol form, for code that wants to accept any observer.

@@ -33,7 +33,7 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
   }
 
   /// Disposed, or nobody downstream wants more events.
-  open override var isDone: Bool { isDisposed || observer.isDone }
+  open override var wantsNoMoreEvents: Bool { isDisposed || observer.wantsNoMoreEvents }
 
   open override func dropped() {
     if isDisposed { return }

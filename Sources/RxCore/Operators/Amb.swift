@@ -35,7 +35,7 @@ final class AmbSink<Element>: Sink<Element, Element> {
 
   func run(_ sources: [Observable<Element>]) -> any Disposable {
     for i in sources.indices {
-      if isDone { break }
+      if wantsNoMoreEvents { break }
       // A source that already lost (an earlier one emitted while being subscribed) is
       // not subscribed at all.
       if subscriptions[i].isDisposed { continue }

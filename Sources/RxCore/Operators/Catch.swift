@@ -74,5 +74,5 @@ final class CatchProxy<Element>: Observer<Element> {
 
   override func dropped() { parent.dropped() }
 
-  override var isDone: Bool { parent.isDone }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

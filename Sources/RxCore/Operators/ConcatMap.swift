@@ -63,7 +63,7 @@ final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   override func on(_ event: Event<Source>) {
     switch event {
     case .next(let element):
-      if isDone { return }
+      if wantsNoMoreEvents { return }
       let inner: Observable<Result>
       do { inner = try selector(element) } catch {
         submit(.fail(error))
@@ -90,7 +90,7 @@ final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       hasPending.store(false, ordering: .releasing)
       return next
     }) else { return }
-    if isDone { return }
+    if wantsNoMoreEvents { return }
     let subscription = SingleAssignmentDisposable()
     innerSubscription.set(subscription)
     subscription.trySet(next.subscribe(ConcatMapInner(parent: self)))
@@ -137,5 +137,5 @@ final class ConcatMapInner<Source, Result>: Observer<Result> {
   let parent: ConcatMapSink<Source, Result>
   init(parent: ConcatMapSink<Source, Result>) { self.parent = parent }
   override func on(_ event: Event<Result>) { parent.submit(.inner(event)) }
-  override var isDone: Bool { parent.isDone }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

@@ -60,7 +60,7 @@ final class FlatMapSink<Source, Result>: Sink<Source, Result> {
   override func on(_ event: Event<Source>) {
     switch event {
     case .next(let element):
-      if isDone { return }
+      if wantsNoMoreEvents { return }
       let inner: Observable<Result>
       do { inner = try selector(element) } catch {
         submit(.fail(error))
@@ -108,5 +108,5 @@ final class FlatMapInner<Source, Result>: Observer<Result> {
 
   override func on(_ event: Event<Result>) { parent.submit(.inner(event, key)) }
 
-  override var isDone: Bool { parent.isDone }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

@@ -14,5 +14,5 @@ final class IndexedObserver<Element>: Observer<Element> {
 
   override func on(_ event: Event<Element>) { handler(index, event) }
 
-  override var isDone: Bool { parent.isDone }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

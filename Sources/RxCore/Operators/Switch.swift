@@ -63,7 +63,7 @@ final class SwitchSink<Source, Result>: Sink<Source, Result> {
   override func on(_ event: Event<Source>) {
     switch event {
     case .next(let element):
-      if isDone { return }
+      if wantsNoMoreEvents { return }
       let inner: Observable<Result>
       do { inner = try selector(element) } catch {
         submit(.fail(error))
@@ -118,5 +118,5 @@ final class SwitchInner<Source, Result>: Observer<Result> {
 
   override func on(_ event: Event<Result>) { parent.submit(.inner(event, id)) }
 
-  override var isDone: Bool { parent.isDone }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

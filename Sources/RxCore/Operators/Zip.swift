@@ -53,7 +53,7 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
       return NopDisposable.shared
     }
     for i in 0..<n {
-      if isDone { break }
+      if wantsNoMoreEvents { break }
       subscriptions[i].trySet(parent.sources[i].subscribe(IndexedObserver(parent: self, index: i) {
         self.submit($0, $1)
       }))
