@@ -369,8 +369,10 @@ def chart(t, path):
                   label="budget" if i == 0 else None)
     ax.set_yscale("log")
     ax.set_xticks(range(len(names)))
-    ax.set_xticklabels([f"{w}\n{title.split(':')[0][:22]}" for w, title, *_ in WORKLOADS[:-1]],
-                       fontsize=7)
+    short = {"W1": "subject\n→ 1", "W2": "subject\n→ 100", "W3": "range→map\n→filter→map",
+             "W4": "subscribe\n+ dispose", "W5": "just→map\n→subscribe", "W6": "observe_on\n(serial)",
+             "W7": "replay(100)\nlate sub", "W8": "range\n→flat_map"}
+    ax.set_xticklabels([f"{w}\n{short[w]}" for w in names], fontsize=8)
     ax.set_ylabel("ns per unit (min of runs, log scale)")
     ax.set_title("librxc vs raw C and OpenCombine (lower is better)")
     ax.legend(fontsize=8)
