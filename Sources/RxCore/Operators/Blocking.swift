@@ -80,7 +80,7 @@ final class BlockingCollector<Element>: Observer<Element> {
   }
 
   var finished: Bool { state.withLock { $0.done } }
-  override var isDone: Bool { finished }
+  override var wantsNoMoreEvents: Bool { finished }
 
   /// Waits for the terminal event until `deadline` (nil: forever); true if it arrived.
   func wait(until deadline: Int64?) -> Bool {
