@@ -208,7 +208,9 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
   }
 
   /// Runs pending and arriving work until `stop()` or, given a timeout, until it is up.
-  public func run(timeout: Int64?) -> LoopStatus {
+  /// `honoringStop: false` is for library-internal waits (blocking calls): they neither end
+  /// on nor consume a stop, which belongs to the program's own run.
+  public func run(timeout: Int64?, honoringStop: Bool = true) -> LoopStatus {
     guard MainThread.isCurrent else { return .notMainThread }
     let entered = state.withLock { s -> Bool in
       if s.busy || s.looping { return false }
@@ -219,20 +221,20 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
     defer { state.withLock { $0.looping = false } }
     let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
     while true {
-      if consumeStop() { break }
+      if honoringStop && consumeStop() { break }
       _ = drain()
-      if consumeStop() { break }
+      if honoringStop && consumeStop() { break }
       let now = MonotonicClock.now()
       var waitUntil = deadline ?? Int64.max
       if let deadline, now >= deadline { break }
       if let next = state.withLock({ $0.delayed.first?.due }) { waitUntil = Swift.min(waitUntil, next) }
-      wait(until: waitUntil, now: now)
+      wait(until: waitUntil, now: now, watchStop: honoringStop)
       if let deadline, MonotonicClock.now() >= deadline { break }  // no work past the timeout
     }
     return .ok
   }
 
-  private func wait(until deadline: Int64, now: Int64) {
+  private func wait(until deadline: Int64, now: Int64, watchStop: Bool) {
     var fds = [pollfd(fd: readFd, events: Int16(POLLIN), revents: 0),
                pollfd(fd: stopReadFd, events: Int16(POLLIN), revents: 0)]
     var ms: Int32 = -1
@@ -240,7 +242,7 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
       let left = Swift.max(0, deadline - now)
       ms = Int32(Swift.min((left + 999_999) / 1_000_000, Int64(Int32.max)))
     }
-    _ = poll(&fds, 2, ms)
+    _ = poll(&fds, watchStop ? 2 : 1, ms)
   }
 
   private func consumeStop() -> Bool {
