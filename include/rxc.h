@@ -399,10 +399,11 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timer(int64_t due_ns, int64_t 
  * Threads: rx_subject_on_* may be called from several threads at once and from inside a
  * callback of the same subject. Each observer still sees a serialized stream, all observers
  * see the events in one order, and an event emitted from inside a callback is delivered
- * after that callback returns (never recursively, never dropped). Callbacks run on the
- * thread of an rx_subject_on_* call (or of the rx_subscribe that delivers a replay or a
- * current value) — when several threads emit at once, one of them delivers the others'
- * events too. No callback runs while a library lock is held.
+ * after that callback returns (never recursively, never dropped). Callbacks run on a
+ * thread that is calling into the subject (rx_subject_on_*, rx_subscribe delivering a
+ * replay or current value, rx_dispose, rx_subject_dispose): when calls overlap, one caller
+ * also delivers what the others queued meanwhile. No callback runs while a library lock is
+ * held.
  *
  * Lifetime: releasing the last reference of a subject disposes it (also from inside one of
  * its own callbacks). Disposing drops every observer without an event: each gets
