@@ -699,7 +699,10 @@ RX_EXPORT rx_status rx_main_stop(void);
  * @abstract A file descriptor that is readable exactly while main-scheduler work is pending,
  * for programs with their own poll/epoll/libuv/GLib loop: when it polls readable, call
  * rx_main_drain() on the main thread. Level-triggered; never read from or close it. Delayed
- * work makes it readable once due. Any thread; the same fd for the whole process.
+ * work makes it readable once due. When work arrives from another thread just as main
+ * drains, one spurious wakeup is possible (rx_main_drain then runs nothing and clears it);
+ * a wakeup is never lost. Any thread; the same fd for the whole process (a forked child
+ * gets its own pipe under the same number).
  */
 RX_EXPORT int rx_main_fd(void);
 

@@ -750,3 +750,23 @@ RX_TEST(sched_custom_vtable_is_used) {
   rx_release(s);
   CHECK_EQ(q.freed, 1);
 }
+
+RX_TEST(sched_main_stop_is_not_eaten_by_blocking_calls) {
+  /* A stop the program requested belongs to its next rx_main_run, even if a blocking call
+     runs the main loop meanwhile. */
+  CHECK_OK(rx_main_stop());
+  rx_scheduler *bg = rx_scheduler_serial_new("bg");
+  rx_observable *five = rx_just(rx_int(5));
+  rx_observable *off_main = rx_subscribe_on(five, bg); /* so delivery needs the main loop */
+  rx_observable *o = rx_observe_on(off_main, rx_scheduler_main());
+  rx_value out = rx_none();
+  CHECK_OK(rx_blocking_last(o, 1000LL * 1000000, &out, NULL));
+  CHECK_EQ(out.as.i, 5);
+  int64_t t0 = rxtest_now_ns();
+  CHECK_OK(rx_main_run()); /* returns at once: the stop is still pending */
+  CHECK(rxtest_now_ns() - t0 < 500LL * 1000000);
+  rx_release(o);
+  rx_release(off_main);
+  rx_release(five);
+  rx_release(bg);
+}

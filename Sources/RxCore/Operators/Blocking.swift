@@ -28,7 +28,7 @@ extension Observable {
         let now = MonotonicClock.now()
         if let deadline, now >= deadline { break }
         let slice = Swift.min(1_000_000, (deadline ?? Int64.max) - now)
-        if case .nested = MainScheduler.instance.run(timeout: slice) {
+        if case .nested = MainScheduler.instance.run(timeout: slice, honoringStop: false) {
           subscription.dispose()
           return .nestedMainLoop
         }
