@@ -302,6 +302,10 @@ XCTEST_SAN_ENV_address := ASAN_OPTIONS=detect_leaks=0:$(ASAN_OPTIONS)
 XCTEST_SAN_ENV_thread  :=
 SAN_SCRATCH_address := $(ASAN_SCRATCH)
 SAN_SCRATCH_thread  := $(TSAN_SCRATCH)
+# TSan cannot see Synchronization.Mutex hand a contended lock over (through the kernel):
+# RXC_TSAN swaps in a pthread lock it understands (Sources/RxCore/Core/TSanMutex.swift).
+SAN_SWIFT_FLAGS_thread  := -Xswiftc -DRXC_TSAN
+SAN_SWIFT_FLAGS_address :=
 
 .PHONY: sanitize sanitize-thread sanitize-address sanitize-xctest-thread sanitize-xctest-address \
         sanitize-ctest-thread sanitize-ctest-address
@@ -312,7 +316,7 @@ sanitize-address: sanitize-xctest-address sanitize-ctest-address
 sanitize-xctest-thread sanitize-xctest-address: sanitize-xctest-%:
 	@mkdir -p $(LOGS)
 	@echo "  SWIFT   swift test --sanitize=$* ($(SAN_SCRATCH_$*))"
-	$(Q)$(XCTEST_SAN_ENV_$*) $(SWIFT) test --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) \
+	$(Q)$(XCTEST_SAN_ENV_$*) $(SWIFT) test --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*) \
 	    >$(LOGS)/xctest-$*.log 2>&1; rc=$$?; \
 	  grep -E "error:|: failed|WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|SUMMARY: " $(LOGS)/xctest-$*.log | uniq -c | head -n 40; \
 	  grep -E "Executed [0-9]+ tests?, with" $(LOGS)/xctest-$*.log | tail -n 1; \
@@ -322,7 +326,7 @@ sanitize-xctest-thread sanitize-xctest-address: sanitize-xctest-%:
 sanitize-ctest-thread sanitize-ctest-address: sanitize-ctest-%: $(RXTESTS)
 	@mkdir -p $(LOGS) build/sanitize/$*
 	@echo "  SWIFT   librxc with --sanitize=$* ($(SAN_SCRATCH_$*), debug)"
-	$(Q)$(SWIFT) build --product rxc --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) \
+	$(Q)$(SWIFT) build --product rxc --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*) \
 	    $(call SWIFT_LOG,$(LOGS)/swift-build-$*.log) || { tail -n 40 $(LOGS)/swift-build-$*.log; exit 1; }
 	@echo "  CC      C harness with -fsanitize=$*"
 	$(Q)rm -f build/sanitize/$*/*.o && for f in $(TEST_SRCS) Tests/c/runner.c $(TEST_DIR)/missing_stubs.c; do \
@@ -355,3 +359,6 @@ help:
 	@echo "make install-check  install into build/install-check and build hello.c with pkg-config"
 	@echo "make sanitize       swift test and the C harness under TSan and ASan (sanitize-thread, sanitize-address)"
 	@echo "make clean          remove build/ and make's scratch paths (distclean: also .build)"
+
+# Fragments of other areas (reliability, benchmarks): mk/*.mk.
+-include $(sort $(wildcard mk/*.mk))

@@ -9,6 +9,8 @@ FUZZ_SECONDS ?= 600
 FUZZ_CI_SECONDS ?= 120
 FUZZ_SCRATCH ?= .build-fuzz
 FUZZ_CC ?= clang
+# libFuzzer and ASan print the stack of a failure; the Swift backtracer would only slow it.
+FUZZ_ENV ?= SWIFT_BACKTRACE=enable=no
 FUZZ_FLAGS ?= -max_len=512 -timeout=30 -print_final_stats=1 -artifact_prefix=build/fuzz/
 
 .PHONY: fuzz fuzz-ci fuzz-lib
@@ -23,7 +25,7 @@ build/fuzz/fuzz_api: Tests/fuzz/fuzz_api.c include/rxc.h fuzz-lib
 	  -L$(FUZZ_SCRATCH)/debug -lrxc -Wl,-rpath,$(abspath $(FUZZ_SCRATCH))/debug -ldl -lpthread
 
 fuzz: build/fuzz/fuzz_api
-	build/fuzz/fuzz_api $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) build/fuzz/corpus Tests/fuzz/corpus
+	$(FUZZ_ENV) build/fuzz/fuzz_api $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) build/fuzz/corpus Tests/fuzz/corpus
 
 fuzz-ci: build/fuzz/fuzz_api
-	build/fuzz/fuzz_api $(FUZZ_FLAGS) -max_total_time=$(FUZZ_CI_SECONDS) build/fuzz/corpus Tests/fuzz/corpus
+	$(FUZZ_ENV) build/fuzz/fuzz_api $(FUZZ_FLAGS) -max_total_time=$(FUZZ_CI_SECONDS) build/fuzz/corpus Tests/fuzz/corpus

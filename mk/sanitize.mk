@@ -6,14 +6,15 @@
 # TSan cannot see Synchronization.Mutex hand a contended lock over (it goes through the
 # kernel), so every contended critical section looks like a race. -DRXC_TSAN swaps in a
 # pthread lock that TSan intercepts (Sources/RxCore/Core/TSanMutex.swift): every
-# `swift test/build --sanitize=thread` must pass SAN_SWIFT_FLAGS_thread.
-SAN_SWIFT_FLAGS_thread ?= -Xswiftc -DRXC_TSAN
-SAN_SWIFT_FLAGS_address ?=
+# `swift test/build --sanitize=thread` passes SAN_SWIFT_FLAGS_thread (set in the Makefile).
 SAN_SCRATCH_thread ?= .build-tsan
 SAN_SCRATCH_address ?= .build-asan
 SWIFT ?= swift
 CLANG ?= clang
 SAN_STRESS_EVENTS ?= 20000
+# The TSan runtime intercepts libdispatch, so TSan programs link the toolchain's copy.
+SWIFT_LIBDIR ?= $(abspath $(dir $(shell command -v $(SWIFT) 2>/dev/null))../lib/swift/linux)
+SAN_LIBS_thread ?= -L$(SWIFT_LIBDIR) -ldispatch -lBlocksRuntime -Wl,-rpath,$(SWIFT_LIBDIR)
 SAN_STRESS_ENV_thread ?= TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:$(TSAN_OPTIONS)
 SAN_STRESS_ENV_address ?= ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:$(ASAN_OPTIONS)
 
@@ -34,6 +35,6 @@ sanitize-stress-thread sanitize-stress-address: sanitize-stress-%: sanitize-lib-
 
 sanitize-sweep-address: sanitize-lib-address
 	@mkdir -p build/sanitize/address
-	$(CLANG) -O1 -g -fsanitize=address -Iinclude Tests/sweep/sweep.c -o build/sanitize/address/sweep \
+	$(CLANG) -O1 -g -fsanitize=address -fuse-ld=lld -Iinclude Tests/sweep/sweep.c -o build/sanitize/address/sweep \
 	  -lffi -ldl -lpthread
 	build/sanitize/address/sweep $(SAN_SCRATCH_address)/debug/librxc.so Tests/sweep/api.txt

@@ -1300,3 +1300,75 @@ RX_TEST(marble_sample_source_completion_disposes_the_source_at_once) {
   CHECK_EQ(pt.frame, 5);
   end();
 }
+
+/* ---- more RxSwift cases: comparison base, subscription order, synchronous sources --------- */
+
+static bool close_enough(void *ctx, rx_value a, rx_value b) { return a.as.i - b.as.i <= 1 && b.as.i - a.as.i <= 1; }
+
+RX_TEST(marble_distinct_until_changed_compares_with_the_last_emitted_value) {
+  /* RxSwift keeps the key of the last value it emitted, not of the last one it saw. */
+  begin();
+  rx_observable *src = hot("-1-2-3-4-5-|");
+  EXPECT(K(rx_distinct_until_changed(src, close_enough, NULL, NULL)), "-1---3---5-|");
+  end();
+}
+
+RX_TEST(marble_with_latest_from_subscribes_other_first) {
+  begin();
+  rx_observable *src = hot("-1-2|");
+  rx_observable *other = K(rx_just(rx_int(7)));
+  EXPECT(K(rx_with_latest_from(src, other, NULL, NULL, NULL)), "-7-7|");
+  end();
+}
+
+RX_TEST(marble_combine_latest_and_zip_of_synchronous_sources) {
+  begin();
+  rx_value one_two[2] = {rx_int(1), rx_int(2)}, three[1] = {rx_int(3)};
+  rx_observable *s[2] = {K(rx_of(one_two, 2)), K(rx_of(three, 1))};
+  rx_marble_value v[] = {{'a', ARR(2, 3)}};
+  EXPECT_V(K(rx_combine_latest(s, 2, NULL, NULL, NULL)), "(a|)", v);
+  rx_value four_five[2] = {rx_int(4), rx_int(5)};
+  rx_observable *z[2] = {K(rx_of(one_two, 2)), K(rx_of(four_five, 2))};
+  rx_marble_value w[] = {{'x', ARR(1, 4)}, {'y', ARR(2, 5)}};
+  EXPECT_V(K(rx_zip(z, 2, NULL, NULL, NULL)), "(xy|)", w);
+  end();
+}
+
+RX_TEST(marble_zero_time_debounce_and_delay_keep_order) {
+  begin();
+  rx_observable *src = hot("-1-2|");
+  EXPECT(K(rx_debounce(src, 0, ts)), "-1-2|");
+  end();
+  begin();
+  rx_observable *src2 = hot("-(12)-3|");
+  EXPECT(K(rx_delay(src2, F(2), ts)), "---(12)-3|");
+  end();
+}
+
+RX_TEST(marble_buffer_count_only_emits_no_empty_rest) {
+  begin();
+  rx_observable *src = cold("-1-2-|");
+  rx_marble_value v[] = {{'a', ARR(1, 2)}};
+  EXPECT_V(K(rx_buffer(src, 0, 2, ts)), "---a-|", v);
+  end();
+}
+
+RX_TEST(marble_take_while_false_at_once) {
+  begin();
+  rx_observable *src = hot("-5-1|");
+  EXPECT(K(rx_take_while(src, below_3, NULL, NULL)), "-|");
+  end();
+}
+
+RX_TEST(marble_creation_interval_timer_range) {
+  begin();
+  rx_observable *iv = K(rx_interval(F(2), ts));
+  EXPECT(K(rx_take(iv, 3)), "--0-1-(2|)");
+  EXPECT(K(rx_timer(F(3), -1, ts)), "---(0|)");
+  rx_observable *tm = K(rx_timer(F(1), F(3), ts));
+  EXPECT(K(rx_take(tm, 3)), "-0--1--(2|)");
+  EXPECT(K(rx_range(1, 3)), "(123|)");
+  EXPECT(K(rx_empty()), "|");
+  EXPECT(K(rx_never()), "");
+  end();
+}

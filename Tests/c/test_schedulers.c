@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rxtest.h"
 
@@ -505,6 +507,28 @@ RX_TEST(sched_main_fd_readable_exactly_while_pending) {
   rxtest_sleep_ms(6);
   CHECK_EQ(rx_main_drain(), 1);
   rx_release(d);
+}
+
+RX_TEST(sched_main_fd_is_private_after_fork) {
+  int fd = rx_main_fd();
+  CHECK(!fd_readable(fd, 0));
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    /* The child's only thread is its main thread; its fd is its own (same number). */
+    atomic_int ran = 0;
+    pthread_t th;
+    void *token;
+    pthread_create(&th, NULL, schedule_on_main_from_thread, &ran);
+    pthread_join(th, &token);
+    int ok = rx_main_fd() == fd && fd_readable(fd, 0);
+    _exit(ok ? 0 : 1); /* leaving the work pending: it must not show in the parent */
+  }
+  int status = 0;
+  CHECK_EQ(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  CHECK(!fd_readable(fd, 0)); /* the child's work never showed up here */
+  CHECK_EQ(rx_main_drain(), 0);
 }
 
 static void *stop_later(void *ctx) {

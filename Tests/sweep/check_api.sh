@@ -5,7 +5,7 @@ set -eu
 lib=$1 api=$2
 tmp=${TMPDIR:-/tmp}/rxc-api.$$
 trap 'rm -f "$tmp".*' EXIT
-nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^rx_/ { print $3 }' | sort -u > "$tmp.lib"
+nm -D --defined-only "$lib" | awk '$2 == "T" && $3 ~ /^rx_/ { sub(/@.*/, "", $3); print $3 }' | sort -u > "$tmp.lib"
 grep -v '^#' "$api" | awk 'NF { print $2 }' | sort -u > "$tmp.api"
 missing=$(comm -23 "$tmp.lib" "$tmp.api")
 stale=$(comm -13 "$tmp.lib" "$tmp.api")

@@ -12,6 +12,7 @@ Line format (space separated):  RET NAME [PARAM ...]
          any          any handle kind is accepted (no wrong-kind cases)
          sort=a|b     the handle must be of one of these sorts (others are wrong-kind cases)
          vkind=a|b    the rx_value must be of one of these kinds (values of other kinds are cases)
+         str=TEXT     a valid value for a string parameter (default "sweep")
 """
 import re
 import sys
@@ -52,6 +53,15 @@ OVERRIDES = {
     ('rx_value_event_kind', 'v'): ['vkind=event_next|event_error'],
     ('rx_value_event_value', 'v'): ['vkind=event_next'],
     ('rx_value_event_error', 'v'): ['vkind=event_error'],
+    ('rx_marble_cold', 'test'): ['sort=test'],
+    ('rx_marble_hot', 'test'): ['sort=test'],
+    ('rx_marble_expect', 'test'): ['sort=test'],
+    ('rx_marble_cold', 'error'): ['null_ok'],
+    ('rx_marble_hot', 'error'): ['null_ok'],
+    ('rx_marble_expect', 'error'): ['null_ok'],
+    ('*', 'marble'): ['str=-a-|'],
+    # the sweep's default source is rx_just(rx_int(1)), and 'a' stands for rx_int(1)
+    ('rx_marble_expect', 'expected'): ['str=(a|)'],
 }
 
 

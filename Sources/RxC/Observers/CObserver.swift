@@ -42,6 +42,8 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   var isStopped: Bool { state.load(ordering: .acquiring) & Self.stopped != 0 }
 
+  override var wantsNoMoreEvents: Bool { isStopped }
+
   override func on(_ event: Event<RxValue>) {
     // Enter and leave with one locked add each (no CAS loop). Once STOPPED, the callback is
     // skipped; a disposer that saw us BUSY left on_disposed to the outermost leave (PENDING).

@@ -43,6 +43,23 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
     (readFd, writeFd) = Self.makePipe()
     (stopReadFd, stopWriteFd) = Self.makePipe()
     super.init()
+    pthread_atfork(nil, nil) { MainScheduler.instance.reopenPipesInChild() }
+  }
+
+  /// A forked child must not share the parent's pipes: fresh ones take the same fd numbers
+  /// (rx_main_fd stays valid), and the next state change re-syncs the readable flag.
+  private static let forkedChild = Atomic<Bool>(false)
+
+  private func reopenPipesInChild() {
+    for (old, fresh) in [((readFd, writeFd), Self.makePipe()), ((stopReadFd, stopWriteFd), Self.makePipe())] {
+      _ = dup2(fresh.0, old.0)
+      _ = dup2(fresh.1, old.1)
+      _ = fcntl(old.0, F_SETFD, FD_CLOEXEC)  // dup2 clears it
+      _ = fcntl(old.1, F_SETFD, FD_CLOEXEC)
+      _ = close(fresh.0)
+      _ = close(fresh.1)
+    }
+    Self.forkedChild.store(true, ordering: .releasing)
   }
 
   private static func makePipe() -> (Int32, Int32) {
@@ -122,6 +139,9 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
 
   /// Keeps the pipe's readability equal to "live work is ready".
   private func updateSignal(_ s: inout State) {
+    if Self.forkedChild.load(ordering: .relaxed), Self.forkedChild.exchange(false, ordering: .acquiring) {
+      s.signaled = false  // the child's new pipe is empty
+    }
     let want = s.live > 0
     if want == s.signaled { return }
     var byte: UInt8 = 1

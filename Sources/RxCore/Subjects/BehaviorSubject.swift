@@ -3,9 +3,7 @@ import Synchronization
 /// Holds a current value: each new subscriber gets it first, then every later event
 /// (RxSwift's `BehaviorSubject`). After a stop event late subscribers get only the stop
 /// event; after dispose, `RxError.disposed`. Serialized like `PublishSubject`.
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
-  SubjectUnsubscribing
-{
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
   /// What `value()` reads from any thread; written only by the drain handler.
   @usableFromInline struct Current {
     @usableFromInline var value: Element
@@ -17,14 +15,19 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @usableFromInline let drain = Drain<SubjectOp<Element>>()
   @usableFromInline let flags = Atomic<UInt32>(0)
   @usableFromInline let observerCount = Atomic<Int>(0)
+  /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
+  @usableFromInline let detach: SubjectSubscription.Detach
   @usableFromInline let current: Mutex<Current>
   // Drain-owned state: touched only inside `handle`.
   @usableFromInline var observers = SubjectObservers<Element>()
   @usableFromInline var stopEvent: Event<Element>?
   @usableFromInline var disposed = false
 
-  public init(value: Element) {
+  @inlinable public init(value: Element) {
     current = Mutex(Current(value))
+    detach = { owner, subscription in
+      unsafeDowncast(owner, to: BehaviorSubject<Element>.self).unsubscribe(subscription)
+    }
     super.init()
     Resources.increment()
   }
@@ -55,16 +58,24 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    let subscription = SubjectSubscription(owner: self)
+    attach(observer)
+  }
+
+  /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
+  /// run specialized code.
+  @inlinable
+  public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
+    let subscription = SubjectSubscription(owner: self, detach: detach)
     drain.submit(.add(subscription, observer)) { self.handle($0) }
     return subscription
   }
 
-  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+  @inlinable
+  func unsubscribe(_ subscription: SubjectSubscription) {
     drain.submit(.remove(subscription)) { self.handle($0) }
   }
 
-  public func dispose() {
+  @inlinable public func dispose() {
     if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
   }
 
