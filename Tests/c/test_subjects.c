@@ -87,6 +87,13 @@ static rx_disposable *sub(rx_subject *s, rec *r) {
 
 static void next(rx_subject *s, int64_t v) { CHECK_OK(rx_subject_on_next(s, RX_INT(v))); }
 
+/* Loop counts for the stress-like tests: smaller under valgrind (rxtest_scale) and under the
+   sanitizers, whose debug builds run the core unspecialized (a metadata lookup per call). */
+static int64_t subj_scale(int64_t n, int64_t divisor) {
+  if (getenv("RXTEST_SANITIZER") != NULL) return n / 20 > 0 ? n / 20 : 1;
+  return rxtest_scale(n, divisor);
+}
+
 static void check_last_error_set(void) {
   const char *m = rx_last_error();
   CHECK(m != NULL);
@@ -1049,7 +1056,7 @@ static void conc_init(conc_obs *c) {
 }
 
 RX_TEST(subject_concurrent_emission_from_four_threads) {
-  int64_t n = rxtest_scale(100000, 50);
+  int64_t n = subj_scale(100000, 50);
   rx_subject *s = rx_publish_subject_new();
   conc_obs obs3[3];
   rx_disposable *d[3];
@@ -1073,7 +1080,7 @@ RX_TEST(subject_concurrent_emission_from_four_threads) {
 }
 
 RX_TEST(subject_concurrent_emission_into_behavior_and_replay) {
-  int64_t n = rxtest_scale(20000, 20);
+  int64_t n = subj_scale(20000, 20);
   rx_subject *subjects[2] = {rx_behavior_subject_new(RX_INT(-1)), rx_replay_subject_new(16)};
   for (int k = 0; k < 2; k++) {
     rx_subject *s = subjects[k];
@@ -1144,7 +1151,7 @@ static void *subscribe_churn(void *arg) {
   churn *c = arg;
   /* Bounded: a drainer delivers what others queue meanwhile, so churning "until the
      producer is done" could keep the producer draining churn forever on a slow machine. */
-  while ((!atomic_load(c->stop) || c->rounds < 50) && c->rounds < 20000) {
+  while ((!atomic_load(c->stop) || c->rounds < 50) && c->rounds < subj_scale(20000, 50)) {
     conc_obs o;
     conc_init(&o);
     rx_observer ob = {NULL, NULL, conc_on_completed, conc_on_disposed, &o};
@@ -1158,7 +1165,7 @@ static void *subscribe_churn(void *arg) {
 }
 
 RX_TEST(subject_concurrent_subscribe_dispose_while_emitting) {
-  int64_t n = rxtest_scale(50000, 50);
+  int64_t n = subj_scale(50000, 50);
   rx_subject *s = rx_publish_subject_new();
   conc_obs steady;
   conc_init(&steady);
@@ -1257,7 +1264,7 @@ static void *read_values(void *arg) {
 }
 
 RX_TEST(subject_behavior_value_read_from_another_thread_while_emitting) {
-  int64_t n = rxtest_scale(200000, 50);
+  int64_t n = subj_scale(200000, 50);
   rx_subject *s = rx_behavior_subject_new(RX_INT(0));
   value_reader r = {.s = s};
   pthread_t t;
@@ -1298,7 +1305,7 @@ RX_TEST(subject_boxed_values_from_several_threads_are_freed_once) {
   rx_observer o = {string_payload_next, NULL, NULL, NULL, &seen};
   rx_disposable *d = rx_subscribe(rx_subject_as_observable(s), o);
   /* every producer sends the same box: retained by each buffer slot, released once each */
-  boxed_producer p = {s, rx_string("payload"), rxtest_scale(20000, 50)};
+  boxed_producer p = {s, rx_string("payload"), subj_scale(20000, 50)};
   pthread_t t[PRODUCERS];
   for (int i = 0; i < PRODUCERS; i++) CHECK_EQ(pthread_create(&t[i], NULL, produce_boxed, &p), 0);
   for (int i = 0; i < PRODUCERS; i++) pthread_join(t[i], NULL);
