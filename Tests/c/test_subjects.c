@@ -998,6 +998,21 @@ RX_TEST(subject_release_last_reference_inside_its_own_callback) {
 
 /* ---- concurrency --------------------------------------------------------------------- */
 
+/* Runs body on a new thread and joins it. For tests whose main thread contends locks with
+   other threads: the harness forks each test, and in a forked child the main thread keeps
+   its parent's cached thread id, which the Swift runtime's and Synchronization's PI-futex
+   locks use as the owner, so a contended hand-off to or from it can hang. */
+static void *fresh_thread_trampoline(void *body) {
+  ((void (*)(void))body)();
+  return NULL;
+}
+
+static void on_fresh_thread(void (*body)(void)) {
+  pthread_t t;
+  CHECK_EQ(pthread_create(&t, NULL, fresh_thread_trampoline, (void *)body), 0);
+  pthread_join(t, NULL);
+}
+
 enum { PRODUCERS = 4 };
 
 typedef struct conc_obs {
@@ -1164,7 +1179,10 @@ static void *subscribe_churn(void *arg) {
   return NULL;
 }
 
-RX_TEST(subject_concurrent_subscribe_dispose_while_emitting) {
+static void subject_concurrent_subscribe_dispose_while_emitting_body(void);
+RX_TEST(subject_concurrent_subscribe_dispose_while_emitting) { on_fresh_thread(subject_concurrent_subscribe_dispose_while_emitting_body); }
+
+static void subject_concurrent_subscribe_dispose_while_emitting_body(void) {
   int64_t n = subj_scale(50000, 50);
   rx_subject *s = rx_publish_subject_new();
   conc_obs steady;
@@ -1195,7 +1213,10 @@ static void *dispose_soon(void *arg) {
   return NULL;
 }
 
-RX_TEST(subject_concurrent_emission_and_dispose) {
+static void subject_concurrent_emission_and_dispose_body(void);
+RX_TEST(subject_concurrent_emission_and_dispose) { on_fresh_thread(subject_concurrent_emission_and_dispose_body); }
+
+static void subject_concurrent_emission_and_dispose_body(void) {
   for (int round = 0; round < 10; round++) {
     rx_subject *s = rx_behavior_subject_new(RX_INT(0));
     conc_obs a;
@@ -1263,7 +1284,10 @@ static void *read_values(void *arg) {
   return NULL;
 }
 
-RX_TEST(subject_behavior_value_read_from_another_thread_while_emitting) {
+static void subject_behavior_value_read_from_another_thread_while_emitting_body(void);
+RX_TEST(subject_behavior_value_read_from_another_thread_while_emitting) { on_fresh_thread(subject_behavior_value_read_from_another_thread_while_emitting_body); }
+
+static void subject_behavior_value_read_from_another_thread_while_emitting_body(void) {
   int64_t n = subj_scale(200000, 50);
   rx_subject *s = rx_behavior_subject_new(RX_INT(0));
   value_reader r = {.s = s};
