@@ -87,6 +87,13 @@ static rx_disposable *sub(rx_subject *s, rec *r) {
 
 static void next(rx_subject *s, int64_t v) { CHECK_OK(rx_subject_on_next(s, RX_INT(v))); }
 
+/* Loop counts for the stress-like tests: smaller under valgrind (rxtest_scale) and under the
+   sanitizers, whose debug builds run the core unspecialized (a metadata lookup per call). */
+static int64_t subj_scale(int64_t n, int64_t divisor) {
+  if (getenv("RXTEST_SANITIZER") != NULL) return n / 20 > 0 ? n / 20 : 1;
+  return rxtest_scale(n, divisor);
+}
+
 static void check_last_error_set(void) {
   const char *m = rx_last_error();
   CHECK(m != NULL);
@@ -991,6 +998,21 @@ RX_TEST(subject_release_last_reference_inside_its_own_callback) {
 
 /* ---- concurrency --------------------------------------------------------------------- */
 
+/* Runs body on a new thread and joins it. For tests whose main thread contends locks with
+   other threads: the harness forks each test, and in a forked child the main thread keeps
+   its parent's cached thread id, which the Swift runtime's and Synchronization's PI-futex
+   locks use as the owner, so a contended hand-off to or from it can hang. */
+static void *fresh_thread_trampoline(void *body) {
+  ((void (*)(void))body)();
+  return NULL;
+}
+
+static void on_fresh_thread(void (*body)(void)) {
+  pthread_t t;
+  CHECK_EQ(pthread_create(&t, NULL, fresh_thread_trampoline, (void *)body), 0);
+  pthread_join(t, NULL);
+}
+
 enum { PRODUCERS = 4 };
 
 typedef struct conc_obs {
@@ -1049,7 +1071,7 @@ static void conc_init(conc_obs *c) {
 }
 
 RX_TEST(subject_concurrent_emission_from_four_threads) {
-  int64_t n = rxtest_scale(100000, 50);
+  int64_t n = subj_scale(100000, 50);
   rx_subject *s = rx_publish_subject_new();
   conc_obs obs3[3];
   rx_disposable *d[3];
@@ -1073,7 +1095,7 @@ RX_TEST(subject_concurrent_emission_from_four_threads) {
 }
 
 RX_TEST(subject_concurrent_emission_into_behavior_and_replay) {
-  int64_t n = rxtest_scale(20000, 20);
+  int64_t n = subj_scale(20000, 20);
   rx_subject *subjects[2] = {rx_behavior_subject_new(RX_INT(-1)), rx_replay_subject_new(16)};
   for (int k = 0; k < 2; k++) {
     rx_subject *s = subjects[k];
@@ -1144,7 +1166,7 @@ static void *subscribe_churn(void *arg) {
   churn *c = arg;
   /* Bounded: a drainer delivers what others queue meanwhile, so churning "until the
      producer is done" could keep the producer draining churn forever on a slow machine. */
-  while ((!atomic_load(c->stop) || c->rounds < 50) && c->rounds < 20000) {
+  while ((!atomic_load(c->stop) || c->rounds < 50) && c->rounds < subj_scale(20000, 50)) {
     conc_obs o;
     conc_init(&o);
     rx_observer ob = {NULL, NULL, conc_on_completed, conc_on_disposed, &o};
@@ -1157,8 +1179,11 @@ static void *subscribe_churn(void *arg) {
   return NULL;
 }
 
-RX_TEST(subject_concurrent_subscribe_dispose_while_emitting) {
-  int64_t n = rxtest_scale(50000, 50);
+static void subject_concurrent_subscribe_dispose_while_emitting_body(void);
+RX_TEST(subject_concurrent_subscribe_dispose_while_emitting) { on_fresh_thread(subject_concurrent_subscribe_dispose_while_emitting_body); }
+
+static void subject_concurrent_subscribe_dispose_while_emitting_body(void) {
+  int64_t n = subj_scale(50000, 50);
   rx_subject *s = rx_publish_subject_new();
   conc_obs steady;
   conc_init(&steady);
@@ -1188,7 +1213,10 @@ static void *dispose_soon(void *arg) {
   return NULL;
 }
 
-RX_TEST(subject_concurrent_emission_and_dispose) {
+static void subject_concurrent_emission_and_dispose_body(void);
+RX_TEST(subject_concurrent_emission_and_dispose) { on_fresh_thread(subject_concurrent_emission_and_dispose_body); }
+
+static void subject_concurrent_emission_and_dispose_body(void) {
   for (int round = 0; round < 10; round++) {
     rx_subject *s = rx_behavior_subject_new(RX_INT(0));
     conc_obs a;
@@ -1256,8 +1284,11 @@ static void *read_values(void *arg) {
   return NULL;
 }
 
-RX_TEST(subject_behavior_value_read_from_another_thread_while_emitting) {
-  int64_t n = rxtest_scale(200000, 50);
+static void subject_behavior_value_read_from_another_thread_while_emitting_body(void);
+RX_TEST(subject_behavior_value_read_from_another_thread_while_emitting) { on_fresh_thread(subject_behavior_value_read_from_another_thread_while_emitting_body); }
+
+static void subject_behavior_value_read_from_another_thread_while_emitting_body(void) {
+  int64_t n = subj_scale(200000, 50);
   rx_subject *s = rx_behavior_subject_new(RX_INT(0));
   value_reader r = {.s = s};
   pthread_t t;
@@ -1298,7 +1329,7 @@ RX_TEST(subject_boxed_values_from_several_threads_are_freed_once) {
   rx_observer o = {string_payload_next, NULL, NULL, NULL, &seen};
   rx_disposable *d = rx_subscribe(rx_subject_as_observable(s), o);
   /* every producer sends the same box: retained by each buffer slot, released once each */
-  boxed_producer p = {s, rx_string("payload"), rxtest_scale(20000, 50)};
+  boxed_producer p = {s, rx_string("payload"), subj_scale(20000, 50)};
   pthread_t t[PRODUCERS];
   for (int i = 0; i < PRODUCERS; i++) CHECK_EQ(pthread_create(&t[i], NULL, produce_boxed, &p), 0);
   for (int i = 0; i < PRODUCERS; i++) pthread_join(t[i], NULL);

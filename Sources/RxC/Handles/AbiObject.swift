@@ -23,14 +23,16 @@ class AbiObject {
 /// against it without an enum trap.
 struct ObjectKind: RawRepresentable, Equatable {
   let rawValue: UInt32
-  static let observable = ObjectKind(rawValue: 0x6F62_7331)
-  static let subject = ObjectKind(rawValue: 0x7375_6231)
-  static let scheduler = ObjectKind(rawValue: 0x7363_6831)
-  static let disposable = ObjectKind(rawValue: 0x6469_7331)
-  static let disposeBag = ObjectKind(rawValue: 0x6261_6731)
-  static let emitter = ObjectKind(rawValue: 0x656D_6931)
-  static let error = ObjectKind(rawValue: 0x6572_7231)
-  static let value = ObjectKind(rawValue: 0x7661_6C31)
+  // Computed, not `static let`: a lazily initialized global goes through swift_once on
+  // every entry point in debug builds, and swift_once has hung forked TSan test processes.
+  static var observable: ObjectKind { ObjectKind(rawValue: 0x6F62_7331) }
+  static var subject: ObjectKind { ObjectKind(rawValue: 0x7375_6231) }
+  static var scheduler: ObjectKind { ObjectKind(rawValue: 0x7363_6831) }
+  static var disposable: ObjectKind { ObjectKind(rawValue: 0x6469_7331) }
+  static var disposeBag: ObjectKind { ObjectKind(rawValue: 0x6261_6731) }
+  static var emitter: ObjectKind { ObjectKind(rawValue: 0x656D_6931) }
+  static var error: ObjectKind { ObjectKind(rawValue: 0x6572_7231) }
+  static var value: ObjectKind { ObjectKind(rawValue: 0x7661_6C31) }
 
   var name: String {
     switch self {
