@@ -199,13 +199,21 @@ RX_EXPORT void rx_value_release(rx_value v);
 /* Accessors. A value of another kind gives NULL / 0 / rx_none() / RX_EVENT_NONE and sets
    rx_last_error(). Results are borrowed from the value. */
 RX_EXPORT const char *rx_value_string(rx_value v);
+/** @abstract The bytes of an RX_BYTES value (borrowed); *len (may be NULL) gets their count. */
 RX_EXPORT const void *rx_value_bytes(rx_value v, size_t *len);
+/** @abstract The number of items of an RX_ARRAY value. */
 RX_EXPORT size_t rx_array_count(rx_value v);
+/** @abstract Item i of an RX_ARRAY value, borrowed from the array; out of range: rx_none(). */
 RX_EXPORT rx_value rx_array_get(rx_value v, size_t i);
+/** @abstract The data pointer of an RX_OBJECT value. */
 RX_EXPORT void *rx_object_data(rx_value v);
+/** @abstract The observable of an RX_OBSERVABLE value, borrowed from the value. */
 RX_EXPORT rx_observable *rx_value_observable(rx_value v);
+/** @abstract The kind of an RX_EVENT value; RX_EVENT_NONE for any other value. */
 RX_EXPORT rx_event_kind rx_value_event_kind(rx_value v);
+/** @abstract The value of a next event, borrowed; rx_none() for other events and values. */
 RX_EXPORT rx_value rx_value_event_value(rx_value v);
+/** @abstract The error of an error event, borrowed; NULL for other events and values. */
 RX_EXPORT const rx_error *rx_value_event_error(rx_value v);
 
 /**
@@ -292,12 +300,21 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_disposable_create(rx_action_fn
                                                                     rx_free_fn ctx_free);
 /** @abstract A serial disposable: setting a new inner disposable disposes the previous one. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_serial_disposable_new(void);
+/**
+ * @abstract Takes the caller's token d into serial and disposes the previous one (outside
+ * any lock). A disposed serial disposes d at once (RX_OK). A token that is not a serial
+ * disposable: RX_EHANDLE; on any error nothing is taken.
+ */
 RX_EXPORT rx_status rx_serial_disposable_set(rx_disposable *serial, rx_disposable *d);
 /** @abstract A single-assignment disposable: a second set is RX_ESTATE. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_single_assignment_disposable_new(void);
+/** @abstract Takes the caller's token d into sa. A second set is RX_ESTATE and takes
+ * nothing; if sa is already disposed, d is disposed at once (RX_OK). */
 RX_EXPORT rx_status rx_single_assignment_disposable_set(rx_disposable *sa, rx_disposable *d);
 /** @abstract A composite disposable: disposes all it holds when disposed. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_composite_disposable_new(void);
+/** @abstract Takes the caller's token d into composite; a disposed composite disposes d
+ * at once (RX_OK). Wrong sort of handle: RX_EHANDLE and nothing taken. */
 RX_EXPORT rx_status rx_composite_disposable_add(rx_disposable *composite, rx_disposable *d);
 
 /* ---------------------------------------------------------------------------------------

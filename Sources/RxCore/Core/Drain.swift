@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// Serializes work items from any number of threads, including re-entrant submissions from
@@ -12,11 +11,8 @@ import Synchronization
 /// `wip` counts submissions not yet accounted for by the drainer (the RxJava "missed" loop).
 public final class Drain<Item> {
   @usableFromInline let wip = Atomic<Int>(0)
-  /// Guards `queue`: a spin lock that yields, held only for an append or a buffer swap. Not
-  /// `Mutex`: on Linux that is a PI futex that hands a contended lock to a sleeping waiter,
-  /// so producers racing into one drain formed convoys (microseconds per item). Inline and
-  /// allocation-free, unlike a pthread mutex, since every subject and many sinks own a drain.
-  @usableFromInline let queueLock = Atomic<Bool>(false)
+  /// Guards `queue`, held only for an append or a buffer swap (see `SpinLock`).
+  @usableFromInline let queueLock = SpinLock()
   @usableFromInline var queue = RingBuffer<Item>()
   /// An owner kept alive until the drain goes idle (see `keepAliveWhileDraining`).
   @usableFromInline let parked = Atomic<UnsafeMutableRawPointer?>(nil)
@@ -48,35 +44,10 @@ public final class Drain<Item> {
 
   @inlinable
   func enqueue(_ item: Item) {
-    lockQueue()
+    queueLock.lock()
     queue.append(item)
-    unlockQueue()
+    queueLock.unlock()
   }
-
-  @inlinable @inline(__always)
-  func lockQueue() {
-    if !queueLock.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
-      lockQueueSlow()
-    }
-  }
-
-  @usableFromInline
-  func lockQueueSlow() {
-    var spins = 0
-    while true {
-      if !queueLock.load(ordering: .relaxed)
-        && queueLock.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged
-      {
-        return
-      }
-      spins += 1
-      // The holder only appends or swaps; if it is not done by now it was preempted.
-      if spins > 32 { sched_yield() }
-    }
-  }
-
-  @inlinable @inline(__always)
-  func unlockQueue() { queueLock.store(false, ordering: .releasing) }
 
   @usableFromInline
   func drainLoop(missed: Int, _ handle: (Item) -> Void) {
@@ -85,9 +56,9 @@ public final class Drain<Item> {
       // Take the queue a batch at a time (one lock per batch, not per item). The queue and
       // `batch` trade buffers, so a warm drain allocates nothing.
       while true {
-        lockQueue()
+        queueLock.lock()
         swap(&queue, &batch)
-        unlockQueue()
+        queueLock.unlock()
         if batch.isEmpty { break }
         while let item = batch.popFirst() { handle(item) }
       }
