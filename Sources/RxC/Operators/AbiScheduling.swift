@@ -10,7 +10,14 @@ public func rx_subscribe_on(_ src: UnsafeMutablePointer<rx_observable>?, _ sched
   guard let o = ObservableHandle.from(src, "rx_subscribe_on"),
     let s = SchedulerHandle.from(scheduler, "rx_subscribe_on")
   else { return nil }
-  return ObservableHandle.make(SubscribeOn(source: o.observable, scheduler: s.scheduler))
+  return ObservableHandle.make(SubscribeOn(source: o.observable, scheduler: s.scheduler) {
+    RxSubscribeOnSink(observer: $0, cancel: $1)
+  })
+}
+
+/// SubscribeOnSink for RxValue: its override is specialized code (see ObserveOn.init).
+final class RxSubscribeOnSink: SubscribeOnSink<RxValue> {
+  override func on(_ event: Event<RxValue>) { super.on(event) }
 }
 
 @c(rx_observe_on)
@@ -20,5 +27,12 @@ public func rx_observe_on(_ src: UnsafeMutablePointer<rx_observable>?, _ schedul
   guard let o = ObservableHandle.from(src, "rx_observe_on"),
     let s = SchedulerHandle.from(scheduler, "rx_observe_on")
   else { return nil }
-  return ObservableHandle.make(ObserveOn(source: o.observable, scheduler: s.scheduler))
+  return ObservableHandle.make(ObserveOn(source: o.observable, scheduler: s.scheduler) {
+    RxObserveOnSink(observer: $0, cancel: $1, scheduler: $2)
+  })
+}
+
+/// ObserveOnSink for RxValue: its override is specialized code (see ObserveOn.init).
+final class RxObserveOnSink: ObserveOnSink<RxValue> {
+  override func on(_ event: Event<RxValue>) { super.on(event) }
 }

@@ -11,52 +11,63 @@ import Synchronization
 /// Disposing stops delivery before the next event; the terminal event is queued behind
 /// every value.
 public final class ObserveOn<Element>: Producer<Element> {
+  public typealias SinkFactory = (Observer<Element>, any Cancelable, Scheduler) -> ObserveOnSink<Element>
   let source: Observable<Element>
   let scheduler: Scheduler
+  let makeSink: SinkFactory
 
-  public init(source: Observable<Element>, scheduler: Scheduler) {
+  /// `makeSink` lets a caller that knows `Element` supply a concrete subclass, whose
+  /// overrides (forwarding to `super`) are specialized code: a generic class's own vtable
+  /// entries never are, and would look up generic metadata on every event.
+  public init(source: Observable<Element>, scheduler: Scheduler,
+              makeSink: @escaping SinkFactory = { ObserveOnSink(observer: $0, cancel: $1, scheduler: $2) })
+  {
     self.source = source
     self.scheduler = scheduler
+    self.makeSink = makeSink
   }
 
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ObserveOnSink(observer: observer, cancel: cancel, scheduler: scheduler)
+    let sink = makeSink(observer, cancel, scheduler)
     let subscription = source.subscribe(sink)
     return (sink, BinaryDisposable(subscription, sink.scheduled))
   }
 }
 
-final class ObserveOnSink<Element>: Sink<Element, Element> {
-  private static var batch: Int { 1024 }
-  let scheduler: Scheduler
-  let batching: Bool
-  let scheduled = SerialDisposable()
-  private let queue = Mutex(RingBuffer<Event<Element>>())
-  private let wip = Atomic<Int>(0)
+open class ObserveOnSink<Element>: Sink<Element, Element> {
+  @usableFromInline static var batch: Int { 1024 }
+  @usableFromInline let scheduler: Scheduler
+  @usableFromInline let batching: Bool
+  public let scheduled = SerialDisposable()
+  @usableFromInline let queue = Mutex(RingBuffer<Event<Element>>())
+  @usableFromInline let wip = Atomic<Int>(0)
 
-  init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler) {
+  public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler) {
     self.scheduler = scheduler
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
     self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is MainScheduler)
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Element>) {
+  @inlinable
+  open override func on(_ event: Event<Element>) {
     if isDisposed { return }
     queue.withLock { $0.append(event) }
     if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 { scheduleDrain() }
   }
 
-  private func scheduleDrain() {
+  @inlinable
+  public final func scheduleDrain() {
     scheduled.setScheduled { scheduler.schedule { [self] in drainLoop() } }
   }
 
   /// wip > 0 guarantees the queue holds an event (on() appends before it increments), and a
   /// drain that stops early (disposed, terminal, batch) leaves wip above zero so no other
   /// drain can start.
-  private func drainLoop() {
+  @inlinable
+  public final func drainLoop() {
     var delivered = 0
     while true {
       if isDisposed {

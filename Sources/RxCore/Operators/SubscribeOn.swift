@@ -1,18 +1,24 @@
 /// Subscribes to the source on `scheduler`, and disposes that subscription there too
 /// (RxSwift's SubscribeOnSink + ScheduledDisposable).
 public final class SubscribeOn<Element>: Producer<Element> {
+  public typealias SinkFactory = (Observer<Element>, any Cancelable) -> SubscribeOnSink<Element>
   let source: Observable<Element>
   let scheduler: Scheduler
+  let makeSink: SinkFactory
 
-  public init(source: Observable<Element>, scheduler: Scheduler) {
+  /// `makeSink`: a concrete subclass from a caller that knows `Element` (see ObserveOn).
+  public init(source: Observable<Element>, scheduler: Scheduler,
+              makeSink: @escaping SinkFactory = { SubscribeOnSink(observer: $0, cancel: $1) })
+  {
     self.source = source
     self.scheduler = scheduler
+    self.makeSink = makeSink
   }
 
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = SubscribeOnSink(observer: observer, cancel: cancel)
+    let sink = makeSink(observer, cancel)
     let disposeEverything = SerialDisposable()
     let cancelSchedule = SingleAssignmentDisposable()
     disposeEverything.set(cancelSchedule)
@@ -25,8 +31,13 @@ public final class SubscribeOn<Element>: Producer<Element> {
   }
 }
 
-final class SubscribeOnSink<Element>: Sink<Element, Element> {
-  override func on(_ event: Event<Element>) {
+open class SubscribeOnSink<Element>: Sink<Element, Element> {
+  public override init(observer: Observer<Element>, cancel: any Cancelable) {
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  @inlinable
+  open override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
 }
