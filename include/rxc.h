@@ -199,13 +199,21 @@ RX_EXPORT void rx_value_release(rx_value v);
 /* Accessors. A value of another kind gives NULL / 0 / rx_none() / RX_EVENT_NONE and sets
    rx_last_error(). Results are borrowed from the value. */
 RX_EXPORT const char *rx_value_string(rx_value v);
+/** @abstract The bytes of an RX_BYTES value (borrowed); *len (may be NULL) gets their count. */
 RX_EXPORT const void *rx_value_bytes(rx_value v, size_t *len);
+/** @abstract The number of items of an RX_ARRAY value. */
 RX_EXPORT size_t rx_array_count(rx_value v);
+/** @abstract Item i of an RX_ARRAY value, borrowed from the array; out of range: rx_none(). */
 RX_EXPORT rx_value rx_array_get(rx_value v, size_t i);
+/** @abstract The data pointer of an RX_OBJECT value. */
 RX_EXPORT void *rx_object_data(rx_value v);
+/** @abstract The observable of an RX_OBSERVABLE value, borrowed from the value. */
 RX_EXPORT rx_observable *rx_value_observable(rx_value v);
+/** @abstract The kind of an RX_EVENT value; RX_EVENT_NONE for any other value. */
 RX_EXPORT rx_event_kind rx_value_event_kind(rx_value v);
+/** @abstract The value of a next event, borrowed; rx_none() for other events and values. */
 RX_EXPORT rx_value rx_value_event_value(rx_value v);
+/** @abstract The error of an error event, borrowed; NULL for other events and values. */
 RX_EXPORT const rx_error *rx_value_event_error(rx_value v);
 
 /**
@@ -292,12 +300,21 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_disposable_create(rx_action_fn
                                                                     rx_free_fn ctx_free);
 /** @abstract A serial disposable: setting a new inner disposable disposes the previous one. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_serial_disposable_new(void);
+/**
+ * @abstract Takes the caller's token d into serial and disposes the previous one (outside
+ * any lock). A disposed serial disposes d at once (RX_OK). A token that is not a serial
+ * disposable: RX_EHANDLE; on any error nothing is taken.
+ */
 RX_EXPORT rx_status rx_serial_disposable_set(rx_disposable *serial, rx_disposable *d);
 /** @abstract A single-assignment disposable: a second set is RX_ESTATE. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_single_assignment_disposable_new(void);
+/** @abstract Takes the caller's token d into sa. A second set is RX_ESTATE and takes
+ * nothing; if sa is already disposed, d is disposed at once (RX_OK). */
 RX_EXPORT rx_status rx_single_assignment_disposable_set(rx_disposable *sa, rx_disposable *d);
 /** @abstract A composite disposable: disposes all it holds when disposed. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_composite_disposable_new(void);
+/** @abstract Takes the caller's token d into composite; a disposed composite disposes d
+ * at once (RX_OK). Wrong sort of handle: RX_EHANDLE and nothing taken. */
 RX_EXPORT rx_status rx_composite_disposable_add(rx_disposable *composite, rx_disposable *d);
 
 /* ---------------------------------------------------------------------------------------
@@ -368,15 +385,16 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_defer(rx_observable *(*factory
                                                         void *ctx, rx_free_fn ctx_free);
 /**
  * @abstract Emits RX_INT 0, 1, 2, ... every period_ns on scheduler (borrowed; retained),
- * drift-free (the n-th value is due at subscription + (n+1)·period). period_ns <= 0: NULL +
- * RX_EINVAL. Owned.
+ * drift-free (the n-th value is due at subscription + (n+1)·period) and never overlapping.
+ * period_ns <= 0, or the immediate / current-thread scheduler (periodic work would never
+ * return): NULL + RX_EINVAL. Owned.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_interval(int64_t period_ns,
                                                            rx_scheduler *scheduler);
 /**
  * @abstract Emits RX_INT 0 after due_ns (negative: 0), then, if period_ns > 0, 1, 2, ...
- * every period_ns; with period_ns < 0 it completes after the first value. period_ns == 0:
- * NULL + RX_EINVAL. Owned.
+ * every period_ns; with period_ns < 0 it completes after the first value. period_ns == 0
+ * (or periodic on the immediate / current-thread scheduler): NULL + RX_EINVAL. Owned.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timer(int64_t due_ns, int64_t period_ns,
                                                         rx_scheduler *scheduler);
@@ -398,10 +416,11 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timer(int64_t due_ns, int64_t 
  * Threads: rx_subject_on_* may be called from several threads at once and from inside a
  * callback of the same subject. Each observer still sees a serialized stream, all observers
  * see the events in one order, and an event emitted from inside a callback is delivered
- * after that callback returns (never recursively, never dropped). Callbacks run on the
- * thread of an rx_subject_on_* call (or of the rx_subscribe that delivers a replay or a
- * current value) — when several threads emit at once, one of them delivers the others'
- * events too. No callback runs while a library lock is held.
+ * after that callback returns (never recursively, never dropped). Callbacks run on a
+ * thread that is calling into the subject (rx_subject_on_*, rx_subscribe delivering a
+ * replay or current value, rx_dispose, rx_subject_dispose): when calls overlap, one caller
+ * also delivers what the others queued meanwhile. No callback runs while a library lock is
+ * held.
  *
  * Lifetime: releasing the last reference of a subject disposes it (also from inside one of
  * its own callbacks). Disposing drops every observer without an event: each gets
@@ -499,16 +518,100 @@ RX_EXPORT rx_status rx_subject_dispose(rx_subject *subject);
  * 8. Schedulers
  * ------------------------------------------------------------------------------------- */
 
+/*
+ * A scheduler decides on which thread, and when, work runs. Scheduler handles are released
+ * with rx_release (the three shared ones below ignore retain/release). Everything the
+ * library schedules (operator timers, observe_on deliveries, subscribe_on subscriptions)
+ * goes through these same schedulers. All times are CLOCK_MONOTONIC nanoseconds, or
+ * virtual time for a test scheduler.
+ *
+ * Scheduling functions (rx_schedule, rx_schedule_after, rx_schedule_periodic) take
+ * `ctx` and `ctx_free`: ctx_free(ctx) runs exactly once, after the action's last run, or as
+ * soon as the action can no longer run (its token disposed before it started). They return
+ * an OWNED rx_disposable: rx_dispose cancels work that has not started (it then never
+ * runs) and releases the token; rx_release only releases it (the work still runs).
+ * Rejected calls return NULL, set rx_last_error(), never run the action and do not call
+ * ctx_free.
+ */
+
+/**
+ * @abstract The immediate scheduler: runs each action at once, on the calling thread.
+ * @discussion A shared instance (retain/release are no-ops). rx_schedule_after sleeps the
+ * calling thread until the work is due. Periodic work is rejected (it would never return):
+ * rx_schedule_periodic, rx_interval and a periodic rx_timer return NULL. Not serial.
+ */
 RX_EXPORT rx_scheduler *rx_scheduler_immediate(void);
+
+/**
+ * @abstract The current-thread scheduler (trampoline).
+ * @discussion A shared instance. The first action scheduled on a thread runs at once;
+ * actions scheduled while it runs (on the same thread) are queued, in due-time order, and
+ * run after it returns, before the outermost rx_schedule call returns. Delayed work blocks
+ * the thread until due; periodic work is rejected as for the immediate scheduler.
+ */
 RX_EXPORT rx_scheduler *rx_scheduler_current_thread(void);
+
+/**
+ * @abstract The main scheduler: runs work on the main thread (the process's initial thread).
+ * @discussion A shared instance; serial. Work runs only while the main thread drives it:
+ * rx_main_run, rx_main_run_for, rx_main_drain, or the program's own loop on rx_main_fd().
+ * Called on the main thread while nothing is queued or running there, rx_schedule runs the
+ * action at once (as RxSwift's MainScheduler); otherwise it enqueues, in FIFO order.
+ * Delayed work joins the queue when it is due.
+ */
 RX_EXPORT rx_scheduler *rx_scheduler_main(void);
+
+/**
+ * @abstract A new serial scheduler: one action at a time, in submission order, on a
+ * private queue served by library threads.
+ * @param label A name for debugging (copied; may be NULL).
+ * @result An owned scheduler; pending work keeps running after the last rx_release.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_serial_new(const char *label);
+
+/**
+ * @abstract A new concurrent scheduler: actions may run at the same time on a pool of
+ * library threads.
+ * @param label A name for debugging (copied; may be NULL).
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_concurrent_new(const char *label);
+
+/**
+ * @abstract A new operation-queue scheduler: FIFO, at most `max_concurrent` actions at once.
+ * @param label A name for debugging (copied; may be NULL).
+ * @param max_concurrent The limit, >= 1 (1 makes it serial); otherwise NULL and RX_EINVAL's
+ * message in rx_last_error().
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_operation_queue_new(const char *label,
                                                                                int max_concurrent);
+
+/**
+ * @abstract A new new-thread scheduler: each schedule call chain gets its own thread.
+ * @discussion A schedule from outside starts a new thread; work that thread's actions
+ * schedule on the same scheduler (recursion, periodic runs, operator timers) stays on it.
+ * The thread ends when it has nothing left to run.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_new_thread(void);
+
+/**
+ * @abstract A new virtual-time test scheduler, its clock at 0.
+ * @discussion Work runs only inside rx_test_scheduler_advance_to/advance_by/run, on the
+ * calling thread, with RxSwift's VirtualTimeScheduler semantics: items due at the same time
+ * run in the order they were scheduled; inside an action rx_scheduler_now_ns is that item's
+ * due time; zero-delay work runs at the current time on the next advance or run. Serial.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_test_scheduler_new(void);
 
+/**
+ * The functions of a custom scheduler. `schedule` must eventually call action(action_ctx)
+ * exactly once, on any thread, unless the disposable it returned is disposed first; after
+ * that dispose it must not start the call. The library owns action_ctx (never free it).
+ * The returned disposable (owned; may be NULL when the work cannot be cancelled) is taken by
+ * the library. `schedule_after` (may be NULL: the library then waits on its own timer and
+ * calls `schedule` when the work is due) is the same with a delay >= 0. `now_ns` (may be NULL:
+ * CLOCK_MONOTONIC) is the scheduler's clock. `serial` declares that actions never overlap
+ * and run in order.
+ */
 typedef struct rx_scheduler_vtable {
   rx_disposable *(*schedule)(void *ctx, rx_action_fn action, void *action_ctx);
   rx_disposable *(*schedule_after)(void *ctx, int64_t delay_ns, rx_action_fn action,
@@ -517,33 +620,107 @@ typedef struct rx_scheduler_vtable {
   bool serial;
 } rx_scheduler_vtable;
 
+/**
+ * @abstract A scheduler backed by your own functions.
+ * @param vt The functions (copied; vt->schedule must not be NULL).
+ * @param ctx Passed to every vtable function.
+ * @param ctx_free Called once with ctx after the scheduler and everything scheduled on it
+ * through the library are gone (may be NULL).
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_scheduler *rx_scheduler_custom_new(const rx_scheduler_vtable *vt,
                                                                       void *ctx,
                                                                       rx_free_fn ctx_free);
+
+/**
+ * @abstract Runs action(ctx) on the scheduler, as soon as it can.
+ * @param scheduler Borrowed.
+ * @param action Must not be NULL. Runs on the scheduler's thread.
+ * @param ctx_free Called once with ctx after the run, or at once if disposed first.
+ * @result An owned token (see the section note), NULL on bad arguments.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule(rx_scheduler *scheduler,
                                                            rx_action_fn action, void *ctx,
                                                            rx_free_fn ctx_free);
+
+/**
+ * @abstract Runs action(ctx) once, delay_ns from now (negative is zero).
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule_after(rx_scheduler *scheduler,
                                                                  int64_t delay_ns,
                                                                  rx_action_fn action, void *ctx,
                                                                  rx_free_fn ctx_free);
+
+/**
+ * @abstract Runs action(ctx) at start + n * period_ns (start = now + start_after_ns), until
+ * the token is disposed.
+ * @discussion Drift-free: every run is due on that grid, measured on the scheduler's clock.
+ * Runs never overlap; a run that comes late runs once, as soon as it can, and the ticks it
+ * missed are skipped, not queued. period_ns must be > 0; the immediate and current-thread
+ * schedulers are rejected (RX_EINVAL message, NULL). ctx_free runs after the last run.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule_periodic(rx_scheduler *scheduler,
                                                                     int64_t start_after_ns,
                                                                     int64_t period_ns,
                                                                     rx_action_fn action,
                                                                     void *ctx,
                                                                     rx_free_fn ctx_free);
+
+/** @abstract The scheduler's clock in ns (virtual for a test scheduler); -1 on a bad handle. */
 RX_EXPORT int64_t rx_scheduler_now_ns(rx_scheduler *scheduler);
+
+/** @abstract True if the scheduler never runs two actions at once and runs them in order. */
 RX_EXPORT bool rx_scheduler_is_serial(rx_scheduler *scheduler);
 
+/**
+ * @abstract Runs main-scheduler work on the main thread until rx_main_stop.
+ * @result RX_OK after a stop (a stop requested while no loop ran ends the next run at
+ * once); RX_ESTATE off the main thread or when called from inside main-scheduler work.
+ */
 RX_EXPORT rx_status rx_main_run(void);
+
+/**
+ * @abstract Runs pending and arriving main-scheduler work for at most timeout_ns (>= 0).
+ * @result RX_OK when the time is up or on rx_main_stop; RX_EINVAL for a negative timeout;
+ * RX_ESTATE off the main thread or nested. rx_main_run_for(0) is rx_main_drain.
+ */
 RX_EXPORT rx_status rx_main_run_for(int64_t timeout_ns);
+
+/**
+ * @abstract Runs the main-scheduler work pending now (including delayed work now due), not
+ * what that work schedules; returns how many actions ran. Main thread only, not nested:
+ * otherwise 0 and rx_last_error() is set.
+ */
 RX_EXPORT size_t rx_main_drain(void);
+
+/** @abstract Ends the current (or next) rx_main_run / rx_main_run_for. Any thread. */
 RX_EXPORT rx_status rx_main_stop(void);
+
+/**
+ * @abstract A file descriptor that is readable exactly while main-scheduler work is pending,
+ * for programs with their own poll/epoll/libuv/GLib loop: when it polls readable, call
+ * rx_main_drain() on the main thread. Level-triggered; never read from or close it. Delayed
+ * work makes it readable once due. When work arrives from another thread just as main
+ * drains, one spurious wakeup is possible (rx_main_drain then runs nothing and clears it);
+ * a wakeup is never lost. Any thread; the same fd for the whole process (a forked child
+ * gets its own pipe under the same number).
+ */
 RX_EXPORT int rx_main_fd(void);
 
+/**
+ * @abstract Advances a test scheduler's clock to time_ns, running (on the calling thread)
+ * everything due at or before it, each at its own due time.
+ * @result RX_OK; RX_EINVAL for a time in the past (the clock is left alone); RX_EHANDLE for
+ * any scheduler that is not a test scheduler; RX_ESTATE when called from one of its actions.
+ */
 RX_EXPORT rx_status rx_test_scheduler_advance_to(rx_scheduler *scheduler, int64_t time_ns);
+
+/** @abstract advance_to(now + delta_ns); delta_ns >= 0 (0 runs the work due now). */
 RX_EXPORT rx_status rx_test_scheduler_advance_by(rx_scheduler *scheduler, int64_t delta_ns);
+
+/**
+ * @abstract Runs until no work is left; the clock ends at the last item's due time. Never
+ * returns while periodic work (rx_interval...) is active: use advance_to for those.
+ */
 RX_EXPORT rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
 
 /* ---------------------------------------------------------------------------------------
@@ -587,7 +764,20 @@ typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
 
 /* scheduling */
+/**
+ * @abstract Subscribes to src on `scheduler`, and disposes that subscription there too.
+ * @discussion src's subscribe work (an rx_create callback, for example) runs on the
+ * scheduler; events arrive on whatever thread src emits them. Disposing the result returns
+ * at once; the upstream dispose follows on the scheduler.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
+/**
+ * @abstract Delivers src's events on `scheduler`, in order, completion after every value.
+ * @discussion Events are queued (no allocation per event once warm) and drained by one
+ * scheduled loop at a time; on a concurrent scheduler and on main the loop hands its thread
+ * back every 1024 events (on main, other queued work and timers run in between). With the
+ * main scheduler, callbacks run on the main thread while it runs the main loop. After rx_dispose returns, no further callback starts.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 
 /* transform */
@@ -607,6 +797,14 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_latest(rx_observable 
 /** @abstract Like rx_flat_map, but inner observables run one after another, in order (fn is
  * called as elements arrive; the results wait their turn). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/**
+ * @abstract Emits RX_ARRAY buffers of src's values (RxSwift's buffer(timeSpan:count:scheduler:)).
+ * @discussion A buffer is emitted when it holds `count` values or span_ns after its window
+ * opened, whichever comes first; then a new window opens. count 0: time only; span_ns 0 (or
+ * negative): count only, and `scheduler` may be NULL; both 0 is rejected. On completion a
+ * timed buffer emits its current contents even when empty, a count-only one only if
+ * non-empty. Errors are forwarded at once.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
 /** @abstract Emits one RX_ARRAY with every element when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_to_array(rx_observable *src);
@@ -644,8 +842,22 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_first(rx_observable *src);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_last(rx_observable *src);
 /** @abstract Only the source's terminal event. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ignore_elements(rx_observable *src);
+/**
+ * @abstract Emits a value only once `ns` passed without a newer one; completion first emits
+ * the pending value. Timers run on `scheduler` (negative ns is 0).
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/**
+ * @abstract Emits the first value, then at most one value per `ns` window.
+ * @param latest true: the last value seen during a window is emitted when it ends (and
+ * completion waits for it); false: values inside a window are dropped.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
+/**
+ * @abstract Each time `sampler` emits (or completes), emits src's latest value if a new
+ * one arrived since the last sample. src completing ends the result at the next sample;
+ * an error from either side is forwarded. Both are borrowed.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);
 
 /* combine */
@@ -686,6 +898,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_and_return(rx_observable
  * first included (0: forever); the last error is forwarded. Synchronous failures loop, they
  * do not recurse. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
+/**
+ * @abstract Fails with RX_ERROR_TIMEOUT when the first value does not arrive within `ns` of
+ * the subscription, or a next one within `ns` of its predecessor.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 
 /* utility */
@@ -694,7 +910,12 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout(rx_observable *src, in
  * exactly once, after the tap's other callbacks, before the subscriber's on_disposed).
  * ctx_free(tap.ctx) runs once when the observable and all its subscriptions are gone. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
+/**
+ * @abstract Delivers each value and the completion `ns` later, on `scheduler`; an error is
+ * delivered at once and drops what is still delayed (as RxSwift). Negative ns is 0.
+ */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/** @abstract Subscribes to src `ns` after the subscription (timer on `scheduler`). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 /** @abstract Each event as an RX_EVENT value (rx_value_event_kind...); after the source's
  * terminal event (emitted as a value) completes. */

@@ -8,7 +8,7 @@ final class OperatorErrorTests: XCTestCase {
 
   func testCatchSwitchesToHandlerResult() {
     let r = Recorder<Int>()
-    _ = Observable.concat([Observable.just(1), Observable.error(TestError(code: 1))])
+    _ = Observable.concat([Observable.just(1), Observable.error(OpTestError(code: 1))])
       .catch { _ in Observable.of(2, 3) }
       .subscribe(r)
     XCTAssertEqual(r.elements, [1, 2, 3])
@@ -19,7 +19,7 @@ final class OperatorErrorTests: XCTestCase {
     var subscriptions = 0
     let failing = Observable<Int>.create { sink in
       subscriptions += 1
-      sink.on(.error(TestError(code: 3)))
+      sink.on(.error(OpTestError(code: 3)))
       return Disposables.create()
     }
     let r = Recorder<Int>()

@@ -18,11 +18,11 @@ final class HotSource<Element> {
   func end() { sink = nil }
 }
 
-struct TestError: Error, Equatable { let code: Int }
+struct OpTestError: Error, Equatable { let code: Int }
 
 extension Recorder {
   var errorCode: Int? {
-    for e in events { if case .error(let err) = e { return (err as? TestError)?.code } }
+    for e in events { if case .error(let err) = e { return (err as? OpTestError)?.code } }
     return nil
   }
   var failedWith: (any Error)? {

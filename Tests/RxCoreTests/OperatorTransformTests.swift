@@ -22,7 +22,7 @@ final class OperatorTransformTests: XCTestCase {
     let hot = HotSource<Int>()
     let r = Recorder<Int>()
     let d = hot.observable.map { v -> Int in
-      if v == 2 { throw TestError(code: 7) }
+      if v == 2 { throw OpTestError(code: 7) }
       return v
     }.subscribe(r)
     hot.next(1)

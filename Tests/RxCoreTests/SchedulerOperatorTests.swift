@@ -39,7 +39,6 @@ func scripted(_ s: VirtualTimeScheduler, _ events: [Script]) -> Observable<Int> 
 final class SchedulerOperatorTests: XCTestCase {
   var start = 0
   override func setUp() {
-    MainThread.record()
     start = Resources.total
   }
   override func tearDown() {

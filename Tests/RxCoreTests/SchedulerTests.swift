@@ -23,11 +23,17 @@ final class Flag: @unchecked Sendable {
 final class SchedulerTests: XCTestCase {
   var start = 0
   override func setUp() {
-    MainThread.record()  // XCTest runs tests on the process's main thread
     start = Resources.total
   }
   override func tearDown() {
     XCTAssertTrue(waitUntil(2) { Resources.total == start }, "live objects leaked")
+  }
+
+  func testMainThreadIsTheInitialThread() {
+    XCTAssertTrue(MainThread.isCurrent)  // XCTest runs tests on the initial thread
+    var other = true
+    Thread { other = MainThread.isCurrent }.join()
+    XCTAssertFalse(other)
   }
 
   func testTrampolineRunsFirstAtOnceAndQueuesNested() {

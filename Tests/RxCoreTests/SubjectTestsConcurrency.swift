@@ -190,7 +190,9 @@ final class SubjectTestsConcurrency: SubjectTestCase {
         stop.store(true, ordering: .releasing)
       } else {
         var n = 0
-        while !stop.load(ordering: .acquiring) || n < 100 {
+        // Bounded: the producer drains what the churn queues, so "until the producer is
+        // done" alone could keep it busy for ever on a slow (sanitized) run.
+        while (!stop.load(ordering: .acquiring) || n < 100) && n < 20_000 {
           let c = Checker()
           let d = s.subscribe(c)
           d.dispose()

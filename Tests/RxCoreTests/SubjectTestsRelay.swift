@@ -60,3 +60,17 @@ final class SubjectTestsRelay: SubjectTestCase {
     da.dispose()
   }
 }
+
+final class SubjectTestsMulticast: SubjectTestCase {
+  func testSubjectsServeAsMulticastSubjects() {
+    let source = Observable<Int64>.range(start: 1, count: 3)
+    let replayed = source.multicast { ReplaySubject<Int64>.create(bufferSize: 2) }
+    let early = Recorder<Int64>()
+    let d1 = replayed.subscribe(early)
+    let connection = replayed.connect()
+    XCTAssertEqual(early.elements, [1, 2, 3])
+    XCTAssertTrue(early.completed)
+    connection.dispose()
+    d1.dispose()
+  }
+}

@@ -125,12 +125,16 @@ static inline const char *run_log(rx_observable *o) {
   return out;
 }
 
-static inline rx_observable *ints_n(int n, const int64_t *v) {
+static inline rx_observable *ints_owned_n(int n, const int64_t *v) {
   rx_value vals[64];
   for (int i = 0; i < n; i++) vals[i] = rx_int(v[i]);
-  return A(rx_of(vals, (size_t)n));
+  return rx_of(vals, (size_t)n);
 }
+static inline rx_observable *ints_n(int n, const int64_t *v) { return A(ints_owned_n(n, v)); }
 #define INTS(...) ints_n((int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]){__VA_ARGS__})
+/* Not pooled: for callbacks that return an owned observable to the library. */
+#define INTS_OWNED(...) \
+  ints_owned_n((int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]){__VA_ARGS__})
 
 static inline rx_observable *throw_code(int32_t code) {
   rx_error *e = rx_error_new(code, "boom");

@@ -180,11 +180,12 @@ RX_TEST(concat_subscribes_next_after_completion) {
 }
 
 RX_TEST(concat_many_synchronous_sources) {
-  enum { N = 50000 };
-  static rx_observable *s[N];
+  enum { MAX = 50000 };
+  static rx_observable *s[MAX];
+  int64_t n = rxtest_scale(MAX, 2);
   rx_observable *one = rx_just(rx_int(1));
-  for (int i = 0; i < N; i++) s[i] = one;
-  rx_observable *c = rx_concat(s, N);
+  for (int i = 0; i < n; i++) s[i] = one;
+  rx_observable *c = rx_concat(s, (size_t)n);
   rec r;
   rx_observer o = rec_observer(&r);
   o.on_next = NULL;

@@ -468,3 +468,46 @@ RX_TEST(distinct_until_changed_null_eq_still_frees_ctx) {
   CHECK_STR(run_log(rx_distinct_until_changed(INTS(1, 1, 2), NULL, &c, counter_free)), "1 2 |.");
   CHECK_EQ(c.freed, 1);
 }
+
+/* A downstream that is done stops synchronous sources at once, even while the subscription
+ * is still being set up (no 10^9-element loop behind take(1)). */
+static rx_value count_calls(void *ctx, rx_value v, rx_error **err) {
+  ((counter *)ctx)->calls++;
+  return v;
+}
+
+RX_TEST(take_stops_a_synchronous_source_at_once) {
+  counter c = {0};
+  rx_observable *m = rx_map(A(rx_range(0, 1000000000)), count_calls, &c, NULL);
+  CHECK_STR(run_log(rx_take(m, 2)), "0 1 |.");
+  CHECK_EQ(c.calls, 2);
+  rx_release(m);
+}
+
+RX_TEST(first_element_at_take_while_stop_early) {
+  counter c = {0};
+  rx_observable *m = rx_map(A(rx_range(0, 1000000000)), count_calls, &c, NULL);
+  CHECK_STR(run_log(rx_first(m)), "0 |.");
+  CHECK_STR(run_log(rx_element_at(m, 3)), "3 |.");
+  CHECK_STR(run_log(rx_take_while(m, less_than_3, NULL, NULL)), "0 1 2 |.");
+  CHECK_EQ(c.calls, 1 + 4 + 4);
+  rx_release(m);
+}
+
+static rx_observable *big_range(void *ctx, rx_value v, rx_error **err) {
+  return rx_map(A(rx_range(0, 1000000000)), count_calls, ctx, NULL);
+}
+
+RX_TEST(take_stops_synchronous_inner_sources) {
+  counter c = {0};
+  CHECK_STR(run_log(rx_take(A(rx_flat_map(INTS(1), big_range, &c, NULL)), 1)), "0 |.");
+  CHECK_STR(run_log(rx_take(A(rx_concat_map(INTS(1), big_range, &c, NULL)), 1)), "0 |.");
+  CHECK_STR(run_log(rx_take(A(rx_flat_map_latest(INTS(1), big_range, &c, NULL)), 1)), "0 |.");
+  CHECK_EQ(c.calls, 3);
+}
+
+RX_TEST(take_stops_retry_forever_of_a_synchronous_source) {
+  rx_observable *parts[] = {INTS(7), THROW_BOOM()};
+  rx_observable *r = A(rx_retry(A(rx_concat(parts, 2)), 0));
+  CHECK_STR(run_log(rx_take(r, 1)), "7 |.");
+}

@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rxtest.h"
 
@@ -507,6 +509,28 @@ RX_TEST(sched_main_fd_readable_exactly_while_pending) {
   rx_release(d);
 }
 
+RX_TEST(sched_main_fd_is_private_after_fork) {
+  int fd = rx_main_fd();
+  CHECK(!fd_readable(fd, 0));
+  pid_t pid = fork();
+  CHECK(pid >= 0);
+  if (pid == 0) {
+    /* The child's only thread is its main thread; its fd is its own (same number). */
+    atomic_int ran = 0;
+    pthread_t th;
+    void *token;
+    pthread_create(&th, NULL, schedule_on_main_from_thread, &ran);
+    pthread_join(th, &token);
+    int ok = rx_main_fd() == fd && fd_readable(fd, 0);
+    _exit(ok ? 0 : 1); /* leaving the work pending: it must not show in the parent */
+  }
+  int status = 0;
+  CHECK_EQ(waitpid(pid, &status, 0), pid);
+  CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  CHECK(!fd_readable(fd, 0)); /* the child's work never showed up here */
+  CHECK_EQ(rx_main_drain(), 0);
+}
+
 static void *stop_later(void *ctx) {
   rxtest_sleep_ms(50);
   rx_main_stop();
@@ -725,4 +749,24 @@ RX_TEST(sched_custom_vtable_is_used) {
   CHECK_EQ(q.freed, 0);
   rx_release(s);
   CHECK_EQ(q.freed, 1);
+}
+
+RX_TEST(sched_main_stop_is_not_eaten_by_blocking_calls) {
+  /* A stop the program requested belongs to its next rx_main_run, even if a blocking call
+     runs the main loop meanwhile. */
+  CHECK_OK(rx_main_stop());
+  rx_scheduler *bg = rx_scheduler_serial_new("bg");
+  rx_observable *five = rx_just(rx_int(5));
+  rx_observable *off_main = rx_subscribe_on(five, bg); /* so delivery needs the main loop */
+  rx_observable *o = rx_observe_on(off_main, rx_scheduler_main());
+  rx_value out = rx_none();
+  CHECK_OK(rx_blocking_last(o, 1000LL * 1000000, &out, NULL));
+  CHECK_EQ(out.as.i, 5);
+  int64_t t0 = rxtest_now_ns();
+  CHECK_OK(rx_main_run()); /* returns at once: the stop is still pending */
+  CHECK(rxtest_now_ns() - t0 < 500LL * 1000000);
+  rx_release(o);
+  rx_release(off_main);
+  rx_release(five);
+  rx_release(bg);
 }

@@ -648,6 +648,7 @@ RX_TEST(subject_publish_relay_forwards_and_never_terminates) {
   next(r, 2);
   CHECK_STR(a.log, "1 2");
   CHECK_OK(rx_subject_dispose(r));
+  CHECK_EQ(rx_subject_on_error(r, NULL), RX_EINVAL); /* bad input is still bad input */
   CHECK_EQ(rx_subject_on_error(r, e), RX_ESTATE); /* in every state */
   CHECK_EQ(rx_subject_on_completed(r), RX_ESTATE);
   CHECK_EQ(rx_subject_on_next(r, RX_INT(3)), RX_EDISPOSED);
@@ -1141,7 +1142,9 @@ typedef struct churn {
 
 static void *subscribe_churn(void *arg) {
   churn *c = arg;
-  while (!atomic_load(c->stop) || c->rounds < 50) {
+  /* Bounded: a drainer delivers what others queue meanwhile, so churning "until the
+     producer is done" could keep the producer draining churn forever on a slow machine. */
+  while ((!atomic_load(c->stop) || c->rounds < 50) && c->rounds < 20000) {
     conc_obs o;
     conc_init(&o);
     rx_observer ob = {NULL, NULL, conc_on_completed, conc_on_disposed, &o};
@@ -1308,4 +1311,35 @@ RX_TEST(subject_boxed_values_from_several_threads_are_freed_once) {
   CHECK_OK(rx_dispose(d));
   rx_release(s);
   CHECK_EQ(rx_debug_live_objects(), before);
+}
+
+static void release_subject_on_next(void *ctx, rx_value v) {
+  rec *r = ctx;
+  rec_on_next(ctx, v);
+  if (r->emit_into) {
+    rx_subject *s = r->emit_into;
+    r->emit_into = NULL;
+    rx_release(s); /* the last reference, inside rx_subject_on_next's own delivery */
+  }
+}
+
+RX_TEST(subject_release_last_reference_inside_on_next_callback) {
+  rx_subject *subjects[3] = {rx_publish_subject_new(), rx_replay_subject_new(2),
+                             rx_behavior_relay_new(RX_INT(0))};
+  for (int k = 0; k < 3; k++) {
+    rx_subject *s = subjects[k];
+    rec a = {.emit_into = s}, b = {0};
+    rx_observer oa = {release_subject_on_next, rec_on_error, rec_on_completed, rec_on_disposed, &a};
+    rx_disposable *db = sub(s, &b);
+    rx_disposable *da = rx_subscribe(rx_subject_as_observable(s), oa);
+    if (k == 2) { /* the relay delivered its value (and released itself) on subscribe */
+      CHECK_STR(a.log, "0 D");
+    } else {
+      CHECK_OK(rx_subject_on_next(s, RX_INT(1))); /* s is released while this call runs */
+      CHECK_STR(a.log, "1 D");
+      CHECK_STR(b.log, "1 D");
+    }
+    CHECK_OK(rx_dispose(da));
+    CHECK_OK(rx_dispose(db));
+  }
 }

@@ -549,3 +549,86 @@ RX_TEST(time_observe_on_dispose_stops_delivery) {
   rx_release(src);
   rx_release(q);
 }
+
+typedef struct burst {
+  atomic_int delivered;
+  int delivered_when_x_ran;
+} burst;
+
+static void burst_next(void *ctx, rx_value v) { atomic_fetch_add(&((burst *)ctx)->delivered, 1); }
+static void burst_x(void *ctx) {
+  burst *b = ctx;
+  b->delivered_when_x_ran = atomic_load(&b->delivered);
+}
+
+RX_TEST(time_observe_on_main_interleaves_other_main_work) {
+  /* A burst observed on main is delivered in batches: main work queued meanwhile (a UI
+     timer, say) runs between them instead of after the whole burst. */
+  rx_scheduler *bg = rx_scheduler_serial_new("burst");
+  rx_observable *src = rx_range(0, 5000);
+  rx_observable *sub_bg = rx_subscribe_on(src, bg);
+  rx_observable *o = rx_observe_on(sub_bg, rx_scheduler_main());
+  burst b = {.delivered_when_x_ran = -1};
+  rx_disposable *d = rx_subscribe(o, (rx_observer){.on_next = burst_next, .ctx = &b});
+  rxtest_sleep_ms(rxtest_under_valgrind() ? 2000 : 200); /* the burst is queued for main */
+  rx_disposable *x = rx_schedule(rx_scheduler_main(), burst_x, &b, NULL);
+  CHECK_EQ(atomic_load(&b.delivered), 0);
+  rx_main_drain(); /* the drain (one batch), then x */
+  CHECK_MSG(b.delivered_when_x_ran > 0 && b.delivered_when_x_ran < 5000,
+            "x ran after %d of 5000 events", b.delivered_when_x_ran);
+  while (atomic_load(&b.delivered) < 5000 && rx_main_drain() > 0) {
+  }
+  CHECK_EQ(atomic_load(&b.delivered), 5000);
+  CHECK_OK(rx_dispose(d));
+  rx_release(x);
+  rx_release(o);
+  rx_release(sub_bg);
+  rx_release(src);
+  rx_release(bg);
+}
+
+static rx_disposable *count_subscribe(void *ctx, rx_emitter *em) {
+  atomic_fetch_add((atomic_int *)ctx, 1);
+  rx_emitter_next(em, rx_int(7));
+  rx_emitter_completed(em);
+  return NULL;
+}
+
+RX_TEST(time_subscribe_on_and_observe_on_virtual) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  atomic_int subscribed = 0;
+  rx_observable *src = rx_create(count_subscribe, &subscribed, NULL);
+
+  /* subscribe_on: the subscription itself waits for the scheduler. */
+  rx_observable *on = rx_subscribe_on(src, s);
+  recorder r = {.s = s};
+  rx_disposable *d = record(on, &r);
+  CHECK_EQ(atomic_load(&subscribed), 0);
+  CHECK_OK(rx_test_scheduler_advance_to(s, 5));
+  CHECK_EQ(atomic_load(&subscribed), 1);
+  CHECK_STR(r.log, "0:7 0:C");
+  rx_release(d);
+
+  /* disposed before the scheduler ran it: the source is never subscribed */
+  recorder r2 = {.s = s};
+  d = record(on, &r2);
+  CHECK_OK(rx_dispose(d));
+  CHECK_OK(rx_test_scheduler_advance_by(s, 10));
+  CHECK_EQ(atomic_load(&subscribed), 1);
+  CHECK_STR(r2.log, "");
+  CHECK_EQ(atomic_load(&r2.disposed), 1);
+
+  /* observe_on: the events wait for the scheduler, in order. */
+  rx_observable *obs = rx_observe_on(src, s);
+  recorder r3 = {.s = s};
+  d = record(obs, &r3);
+  CHECK_EQ(atomic_load(&subscribed), 2);
+  CHECK_STR(r3.log, "");
+  CHECK_OK(rx_test_scheduler_advance_by(s, 0));
+  CHECK_STR(r3.log, "15:7 15:C");
+  rx_release(d);
+  rx_release(obs);
+  rx_release(on);
+  rx_release(src);
+  rx_release(s);
+}

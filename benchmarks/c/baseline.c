@@ -8,13 +8,14 @@ void sink_on_next(void *ctx, rx_value v) {
   s->count++;
 }
 
-void sink_on_completed(void *ctx) {
+void sink_on_completed(void *ctx) { ((sum_sink *)ctx)->completed++; }
+
+/* The last callback of a subscription: only now may its owner free the sink. */
+void sink_on_disposed(void *ctx) {
   sum_sink *s = ctx;
-  s->completed++;
+  s->disposed++;
   if (s->done) sem_post(s->done);
 }
-
-void sink_on_disposed(void *ctx) { ((sum_sink *)ctx)->disposed++; }
 
 rx_value fn_add1(void *ctx, rx_value v, rx_error **error) {
   (void)ctx, (void)error;

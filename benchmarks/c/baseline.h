@@ -12,7 +12,7 @@ typedef struct sum_sink {
   int64_t count;
   int64_t completed;
   int64_t disposed;
-  sem_t *done; /* posted by on_completed when set (observe_on workload) */
+  sem_t *done; /* posted by on_disposed when set (observe_on workload) */
 } sum_sink;
 
 void sink_on_next(void *ctx, rx_value v);

@@ -1,6 +1,8 @@
 /* librxc benchmark: workloads W1-W9 of issue 6 through the C ABI, plus the raw C baseline.
  *
- *   bench [--runs R] [--scale S]          every workload, R timed runs each (min, median)
+ *   bench [--runs R] [--scale S] [--max-ms T]
+ *                                         every workload, R timed runs each (min, median);
+ *                                         with --max-ms, n shrinks so a run takes about T ms
  *   bench --workload W1 [--n N] [--impl rxc|raw] [--runs R]
  *                                         one workload (for callgrind and the malloc counter)
  *
@@ -242,7 +244,7 @@ static void rxc_w6(int64_t n, measure *m) {
   begin(m);
   for (int64_t i = 0; i < n; i++) rx_subject_on_next(subject, RX_INT(i));
   rx_subject_on_completed(subject);
-  while (sem_wait(&done) != 0) {}
+  while (sem_wait(&done) != 0) {} /* on_disposed: after on_completed, on the serial queue */
   end(m);
   rx_dispose(d);
   rx_release(o);
@@ -250,6 +252,7 @@ static void rxc_w6(int64_t n, measure *m) {
   rx_release(serial);
   check("W6 sum", s.sum, sum_range(n));
   check("W6 completed", s.completed, 1);
+  check("W6 on_disposed", s.disposed, 1);
   sem_destroy(&done);
 }
 
@@ -363,14 +366,22 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+static int64_t max_ms; /* --max-ms: shrink n so one timed run takes about this long */
+
 static void run(const workload *w, const char *impl, void (*fn)(int64_t, measure *), int64_t n,
                 int runs) {
   double ns[64];
   measure m = {0};
   if (runs > 64) runs = 64;
-  if (runs > 1 && strcmp(w->name, "W9") != 0) { /* warm-up, not counted */
-    int64_t warm = n / 10 / w->quantum * w->quantum;
-    fn(warm > w->quantum ? warm : w->quantum, &m);
+  if (runs > 1 && strcmp(w->name, "W9") != 0) { /* warm-up, not counted; calibrates n */
+    int64_t warm = n / 100 / w->quantum * w->quantum;
+    if (warm < w->quantum) warm = w->quantum;
+    fn(warm, &m);
+    double per_unit = (double)(m.t1 - m.t0) / (double)warm;
+    if (max_ms > 0 && per_unit > 0 && per_unit * (double)n > (double)max_ms * 1e6) {
+      n = (int64_t)((double)max_ms * 1e6 / per_unit) / w->quantum * w->quantum;
+      if (n < 100 * w->quantum) n = 100 * w->quantum;
+    }
   }
   for (int r = 0; r < runs; r++) {
     fn(n, &m);
@@ -403,7 +414,7 @@ static void run_workload(const workload *w, const char *impl, int64_t n, int run
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: bench [--runs R] [--scale S]\n"
+  fprintf(stderr, "usage: bench [--runs R] [--scale S] [--max-ms T]\n"
                   "       bench --workload W1..W9 [--n N] [--impl rxc|raw] [--runs R]\n");
   exit(1);
 }
@@ -420,6 +431,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--impl") == 0) impl = argv[++i];
     else if (strcmp(argv[i], "--runs") == 0) runs = atoi(argv[++i]);
     else if (strcmp(argv[i], "--scale") == 0) scale = atof(argv[++i]);
+    else if (strcmp(argv[i], "--max-ms") == 0) max_ms = atoll(argv[++i]);
     else usage();
   }
   if (runs < 0) usage();

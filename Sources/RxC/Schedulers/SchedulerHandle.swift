@@ -44,7 +44,7 @@ final class SharedSchedulerHandle: SchedulerHandle {
   static let immediate = SharedSchedulerHandle(ImmediateScheduler.instance)
   static let currentThread = SharedSchedulerHandle(CurrentThreadScheduler.instance)
   static let main: SharedSchedulerHandle = {
-    MainThread.provider = rxc_main_thread
+    MainThread.install(rxc_main_thread)
     return SharedSchedulerHandle(MainScheduler.instance)
   }()
 }

@@ -5,6 +5,8 @@ import RxCore
 /// witness-table call.
 protocol AbiSubject: AnyObject {
   var observable: Observable<RxValue> { get }
+  /// Subscribes through specialized code (Observable.subscribe is a generic vtable call).
+  func attach(_ observer: Observer<RxValue>) -> SubjectSubscription
   /// Relays are only ever given `.next` (the C layer refuses the rest first).
   func emit(_ event: Event<RxValue>) -> SubjectOutcome
   func dispose()

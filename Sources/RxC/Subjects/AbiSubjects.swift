@@ -57,8 +57,8 @@ public func rx_subject_on_error(_ subject: UnsafeMutablePointer<rx_subject>?, _ 
   -> rx_status
 {
   guard let h = SubjectHandle.from(subject, "rx_subject_on_error") else { return invalid(subject) }
-  if h.sort.isRelay { return fail(RX_ESTATE, "rx_subject_on_error: \(h.sort.name) never terminates") }
   guard let e = ErrorObject.fromC(error, "rx_subject_on_error") else { return invalid(error) }
+  if h.sort.isRelay { return fail(RX_ESTATE, "rx_subject_on_error: \(h.sort.name) never terminates") }
   return status(h.core.emit(.error(e)), "rx_subject_on_error")
 }
 

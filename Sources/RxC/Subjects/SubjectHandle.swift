@@ -33,7 +33,7 @@ final class SubjectHandle: Handle {
   init(_ sort: Sort, _ core: any AbiSubject) {
     self.sort = sort
     self.core = core
-    observableHandle = ObservableHandle(SubjectObservable(core.observable))
+    observableHandle = ObservableHandle(SubjectObservable(core))
     _ = observableHandle.toC()
     super.init(kind: .subject)
   }

@@ -3,10 +3,11 @@ import RxCore
 /// The observable side of an rx_subject, as rx_subject_as_observable lends it. It refers to
 /// the subject weakly: the subject lives as long as its rx_subject handle, and a caller that
 /// retained the observable past that sees what a disposed subject gives late subscribers.
+/// Subscribing goes through `AbiSubject.attach`, so it runs specialized code.
 final class SubjectObservable: Observable<RxValue> {
-  private weak var subject: Observable<RxValue>?
+  private weak var subject: (any AbiSubject)?
 
-  init(_ subject: Observable<RxValue>) {
+  init(_ subject: any AbiSubject) {
     self.subject = subject
     super.init()
   }
@@ -16,6 +17,6 @@ final class SubjectObservable: Observable<RxValue> {
       observer.on(.error(RxError.disposed))
       return NopDisposable.shared
     }
-    return subject.subscribe(observer)
+    return subject.attach(observer)
   }
 }

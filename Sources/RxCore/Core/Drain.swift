@@ -1,4 +1,3 @@
-import Glibc
 import Synchronization
 
 /// Serializes work items from any number of threads, including re-entrant submissions from
@@ -12,26 +11,15 @@ import Synchronization
 /// `wip` counts submissions not yet accounted for by the drainer (the RxJava "missed" loop).
 public final class Drain<Item> {
   @usableFromInline let wip = Atomic<Int>(0)
-  /// Guards `queue`. A plain pthread mutex, not `Mutex`: on Linux `Mutex` is a PI futex that
-  /// hands a contended lock to a sleeping waiter, so producers racing into one drain formed
-  /// convoys (microseconds per item); a pthread mutex lets a running thread take it.
-  @usableFromInline let lock: UnsafeMutablePointer<pthread_mutex_t>
+  /// Guards `queue`, held only for an append or a buffer swap (see `SpinLock`).
+  @usableFromInline let queueLock = SpinLock()
   @usableFromInline var queue = RingBuffer<Item>()
   /// An owner kept alive until the drain goes idle (see `keepAliveWhileDraining`).
   @usableFromInline let parked = Atomic<UnsafeMutableRawPointer?>(nil)
   /// The drainer's spare buffer (only the draining thread touches it).
   @usableFromInline var batch = RingBuffer<Item>()
 
-  public init() {
-    lock = .allocate(capacity: 1)
-    lock.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(lock, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(lock)
-    lock.deallocate()
-  }
+  public init() {}
 
   /// True while some thread is draining (for diagnostics and tests).
   public var isDraining: Bool { wip.load(ordering: .acquiring) != 0 }
@@ -40,7 +28,7 @@ public final class Drain<Item> {
   public func submit(_ item: Item, _ handle: (Item) -> Void) {
     if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       handle(item)
-      let left = wip.subtract(1, ordering: .sequentiallyConsistent).newValue
+      let left = wip.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
       if left != 0 {
         drainLoop(missed: left, handle)
       } else if parked.load(ordering: .sequentiallyConsistent) != nil {
@@ -48,7 +36,7 @@ public final class Drain<Item> {
       }
     } else {
       enqueue(item)
-      if wip.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+      if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
         drainLoop(missed: 1, handle)
       }
     }
@@ -56,9 +44,9 @@ public final class Drain<Item> {
 
   @inlinable
   func enqueue(_ item: Item) {
-    pthread_mutex_lock(lock)
+    queueLock.lock()
     queue.append(item)
-    pthread_mutex_unlock(lock)
+    queueLock.unlock()
   }
 
   @usableFromInline
@@ -68,13 +56,13 @@ public final class Drain<Item> {
       // Take the queue a batch at a time (one lock per batch, not per item). The queue and
       // `batch` trade buffers, so a warm drain allocates nothing.
       while true {
-        pthread_mutex_lock(lock)
+        queueLock.lock()
         swap(&queue, &batch)
-        pthread_mutex_unlock(lock)
+        queueLock.unlock()
         if batch.isEmpty { break }
         while let item = batch.popFirst() { handle(item) }
       }
-      missed = wip.subtract(missed, ordering: .sequentiallyConsistent).newValue
+      missed = wip.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
       if missed == 0 {
         if parked.load(ordering: .sequentiallyConsistent) != nil { releaseParked() }
         return

@@ -10,6 +10,12 @@ open class Observer<Element> {
   /// Called (instead of an event) when the source drops this observer for good without a
   /// terminal event, e.g. a subject that is disposed. Sinks forward it and dispose.
   open func dropped() {}
+
+  /// True once this observer ignores every further event: it is disposed or stopped, or
+  /// everything downstream of it is. Synchronous producers poll it, so that a downstream
+  /// `take(1)` ends a long loop at once, even before the subscription is fully set up
+  /// (its disposable cannot reach the loop yet).
+  open var wantsNoMoreEvents: Bool { false }
 }
 
 /// Protocol form, for code that wants to accept any observer.

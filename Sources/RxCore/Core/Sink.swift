@@ -32,6 +32,9 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
     dispose()
   }
 
+  /// Disposed, or nobody downstream wants more events.
+  open override var wantsNoMoreEvents: Bool { isDisposed || observer.wantsNoMoreEvents }
+
   open override func dropped() {
     if isDisposed { return }
     observer.dropped()

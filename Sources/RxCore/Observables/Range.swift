@@ -16,7 +16,7 @@ public final class RangeObservable<Element>: Producer<Element> {
   {
     let sink = RangeSink(observer: observer, cancel: cancel)
     var i: Int64 = 0
-    while i < Int64(count), !sink.isDisposed {
+    while i < Int64(count), !sink.wantsNoMoreEvents {
       sink.forwardOn(.next(make(start &+ i)))
       i += 1
     }

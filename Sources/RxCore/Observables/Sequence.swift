@@ -9,7 +9,7 @@ public final class SequenceObservable<Element>: Producer<Element> {
   {
     let sink = SequenceSink(observer: observer, cancel: cancel)
     for element in elements {
-      if sink.isDisposed { break }
+      if sink.wantsNoMoreEvents { break }
       sink.forwardOn(.next(element))
     }
     sink.forwardTerminal(.completed)

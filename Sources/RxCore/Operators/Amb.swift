@@ -35,11 +35,11 @@ final class AmbSink<Element>: Sink<Element, Element> {
 
   func run(_ sources: [Observable<Element>]) -> any Disposable {
     for i in sources.indices {
-      if isDisposed { break }
+      if wantsNoMoreEvents { break }
       // A source that already lost (an earlier one emitted while being subscribed) is
       // not subscribed at all.
       if subscriptions[i].isDisposed { continue }
-      subscriptions[i].trySet(sources[i].subscribe(IndexedObserver(index: i) { self.submit($0, $1) }))
+      subscriptions[i].trySet(sources[i].subscribe(IndexedObserver(parent: self, index: i) { self.submit($0, $1) }))
     }
     return CompositeDisposable(disposables: subscriptions)
   }

@@ -21,18 +21,18 @@ extension Observable {
     let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
     var finished: Bool
     if MainThread.isCurrent {
-      finished = collector.isDone
+      finished = collector.finished
       // Short slices, so a terminal event from another thread ends the wait promptly
       // without touching the loop's stop flag (which belongs to the program).
       while !finished {
         let now = MonotonicClock.now()
         if let deadline, now >= deadline { break }
         let slice = Swift.min(1_000_000, (deadline ?? Int64.max) - now)
-        if case .nested = MainScheduler.instance.run(timeout: slice) {
+        if case .nested = MainScheduler.instance.run(timeout: slice, honoringStop: false) {
           subscription.dispose()
           return .nestedMainLoop
         }
-        finished = collector.isDone
+        finished = collector.finished
       }
     } else {
       finished = collector.wait(until: deadline)
@@ -79,7 +79,8 @@ final class BlockingCollector<Element>: Observer<Element> {
     if signalNow { signal.signal() }
   }
 
-  var isDone: Bool { state.withLock { $0.done } }
+  var finished: Bool { state.withLock { $0.done } }
+  override var wantsNoMoreEvents: Bool { finished }
 
   /// Waits for the terminal event until `deadline` (nil: forever); true if it arrived.
   func wait(until deadline: Int64?) -> Bool {
@@ -91,7 +92,7 @@ final class BlockingCollector<Element>: Observer<Element> {
     if signal.wait(timeout: .now() + .nanoseconds(Int(Swift.min(left, Int64(Int.max))))) == .success {
       return true
     }
-    return isDone
+    return finished
   }
 
   var outcome: BlockingOutcome<Element> {

@@ -73,4 +73,6 @@ final class CatchProxy<Element>: Observer<Element> {
   }
 
   override func dropped() { parent.dropped() }
+
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

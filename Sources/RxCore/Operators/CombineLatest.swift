@@ -35,7 +35,7 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
   let subscriptions: [SingleAssignmentDisposable]
   var values: [Source?]
   var numberOfValues = 0
-  var isDone: [Bool]
+  var sourceDone: [Bool]
   var numberOfDone = 0
 
   init(parent: CombineLatestProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
@@ -43,7 +43,7 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
     let n = parent.sources.count
     subscriptions = (0..<n).map { _ in SingleAssignmentDisposable() }
     values = Array(repeating: nil, count: n)
-    isDone = Array(repeating: false, count: n)
+    sourceDone = Array(repeating: false, count: n)
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -60,8 +60,8 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
       return NopDisposable.shared
     }
     for i in 0..<n {
-      if isDisposed { break }
-      subscriptions[i].trySet(parent.sources[i].subscribe(IndexedObserver(index: i) { 
+      if wantsNoMoreEvents { break }
+      subscriptions[i].trySet(parent.sources[i].subscribe(IndexedObserver(parent: self, index: i) {
         self.submit($0, $1)
       }))
     }
@@ -81,7 +81,7 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
       values[index] = element
       if numberOfValues < n {
         // Every other source is done, and one of them never emitted: nothing can follow.
-        let othersDone = numberOfDone - (isDone[index] ? 1 : 0)
+        let othersDone = numberOfDone - (sourceDone[index] ? 1 : 0)
         if othersDone == n - 1 { forwardTerminal(.completed) }
         return
       }
@@ -94,8 +94,8 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
     case .error(let error):
       forwardTerminal(.error(error))
     case .completed:
-      if isDone[index] { return }
-      isDone[index] = true
+      if sourceDone[index] { return }
+      sourceDone[index] = true
       numberOfDone += 1
       if numberOfDone == n {
         forwardTerminal(.completed)

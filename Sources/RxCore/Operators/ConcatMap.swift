@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Observable {
   /// Maps each element to an observable and concatenates them: the next inner observable is
   /// subscribed only after the previous one completed. The selector runs as elements arrive.
@@ -23,17 +25,24 @@ final class ConcatMapProducer<Source, Result>: Producer<Result> {
   }
 }
 
-/// Outer and inner events are serialized through one Drain (see FlatMapSink). Subscribing
-/// the next inner happens inside the drain, so a long run of inner observables that
+/// Events are serialized through one Drain (see FlatMapSink). The drain only decides which
+/// inner observable comes next (`pending`); subscribing it happens after the drain is left,
+/// through a second Drain used as a trampoline. So an inner observable that emits while being
+/// subscribed is delivered at once (not queued), and a long run of inner observables that
 /// complete synchronously is handled in a loop, not by recursion.
 final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   enum Signal {
-    case outer(Event<Source>)
+    case fail(any Error)
+    case outerCompleted
+    case enqueue(Observable<Result>)
     case inner(Event<Result>)
   }
 
   let selector: (Source) throws -> Observable<Result>
   let drain = Drain<Signal>()
+  let trampoline = Drain<Void>()
+  let pending = Mutex<Observable<Result>?>(nil)
+  let hasPending = Atomic<Bool>(false)  // lets the common event path skip the trampoline
   let sourceSubscription = SingleAssignmentDisposable()
   let innerSubscription = SerialDisposable()
   // Drain-owned state.
@@ -51,30 +60,62 @@ final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
     return BinaryDisposable(sourceSubscription, innerSubscription)
   }
 
-  override func on(_ event: Event<Source>) { submit(.outer(event)) }
+  override func on(_ event: Event<Source>) {
+    switch event {
+    case .next(let element):
+      if wantsNoMoreEvents { return }
+      let inner: Observable<Result>
+      do { inner = try selector(element) } catch {
+        submit(.fail(error))
+        return
+      }
+      submit(.enqueue(inner))
+    case .error(let error): submit(.fail(error))
+    case .completed: submit(.outerCompleted)
+    }
+  }
 
-  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  /// Every submitter, drainer or not, subscribes what the drain left pending once it is out.
+  func submit(_ signal: Signal) {
+    drain.submit(signal) { self.handle($0) }
+    if hasPending.load(ordering: .acquiring) {
+      trampoline.submit(()) { _ in self.subscribePending() }
+    }
+  }
 
-  private func subscribeInner(_ inner: Observable<Result>) {
-    innerActive = true
+  private func subscribePending() {
+    guard let next = pending.withLock({ p -> Observable<Result>? in
+      let next = p
+      p = nil
+      hasPending.store(false, ordering: .releasing)
+      return next
+    }) else { return }
+    if wantsNoMoreEvents { return }
     let subscription = SingleAssignmentDisposable()
     innerSubscription.set(subscription)
-    subscription.trySet(inner.subscribe(ConcatMapInner(parent: self)))
+    subscription.trySet(next.subscribe(ConcatMapInner(parent: self)))
+  }
+
+  private func setPending(_ next: Observable<Result>) {
+    pending.withLock { p in
+      p = next
+      hasPending.store(true, ordering: .releasing)
+    }
   }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
     switch signal {
-    case .outer(.next(let element)):
-      let inner: Observable<Result>
-      do { inner = try selector(element) } catch {
-        forwardTerminal(.error(error))
-        return
+    case .enqueue(let inner):
+      if innerActive {
+        waiting.append(inner)
+      } else {
+        innerActive = true
+        setPending(inner)
       }
-      if innerActive { waiting.append(inner) } else { subscribeInner(inner) }
-    case .outer(.error(let error)), .inner(.error(let error)):
+    case .fail(let error), .inner(.error(let error)):
       forwardTerminal(.error(error))
-    case .outer(.completed):
+    case .outerCompleted:
       sourceDone = true
       sourceSubscription.dispose()
       if !innerActive { forwardTerminal(.completed) }
@@ -82,7 +123,7 @@ final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       forwardOn(.next(element))
     case .inner(.completed):
       if let next = waiting.popFirst() {
-        subscribeInner(next)
+        setPending(next)
       } else {
         innerActive = false
         innerSubscription.set(nil)
@@ -96,4 +137,5 @@ final class ConcatMapInner<Source, Result>: Observer<Result> {
   let parent: ConcatMapSink<Source, Result>
   init(parent: ConcatMapSink<Source, Result>) { self.parent = parent }
   override func on(_ event: Event<Result>) { parent.submit(.inner(event)) }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

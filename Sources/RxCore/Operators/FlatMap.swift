@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Observable {
   /// Maps each element to an observable and merges all of them. Completes when the source
   /// and every inner observable have completed; the first error ends everything.
@@ -23,13 +25,16 @@ final class FlatMapProducer<Source, Result>: Producer<Result> {
   }
 }
 
-/// Every event, outer or inner, goes through one Drain: state changes and delivery happen
-/// on whichever thread drains, one at a time, with no lock held while calling downstream.
-/// An inner observable that emits while being subscribed has its events queued, so they
-/// follow the current one instead of recursing.
+/// Inner events and the outer terminal event go through one Drain: state changes and
+/// delivery happen on whichever thread drains, one at a time, with no lock held while
+/// calling downstream. Outer elements are handled directly in `on` (upstream serializes
+/// them): the inner observable is subscribed outside the drain, so one that emits while
+/// being subscribed is delivered at once (and can be stopped by a done downstream) instead
+/// of piling up in the queue.
 final class FlatMapSink<Source, Result>: Sink<Source, Result> {
   enum Signal {
-    case outer(Event<Source>)
+    case fail(any Error)
+    case outerCompleted
     case inner(Event<Result>, CompositeDisposable.Key)
   }
 
@@ -37,9 +42,9 @@ final class FlatMapSink<Source, Result>: Sink<Source, Result> {
   let drain = Drain<Signal>()
   let group = CompositeDisposable()
   let sourceSubscription = SingleAssignmentDisposable()
-  // Drain-owned state.
-  var active = 0
-  var sourceDone = false
+  /// Inner subscriptions not yet completed: raised by `on`, lowered in the drain.
+  let active = Atomic<Int>(0)
+  var sourceDone = false  // drain-owned
 
   init(selector: @escaping (Source) throws -> Observable<Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.selector = selector
@@ -52,35 +57,42 @@ final class FlatMapSink<Source, Result>: Sink<Source, Result> {
     return group
   }
 
-  override func on(_ event: Event<Source>) { submit(.outer(event)) }
+  override func on(_ event: Event<Source>) {
+    switch event {
+    case .next(let element):
+      if wantsNoMoreEvents { return }
+      let inner: Observable<Result>
+      do { inner = try selector(element) } catch {
+        submit(.fail(error))
+        return
+      }
+      let subscription = SingleAssignmentDisposable()
+      guard let key = group.insert(subscription) else { return }
+      // Raised before the outer completion can be submitted (upstream serializes on).
+      active.add(1, ordering: .acquiringAndReleasing)
+      subscription.trySet(inner.subscribe(FlatMapInner(parent: self, key: key)))
+    case .error(let error): submit(.fail(error))
+    case .completed: submit(.outerCompleted)
+    }
+  }
 
   func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
     switch signal {
-    case .outer(.next(let element)):
-      let inner: Observable<Result>
-      do { inner = try selector(element) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      let subscription = SingleAssignmentDisposable()
-      guard let key = group.insert(subscription) else { return }
-      active += 1
-      subscription.trySet(inner.subscribe(FlatMapInner(parent: self, key: key)))
-    case .outer(.error(let error)), .inner(.error(let error), _):
+    case .fail(let error), .inner(.error(let error), _):
       forwardTerminal(.error(error))
-    case .outer(.completed):
+    case .outerCompleted:
       sourceDone = true
       sourceSubscription.dispose()
-      if active == 0 { forwardTerminal(.completed) }
+      if active.load(ordering: .acquiring) == 0 { forwardTerminal(.completed) }
     case .inner(.next(let element), _):
       forwardOn(.next(element))
     case .inner(.completed, let key):
       group.remove(for: key)
-      active -= 1
-      if sourceDone && active == 0 { forwardTerminal(.completed) }
+      let left = active.subtract(1, ordering: .acquiringAndReleasing).newValue
+      if sourceDone && left == 0 { forwardTerminal(.completed) }
     }
   }
 }
@@ -95,4 +107,6 @@ final class FlatMapInner<Source, Result>: Observer<Result> {
   }
 
   override func on(_ event: Event<Result>) { parent.submit(.inner(event, key)) }
+
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

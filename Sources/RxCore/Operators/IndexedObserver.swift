@@ -2,13 +2,17 @@
 /// the index and hands it to the sink. A source that drops it (a disposed subject) is
 /// treated as one that never emits again.
 final class IndexedObserver<Element>: Observer<Element> {
+  let parent: Observer<Element>
   let index: Int
   let handler: (Int, Event<Element>) -> Void
 
-  init(index: Int, _ handler: @escaping (Int, Event<Element>) -> Void) {
+  init(parent: Observer<Element>, index: Int, _ handler: @escaping (Int, Event<Element>) -> Void) {
+    self.parent = parent
     self.index = index
     self.handler = handler
   }
 
   override func on(_ event: Event<Element>) { handler(index, event) }
+
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

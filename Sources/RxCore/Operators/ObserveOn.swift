@@ -5,8 +5,9 @@ import Synchronization
 /// Events go into a ring buffer (reused: no allocation per event once warm); `wip` counts
 /// those not yet delivered, and only the event that moves it from 0 schedules a drain, so
 /// one drain loop runs at a time and it is scheduled once per burst, not per event. A serial
-/// scheduler drains until the queue is empty; on a concurrent one the drain hands its thread
-/// back after a batch and reschedules itself, so one busy stream cannot hold a worker.
+/// queue drains until the queue is empty (the cheap path); on a concurrent scheduler, and on
+/// main (the UI thread: timers and other work must interleave), the drain hands its thread
+/// back after a batch and reschedules itself behind whatever else is queued.
 /// Disposing stops delivery before the next event; the terminal event is queued behind
 /// every value.
 public final class ObserveOn<Element>: Producer<Element> {
@@ -30,15 +31,15 @@ public final class ObserveOn<Element>: Producer<Element> {
 final class ObserveOnSink<Element>: Sink<Element, Element> {
   private static var batch: Int { 1024 }
   let scheduler: Scheduler
-  let serial: Bool
+  let batching: Bool
   let scheduled = SerialDisposable()
   private let queue = Mutex(RingBuffer<Event<Element>>())
   private let wip = Atomic<Int>(0)
 
   init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler) {
     self.scheduler = scheduler
-    // Immediate and trampoline schedulers run on the caller's thread: no worker to hand back.
-    self.serial = scheduler.isSerial || !scheduler.supportsPeriodic
+    // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
+    self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is MainScheduler)
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -71,7 +72,7 @@ final class ObserveOnSink<Element>: Sink<Element, Element> {
       forwardOn(event)
       if wip.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { return }
       delivered += 1
-      if !serial && delivered >= Self.batch {
+      if batching && delivered >= Self.batch {
         scheduleDrain()
         return
       }

@@ -46,7 +46,7 @@ final class RetrySink<Element>: Sink<Element, Element> {
 
   private func resubscribe() {
     trampoline.submit(()) { _ in
-      if self.isDisposed { return }
+      if self.wantsNoMoreEvents { return }
       self.attempts.add(1, ordering: .acquiringAndReleasing)
       let current = SingleAssignmentDisposable()
       self.subscription.set(current)

@@ -38,7 +38,7 @@ final class SkipUntilSink<Element, Other>: Sink<Element, Element> {
 
   func run(_ source: Observable<Element>, _ other: Observable<Other>) -> any Disposable {
     sourceSubscription.trySet(source.subscribe(self))
-    if !isDisposed { otherSubscription.trySet(other.subscribe(SkipUntilOther(parent: self))) }
+    if !wantsNoMoreEvents { otherSubscription.trySet(other.subscribe(SkipUntilOther(parent: self))) }
     return BinaryDisposable(sourceSubscription, otherSubscription)
   }
 
@@ -75,4 +75,5 @@ final class SkipUntilOther<Element, Other>: Observer<Other> {
   let parent: SkipUntilSink<Element, Other>
   init(parent: SkipUntilSink<Element, Other>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

@@ -21,10 +21,10 @@ final class StartWithProducer<Element>: Producer<Element> {
   {
     let sink = StartWithSink<Element>(observer: observer, cancel: cancel)
     for element in elements {
-      if sink.isDisposed { return (sink, NopDisposable.shared) }
+      if sink.wantsNoMoreEvents { return (sink, NopDisposable.shared) }
       sink.forwardOn(.next(element))
     }
-    if sink.isDisposed { return (sink, NopDisposable.shared) }
+    if sink.wantsNoMoreEvents { return (sink, NopDisposable.shared) }
     return (sink, source.subscribe(sink))
   }
 }

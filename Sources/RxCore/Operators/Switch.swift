@@ -28,11 +28,15 @@ final class SwitchProducer<Source, Result>: Producer<Result> {
   }
 }
 
-/// Outer and inner events are serialized through one Drain (see FlatMapSink). Each inner
-/// subscription carries an id; events of a superseded inner are ignored.
+/// Inner events and the outer terminal event are serialized through one Drain (see
+/// FlatMapSink); outer elements are handled directly in `on`, so the new inner observable
+/// is subscribed outside the drain. Each inner subscription carries an id, announced to
+/// the drain (`.switched`) before it is subscribed; events of a superseded inner are ignored.
 final class SwitchSink<Source, Result>: Sink<Source, Result> {
   enum Signal {
-    case outer(Event<Source>)
+    case fail(any Error)
+    case outerCompleted
+    case switched(UInt64)
     case inner(Event<Result>, UInt64)
   }
 
@@ -40,6 +44,7 @@ final class SwitchSink<Source, Result>: Sink<Source, Result> {
   let drain = Drain<Signal>()
   let sourceSubscription = SingleAssignmentDisposable()
   let innerSubscription = SerialDisposable()
+  var nextId: UInt64 = 0  // touched only by `on`, which upstream serializes
   // Drain-owned state.
   var latest: UInt64 = 0
   var hasLatest = false
@@ -55,27 +60,37 @@ final class SwitchSink<Source, Result>: Sink<Source, Result> {
     return BinaryDisposable(sourceSubscription, innerSubscription)
   }
 
-  override func on(_ event: Event<Source>) { submit(.outer(event)) }
+  override func on(_ event: Event<Source>) {
+    switch event {
+    case .next(let element):
+      if wantsNoMoreEvents { return }
+      let inner: Observable<Result>
+      do { inner = try selector(element) } catch {
+        submit(.fail(error))
+        return
+      }
+      nextId &+= 1
+      let id = nextId
+      submit(.switched(id))
+      let subscription = SingleAssignmentDisposable()
+      innerSubscription.set(subscription)  // disposes the previous inner
+      subscription.trySet(inner.subscribe(SwitchInner(parent: self, id: id)))
+    case .error(let error): submit(.fail(error))
+    case .completed: submit(.outerCompleted)
+    }
+  }
 
   func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
     switch signal {
-    case .outer(.next(let element)):
-      let inner: Observable<Result>
-      do { inner = try selector(element) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      latest &+= 1
-      hasLatest = true
-      let subscription = SingleAssignmentDisposable()
-      innerSubscription.set(subscription)  // disposes the previous inner
-      subscription.trySet(inner.subscribe(SwitchInner(parent: self, id: latest)))
-    case .outer(.error(let error)):
+    case .fail(let error):
       forwardTerminal(.error(error))
-    case .outer(.completed):
+    case .switched(let id):
+      latest = id
+      hasLatest = true
+    case .outerCompleted:
       sourceDone = true
       sourceSubscription.dispose()
       if !hasLatest { forwardTerminal(.completed) }
@@ -102,4 +117,6 @@ final class SwitchInner<Source, Result>: Observer<Result> {
   }
 
   override func on(_ event: Event<Result>) { parent.submit(.inner(event, id)) }
+
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

@@ -42,7 +42,7 @@ final class TakeLastSink<Element>: Sink<Element, Element> {
       forwardTerminal(.error(error))
     case .completed:
       while let element = elements.popFirst() {
-        if isDisposed { break }
+        if wantsNoMoreEvents { break }
         forwardOn(.next(element))
       }
       forwardTerminal(.completed)

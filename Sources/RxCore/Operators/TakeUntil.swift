@@ -37,7 +37,7 @@ final class TakeUntilSink<Element, Other>: Sink<Element, Element> {
   func run(_ source: Observable<Element>, _ other: Observable<Other>) -> any Disposable {
     // `other` first, as RxSwift does: if it fires at once, the source is never subscribed.
     otherSubscription.trySet(other.subscribe(TakeUntilOther(parent: self)))
-    if !isDisposed { sourceSubscription.trySet(source.subscribe(self)) }
+    if !wantsNoMoreEvents { sourceSubscription.trySet(source.subscribe(self)) }
     return BinaryDisposable(sourceSubscription, otherSubscription)
   }
 
@@ -64,4 +64,5 @@ final class TakeUntilOther<Element, Other>: Observer<Other> {
   let parent: TakeUntilSink<Element, Other>
   init(parent: TakeUntilSink<Element, Other>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

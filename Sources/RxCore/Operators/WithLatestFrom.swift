@@ -47,7 +47,7 @@ final class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 
   func run() -> any Disposable {
     otherSubscription.trySet(parent.other.subscribe(WithLatestFromOther(parent: self)))
-    if !isDisposed { sourceSubscription.trySet(parent.source.subscribe(self)) }
+    if !wantsNoMoreEvents { sourceSubscription.trySet(parent.source.subscribe(self)) }
     return BinaryDisposable(sourceSubscription, otherSubscription)
   }
 
@@ -82,4 +82,5 @@ final class WithLatestFromOther<Source, Other, Result>: Observer<Other> {
   let parent: WithLatestFromSink<Source, Other, Result>
   init(parent: WithLatestFromSink<Source, Other, Result>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

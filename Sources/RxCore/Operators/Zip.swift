@@ -34,7 +34,7 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
   let subscriptions: [SingleAssignmentDisposable]
   var queues: [RingBuffer<Source>]
   var numberOfNonEmpty = 0
-  var isDone: [Bool]
+  var sourceDone: [Bool]
   var numberOfDone = 0
 
   init(parent: ZipProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
@@ -42,7 +42,7 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
     let n = parent.sources.count
     subscriptions = (0..<n).map { _ in SingleAssignmentDisposable() }
     queues = Array(repeating: RingBuffer(), count: n)
-    isDone = Array(repeating: false, count: n)
+    sourceDone = Array(repeating: false, count: n)
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -53,8 +53,8 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
       return NopDisposable.shared
     }
     for i in 0..<n {
-      if isDisposed { break }
-      subscriptions[i].trySet(parent.sources[i].subscribe(IndexedObserver(index: i) { 
+      if wantsNoMoreEvents { break }
+      subscriptions[i].trySet(parent.sources[i].subscribe(IndexedObserver(parent: self, index: i) {
         self.submit($0, $1)
       }))
     }
@@ -92,8 +92,8 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
     case .error(let error):
       forwardTerminal(.error(error))
     case .completed:
-      if isDone[index] { return }
-      isDone[index] = true
+      if sourceDone[index] { return }
+      sourceDone[index] = true
       numberOfDone += 1
       if numberOfDone == n {
         forwardTerminal(.completed)

@@ -43,6 +43,23 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
     (readFd, writeFd) = Self.makePipe()
     (stopReadFd, stopWriteFd) = Self.makePipe()
     super.init()
+    pthread_atfork(nil, nil) { MainScheduler.instance.reopenPipesInChild() }
+  }
+
+  /// A forked child must not share the parent's pipes: fresh ones take the same fd numbers
+  /// (rx_main_fd stays valid), and the next state change re-syncs the readable flag.
+  private static let forkedChild = Atomic<Bool>(false)
+
+  private func reopenPipesInChild() {
+    for (old, fresh) in [((readFd, writeFd), Self.makePipe()), ((stopReadFd, stopWriteFd), Self.makePipe())] {
+      _ = dup2(fresh.0, old.0)
+      _ = dup2(fresh.1, old.1)
+      _ = fcntl(old.0, F_SETFD, FD_CLOEXEC)  // dup2 clears it
+      _ = fcntl(old.1, F_SETFD, FD_CLOEXEC)
+      _ = close(fresh.0)
+      _ = close(fresh.1)
+    }
+    Self.forkedChild.store(true, ordering: .releasing)
   }
 
   private static func makePipe() -> (Int32, Int32) {
@@ -62,12 +79,13 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
 
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
     if MainThread.isCurrent {
-      let runNow = state.withLock { s -> Bool in
-        promoteDue(&s, now: MonotonicClock.now())
-        if s.live > 0 || s.busy { return false }
+      let (runNow, op) = state.withLock { s -> (Bool, PipeOp) in
+        let op = promoteDue(&s, now: MonotonicClock.now())
+        if s.live > 0 || s.busy { return (false, op) }
         s.busy = true
-        return true
+        return (true, op)
       }
+      apply(op)
       if runNow {
         action()
         state.withLock { $0.busy = false }
@@ -83,23 +101,23 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
     let due = MonotonicClock.deadline(after: delay, from: now)
     state.withLock { $0.delayed.insert(item, due: due) }
     timerQueue.asyncAfter(deadline: .after(delay)) { [self] in
-      state.withLock { promoteDue(&$0, now: MonotonicClock.now()) }
+      apply(state.withLock { promoteDue(&$0, now: MonotonicClock.now()) })
     }
     return item
   }
 
   private func enqueue(_ item: Item) -> Item {
-    state.withLock { s in
+    apply(state.withLock { s in
       item.ready = true
       s.ready.append(item)
       s.live += 1
-      updateSignal(&s)
-    }
+      return signalChange(&s)
+    })
     return item
   }
 
   /// Moves due delayed items to the ready queue (under the lock).
-  private func promoteDue(_ s: inout State, now: Int64) {
+  private func promoteDue(_ s: inout State, now: Int64) -> PipeOp {
     while let top = s.delayed.first, top.due <= now {
       _ = s.delayed.popFirst()
       if top.item.isDisposed { continue }
@@ -107,54 +125,81 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
       s.ready.append(top.item)
       s.live += 1
     }
-    updateSignal(&s)
+    return signalChange(&s)
   }
 
   private func cancelled(_ item: Item) {
-    state.withLock { s in
-      if item.ready {
-        item.ready = false
-        s.live -= 1
-        updateSignal(&s)
-      }
-    }
+    apply(state.withLock { s -> PipeOp in
+      guard item.ready else { return .none }
+      item.ready = false
+      s.live -= 1
+      return signalChange(&s)
+    })
   }
 
-  /// Keeps the pipe's readability equal to "live work is ready".
-  private func updateSignal(_ s: inout State) {
-    let want = s.live > 0
-    if want == s.signaled { return }
-    var byte: UInt8 = 1
-    if want {
-      _ = write(writeFd, &byte, 1)
-    } else {
-      while read(readFd, &byte, 1) > 0 {}
+  enum PipeOp { case none, set, clear }
+
+  /// Under the lock: what the pipe must do so that it is readable exactly while live work is
+  /// ready. The caller applies it after unlocking.
+  private func signalChange(_ s: inout State) -> PipeOp {
+    if Self.forkedChild.load(ordering: .relaxed), Self.forkedChild.exchange(false, ordering: .acquiring) {
+      s.signaled = false  // the child's new pipe is empty
     }
+    let want = s.live > 0
+    if want == s.signaled { return .none }
     s.signaled = want
+    return want ? .set : .clear
+  }
+
+  /// The pipe I/O, outside the lock: a write wakes the main thread, which must not then
+  /// block on a lock still held by the (possibly preempted, possibly low-priority) writer.
+  /// Two decisions can reach the pipe out of order; a clear therefore re-checks afterwards
+  /// (work that arrived meanwhile is signaled again: never a lost wakeup), and a byte that
+  /// lands after a clear (a spurious wakeup) is removed by the next drain.
+  private func apply(_ op: PipeOp) {
+    var byte: UInt8 = 1
+    switch op {
+    case .none:
+      return
+    case .set:
+      _ = write(writeFd, &byte, 1)
+    case .clear:
+      while read(readFd, &byte, 1) > 0 {}
+      let again = state.withLock { s -> Bool in
+        guard s.live > 0 else { return false }
+        s.signaled = true
+        return true
+      }
+      if again { _ = write(writeFd, &byte, 1) }
+    }
   }
 
   /// Runs what is pending now (not what those actions schedule). Nil off the main thread or
   /// when called from inside a main-scheduler action.
   public func drain() -> Int? {
     guard MainThread.isCurrent else { return nil }
-    let count = state.withLock { s -> Int? in
+    let started = state.withLock { s -> (Int, PipeOp)? in
       if s.busy { return nil }
-      promoteDue(&s, now: MonotonicClock.now())
+      var op = promoteDue(&s, now: MonotonicClock.now())
+      if s.live == 0 {
+        s.signaled = false
+        op = .clear  // also removes a byte a late writer left behind
+      }
       s.busy = true
-      return s.ready.count
+      return (s.ready.count, op)
     }
-    guard let count else { return nil }
+    guard let (count, op) = started else { return nil }
+    apply(op)
     var ran = 0
     for _ in 0..<count {
-      let item = state.withLock { s -> Item? in
-        guard let item = s.ready.popFirst() else { return nil }
-        if item.ready {
-          item.ready = false
-          s.live -= 1
-          updateSignal(&s)
-        }
-        return item
+      let (item, op) = state.withLock { s -> (Item?, PipeOp) in
+        guard let item = s.ready.popFirst() else { return (nil, .none) }
+        guard item.ready else { return (item, .none) }
+        item.ready = false
+        s.live -= 1
+        return (item, signalChange(&s))
       }
+      apply(op)
       guard let item else { break }
       if item.run() { ran += 1 }
     }
@@ -163,7 +208,9 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
   }
 
   /// Runs pending and arriving work until `stop()` or, given a timeout, until it is up.
-  public func run(timeout: Int64?) -> LoopStatus {
+  /// `honoringStop: false` is for library-internal waits (blocking calls): they neither end
+  /// on nor consume a stop, which belongs to the program's own run.
+  public func run(timeout: Int64?, honoringStop: Bool = true) -> LoopStatus {
     guard MainThread.isCurrent else { return .notMainThread }
     let entered = state.withLock { s -> Bool in
       if s.busy || s.looping { return false }
@@ -174,20 +221,20 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
     defer { state.withLock { $0.looping = false } }
     let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
     while true {
-      if consumeStop() { break }
+      if honoringStop && consumeStop() { break }
       _ = drain()
-      if consumeStop() { break }
+      if honoringStop && consumeStop() { break }
       let now = MonotonicClock.now()
       var waitUntil = deadline ?? Int64.max
       if let deadline, now >= deadline { break }
       if let next = state.withLock({ $0.delayed.first?.due }) { waitUntil = Swift.min(waitUntil, next) }
-      wait(until: waitUntil, now: now)
+      wait(until: waitUntil, now: now, watchStop: honoringStop)
       if let deadline, MonotonicClock.now() >= deadline { break }  // no work past the timeout
     }
     return .ok
   }
 
-  private func wait(until deadline: Int64, now: Int64) {
+  private func wait(until deadline: Int64, now: Int64, watchStop: Bool) {
     var fds = [pollfd(fd: readFd, events: Int16(POLLIN), revents: 0),
                pollfd(fd: stopReadFd, events: Int16(POLLIN), revents: 0)]
     var ms: Int32 = -1
@@ -195,7 +242,7 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
       let left = Swift.max(0, deadline - now)
       ms = Int32(Swift.min((left + 999_999) / 1_000_000, Int64(Int32.max)))
     }
-    _ = poll(&fds, 2, ms)
+    _ = poll(&fds, watchStop ? 2 : 1, ms)
   }
 
   private func consumeStop() -> Bool {

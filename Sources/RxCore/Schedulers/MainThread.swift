@@ -1,26 +1,29 @@
 import Glibc
 import Synchronization
 
-/// Which thread is "main": the process's initial thread. Pure Swift cannot see that thread
-/// at load time, so the C layer installs `provider` (a C constructor records it, and a
-/// fork handler re-records it in a child, whose only thread becomes its initial one).
-/// Without a provider, the first thread to ask is taken as main (pure-Swift embedders
-/// should call `record()` from main early).
+/// Which thread is "main": the process's initial thread. The C layer installs a provider
+/// (a C constructor records the initial thread at load, and a fork handler re-records it
+/// in a child, whose only thread becomes its initial one). Without one (pure Swift use, or
+/// before the C layer installed it) the kernel's definition is used: the initial thread is
+/// the one whose thread id equals the process id, which also holds in a forked child.
 public enum MainThread {
-  nonisolated(unsafe) public static var provider: (@convention(c) () -> UInt)?
-  private static let fallback = Atomic<UInt>(0)
+  public typealias Provider = @convention(c) () -> UInt
+  private static let provider = Atomic<UInt>(0)  // the function's address; 0: none
 
-  /// Records the calling thread as main (only used when no provider is installed).
-  public static func record() { fallback.store(UInt(pthread_self()), ordering: .releasing) }
+  /// Installs the function that returns the main thread's pthread_t.
+  public static func install(_ p: Provider) {
+    provider.store(UInt(bitPattern: unsafeBitCast(p, to: UnsafeRawPointer.self)), ordering: .releasing)
+  }
 
   public static var isCurrent: Bool {
-    let me = UInt(pthread_self())
-    if let provider { return provider() == me }
-    var t = fallback.load(ordering: .acquiring)
-    if t == 0 {
-      let r = fallback.compareExchange(expected: 0, desired: me, ordering: .acquiringAndReleasing)
-      t = r.exchanged ? me : r.original
+    let bits = provider.load(ordering: .acquiring)
+    if bits != 0, let raw = UnsafeRawPointer(bitPattern: bits) {
+      return unsafeBitCast(raw, to: Provider.self)() == UInt(pthread_self())
     }
-    return t == me
+    return rxcore_gettid() == getpid()
   }
 }
+
+/// glibc's gettid() (2.30+), which the Glibc module does not declare.
+@_silgen_name("gettid")
+private func rxcore_gettid() -> pid_t

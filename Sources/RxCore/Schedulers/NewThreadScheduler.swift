@@ -24,7 +24,8 @@ public final class NewThreadScheduler: Scheduler, @unchecked Sendable {
 /// One NewThreadScheduler thread: a timer queue, a mutex and a monotonic condition.
 final class ThreadLoop: @unchecked Sendable {
   final class Item: ScheduledAction, @unchecked Sendable {
-    unowned let loop: ThreadLoop
+    // Strong: a dispose may race with the thread popping the item and exiting.
+    let loop: ThreadLoop
     init(_ loop: ThreadLoop, _ action: @escaping () -> Void) {
       self.loop = loop
       super.init(action)

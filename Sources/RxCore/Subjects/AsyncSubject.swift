@@ -4,19 +4,22 @@ import Synchronization
 /// `AsyncSubject`): observers get that element then `completed`, or just `completed` if
 /// there was none, or the error. Late subscribers get the same; after dispose,
 /// `RxError.disposed`. Serialized like `PublishSubject`.
-public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
-  SubjectUnsubscribing
-{
+public final class AsyncSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
   @usableFromInline let drain = Drain<SubjectOp<Element>>()
   @usableFromInline let flags = Atomic<UInt32>(0)
   @usableFromInline let observerCount = Atomic<Int>(0)
+  /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
+  @usableFromInline let detach: SubjectSubscription.Detach
   // Drain-owned state: touched only inside `handle`.
   @usableFromInline var observers = SubjectObservers<Element>()
   @usableFromInline var last: Element?
   @usableFromInline var stopEvent: Event<Element>?
   @usableFromInline var disposed = false
 
-  public override init() {
+  @inlinable public override init() {
+    detach = { owner, subscription in
+      unsafeDowncast(owner, to: AsyncSubject<Element>.self).unsubscribe(subscription)
+    }
     super.init()
     Resources.increment()
   }
@@ -36,16 +39,24 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    let subscription = SubjectSubscription(owner: self)
+    attach(observer)
+  }
+
+  /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
+  /// run specialized code.
+  @inlinable
+  public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
+    let subscription = SubjectSubscription(owner: self, detach: detach)
     drain.submit(.add(subscription, observer)) { self.handle($0) }
     return subscription
   }
 
-  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+  @inlinable
+  func unsubscribe(_ subscription: SubjectSubscription) {
     drain.submit(.remove(subscription)) { self.handle($0) }
   }
 
-  public func dispose() {
+  @inlinable public func dispose() {
     if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
   }
 

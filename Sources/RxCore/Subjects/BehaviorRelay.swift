@@ -4,7 +4,7 @@
 public final class BehaviorRelay<Element>: Observable<Element>, Cancelable {
   @usableFromInline let subject: BehaviorSubject<Element>
 
-  public init(value: Element) {
+  @inlinable public init(value: Element) {
     subject = BehaviorSubject(value: value)
     super.init()
     Resources.increment()
@@ -24,10 +24,14 @@ public final class BehaviorRelay<Element>: Observable<Element>, Cancelable {
   }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    subject.subscribe(observer)
+    subject.attach(observer)
   }
 
-  public func dispose() { subject.dispose() }
+  /// See `PublishSubject.attach`.
+  @inlinable
+  public func attach(_ observer: Observer<Element>) -> SubjectSubscription { subject.attach(observer) }
+
+  @inlinable public func dispose() { subject.dispose() }
   /// See `PublishSubject.keepAliveWhileDraining`.
   public func keepAliveWhileDraining() { subject.drain.keepAliveWhileDraining(self) }
   public var isDisposed: Bool { subject.isDisposed }

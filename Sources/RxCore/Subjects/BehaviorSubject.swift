@@ -3,9 +3,7 @@ import Synchronization
 /// Holds a current value: each new subscriber gets it first, then every later event
 /// (RxSwift's `BehaviorSubject`). After a stop event late subscribers get only the stop
 /// event; after dispose, `RxError.disposed`. Serialized like `PublishSubject`.
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
-  SubjectUnsubscribing
-{
+public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
   /// What `value()` reads from any thread; written only by the drain handler.
   @usableFromInline struct Current {
     @usableFromInline var value: Element
@@ -17,14 +15,22 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @usableFromInline let drain = Drain<SubjectOp<Element>>()
   @usableFromInline let flags = Atomic<UInt32>(0)
   @usableFromInline let observerCount = Atomic<Int>(0)
-  @usableFromInline let current: Mutex<Current>
+  /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
+  @usableFromInline let detach: SubjectSubscription.Detach
+  /// Guards `current` (see `SpinLock`): `value()` readers and the drain handler only copy
+  /// or swap under it.
+  @usableFromInline let currentLock = SpinLock()
+  @usableFromInline var current: Current
   // Drain-owned state: touched only inside `handle`.
   @usableFromInline var observers = SubjectObservers<Element>()
   @usableFromInline var stopEvent: Event<Element>?
   @usableFromInline var disposed = false
 
-  public init(value: Element) {
-    current = Mutex(Current(value))
+  @inlinable public init(value: Element) {
+    current = Current(value)
+    detach = { owner, subscription in
+      unsafeDowncast(owner, to: BehaviorSubject<Element>.self).unsubscribe(subscription)
+    }
     super.init()
     Resources.increment()
   }
@@ -38,11 +44,12 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   /// `RxError.disposed` after `dispose()`; after completion it is still the last value.
   public func value() throws -> Element {
     if SubjectFlags.isDisposed(flags) { throw RxError.disposed }
-    return try current.withLock { c throws -> Element in
-      if c.disposed { throw RxError.disposed }
-      if let error = c.error { throw error }
-      return c.value
-    }
+    currentLock.lock()
+    let c = current
+    currentLock.unlock()
+    if c.disposed { throw RxError.disposed }
+    if let error = c.error { throw error }
+    return c.value
   }
 
   @inlinable @discardableResult
@@ -55,16 +62,24 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    let subscription = SubjectSubscription(owner: self)
+    attach(observer)
+  }
+
+  /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
+  /// run specialized code.
+  @inlinable
+  public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
+    let subscription = SubjectSubscription(owner: self, detach: detach)
     drain.submit(.add(subscription, observer)) { self.handle($0) }
     return subscription
   }
 
-  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+  @inlinable
+  func unsubscribe(_ subscription: SubjectSubscription) {
     drain.submit(.remove(subscription)) { self.handle($0) }
   }
 
-  public func dispose() {
+  @inlinable public func dispose() {
     if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
   }
 
@@ -84,10 +99,14 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       case .next(let element):
         // Swap, so the old value is released after the lock (its destructor may be user code).
         var previous = element
-        current.withLock { swap(&$0.value, &previous) }
+        currentLock.lock()
+        swap(&current.value, &previous)
+        currentLock.unlock()
         observers.deliver(event)
       case .error(let error):
-        current.withLock { $0.error = error }
+        currentLock.lock()
+        current.error = error
+        currentLock.unlock()
         stopEvent = event
         observers.removeAll { $0.on(event) }
         observerCount.store(0, ordering: .relaxed)
@@ -102,7 +121,9 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       if let stopEvent { return observer.on(stopEvent) }
       observers.insert(observer, subscription)
       observerCount.store(observers.count, ordering: .relaxed)
-      let value = current.withLock { $0.value }
+      currentLock.lock()
+      let value = current.value
+      currentLock.unlock()
       observer.on(.next(value))
     case .remove(let subscription):
       observers.remove(subscription)
@@ -110,11 +131,11 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     case .dispose:
       disposed = true
       stopEvent = nil
-      let error = current.withLock { c -> (any Error)? in
-        c.disposed = true
-        return c.error.take()
-      }
-      withExtendedLifetime(error) {}
+      currentLock.lock()
+      current.disposed = true
+      let error = current.error.take()
+      currentLock.unlock()
+      withExtendedLifetime(error) {}  // released after the lock
       observers.removeAll { $0.dropped() }
       observerCount.store(0, ordering: .relaxed)
     }

@@ -2,9 +2,10 @@
 /// `PublishRelay`). It can still be disposed, after which late subscribers get
 /// `RxError.disposed` as with subjects.
 public final class PublishRelay<Element>: Observable<Element>, Cancelable {
-  @usableFromInline let subject = PublishSubject<Element>()
+  @usableFromInline let subject: PublishSubject<Element>
 
-  public override init() {
+  @inlinable public override init() {
+    subject = PublishSubject()
     super.init()
     Resources.increment()
   }
@@ -15,10 +16,14 @@ public final class PublishRelay<Element>: Observable<Element>, Cancelable {
   public func accept(_ element: Element) -> SubjectOutcome { subject.emit(.next(element)) }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    subject.subscribe(observer)
+    subject.attach(observer)
   }
 
-  public func dispose() { subject.dispose() }
+  /// See `PublishSubject.attach`.
+  @inlinable
+  public func attach(_ observer: Observer<Element>) -> SubjectSubscription { subject.attach(observer) }
+
+  @inlinable public func dispose() { subject.dispose() }
   /// See `PublishSubject.keepAliveWhileDraining`.
   public func keepAliveWhileDraining() { subject.drain.keepAliveWhileDraining(self) }
   public var isDisposed: Bool { subject.isDisposed }

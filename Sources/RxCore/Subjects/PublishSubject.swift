@@ -8,18 +8,21 @@ import Synchronization
 /// subject: every call, subscription, unsubscription and dispose goes through one `Drain`,
 /// so all observers see one serialized order and a re-entrant event is delivered after the
 /// current one returns. No callback runs under a lock.
-public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
-  SubjectUnsubscribing
-{
+public final class PublishSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
   @usableFromInline let drain = Drain<SubjectOp<Element>>()
   @usableFromInline let flags = Atomic<UInt32>(0)
   @usableFromInline let observerCount = Atomic<Int>(0)
+  /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
+  @usableFromInline let detach: SubjectSubscription.Detach
   // Drain-owned state: touched only inside `handle`.
   @usableFromInline var observers = SubjectObservers<Element>()
   @usableFromInline var stopEvent: Event<Element>?
   @usableFromInline var disposed = false
 
-  public override init() {
+  @inlinable public override init() {
+    detach = { owner, subscription in
+      unsafeDowncast(owner, to: PublishSubject<Element>.self).unsubscribe(subscription)
+    }
     super.init()
     Resources.increment()
   }
@@ -40,17 +43,25 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    let subscription = SubjectSubscription(owner: self)
+    attach(observer)
+  }
+
+  /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
+  /// run specialized code.
+  @inlinable
+  public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
+    let subscription = SubjectSubscription(owner: self, detach: detach)
     drain.submit(.add(subscription, observer)) { self.handle($0) }
     return subscription
   }
 
-  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+  @inlinable
+  func unsubscribe(_ subscription: SubjectSubscription) {
     drain.submit(.remove(subscription)) { self.handle($0) }
   }
 
   /// Drops every observer (each gets `dropped()`); later subscribers get `RxError.disposed`.
-  public func dispose() {
+  @inlinable public func dispose() {
     if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
   }
 

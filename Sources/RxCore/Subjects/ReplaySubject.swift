@@ -4,14 +4,14 @@ import Synchronization
 /// then continues live (RxSwift's `ReplaySubject`). After a stop event late subscribers get
 /// the buffer and then the stop event; after dispose, `RxError.disposed` (the buffer is
 /// freed). Serialized like `PublishSubject`.
-public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable,
-  SubjectUnsubscribing
-{
+public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
   /// Int.max when unbounded.
   public let bufferSize: Int
   @usableFromInline let drain = Drain<SubjectOp<Element>>()
   @usableFromInline let flags = Atomic<UInt32>(0)
   @usableFromInline let observerCount = Atomic<Int>(0)
+  /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
+  @usableFromInline let detach: SubjectSubscription.Detach
   // Drain-owned state: touched only inside `handle`.
   @usableFromInline var observers = SubjectObservers<Element>()
   @usableFromInline var buffer = RingBuffer<Element>()
@@ -19,15 +19,18 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   @usableFromInline var disposed = false
 
   /// A replay subject keeping the last `bufferSize` (>= 1) elements.
-  public init(bufferSize: Int) {
+  @inlinable public init(bufferSize: Int) {
     precondition(bufferSize >= 1, "ReplaySubject buffer size must be at least 1")
     self.bufferSize = bufferSize
+    detach = { owner, subscription in
+      unsafeDowncast(owner, to: ReplaySubject<Element>.self).unsubscribe(subscription)
+    }
     super.init()
     Resources.increment()
   }
 
-  public static func create(bufferSize: Int) -> ReplaySubject { ReplaySubject(bufferSize: bufferSize) }
-  public static func createUnbounded() -> ReplaySubject { ReplaySubject(bufferSize: .max) }
+  @inlinable public static func create(bufferSize: Int) -> ReplaySubject { ReplaySubject(bufferSize: bufferSize) }
+  @inlinable public static func createUnbounded() -> ReplaySubject { ReplaySubject(bufferSize: .max) }
 
   deinit {
     observers.deallocate()
@@ -44,16 +47,24 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    let subscription = SubjectSubscription(owner: self)
+    attach(observer)
+  }
+
+  /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
+  /// run specialized code.
+  @inlinable
+  public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
+    let subscription = SubjectSubscription(owner: self, detach: detach)
     drain.submit(.add(subscription, observer)) { self.handle($0) }
     return subscription
   }
 
-  public func unsubscribe(_ subscription: SubjectSubscription<Element>) {
+  @inlinable
+  func unsubscribe(_ subscription: SubjectSubscription) {
     drain.submit(.remove(subscription)) { self.handle($0) }
   }
 
-  public func dispose() {
+  @inlinable public func dispose() {
     if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
   }
 

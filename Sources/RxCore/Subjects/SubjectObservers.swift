@@ -2,10 +2,10 @@
 /// fix its index when another slot moves). Both references are retained manually by the list.
 @usableFromInline struct SubjectSlot<Element> {
   @usableFromInline let observer: Unmanaged<Observer<Element>>
-  @usableFromInline let subscription: Unmanaged<SubjectSubscription<Element>>
+  @usableFromInline let subscription: Unmanaged<SubjectSubscription>
 
   @usableFromInline init(_ observer: Unmanaged<Observer<Element>>,
-                         _ subscription: Unmanaged<SubjectSubscription<Element>>) {
+                         _ subscription: Unmanaged<SubjectSubscription>) {
     self.observer = observer
     self.subscription = subscription
   }
@@ -24,7 +24,7 @@
   @inlinable var isEmpty: Bool { count == 0 }
 
   @inlinable
-  mutating func insert(_ observer: Observer<Element>, _ subscription: SubjectSubscription<Element>) {
+  mutating func insert(_ observer: Observer<Element>, _ subscription: SubjectSubscription) {
     if count == capacity { grow() }
     subscription.index = count
     (base! + count).initialize(to: SubjectSlot(.passRetained(observer), .passRetained(subscription)))
@@ -45,7 +45,7 @@
 
   /// Removes a subscription's slot by moving the last slot into it.
   @inlinable
-  mutating func remove(_ subscription: SubjectSubscription<Element>) {
+  mutating func remove(_ subscription: SubjectSubscription) {
     let i = subscription.index
     guard i >= 0, let base else { return }
     let slot = base[i]

@@ -3,13 +3,7 @@
 /// drains: that is what serializes concurrent and re-entrant calls.
 @usableFromInline enum SubjectOp<Element> {
   case event(Event<Element>)
-  case add(SubjectSubscription<Element>, Observer<Element>)
-  case remove(SubjectSubscription<Element>)
+  case add(SubjectSubscription, Observer<Element>)
+  case remove(SubjectSubscription)
   case dispose
-}
-
-/// A subject that can take a subscription back (RxSwift's `SynchronizedUnsubscribeType`).
-public protocol SubjectUnsubscribing<Element>: AnyObject {
-  associatedtype Element
-  func unsubscribe(_ subscription: SubjectSubscription<Element>)
 }

@@ -3,15 +3,23 @@ import Synchronization
 /// One observer's subscription to a subject: the disposable `subscribe` returns. Disposing it
 /// queues a removal through the subject's drain; `index` (the observer's slot, for O(1)
 /// swap-removal) is only read and written by the draining thread, so it needs no lock.
-public final class SubjectSubscription<Element>: Cancelable {
+///
+/// Not generic, and it reaches its subject through `detach`, a closure the subject made once
+/// in its (specialized) initializer: so disposing runs specialized code, with no generic
+/// metadata lookups, even though the C layer calls it through `any Disposable`.
+public final class SubjectSubscription: Cancelable {
+  public typealias Detach = (AnyObject, SubjectSubscription) -> Void
+
   /// Slot in the subject's observer list, or -1 when not in it. Drain-owned.
   @usableFromInline var index = -1
   @usableFromInline let disposedFlag = Atomic<Bool>(false)
   /// Weak: a subject dropped without dispose must not be kept alive by its tokens.
-  @usableFromInline weak var owner: (any SubjectUnsubscribing<Element>)?
+  @usableFromInline weak var owner: AnyObject?
+  @usableFromInline let detach: Detach
 
-  @usableFromInline init(owner: any SubjectUnsubscribing<Element>) {
+  @inlinable init(owner: AnyObject, detach: @escaping Detach) {
     self.owner = owner
+    self.detach = detach
     Resources.increment()
   }
 
@@ -21,6 +29,6 @@ public final class SubjectSubscription<Element>: Cancelable {
 
   public func dispose() {
     if disposedFlag.exchange(true, ordering: .acquiringAndReleasing) { return }
-    owner?.unsubscribe(self)
+    if let owner { detach(owner, self) }
   }
 }

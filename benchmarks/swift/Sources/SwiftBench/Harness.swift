@@ -76,10 +76,19 @@ func fmt(_ x: Double, _ digits: Int) -> String {
   return String(cString: buf)
 }
 
+/// --max-ms: shrink n so one timed run takes about this long.
+var maxMs = 0
+
 func run(_ w: Workload, _ impl: String, _ body: Body, n: Int, runs: Int) {
   var m = Measure()
-  if runs > 1 && w.name != "W9" {  // warm-up, not counted
-    body(max(w.quantum, n / 10 / w.quantum * w.quantum), &m)
+  var n = n
+  if runs > 1 && w.name != "W9" {  // warm-up, not counted; calibrates n
+    let warm = max(w.quantum, n / 100 / w.quantum * w.quantum)
+    body(warm, &m)
+    let perUnit = Double(m.t1 - m.t0) / Double(warm)
+    if maxMs > 0 && perUnit > 0 && perUnit * Double(n) > Double(maxMs) * 1e6 {
+      n = max(100 * w.quantum, Int(Double(maxMs) * 1e6 / perUnit) / w.quantum * w.quantum)
+    }
   }
   var ns: [Double] = []
   for _ in 0..<runs {
@@ -95,7 +104,7 @@ func run(_ w: Workload, _ impl: String, _ body: Body, n: Int, runs: Int) {
 }
 
 func usage() -> Never {
-  print("usage: SwiftBench [--runs R] [--scale S] [--workload W1..W9] [--n N] [--impl rxcore|opencombine]")
+  print("usage: SwiftBench [--runs R] [--scale S] [--max-ms T] [--workload W1..W9] [--n N] [--impl rxcore|opencombine]")
   exit(1)
 }
 
@@ -114,6 +123,7 @@ func benchMain(_ workloads: [Workload]) {
     case "--n": n = Int(value) ?? 0
     case "--runs": runs = Int(value) ?? -1
     case "--scale": scale = Double(value) ?? 1
+    case "--max-ms": maxMs = Int(value) ?? 0
     default: usage()
     }
   }

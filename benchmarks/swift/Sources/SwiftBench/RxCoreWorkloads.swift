@@ -119,7 +119,7 @@ enum RxCoreBench {
       }
     }
     let subject = PublishSubject<Int64>()
-    let d = subject.observe(on: SerialScheduler(label: "bench.w6"))
+    let d = subject.observe(on: SerialQueueScheduler(label: "bench.w6"))
       .subscribe(Signal(SumObserver(s), done))
     m.begin()
     for i in 0..<Int64(n) { subject.on(.next(i)) }
