@@ -50,7 +50,9 @@
   X(rx_with_latest_from) X(rx_start_with) X(rx_switch_latest) X(rx_amb) X(rx_catch)       \
   X(rx_catch_and_return) X(rx_retry) X(rx_timeout) X(rx_do) X(rx_delay)                   \
   X(rx_delay_subscription) X(rx_materialize) X(rx_dematerialize) X(rx_share)              \
-  X(rx_share_replay) X(rx_publish) X(rx_replay) X(rx_connect) X(rx_ref_count)
+  X(rx_share_replay) X(rx_publish) X(rx_replay) X(rx_connect) X(rx_ref_count)                \
+  X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_main_drain)   \
+  X(rx_marble_cold) X(rx_marble_hot)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -362,7 +364,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 52) {
+  switch (which % 51) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -431,6 +433,17 @@ static void op_operator(Input *in) {
   case 45: if (p_rx_ref_count && obs_connectable[a % NOBS]) o = p_rx_ref_count(src); break;
   case 46: if (p_rx_subscribe_on && sched) o = p_rx_subscribe_on(src, sched); break;
   case 47: if (p_rx_observe_on && sched) o = p_rx_observe_on(src, sched); break;
+  case 49: if (p_rx_as_driver) o = p_rx_as_driver(src, rx_int(-9)); break;
+  case 50: {
+    static const char *marbles[] = {"-a-b-|", "a^b-c-#", "--a--b--", "(ab)-c|", "-#", "^-a-b-c"};
+    const char *m = marbles[c % 6];
+    rx_marble_value table[2] = {{'a', rx_int(1)}, {'b', rx_string("b")}};
+    int hot = (c & 8) != 0;
+    if (test_sched && hot && p_rx_marble_hot) o = p_rx_marble_hot(test_sched, m, table, 2, NULL);
+    if (test_sched && !hot && p_rx_marble_cold && !strchr(m, '^')) o = p_rx_marble_cold(test_sched, m, table, 2, NULL);
+    rx_value_release(table[1].value);
+    break;
+  }
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};
@@ -453,7 +466,46 @@ static void op_subscribe(Input *in) {
     put_sub(p_rx_connect(o), slot);
     return;
   }
+  if (p_rx_drive && (slot & 2)) {
+    /* rx_drive takes only observables made by rx_as_driver: anything else is RX_EHANDLE */
+    rx_observer ob = rec_observer();
+    rx_disposable *d = p_rx_drive(o, ob);
+    if (!d) {
+      if (!rx_last_error()[0]) FAILF("rx_drive refused without a message");
+      atomic_store(&rec_list->disposed, 1); /* never subscribed: no callbacks at all */
+    }
+    put_sub(d, slot);
+    return;
+  }
   put_sub(rx_subscribe(o, rec_observer()), slot);
+}
+
+/* Blocking calls on this (the main) thread run the main loop while they wait. */
+static void op_blocking(Input *in) {
+  uint8_t a = u8(in), how = u8(in);
+  rx_observable *o = get_obs(a);
+  if (!o) return;
+  rx_value out = rx_none();
+  rx_error *err = NULL;
+  rx_status s = RX_OK;
+  if ((how & 1) && p_rx_blocking_last) s = p_rx_blocking_last(o, 1000000, &out, &err);
+  else if (p_rx_blocking_to_array) s = p_rx_blocking_to_array(o, 1000000, &out, (how & 2) ? &err : NULL);
+  else return;
+  if (s != RX_OK && out.kind != RX_NONE) FAILF("blocking call failed (%d) but set *out", s);
+  if (s == RX_ESTREAM && (how & 1) && !err) FAILF("RX_ESTREAM without an error");
+  if (s == RX_ETIMEOUT && err) FAILF("RX_ETIMEOUT with an error");
+  rx_value_release(out);
+  rx_release(err);
+}
+
+static void main_drain(void) {
+  for (int i = 0; p_rx_main_drain && i < 100; i++)
+    if (p_rx_main_drain() == 0) break;
+}
+
+static void op_main_drain(Input *in) {
+  (void)in;
+  main_drain();
 }
 
 static void op_dispose(Input *in) {
@@ -625,7 +677,8 @@ typedef void (*OpFn)(Input *);
 static const OpFn ops[] = {op_source, op_source, op_subject, op_operator, op_operator,
                            op_operator, op_subscribe, op_subscribe, op_dispose, op_release_obs,
                            op_subject_event, op_subject_event, op_emitter, op_two_threads,
-                           op_scheduler, op_misuse, op_bag, op_retain_release};
+                           op_scheduler, op_misuse, op_bag, op_retain_release, op_blocking,
+                           op_main_drain};
 #define NOPS (sizeof ops / sizeof ops[0])
 
 /* ------------------------------------------------------------------ the target */
@@ -693,12 +746,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rx_release(subj[i]);
     subj[i] = NULL;
   }
+  main_drain();
   if (test_sched) {
     if (p_rx_test_scheduler_run && p_rx_test_scheduler_run(test_sched) != RX_OK)
       FAILF("rx_test_scheduler_run failed: %s", rx_last_error());
     rx_release(test_sched);
     test_sched = NULL;
   }
+  main_drain();
   check_and_free_records();
   int64_t live = rx_debug_live_objects();
   if (live != live_at_start)
