@@ -139,7 +139,15 @@ def build_swift():
     for f in flags:
         cmd += ["-Xswiftc", "-D" + f]
     env = {k: v for k, v in os.environ.items() if k != "RXC_STATIC_STDLIB"}
-    sh(cmd, cwd=os.path.join(BENCH, "swift"), env=env)
+    try:
+        sh(cmd, cwd=os.path.join(BENCH, "swift"), env=env)
+    except subprocess.CalledProcessError:
+        # SwiftPM can keep a stale file list of the path dependency (a source file added to
+        # RxCore since the last build is "not in scope"): clean once and build again.
+        log("Swift build failed: cleaning its build folder and trying once more")
+        sh(["swift", "package", "--scratch-path", SWIFT_SCRATCH, "clean"],
+           cwd=os.path.join(BENCH, "swift"), env=env)
+        sh(cmd, cwd=os.path.join(BENCH, "swift"), env=env)
     # Without its DWARF 5 debug info (valgrind 3.19 gives up on it); the symbol table stays.
     binary = os.path.join(OUT, "SwiftBench")
     sh(["objcopy", "--strip-debug", os.path.join(SWIFT_SCRATCH, "release", "SwiftBench"), binary])
