@@ -24,17 +24,17 @@ sanitize-address: sanitize-stress-address sanitize-sweep-address
 .PHONY: sanitize-lib-thread sanitize-lib-address sanitize-stress-thread sanitize-stress-address \
         sanitize-sweep-address
 sanitize-lib-thread sanitize-lib-address: sanitize-lib-%:
-	$(SWIFT) build --product rxc --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*)
+	$(SWIFT) build -c $(SAN_CONFIG_$*) --product rxc --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*)
 
 sanitize-stress-thread sanitize-stress-address: sanitize-stress-%: sanitize-lib-%
 	@mkdir -p build/sanitize/$*
 	$(CLANG) -g -O1 -fsanitize=$* -fuse-ld=lld -Iinclude Tests/reliability/stress.c \
-	  -o build/sanitize/$*/stress -L$(SAN_SCRATCH_$*)/debug -lrxc \
-	  -Wl,-rpath,$(abspath $(SAN_SCRATCH_$*))/debug $(SAN_LIBS_$*) -lpthread
+	  -o build/sanitize/$*/stress -L$(SAN_SCRATCH_$*)/$(SAN_CONFIG_$*) -lrxc \
+	  -Wl,-rpath,$(abspath $(SAN_SCRATCH_$*))/$(SAN_CONFIG_$*) $(SAN_LIBS_$*) -lpthread
 	$(SAN_STRESS_ENV_$*) build/sanitize/$*/stress -e $(SAN_STRESS_EVENTS) -t 900
 
 sanitize-sweep-address: sanitize-lib-address
 	@mkdir -p build/sanitize/address
 	$(CLANG) -O1 -g -fsanitize=address -fuse-ld=lld -Iinclude Tests/sweep/sweep.c -o build/sanitize/address/sweep \
 	  -lffi -ldl -lpthread
-	build/sanitize/address/sweep $(SAN_SCRATCH_address)/debug/librxc.so Tests/sweep/api.txt
+	build/sanitize/address/sweep $(SAN_SCRATCH_address)/$(SAN_CONFIG_address)/librxc.so Tests/sweep/api.txt
