@@ -198,6 +198,8 @@ static void print_output(FILE *out, const char *prefix) {
   if (!at_line_start) fputc('\n', stdout);
 }
 
+static const char *rxtest_argv0;
+
 static bool start_test(slot *s, size_t index, const rxtest_entry *t, long timeout_s) {
   pid_t pid;
   s->out = tmpfile();
@@ -223,6 +225,13 @@ static bool start_test(slot *s, size_t index, const rxtest_entry *t, long timeou
     dup2(fileno(s->out), STDERR_FILENO);
     setvbuf(stdout, NULL, _IOLBF, 0);
     setvbuf(stderr, NULL, _IONBF, 0);
+    /* Re-exec, so the test runs in a fresh process image: a forked child's main thread keeps
+       thread ids its parent's runtime cached (the Swift runtime's and Mutex's lock owner
+       ids), and contended hand-offs on those can hang. Under valgrind (which serializes
+       threads) a plain fork is enough, and an exec would start valgrind again per test. */
+    if (getenv("RXTEST_VALGRIND") == NULL && rxtest_argv0 != NULL) {
+      execl("/proc/self/exe", rxtest_argv0, "--no-fork", t->name, (char *)NULL);
+    }
     run_test_body(t);
   }
   setpgid(pid, pid); /* also from the parent, so there is no race with a kill */
@@ -281,6 +290,7 @@ static int cmp_timing(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
+  rxtest_argv0 = argv[0];
   size_t total = 0, nsel = 0, next = 0, running = 0, passed = 0, failed = 0;
   const rxtest_entry **selected;
   const char **patterns;
