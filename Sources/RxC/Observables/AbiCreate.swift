@@ -88,7 +88,7 @@ public func rx_range(_ start: Int64, _ count: UInt) -> UnsafeMutablePointer<rx_o
     setLastError("rx_range: start + count overflows int64_t")
     return nil
   }
-  return ObservableHandle.make(RangeObservable(start: start, count: count, make: { RxValue.int($0) }))
+  return ObservableHandle.make(RxRange(start: start, count: count, make: { RxValue.int($0) }))
 }
 
 @c(rx_empty)

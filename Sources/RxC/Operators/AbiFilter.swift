@@ -10,7 +10,8 @@ public func rx_filter(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_filter") else { return nil }
   guard let fn else { setLastError("rx_filter: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.filter(CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_filter")))
+  return ObservableHandle.make(h.observable.filter(CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_filter"),
+    makeSink: { RxFilterSink(predicate: $0, observer: $1, cancel: $2) }))
 }
 
 @c(rx_take)

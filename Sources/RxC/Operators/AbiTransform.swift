@@ -9,7 +9,8 @@ public func rx_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_map") else { return nil }
   guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.map(CAdapt.map(fn, CContext(ctx, ctxFree), "rx_map")))
+  return ObservableHandle.make(h.observable.map(CAdapt.map(fn, CContext(ctx, ctxFree), "rx_map"),
+    makeSink: { RxMapSink(transform: $0, observer: $1, cancel: $2) }))
 }
 
 @c(rx_scan)
@@ -71,4 +72,16 @@ public func rx_concat_map(
 public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_to_array") else { return nil }
   return ObservableHandle.make(h.observable.toArray().map { CAdapt.array($0) })
+}
+
+/// PoC: concrete subclasses, so the vtable entries are specialized for RxValue.
+final class RxMapSink: MapSink<RxValue, RxValue> {
+  override func on(_ event: Event<RxValue>) { super.on(event) }
+}
+final class RxFilterSink: FilterSink<RxValue> {
+  override func on(_ event: Event<RxValue>) { super.on(event) }
+}
+final class RxRange: RangeObservable<RxValue> {
+  override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }

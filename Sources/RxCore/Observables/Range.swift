@@ -1,9 +1,9 @@
 /// `count` consecutive integers from `start`, mapped into the element type. Synchronous
 /// loop, no trampoline per element (RxSwift schedules each element: 12 allocations each).
-public final class RangeObservable<Element>: Producer<Element> {
-  let start: Int64
-  let count: Int
-  let make: (Int64) -> Element
+open class RangeObservable<Element>: Producer<Element> {
+  @usableFromInline let start: Int64
+  @usableFromInline let count: Int
+  @usableFromInline let make: (Int64) -> Element
 
   public init(start: Int64, count: Int, make: @escaping (Int64) -> Element) {
     self.start = start
@@ -11,7 +11,7 @@ public final class RangeObservable<Element>: Producer<Element> {
     self.make = make
   }
 
-  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+  @inlinable open override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = RangeSink(observer: observer, cancel: cancel)
@@ -25,7 +25,7 @@ public final class RangeObservable<Element>: Producer<Element> {
   }
 }
 
-final class RangeSink<Element>: Sink<Element, Element> {}
+@usableFromInline final class RangeSink<Element>: Sink<Element, Element> {}
 
 extension Observable where Element == Int64 {
   public static func range(start: Int64, count: Int) -> Observable<Int64> {
