@@ -21,7 +21,10 @@ public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
 public func rx_release(_ handle: UnsafeRawPointer?) {
   guard let handle else { return }
   guard let object = Validate.anyObject(handle, "rx_release") else { return }
-  if let h = object as? Handle {
+  // The most common kind, without a dynamic cast (ObservableHandle is its only class).
+  if handle.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == ObjectKind.observable.rawValue {
+    Unmanaged<ObservableHandle>.fromOpaque(handle).takeUnretainedValue().releaseC()
+  } else if let h = object as? Handle {
     h.releaseC()
   } else {
     Unmanaged.passUnretained(object).release()

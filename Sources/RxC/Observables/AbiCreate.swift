@@ -58,7 +58,7 @@ private func status(_ outcome: AnonymousObservableSink<RxValue>.Outcome, _ fn: S
 @c(rx_just)
 public func rx_just(_ value: rx_value) -> UnsafeMutablePointer<rx_observable>? {
   guard let v = RxValue.from(value, "rx_just") else { return nil }
-  return ObservableHandle.make(Just(v))
+  return ObservableHandle.make(RxJust(v))
 }
 
 @c(rx_of)
@@ -88,7 +88,7 @@ public func rx_range(_ start: Int64, _ count: UInt) -> UnsafeMutablePointer<rx_o
     setLastError("rx_range: start + count overflows int64_t")
     return nil
   }
-  return ObservableHandle.make(RxRange(start: start, count: count, make: { RxValue.int($0) }))
+  return ObservableHandle.make(RxRange(start: start, count: count))
 }
 
 @c(rx_empty)

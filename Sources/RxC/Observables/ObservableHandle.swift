@@ -30,10 +30,14 @@ final class ObservableHandle: Handle {
     Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_observable.self)
   }
 
+  /// Every `.observable` object is an ObservableHandle (final), so the kind check is the
+  /// class check: no dynamic cast.
+  @inline(__always)
   static func from(_ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "source")
     -> ObservableHandle?
   {
-    Validate.handle(p, .observable, as: ObservableHandle.self, fn, arg)
+    guard let p = Validate.pointer(p, .observable, fn, arg) else { return nil }
+    return Unmanaged<ObservableHandle>.fromOpaque(p).takeUnretainedValue()
   }
 
   /// Takes ownership of an rx_observable a user callback returned: its core observable,

@@ -9,8 +9,7 @@ public func rx_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_map") else { return nil }
   guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.map(CAdapt.map(fn, CContext(ctx, ctxFree), "rx_map"),
-    makeSink: { RxMapSink(transform: $0, observer: $1, cancel: $2) }))
+  return ObservableHandle.make(RxMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree)))
 }
 
 @c(rx_scan)
@@ -44,7 +43,7 @@ public func rx_flat_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_flat_map") else { return nil }
   guard let fn else { setLastError("rx_flat_map: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.flatMap(CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_flat_map")))
+  return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree)))
 }
 
 @c(rx_flat_map_latest)
@@ -72,16 +71,4 @@ public func rx_concat_map(
 public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_to_array") else { return nil }
   return ObservableHandle.make(h.observable.toArray().map { CAdapt.array($0) })
-}
-
-/// PoC: concrete subclasses, so the vtable entries are specialized for RxValue.
-final class RxMapSink: MapSink<RxValue, RxValue> {
-  override func on(_ event: Event<RxValue>) { super.on(event) }
-}
-final class RxFilterSink: FilterSink<RxValue> {
-  override func on(_ event: Event<RxValue>) { super.on(event) }
-}
-final class RxRange: RangeObservable<RxValue> {
-  override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }

@@ -17,7 +17,13 @@ enum CallbackResult {
   }
 
   /// An owned value returned by a callback that may have set `error`.
+  @inline(__always)
   static func value(_ result: rx_value, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws -> RxValue {
+    if error == nil && result.kind.rawValue < RX_STRING.rawValue, let v = RxValue.from(result, fn) { return v }
+    return try valueSlow(result, error, fn)
+  }
+
+  static func valueSlow(_ result: rx_value, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws -> RxValue {
     if let error {
       // A failing callback may still have returned an owned value: free it.
       if result.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(result, fn) }
@@ -44,6 +50,21 @@ enum CallbackResult {
       throw ErrorObject.make(code: Int32(RX_ERROR_TYPE), "\(fn): the callback returned something that is not an rx_observable")
     }
     return o
+  }
+}
+
+/// A C callback and its ctx, for the operators that call it directly (no closure). Everything
+/// that can still call `fn` holds a copy, and so `owner`: ctx_free runs once, after the last
+/// use. No ctx_free, no owner (saves an allocation).
+struct CFunction<Fn> {
+  let fn: Fn
+  let ctx: UnsafeMutableRawPointer?
+  let owner: CContext?
+
+  init(_ fn: Fn, _ ctx: UnsafeMutableRawPointer?, _ free: rx_free_fn?) {
+    self.fn = fn
+    self.ctx = ctx
+    self.owner = free.map { CContext(ctx, $0) }
   }
 }
 

@@ -1,9 +1,10 @@
-/// One element, then completed. Synchronous: needs no sink or disposer of its own.
-public final class Just<Element>: Observable<Element> {
-  let element: Element
+/// One element, then completed. Synchronous: needs no sink or disposer of its own. Open so
+/// that a caller that knows `Element` can subclass it with a specialized `subscribe`.
+open class Just<Element>: Observable<Element> {
+  @usableFromInline let element: Element
   public init(_ element: Element) { self.element = element }
 
-  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+  @inlinable open override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     observer.on(.next(element))
     observer.on(.completed)
     return NopDisposable.shared

@@ -14,10 +14,20 @@ open class RangeObservable<Element>: Producer<Element> {
   @inlinable open override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
+    emit(observer, cancel: cancel, make)
+  }
+
+  /// The loop, for a subclass that knows `Element` and passes `make` inline (a stored
+  /// closure at generic type is called through a reabstraction thunk per element).
+  @inlinable public final func emit(_ observer: Observer<Element>, cancel: any Cancelable, _ make: (Int64) -> Element)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
     let sink = RangeSink(observer: observer, cancel: cancel)
+    // `sink.wantsNoMoreEvents` and `forwardOn`, spelled out with `observer` held in a local:
+    // through `sink` the compiler retains and releases the sink around every call.
     var i: Int64 = 0
-    while i < Int64(count), !sink.wantsNoMoreEvents {
-      sink.forwardOn(.next(make(start &+ i)))
+    while i < Int64(count), !sink.isDisposed, !observer.wantsNoMoreEvents {
+      observer.on(.next(make(start &+ i)))
       i += 1
     }
     sink.forwardTerminal(.completed)

@@ -31,38 +31,50 @@ final class FlatMapProducer<Source, Result>: Producer<Result> {
 /// them): the inner observable is subscribed outside the drain, so one that emits while
 /// being subscribed is delivered at once (and can be stopped by a done downstream) instead
 /// of piling up in the queue.
-final class FlatMapSink<Source, Result>: Sink<Source, Result> {
-  enum Signal {
+///
+/// Open, with inlinable bodies, so that a caller that knows the types can subclass it (and
+/// `FlatMapInner`) and get specialized event paths; `select` and `makeInner` are its hooks.
+open class FlatMapSink<Source, Result>: Sink<Source, Result> {
+  public enum Signal {
     case fail(any Error)
     case outerCompleted
     case inner(Event<Result>, CompositeDisposable.Key)
   }
 
-  let selector: (Source) throws -> Observable<Result>
-  let drain = Drain<Signal>()
-  let group = CompositeDisposable()
-  let sourceSubscription = SingleAssignmentDisposable()
+  /// Nil for a subclass that overrides `select`.
+  @usableFromInline let selector: ((Source) throws -> Observable<Result>)?
+  @usableFromInline let drain = Drain<Signal>()
+  @usableFromInline let group = CompositeDisposable()
+  @usableFromInline let sourceSubscription = SingleAssignmentDisposable()
   /// Inner subscriptions not yet completed: raised by `on`, lowered in the drain.
-  let active = Atomic<Int>(0)
-  var sourceDone = false  // drain-owned
+  @usableFromInline let active = Atomic<Int>(0)
+  @usableFromInline var sourceDone = false  // drain-owned
 
-  init(selector: @escaping (Source) throws -> Observable<Result>, observer: Observer<Result>, cancel: any Cancelable) {
+  public init(selector: ((Source) throws -> Observable<Result>)?, observer: Observer<Result>, cancel: any Cancelable) {
     self.selector = selector
     super.init(observer: observer, cancel: cancel)
   }
 
-  func run(_ source: Observable<Source>) -> any Disposable {
+  /// The inner observable for one outer element.
+  @inlinable open func select(_ element: Source) throws -> Observable<Result> { try selector!(element) }
+
+  /// The observer of one inner subscription.
+  @inlinable open func makeInner(key: CompositeDisposable.Key) -> Observer<Result> {
+    FlatMapInner(parent: self, key: key)
+  }
+
+  public final func run(_ source: Observable<Source>) -> any Disposable {
     group.insert(sourceSubscription)
     sourceSubscription.trySet(source.subscribe(self))
     return group
   }
 
-  override func on(_ event: Event<Source>) {
+  @inlinable @inline(__always) open override func on(_ event: Event<Source>) {
     switch event {
     case .next(let element):
       if wantsNoMoreEvents { return }
       let inner: Observable<Result>
-      do { inner = try selector(element) } catch {
+      do { inner = try select(element) } catch {
         submit(.fail(error))
         return
       }
@@ -70,15 +82,15 @@ final class FlatMapSink<Source, Result>: Sink<Source, Result> {
       guard let key = group.insert(subscription) else { return }
       // Raised before the outer completion can be submitted (upstream serializes on).
       active.add(1, ordering: .acquiringAndReleasing)
-      subscription.trySet(inner.subscribe(FlatMapInner(parent: self, key: key)))
+      subscription.trySet(inner.subscribe(makeInner(key: key)))
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
   }
 
-  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  @inlinable public final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
 
-  private func handle(_ signal: Signal) {
+  @inlinable final func handle(_ signal: Signal) {
     if isDisposed { return }
     switch signal {
     case .fail(let error), .inner(.error(let error), _):
@@ -97,16 +109,16 @@ final class FlatMapSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
-final class FlatMapInner<Source, Result>: Observer<Result> {
-  let parent: FlatMapSink<Source, Result>
-  let key: CompositeDisposable.Key
+open class FlatMapInner<Source, Result>: Observer<Result> {
+  @usableFromInline let parent: FlatMapSink<Source, Result>
+  @usableFromInline let key: CompositeDisposable.Key
 
-  init(parent: FlatMapSink<Source, Result>, key: CompositeDisposable.Key) {
+  public init(parent: FlatMapSink<Source, Result>, key: CompositeDisposable.Key) {
     self.parent = parent
     self.key = key
   }
 
-  override func on(_ event: Event<Result>) { parent.submit(.inner(event, key)) }
+  @inlinable @inline(__always) open override func on(_ event: Event<Result>) { parent.submit(.inner(event, key)) }
 
-  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+  @inlinable open override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

@@ -1,49 +1,46 @@
 extension Observable {
   /// Transforms each element; a thrown error fails the stream.
   public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-    MapProducer(source: self, transform: transform, makeSink: nil)
-  }
-  public func map<Result>(_ transform: @escaping (Element) throws -> Result,
-                          makeSink: MapProducer<Element, Result>.MakeSink?) -> Observable<Result> {
-    MapProducer(source: self, transform: transform, makeSink: makeSink)
+    MapProducer(source: self, transform: transform)
   }
 }
 
-public final class MapProducer<Source, Result>: Producer<Result> {
-  public typealias MakeSink = (@escaping (Source) throws -> Result, Observer<Result>, any Cancelable) -> MapSink<Source, Result>
+final class MapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   let transform: (Source) throws -> Result
-  let makeSink: MakeSink?
 
-  init(source: Observable<Source>, transform: @escaping (Source) throws -> Result, makeSink: MakeSink?) {
+  init(source: Observable<Source>, transform: @escaping (Source) throws -> Result) {
     self.source = source
     self.transform = transform
-    self.makeSink = makeSink
   }
 
-  public override func run(_ observer: Observer<Result>, cancel: any Cancelable)
+  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = makeSink?(transform, observer, cancel) ?? MapSink(transform: transform, observer: observer, cancel: cancel)
+    let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
+/// Open, with an inlinable `on`, so that a caller that knows the types can subclass it with
+/// a specialized event path; `apply` is its hook (then `transform` may be nil).
 open class MapSink<Source, Result>: Sink<Source, Result> {
-  @usableFromInline let transform: (Source) throws -> Result
+  @usableFromInline let transform: ((Source) throws -> Result)?
 
-  public init(transform: @escaping (Source) throws -> Result, observer: Observer<Result>, cancel: any Cancelable) {
+  public init(transform: ((Source) throws -> Result)?, observer: Observer<Result>, cancel: any Cancelable) {
     self.transform = transform
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open override func on(_ event: Event<Source>) {
+  @inlinable open func apply(_ element: Source) throws -> Result { try transform!(element) }
+
+  @inlinable @inline(__always) open override func on(_ event: Event<Source>) {
     // No user call once disposed: a racing upstream event must not reach the C callback.
     if isDisposed { return }
     switch event {
     case .next(let element):
       let result: Result
-      do { result = try transform(element) } catch {
+      do { result = try apply(element) } catch {
         forwardTerminal(.error(error))
         return
       }

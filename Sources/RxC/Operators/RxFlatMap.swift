@@ -1,0 +1,47 @@
+import CRxc
+import RxCore
+
+/// rx_flat_map's observable: concrete classes for RxValue (see RxMapProducer), so neither the
+/// outer nor the inner event path runs generic code.
+final class RxFlatMapProducer: Producer<RxValue> {
+  let source: Observable<RxValue>
+  let fn: CFunction<rx_flat_map_fn>
+
+  init(source: Observable<RxValue>, fn: CFunction<rx_flat_map_fn>) {
+    self.source = source
+    self.fn = fn
+  }
+
+  override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = RxFlatMapSink(fn, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+final class RxFlatMapSink: FlatMapSink<RxValue, RxValue> {
+  let fn: CFunction<rx_flat_map_fn>
+
+  init(_ fn: CFunction<rx_flat_map_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
+    self.fn = fn
+    super.init(selector: nil, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { super.on(event) }
+
+  override func select(_ v: RxValue) throws -> Observable<RxValue> {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let r = fn.fn(fn.ctx, v.c, &err)
+    return try CallbackResult.observable(r, err, "rx_flat_map")
+  }
+
+  override func makeInner(key: CompositeDisposable.Key) -> Observer<RxValue> {
+    RxFlatMapInner(parent: self, key: key)
+  }
+}
+
+final class RxFlatMapInner: FlatMapInner<RxValue, RxValue> {
+  override func on(_ event: Event<RxValue>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
