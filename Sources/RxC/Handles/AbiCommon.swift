@@ -20,11 +20,14 @@ public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
 @c(rx_release)
 public func rx_release(_ handle: UnsafeRawPointer?) {
   guard let handle else { return }
+  // The most common kind first, without a dynamic cast (ObservableHandle is its only class)
+  // or a retain of the object.
+  if Validate.pointer(handle, .observable, "rx_release", "handle", quiet: true) != nil {
+    Unmanaged<ObservableHandle>.fromOpaque(handle)._withUnsafeGuaranteedRef { $0.releaseC() }
+    return
+  }
   guard let object = Validate.anyObject(handle, "rx_release") else { return }
-  // The most common kind, without a dynamic cast (ObservableHandle is its only class).
-  if handle.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == ObjectKind.observable.rawValue {
-    Unmanaged<ObservableHandle>.fromOpaque(handle).takeUnretainedValue().releaseC()
-  } else if let h = object as? Handle {
+  if let h = object as? Handle {
     h.releaseC()
   } else {
     Unmanaged.passUnretained(object).release()

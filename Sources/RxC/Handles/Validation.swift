@@ -71,18 +71,19 @@ enum Validate {
 extension Validate {
   /// The same checks as `object`, returning the pointer rather than a Swift reference, for
   /// hot paths that reach the object with `_withUnsafeGuaranteedRef` (no retain/release).
-  /// Only for kinds whose every object is of one final class (e.g. `.subject`).
+  /// Only for kinds whose every object is of one final class (e.g. `.subject`). `quiet`: a
+  /// probe, which sets no message when it fails.
   @inline(__always)
-  static func pointer(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
-    -> UnsafeRawPointer?
-  {
+  static func pointer(
+    _ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString, quiet: Bool = false
+  ) -> UnsafeRawPointer? {
     if let p, UInt(bitPattern: p) & 15 == 0,
       p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic,
       p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == kind.rawValue
     {
       return p
     }
-    _ = object(p, kind, fn, arg)  // sets the message
+    if !quiet { _ = object(p, kind, fn, arg) }  // sets the message
     return nil
   }
 }

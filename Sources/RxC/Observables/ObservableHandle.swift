@@ -9,7 +9,8 @@ final class ObservableHandle: Handle {
   /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
   let connectable: AnyObject?
 
-  init(_ observable: Observable<RxValue>, isDriver: Bool = false, connectable: AnyObject? = nil) {
+  // `consuming`: the new observable is handed over, not retained again.
+  init(_ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: AnyObject? = nil) {
     self.observable = observable
     self.isDriver = isDriver
     self.connectable = connectable
@@ -17,7 +18,7 @@ final class ObservableHandle: Handle {
   }
 
   /// A new owned rx_observable for C.
-  static func make(_ observable: Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
+  static func make(_ observable: consuming Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
     ObservableHandle(observable).cPointer
   }
 

@@ -27,9 +27,9 @@ final class RxFilterSink: FilterSink<RxValue> {
     super.init(predicate: nil, observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<RxValue>) { super.on(event) }
+  override func on(_ event: Event<RxValue>) { handle(event) { try call($0) } }
 
-  override func test(_ v: RxValue) throws -> Bool {
+  @inline(__always) func call(_ v: RxValue) throws -> Bool {
     var err: UnsafeMutablePointer<rx_error>? = nil
     let r = fn.fn(fn.ctx, v.c, &err)
     try CallbackResult.check(err, "rx_filter")

@@ -36,9 +36,7 @@ final class RxFlatMapSink: FlatMapSink<RxValue, RxValue> {
     return try CallbackResult.observable(r, err, "rx_flat_map")
   }
 
-  override func makeInner(key: CompositeDisposable.Key) -> Observer<RxValue> {
-    RxFlatMapInner(parent: self, key: key)
-  }
+  override func makeInner() -> FlatMapInner<RxValue, RxValue> { RxFlatMapInner(parent: self) }
 }
 
 final class RxFlatMapInner: FlatMapInner<RxValue, RxValue> {

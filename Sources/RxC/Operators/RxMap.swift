@@ -28,9 +28,9 @@ final class RxMapSink: MapSink<RxValue, RxValue> {
     super.init(transform: nil, observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<RxValue>) { super.on(event) }
+  override func on(_ event: Event<RxValue>) { handle(event) { try call($0) } }
 
-  override func apply(_ v: RxValue) throws -> RxValue {
+  @inline(__always) func call(_ v: RxValue) throws -> RxValue {
     var err: UnsafeMutablePointer<rx_error>? = nil
     let r = fn.fn(fn.ctx, v.c, &err)
     return try CallbackResult.value(r, err, "rx_map")

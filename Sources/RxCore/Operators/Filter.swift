@@ -22,8 +22,7 @@ final class FilterProducer<Element>: Producer<Element> {
   }
 }
 
-/// Open, with an inlinable `on`, so that a caller that knows the type can subclass it with
-/// a specialized event path; `test` is its hook (then `predicate` may be nil).
+/// Open, with the event path in an inlinable `handle` (see MapSink).
 open class FilterSink<Element>: Sink<Element, Element> {
   @usableFromInline let predicate: ((Element) throws -> Bool)?
 
@@ -32,9 +31,10 @@ open class FilterSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func test(_ element: Element) throws -> Bool { try predicate!(element) }
+  open override func on(_ event: Event<Element>) { handle(event, predicate!) }
 
-  @inlinable @inline(__always) open override func on(_ event: Event<Element>) {
+  @inlinable @inline(__always)
+  public final func handle(_ event: Event<Element>, _ test: (Element) throws -> Bool) {
     if isDisposed { return }
     switch event {
     case .next(let element):

@@ -59,9 +59,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   @inlinable open func select(_ element: Source) throws -> Observable<Result> { try selector!(element) }
 
   /// The observer of one inner subscription.
-  @inlinable open func makeInner(key: CompositeDisposable.Key) -> Observer<Result> {
-    FlatMapInner(parent: self, key: key)
-  }
+  @inlinable open func makeInner() -> FlatMapInner<Source, Result> { FlatMapInner(parent: self) }
 
   public final func run(_ source: Observable<Source>) -> any Disposable {
     group.insert(sourceSubscription)
@@ -78,11 +76,12 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
         submit(.fail(error))
         return
       }
-      let subscription = SingleAssignmentDisposable()
-      guard let key = group.insert(subscription) else { return }
+      let observer = makeInner()
+      guard let key = group.insert(observer) else { return }
+      observer.key = key
       // Raised before the outer completion can be submitted (upstream serializes on).
       active.add(1, ordering: .acquiringAndReleasing)
-      subscription.trySet(inner.subscribe(makeInner(key: key)))
+      observer.setSubscription(inner.subscribe(observer))
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
@@ -109,16 +108,37 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
-open class FlatMapInner<Source, Result>: Observer<Result> {
+/// The observer of one inner subscription, and the group's disposable for it (one object,
+/// no SingleAssignmentDisposable): `setSubscription` and `dispose` may race; whichever comes
+/// second disposes the subscription.
+open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
   @usableFromInline let parent: FlatMapSink<Source, Result>
-  @usableFromInline let key: CompositeDisposable.Key
+  /// Set by the parent before it subscribes this observer.
+  @usableFromInline var key: CompositeDisposable.Key?
+  /// 1: disposed, 2: subscription set.
+  private let state = Atomic<UInt8>(0)
+  private var subscription: (any Disposable)?
 
-  public init(parent: FlatMapSink<Source, Result>, key: CompositeDisposable.Key) {
-    self.parent = parent
-    self.key = key
+  public init(parent: FlatMapSink<Source, Result>) { self.parent = parent }
+
+  @inlinable @inline(__always) open override func on(_ event: Event<Result>) { parent.submit(.inner(event, key!)) }
+
+  public final func setSubscription(_ d: any Disposable) {
+    subscription = d
+    if state.bitwiseOr(2, ordering: .acquiringAndReleasing).oldValue & 1 != 0 { disposeSubscription() }
   }
 
-  @inlinable @inline(__always) open override func on(_ event: Event<Result>) { parent.submit(.inner(event, key)) }
+  public final func dispose() {
+    let previous = state.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
+    if previous & 1 == 0 && previous & 2 != 0 { disposeSubscription() }
+  }
+
+  /// Only the caller that set the second of the two bits gets here.
+  private func disposeSubscription() {
+    let d = subscription
+    subscription = nil
+    d?.dispose()
+  }
 
   @inlinable open override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

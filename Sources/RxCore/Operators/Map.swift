@@ -22,8 +22,9 @@ final class MapProducer<Source, Result>: Producer<Result> {
   }
 }
 
-/// Open, with an inlinable `on`, so that a caller that knows the types can subclass it with
-/// a specialized event path; `apply` is its hook (then `transform` may be nil).
+/// Open, with the event path in an inlinable `handle`, so that a caller that knows the types
+/// can subclass it and pass its transform inline (then `transform` may be nil): a hook
+/// method would be called through a reabstraction thunk.
 open class MapSink<Source, Result>: Sink<Source, Result> {
   @usableFromInline let transform: ((Source) throws -> Result)?
 
@@ -32,9 +33,10 @@ open class MapSink<Source, Result>: Sink<Source, Result> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func apply(_ element: Source) throws -> Result { try transform!(element) }
+  open override func on(_ event: Event<Source>) { handle(event, transform!) }
 
-  @inlinable @inline(__always) open override func on(_ event: Event<Source>) {
+  @inlinable @inline(__always)
+  public final func handle(_ event: Event<Source>, _ apply: (Source) throws -> Result) {
     // No user call once disposed: a racing upstream event must not reach the C callback.
     if isDisposed { return }
     switch event {
