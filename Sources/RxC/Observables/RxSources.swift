@@ -10,6 +10,8 @@ final class RxJust: Just<RxValue> {
 final class RxRange: RangeObservable<RxValue> {
   init(start: Int64, count: Int) { super.init(start: start, count: count, make: { .int($0) }) }
 
+  override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { super.subscribe(observer) }
+
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

@@ -12,6 +12,8 @@ final class RxMapProducer: Producer<RxValue> {
     self.fn = fn
   }
 
+  override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { super.subscribe(observer) }
+
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

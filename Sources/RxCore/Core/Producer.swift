@@ -4,7 +4,9 @@
 open class Producer<Element>: Observable<Element> {
   public override init() { super.init() }
 
-  public final override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+  /// Open and inlinable only so that a subclass that knows `Element` can override it with
+  /// `super.subscribe` and get it specialized; not for changing what it does.
+  @inlinable open override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     let disposer = SinkDisposer()
     let result = run(observer, cancel: disposer)
     disposer.setSinkAndSubscription(sink: result.sink, subscription: result.subscription)
