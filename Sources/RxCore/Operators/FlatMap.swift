@@ -38,7 +38,8 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   public enum Signal {
     case fail(any Error)
     case outerCompleted
-    case inner(Event<Result>, CompositeDisposable.Key)
+    case next(Result)
+    case innerCompleted(FlatMapInner<Source, Result>)
   }
 
   /// Nil for a subclass that overrides `select`.
@@ -77,11 +78,9 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
         return
       }
       let observer = makeInner()
-      guard let key = group.insert(observer) else { return }
-      observer.key = key
       // Raised before the outer completion can be submitted (upstream serializes on).
       active.add(1, ordering: .acquiringAndReleasing)
-      observer.setSubscription(inner.subscribe(observer))
+      observer.attach(inner.subscribe(observer))
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
@@ -92,16 +91,16 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   @inlinable final func handle(_ signal: Signal) {
     if isDisposed { return }
     switch signal {
-    case .fail(let error), .inner(.error(let error), _):
+    case .fail(let error):
       forwardTerminal(.error(error))
     case .outerCompleted:
       sourceDone = true
       sourceSubscription.dispose()
       if active.load(ordering: .acquiring) == 0 { forwardTerminal(.completed) }
-    case .inner(.next(let element), _):
+    case .next(let element):
       forwardOn(.next(element))
-    case .inner(.completed, let key):
-      group.remove(for: key)
+    case .innerCompleted(let inner):
+      inner.completed()
       let left = active.subtract(1, ordering: .acquiringAndReleasing).newValue
       if sourceDone && left == 0 { forwardTerminal(.completed) }
     }
@@ -109,28 +108,61 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
 }
 
 /// The observer of one inner subscription, and the group's disposable for it (one object,
-/// no SingleAssignmentDisposable): `setSubscription` and `dispose` may race; whichever comes
-/// second disposes the subscription.
+/// no SingleAssignmentDisposable): `attach` and `dispose` may race; whichever comes second
+/// disposes the subscription.
+///
+/// It joins the parent's group only once `subscribe` has returned, and only if the inner has
+/// not completed by then: an inner that completes while being subscribed (`just`) never
+/// touches the group's lock. Disposing the parent meanwhile still reaches it: the group is
+/// disposed by then, and inserting into a disposed group disposes what is inserted.
 open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
   @usableFromInline let parent: FlatMapSink<Source, Result>
-  /// Set by the parent before it subscribes this observer.
-  @usableFromInline var key: CompositeDisposable.Key?
-  /// 1: disposed, 2: subscription set.
+  /// Written by `attach` before it sets `inserted`; read by whoever sees that bit.
+  private var key: CompositeDisposable.Key?
   private let state = Atomic<UInt8>(0)
+  private static var disposed: UInt8 { 1 }
+  private static var subscriptionSet: UInt8 { 2 }
+  private static var done: UInt8 { 4 }  // completed, as handled in the parent's drain
+  private static var inserted: UInt8 { 8 }
   private var subscription: (any Disposable)?
 
   public init(parent: FlatMapSink<Source, Result>) { self.parent = parent }
 
-  @inlinable @inline(__always) open override func on(_ event: Event<Result>) { parent.submit(.inner(event, key!)) }
+  @inlinable @inline(__always) open override func on(_ event: Event<Result>) {
+    switch event {
+    case .next(let element): parent.submit(.next(element))
+    case .error(let error): parent.submit(.fail(error))
+    case .completed: parent.submit(.innerCompleted(self))
+    }
+  }
 
-  public final func setSubscription(_ d: any Disposable) {
+  /// Called by the parent with what `subscribe` returned. Exactly one of `attach` and
+  /// `completed` removes this from the group, whichever sets the second of done/inserted.
+  public final func attach(_ d: any Disposable) {
+    if state.load(ordering: .acquiring) & Self.done == 0, let key = parent.group.insert(self) {
+      self.key = key
+      if state.bitwiseOr(Self.inserted, ordering: .acquiringAndReleasing).oldValue & Self.done != 0 {
+        parent.group.remove(for: key)
+      }
+    } else {
+      dispose()  // completed already, or the group is disposed (and has disposed this)
+    }
     subscription = d
-    if state.bitwiseOr(2, ordering: .acquiringAndReleasing).oldValue & 1 != 0 { disposeSubscription() }
+    if state.bitwiseOr(Self.subscriptionSet, ordering: .acquiringAndReleasing).oldValue & Self.disposed != 0 {
+      disposeSubscription()
+    }
+  }
+
+  /// The inner completed (in the parent's drain).
+  public final func completed() {
+    if state.bitwiseOr(Self.done, ordering: .acquiringAndReleasing).oldValue & Self.inserted != 0 {
+      parent.group.remove(for: key!)
+    }
   }
 
   public final func dispose() {
-    let previous = state.bitwiseOr(1, ordering: .acquiringAndReleasing).oldValue
-    if previous & 1 == 0 && previous & 2 != 0 { disposeSubscription() }
+    let previous = state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue
+    if previous & Self.disposed == 0 && previous & Self.subscriptionSet != 0 { disposeSubscription() }
   }
 
   /// Only the caller that set the second of the two bits gets here.
