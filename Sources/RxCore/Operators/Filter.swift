@@ -22,24 +22,20 @@ final class FilterProducer<Element>: Producer<Element> {
   }
 }
 
-/// Open, with the event path in an inlinable `handle` (see MapSink).
-open class FilterSink<Element>: Sink<Element, Element> {
-  @usableFromInline let predicate: ((Element) throws -> Bool)?
+final class FilterSink<Element>: Sink<Element, Element> {
+  let predicate: (Element) throws -> Bool
 
-  public init(predicate: ((Element) throws -> Bool)?, observer: Observer<Element>, cancel: any Cancelable) {
+  init(predicate: @escaping (Element) throws -> Bool, observer: Observer<Element>, cancel: any Cancelable) {
     self.predicate = predicate
     super.init(observer: observer, cancel: cancel)
   }
 
-  open override func on(_ event: Event<Element>) { handle(event, predicate!) }
-
-  @inlinable @inline(__always)
-  public final func handle(_ event: Event<Element>, _ test: (Element) throws -> Bool) {
+  override func on(_ event: Event<Element>) {
     if isDisposed { return }
     switch event {
     case .next(let element):
       let pass: Bool
-      do { pass = try test(element) } catch {
+      do { pass = try predicate(element) } catch {
         forwardTerminal(.error(error))
         return
       }

@@ -22,27 +22,21 @@ final class MapProducer<Source, Result>: Producer<Result> {
   }
 }
 
-/// Open, with the event path in an inlinable `handle`, so that a caller that knows the types
-/// can subclass it and pass its transform inline (then `transform` may be nil): a hook
-/// method would be called through a reabstraction thunk.
-open class MapSink<Source, Result>: Sink<Source, Result> {
-  @usableFromInline let transform: ((Source) throws -> Result)?
+final class MapSink<Source, Result>: Sink<Source, Result> {
+  let transform: (Source) throws -> Result
 
-  public init(transform: ((Source) throws -> Result)?, observer: Observer<Result>, cancel: any Cancelable) {
+  init(transform: @escaping (Source) throws -> Result, observer: Observer<Result>, cancel: any Cancelable) {
     self.transform = transform
     super.init(observer: observer, cancel: cancel)
   }
 
-  open override func on(_ event: Event<Source>) { handle(event, transform!) }
-
-  @inlinable @inline(__always)
-  public final func handle(_ event: Event<Source>, _ apply: (Source) throws -> Result) {
+  override func on(_ event: Event<Source>) {
     // No user call once disposed: a racing upstream event must not reach the C callback.
     if isDisposed { return }
     switch event {
     case .next(let element):
       let result: Result
-      do { result = try apply(element) } catch {
+      do { result = try transform(element) } catch {
         forwardTerminal(.error(error))
         return
       }

@@ -1,0 +1,125 @@
+import CRxc
+import RxCore
+
+/// rx_map and rx_filter. Consecutive ones fuse: map(f) -> filter(p) -> map(g) is one
+/// subscription to the first source with one sink that calls f, p and g in a row (no sink,
+/// vtable call or wantsNoMoreEvents level per stage, and the C functions are called
+/// directly). Each stage is still an observable of its own: subscribed, it runs the stages up
+/// to itself.
+final class RxPipeline: Producer<RxValue> {
+  /// One stage's function: exactly one of the two, called with `ctx`. Plain data (the
+  /// pipelines own the contexts), so running the stages retains nothing.
+  struct Step {
+    let map: rx_map_fn?
+    let filter: rx_predicate_fn?
+    let ctx: UnsafeMutableRawPointer?
+
+    /// `v` through this step; false if filtered out, or if the sink is disposed (no user call
+    /// once disposed: a racing upstream event must not reach C). A callback's error is
+    /// thrown. `held` owns `v` when a map returned a boxed value; plain values need no owner,
+    /// so they pass between steps as they are (no RxValue conversion per step).
+    @inline(__always)
+    func apply(_ v: inout rx_value, _ held: inout RxValue?, _ sink: RxPipelineSink) throws -> Bool {
+      if sink.isDisposed { return false }
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      guard let map else {
+        let pass = filter.unsafelyUnwrapped(ctx, v, &err)
+        try CallbackResult.check(err, "rx_filter")
+        return pass
+      }
+      let r = map(ctx, v, &err)
+      if err == nil && r.kind.rawValue < RX_STRING.rawValue {
+        v = r
+        if held != nil { held = nil }
+        return true
+      }
+      let value = try CallbackResult.value(r, err, "rx_map")
+      v = value.c
+      held = value
+      return true
+    }
+  }
+
+  /// Where the first stage's elements come from.
+  let root: Observable<RxValue>
+  /// The pipeline this one extends: keeps the earlier stages' contexts alive.
+  let previous: RxPipeline?
+  /// The earlier stages' steps, in order: a plain buffer (an array would be retained and
+  /// released per element); empty, so no allocation, for a single stage.
+  let earlier: UnsafeMutableBufferPointer<Step>
+  let step: Step
+  let owner: CContext?
+
+  static func map(_ source: Observable<RxValue>, _ fn: CFunction<rx_map_fn>) -> RxPipeline {
+    RxPipeline(source, Step(map: fn.fn, filter: nil, ctx: fn.ctx), fn.owner)
+  }
+
+  static func filter(_ source: Observable<RxValue>, _ fn: CFunction<rx_predicate_fn>) -> RxPipeline {
+    RxPipeline(source, Step(map: nil, filter: fn.fn, ctx: fn.ctx), fn.owner)
+  }
+
+  /// `step` applied to `source`'s elements; fused with `source` if it is a pipeline.
+  private init(_ source: Observable<RxValue>, _ step: Step, _ owner: CContext?) {
+    if let p = source as? RxPipeline {
+      root = p.root
+      previous = p
+      earlier = .allocate(capacity: p.earlier.count + 1)
+      _ = earlier.initialize(from: p.earlier)
+      (earlier.baseAddress! + p.earlier.count).initialize(to: p.step)
+    } else {
+      root = source
+      previous = nil
+      earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
+    }
+    self.step = step
+    self.owner = owner
+  }
+
+  deinit { earlier.deallocate() }  // Step is plain data: nothing to deinitialize
+
+  override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { super.subscribe(observer) }
+
+  override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = RxPipelineSink(self, observer: observer, cancel: cancel)
+    return (sink, root.subscribe(sink))
+  }
+
+  /// `input` through every stage up to this one (see `Step.apply`); nil if dropped.
+  @inline(__always)
+  func process(_ input: RxValue, _ sink: RxPipelineSink) throws -> RxValue? {
+    var v = input.c  // borrowed from `input`, or owned by `held`
+    var held: RxValue? = nil
+    for s in earlier {
+      guard try s.apply(&v, &held, sink) else { return nil }
+    }
+    guard try step.apply(&v, &held, sink) else { return nil }
+    if let held { return held }
+    if v.kind.rawValue < RX_STRING.rawValue { return RxValue.from(v, "rx_map") }
+    return input  // only filters ran
+  }
+}
+
+final class RxPipelineSink: Sink<RxValue, RxValue> {
+  let pipeline: RxPipeline
+
+  init(_ pipeline: RxPipeline, observer: Observer<RxValue>, cancel: any Cancelable) {
+    self.pipeline = pipeline
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) {
+    if isDisposed { return }
+    switch event {
+    case .next(let v):
+      let out: RxValue?
+      do { out = try pipeline.process(v, self) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      if let out { forwardOn(.next(out)) }
+    case .error, .completed: forwardTerminal(event)
+    }
+  }
+}
