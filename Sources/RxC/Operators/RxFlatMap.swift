@@ -38,6 +38,8 @@ final class RxFlatMapSink: FlatMapSink<RxValue, RxValue> {
     return try CallbackResult.observable(r, err, "rx_flat_map")
   }
 
+  override func scalar(_ inner: Observable<RxValue>) -> RxValue? { (inner as? RxJust)?.element }
+
   override func makeInner() -> FlatMapInner<RxValue, RxValue> { RxFlatMapInner(parent: self) }
 }
 

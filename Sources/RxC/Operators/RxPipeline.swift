@@ -19,8 +19,8 @@ final class RxPipeline: Producer<RxValue> {
     /// thrown. `held` owns `v` when a map returned a boxed value; plain values need no owner,
     /// so they pass between steps as they are (no RxValue conversion per step).
     @inline(__always)
-    func apply(_ v: inout rx_value, _ held: inout RxValue?, _ sink: RxPipelineSink) throws -> Bool {
-      if sink.isDisposed { return false }
+    func apply(_ v: inout rx_value, _ held: inout RxValue?, _ sink: RxPipelineSink?) throws -> Bool {
+      if let sink, sink.isDisposed { return false }
       var err: UnsafeMutablePointer<rx_error>? = nil
       guard let map else {
         let pass = filter.unsafelyUnwrapped(ctx, v, &err)
@@ -77,7 +77,24 @@ final class RxPipeline: Producer<RxValue> {
 
   deinit { earlier.deallocate() }  // Step is plain data: nothing to deinitialize
 
-  override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { super.subscribe(observer) }
+  override func subscribe(_ observer: Observer<RxValue>) -> any Disposable {
+    if let just = root as? RxJust { return emitScalar(just.element, observer) }
+    return super.subscribe(observer)
+  }
+
+  /// A `just` source (scalar fusion): its element through the stages and on to `observer`
+  /// directly, with no sink or disposer: the events a sink would forward (next and completed,
+  /// completed alone if filtered out, or the error), and nothing to dispose afterwards.
+  private func emitScalar(_ element: RxValue, _ observer: Observer<RxValue>) -> any Disposable {
+    let out: RxValue?
+    do { out = try process(element, nil) } catch {
+      observer.on(.error(error))
+      return NopDisposable.shared
+    }
+    if let out { observer.on(.next(out)) }
+    observer.on(.completed)
+    return NopDisposable.shared
+  }
 
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
@@ -88,7 +105,7 @@ final class RxPipeline: Producer<RxValue> {
 
   /// `input` through every stage up to this one (see `Step.apply`); nil if dropped.
   @inline(__always)
-  func process(_ input: RxValue, _ sink: RxPipelineSink) throws -> RxValue? {
+  func process(_ input: RxValue, _ sink: RxPipelineSink?) throws -> RxValue? {
     var v = input.c  // borrowed from `input`, or owned by `held`
     var held: RxValue? = nil
     for s in earlier {

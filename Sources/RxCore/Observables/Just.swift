@@ -1,7 +1,7 @@
 /// One element, then completed. Synchronous: needs no sink or disposer of its own. Open so
 /// that a caller that knows `Element` can subclass it with a specialized `subscribe`.
 open class Just<Element>: Observable<Element> {
-  @usableFromInline let element: Element
+  public let element: Element
   public init(_ element: Element) { self.element = element }
 
   @inlinable open override func subscribe(_ observer: Observer<Element>) -> any Disposable {

@@ -59,6 +59,12 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   /// The inner observable for one outer element.
   @inlinable open func select(_ element: Source) throws -> Observable<Result> { try selector!(element) }
 
+  /// The element of an inner observable that is one element and nothing else (a `just`), if
+  /// the subclass can tell cheaply: it is submitted as is, with no inner subscription (scalar
+  /// fusion; the same events, in the same order). The generic default tells nothing: a cast to
+  /// `Just<Result>` would look up generic metadata per element.
+  @inlinable open func scalar(_ inner: Observable<Result>) -> Result? { nil }
+
   /// The observer of one inner subscription.
   @inlinable open func makeInner() -> FlatMapInner<Source, Result> { FlatMapInner(parent: self) }
 
@@ -75,6 +81,10 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       let inner: Observable<Result>
       do { inner = try select(element) } catch {
         submit(.fail(error))
+        return
+      }
+      if let value = scalar(inner) {
+        submit(.next(value))
         return
       }
       let observer = makeInner()
