@@ -58,7 +58,7 @@ private func status(_ outcome: AnonymousObservableSink<RxValue>.Outcome, _ fn: S
 @c(rx_just)
 public func rx_just(_ value: rx_value) -> UnsafeMutablePointer<rx_observable>? {
   guard let v = RxValue.from(value, "rx_just") else { return nil }
-  return ObservableHandle.make(RxJust(v))
+  return ObservableHandle(scalar: v).cPointer
 }
 
 @c(rx_of)

@@ -1,9 +1,14 @@
 import CRxc
 import RxCore
 
-/// An rx_observable: a C-owned reference to a core observable.
+/// An rx_observable: a C-owned reference to a core observable, or, for rx_just, just its
+/// value (one allocation, not two): operators that know scalars (map, filter, flat_map) use
+/// the value directly; anything else gets a fresh `just` observable (stateless, so a fresh
+/// one is the same observable).
 final class ObservableHandle: Handle {
-  let observable: Observable<RxValue>
+  private let core: Observable<RxValue>?
+  /// The value of an rx_just handle.
+  let scalar: RxValue?
   /// Set on observables made by rx_as_driver (rx_drive accepts only those).
   let isDriver: Bool
   /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
@@ -11,11 +16,22 @@ final class ObservableHandle: Handle {
 
   // `consuming`: the new observable is handed over, not retained again.
   init(_ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: AnyObject? = nil) {
-    self.observable = observable
+    self.core = observable
+    self.scalar = nil
     self.isDriver = isDriver
     self.connectable = connectable
     super.init(kind: .observable)
   }
+
+  init(scalar: RxValue) {
+    self.core = nil
+    self.scalar = scalar
+    self.isDriver = false
+    self.connectable = nil
+    super.init(kind: .observable)
+  }
+
+  var observable: Observable<RxValue> { core ?? RxJust(scalar.unsafelyUnwrapped) }
 
   /// A new owned rx_observable for C.
   static func make(_ observable: consuming Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
@@ -49,4 +65,21 @@ final class ObservableHandle: Handle {
     h.releaseC()
     return o
   }
+
+  /// `take`, keeping a scalar as its value.
+  static func takeSource(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString) -> RxSource? {
+    guard let h = from(p, fn, "returned observable") else { return nil }
+    let source: RxSource = if let v = h.scalar { .scalar(v) } else { .observable(h.observable) }
+    h.releaseC()
+    return source
+  }
+
+  /// What operators that know scalars read from the handle.
+  var source: RxSource { if let v = scalar { .scalar(v) } else { .observable(observable) } }
+}
+
+/// An observable, or the value of a `just` (see ObservableHandle).
+enum RxSource {
+  case observable(Observable<RxValue>)
+  case scalar(RxValue)
 }

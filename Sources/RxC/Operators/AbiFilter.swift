@@ -10,7 +10,7 @@ public func rx_filter(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_filter") else { return nil }
   guard let fn else { setLastError("rx_filter: fn is NULL"); return nil }
-  return ObservableHandle.make(RxPipeline.filter(h.observable, CFunction(fn, ctx, ctxFree)))
+  return ObservableHandle.make(RxPipeline.filter(h.source, CFunction(fn, ctx, ctxFree)))
 }
 
 @c(rx_take)

@@ -9,7 +9,7 @@ public func rx_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_map") else { return nil }
   guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
-  return ObservableHandle.make(RxPipeline.map(h.observable, CFunction(fn, ctx, ctxFree)))
+  return ObservableHandle.make(RxPipeline.map(h.source, CFunction(fn, ctx, ctxFree)))
 }
 
 @c(rx_scan)

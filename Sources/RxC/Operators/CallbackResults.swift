@@ -39,17 +39,27 @@ enum CallbackResult {
   static func observable(
     _ result: UnsafeMutablePointer<rx_observable>?, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString
   ) throws -> Observable<RxValue> {
+    switch try source(result, error, fn) {
+    case .observable(let o): return o
+    case .scalar(let v): return RxJust(v)
+    }
+  }
+
+  /// `observable`, keeping an rx_just result as its value.
+  static func source(
+    _ result: UnsafeMutablePointer<rx_observable>?, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString
+  ) throws -> RxSource {
     if let error {
-      if let result { _ = ObservableHandle.take(result, fn) }
+      if let result { _ = ObservableHandle.takeSource(result, fn) }
       throw takeError(error, fn)
     }
     guard let result else {
       throw ErrorObject.make(code: Int32(RX_ERROR_UNKNOWN), "\(fn): the callback returned no observable")
     }
-    guard let o = ObservableHandle.take(result, fn) else {
+    guard let source = ObservableHandle.takeSource(result, fn) else {
       throw ErrorObject.make(code: Int32(RX_ERROR_TYPE), "\(fn): the callback returned something that is not an rx_observable")
     }
-    return o
+    return source
   }
 }
 

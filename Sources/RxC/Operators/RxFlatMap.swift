@@ -32,13 +32,14 @@ final class RxFlatMapSink: FlatMapSink<RxValue, RxValue> {
 
   override func on(_ event: Event<RxValue>) { super.on(event) }
 
-  override func select(_ v: RxValue) throws -> Observable<RxValue> {
+  override func select(_ v: RxValue) throws -> Selected {
     var err: UnsafeMutablePointer<rx_error>? = nil
     let r = fn.fn(fn.ctx, v.c, &err)
-    return try CallbackResult.observable(r, err, "rx_flat_map")
+    switch try CallbackResult.source(r, err, "rx_flat_map") {
+    case .observable(let o): return .observable(o)
+    case .scalar(let value): return .element(value)
+    }
   }
-
-  override func scalar(_ inner: Observable<RxValue>) -> RxValue? { (inner as? RxJust)?.element }
 
   override func makeInner() -> FlatMapInner<RxValue, RxValue> { RxFlatMapInner(parent: self) }
 }

@@ -41,7 +41,7 @@ final class RxPipeline: Producer<RxValue> {
   }
 
   /// Where the first stage's elements come from.
-  let root: Observable<RxValue>
+  let root: RxSource
   /// The pipeline this one extends: keeps the earlier stages' contexts alive.
   let previous: RxPipeline?
   /// The earlier stages' steps, in order: a plain buffer (an array would be retained and
@@ -50,17 +50,17 @@ final class RxPipeline: Producer<RxValue> {
   let step: Step
   let owner: CContext?
 
-  static func map(_ source: Observable<RxValue>, _ fn: CFunction<rx_map_fn>) -> RxPipeline {
+  static func map(_ source: RxSource, _ fn: CFunction<rx_map_fn>) -> RxPipeline {
     RxPipeline(source, Step(map: fn.fn, filter: nil, ctx: fn.ctx), fn.owner)
   }
 
-  static func filter(_ source: Observable<RxValue>, _ fn: CFunction<rx_predicate_fn>) -> RxPipeline {
+  static func filter(_ source: RxSource, _ fn: CFunction<rx_predicate_fn>) -> RxPipeline {
     RxPipeline(source, Step(map: nil, filter: fn.fn, ctx: fn.ctx), fn.owner)
   }
 
   /// `step` applied to `source`'s elements; fused with `source` if it is a pipeline.
-  private init(_ source: Observable<RxValue>, _ step: Step, _ owner: CContext?) {
-    if let p = source as? RxPipeline {
+  private init(_ source: RxSource, _ step: Step, _ owner: CContext?) {
+    if case .observable(let o) = source, let p = o as? RxPipeline {
       root = p.root
       previous = p
       earlier = .allocate(capacity: p.earlier.count + 1)
@@ -78,11 +78,11 @@ final class RxPipeline: Producer<RxValue> {
   deinit { earlier.deallocate() }  // Step is plain data: nothing to deinitialize
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable {
-    if let just = root as? RxJust { return emitScalar(just.element, observer) }
+    if case .scalar(let v) = root { return emitScalar(v, observer) }
     return super.subscribe(observer)
   }
 
-  /// A `just` source (scalar fusion): its element through the stages and on to `observer`
+  /// An rx_just source (scalar fusion): its element through the stages and on to `observer`
   /// directly, with no sink or disposer: the events a sink would forward (next and completed,
   /// completed alone if filtered out, or the error), and nothing to dispose afterwards.
   private func emitScalar(_ element: RxValue, _ observer: Observer<RxValue>) -> any Disposable {
@@ -99,8 +99,9 @@ final class RxPipeline: Producer<RxValue> {
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
+    guard case .observable(let source) = root else { preconditionFailure("a scalar is emitted by subscribe") }
     let sink = RxPipelineSink(self, observer: observer, cancel: cancel)
-    return (sink, root.subscribe(sink))
+    return (sink, source.subscribe(sink))
   }
 
   /// `input` through every stage up to this one (see `Step.apply`); nil if dropped.

@@ -56,14 +56,16 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  /// The inner observable for one outer element.
-  @inlinable open func select(_ element: Source) throws -> Observable<Result> { try selector!(element) }
+  /// What `select` maps an outer element to.
+  public enum Selected {
+    case observable(Observable<Result>)
+    /// The one element of a `just`, for a subclass that can tell cheaply: it is submitted as
+    /// is, with no inner subscription (scalar fusion: the same events, in the same order).
+    case element(Result)
+  }
 
-  /// The element of an inner observable that is one element and nothing else (a `just`), if
-  /// the subclass can tell cheaply: it is submitted as is, with no inner subscription (scalar
-  /// fusion; the same events, in the same order). The generic default tells nothing: a cast to
-  /// `Just<Result>` would look up generic metadata per element.
-  @inlinable open func scalar(_ inner: Observable<Result>) -> Result? { nil }
+  /// The inner observable for one outer element.
+  @inlinable open func select(_ element: Source) throws -> Selected { .observable(try selector!(element)) }
 
   /// The observer of one inner subscription.
   @inlinable open func makeInner() -> FlatMapInner<Source, Result> { FlatMapInner(parent: self) }
@@ -79,12 +81,15 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     case .next(let element):
       if wantsNoMoreEvents { return }
       let inner: Observable<Result>
-      do { inner = try select(element) } catch {
+      do {
+        switch try select(element) {
+        case .observable(let o): inner = o
+        case .element(let value):
+          submit(.next(value))
+          return
+        }
+      } catch {
         submit(.fail(error))
-        return
-      }
-      if let value = scalar(inner) {
-        submit(.next(value))
         return
       }
       let observer = makeInner()
