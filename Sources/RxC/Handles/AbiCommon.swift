@@ -5,6 +5,13 @@ import RxCore
 
 @c(rx_retain)
 public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
+  if let handle, Validate.isLive(handle, .disposable), let token = CObserver.token(at: handle) {
+    guard token.retainC() else {
+      setLastError("rx_retain: handle was already released")
+      return nil
+    }
+    return UnsafeMutableRawPointer(mutating: handle)
+  }
   guard let object = Validate.anyObject(handle, "rx_retain") else { return nil }
   if let h = object as? Handle {
     guard h.retainC() else {
@@ -20,6 +27,7 @@ public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
 @c(rx_release)
 public func rx_release(_ handle: UnsafeRawPointer?) {
   guard let handle else { return }
+  if Validate.isLive(handle, .disposable), let token = CObserver.token(at: handle) { return token.releaseC() }
   guard let object = Validate.anyObject(handle, "rx_release") else { return }
   if let h = object as? Handle {
     h.releaseC()

@@ -30,7 +30,19 @@ enum Validate {
       setLastError("\(fn): \(arg) is a \(actual), expected \(kind.name)")
       return nil
     }
+    if CObserver.token(at: p) != nil {
+      setLastError("\(fn): \(arg) is a subscription token, not a \(kind.name) of the expected sort")
+      return nil
+    }
     return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
+  }
+
+  /// Whether `p` points at a live handle of `kind`, without setting an error.
+  @inline(__always)
+  static func isLive(_ p: UnsafeRawPointer, _ kind: ObjectKind) -> Bool {
+    UInt(bitPattern: p) & 15 == 0
+      && p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic
+      && p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == kind.rawValue
   }
 
   /// Any live ABI object, whatever its kind (rx_retain / rx_release).
@@ -50,6 +62,7 @@ enum Validate {
         : "\(fn): not a librxc handle")
       return nil
     }
+    precondition(CObserver.token(at: p) == nil, "a subscription token is not an AbiObject")
     return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
   }
 
