@@ -19,8 +19,7 @@ void rxc_set_last_error(const char *message);
 const char *rxc_get_last_error(void);
 /* pthread_t of the process's initial thread (see main_thread.c). */
 unsigned long rxc_main_thread(void);
-/* process_barrier.c: nonzero if rxc_process_barrier works (registered at load time). */
-extern int rxc_process_barrier_ok;
+/* process_barrier.c: a full fence on every thread of the process. */
 void rxc_process_barrier(void);
 /* Orders the surrounding memory accesses for the compiler only (no instruction). */
 static inline void rxc_compiler_fence(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }

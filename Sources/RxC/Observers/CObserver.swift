@@ -2,10 +2,6 @@ import CRxc
 import RxCore
 import Synchronization
 
-/// True when `rxc_process_barrier` works here (Linux membarrier). Otherwise deliverers fence
-/// on every callback instead, which is correct but slower.
-@inline(__always) var processBarrier: Bool { rxc_process_barrier_ok != 0 }
-
 /// The end of every subscription made from C, and its rx_disposable token: one object per
 /// subscription. It calls the rx_observer's function pointers and keeps the contract's
 /// promises about them:
@@ -106,14 +102,14 @@ final class CObserver: Observer<RxValue>, Cancelable {
   @inline(__always)
   private func enter() {
     inCallback.store(true, ordering: .relaxed)
-    if processBarrier { rxc_compiler_fence() } else { atomicMemoryFence(ordering: .sequentiallyConsistent) }
+    rxc_compiler_fence()  // the CPU may still reorder: that is what the disposer's barrier is for
   }
 
   @inline(__always)
   private func leave() {
     rxc_compiler_fence()
     inCallback.store(false, ordering: .releasing)
-    if processBarrier { rxc_compiler_fence() } else { atomicMemoryFence(ordering: .sequentiallyConsistent) }
+    rxc_compiler_fence()
     if state.load(ordering: .acquiring) & Self.stopped != 0 { leftAfterStop() }
   }
 
@@ -174,7 +170,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// inside a callback on another thread.
   private func finishAfterStop() {
     if detached.load(ordering: .acquiring) { return claimFinal() }
-    if processBarrier { rxc_process_barrier() }  // else our RMW and the deliverer's fence pair up
+    rxc_process_barrier()
     if inCallback.load(ordering: .acquiring) {
       if state.bitwiseOr(Self.pending, ordering: .acquiringAndReleasing).oldValue & Self.left != 0 {
         claimFinal()

@@ -115,7 +115,7 @@
   }
 
   /// Delivers `event` to every observer whose member is not disposed.
-  @inlinable
+  @inlinable @inline(__always)
   func deliver(_ event: Event<Element>) {
     guard let base else { return }
     let n = count
