@@ -6,9 +6,12 @@
  * Linux membarrier (private expedited), registered at load time. Where the kernel lacks it,
  * the classic fallback (as .NET's FlushProcessWriteBuffers): changing the protection of a
  * page this process has touched makes the kernel interrupt every CPU running one of its
- * threads to flush its TLB, and an interrupt is a full barrier. */
+ * threads to flush its TLB, and an interrupt is a full barrier. RXC_PROCESS_BARRIER=mprotect
+ * forces the fallback (make ctest runs the dispose-race tests with it too). */
 #include <linux/membarrier.h>
 #include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -19,8 +22,9 @@ static volatile char *flush_page;
 static pthread_mutex_t flush_lock = PTHREAD_MUTEX_INITIALIZER;
 
 __attribute__((constructor)) static void rxc_process_barrier_init(void) {
+  const char *force = getenv("RXC_PROCESS_BARRIER");
   long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-  if (cmds >= 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+  if (!(force && strcmp(force, "mprotect") == 0) && cmds >= 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
       syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
     use_membarrier = 1;
     return;
