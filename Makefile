@@ -178,9 +178,14 @@ $(RXTESTS): $(TEST_OBJS) $(LIB_REAL)
 rxtests: $(RXTESTS)
 
 # The harness, each test in its own process. Output also goes to build/logs/.
+DISPOSE_RACE_TESTS := dispose_race_subject_subscription_from_another_thread \
+  dispose_race_operator_chain_from_another_thread dispose_race_inside_own_callback_while_another_thread_emits
 ctest: $(RXTESTS)
 	@mkdir -p $(LOGS)
 	$(Q)set -o pipefail; RXTEST_TIMEOUT=$(RXTEST_TIMEOUT) $(RXTESTS) $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest.log
+	@echo "  TEST    the dispose-race tests again, with the mprotect fallback of the process barrier"
+	$(Q)set -o pipefail; RXC_PROCESS_BARRIER=mprotect RXTEST_TIMEOUT=$(RXTEST_TIMEOUT) $(RXTESTS) \
+	  $(DISPOSE_RACE_TESTS) 2>&1 | tee $(LOGS)/ctest-mprotect.log | tail -n 1
 
 # The harness under valgrind memcheck: any error or definite leak in a test process makes
 # that process exit with $(VALGRIND_EXITCODE), so the test fails; one in the runner fails

@@ -52,7 +52,7 @@ public func rx_serial_disposable_set(_ serial: UnsafeMutablePointer<rx_disposabl
   guard let s = Validate.handle(serial, .disposable, as: SerialDisposableHandle.self,
     "rx_serial_disposable_set", "serial", sortName: "a serial disposable")
   else { return invalid(serial) }
-  guard s !== DisposableHandle.from(d, "rx_serial_disposable_set") else {
+  guard DisposableHandle.from(d, "rx_serial_disposable_set")?.isSame(s) != true else {
     return fail(RX_EINVAL, "rx_serial_disposable_set: cannot set a serial disposable into itself")
   }
   guard let inner = DisposableHandle.take(d, "rx_serial_disposable_set") else { return invalid(d) }
@@ -73,7 +73,7 @@ public func rx_single_assignment_disposable_set(_ sa: UnsafeMutablePointer<rx_di
     "rx_single_assignment_disposable_set", "sa", sortName: "a single-assignment disposable")
   else { return invalid(sa) }
   guard let h = DisposableHandle.from(d, "rx_single_assignment_disposable_set") else { return invalid(d) }
-  guard s !== h else {
+  guard !h.isSame(s) else {
     return fail(RX_EINVAL, "rx_single_assignment_disposable_set: cannot set a disposable into itself")
   }
   guard s.single.trySet(h.disposable) else {
@@ -95,7 +95,7 @@ public func rx_composite_disposable_add(_ composite: UnsafeMutablePointer<rx_dis
   guard let c = Validate.handle(composite, .disposable, as: CompositeDisposableHandle.self,
     "rx_composite_disposable_add", "composite", sortName: "a composite disposable")
   else { return invalid(composite) }
-  guard c !== DisposableHandle.from(d, "rx_composite_disposable_add") else {
+  guard DisposableHandle.from(d, "rx_composite_disposable_add")?.isSame(c) != true else {
     return fail(RX_EINVAL, "rx_composite_disposable_add: cannot add a composite to itself")
   }
   guard let inner = DisposableHandle.take(d, "rx_composite_disposable_add") else { return invalid(d) }

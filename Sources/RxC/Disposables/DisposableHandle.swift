@@ -21,10 +21,12 @@ class DisposableHandle: Handle {
 
   var isDisposed: Bool { (disposable as? any Cancelable)?.isDisposed ?? false }
 
+  /// Any rx_disposable: a subscription token (a `CObserver`) or a handle of this class.
   static func from(_ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "disposable")
-    -> DisposableHandle?
+    -> DisposableRef?
   {
-    Validate.handle(p, .disposable, as: DisposableHandle.self, fn, arg)
+    if let p, Validate.isLive(p, .disposable), let token = CObserver.token(at: p) { return .token(token) }
+    return Validate.handle(p, .disposable, as: DisposableHandle.self, fn, arg).map { .handle($0) }
   }
 
   /// Takes a token the user handed over (to a container, or returned from a callback):
@@ -32,10 +34,46 @@ class DisposableHandle: Handle {
   static func take(_ p: UnsafeMutablePointer<rx_disposable>?, _ fn: StaticString, _ arg: StaticString = "disposable")
     -> (any Disposable)?
   {
-    guard let h = from(p, fn, arg) else { return nil }
-    let d = h.disposable
-    h.releaseC()
+    guard let r = from(p, fn, arg) else { return nil }
+    let d = r.disposable
+    r.releaseC()
     return d
+  }
+}
+
+/// What an rx_disposable pointer refers to: a subscription (its observer is the token) or a
+/// disposable handle (actions, scheduled work, connections, the containers).
+enum DisposableRef {
+  case token(CObserver)
+  case handle(DisposableHandle)
+
+  var disposable: any Disposable {
+    switch self {
+    case .token(let o): return o
+    case .handle(let h): return h.disposable
+    }
+  }
+
+  var isDisposed: Bool {
+    switch self {
+    case .token(let o): return o.isDisposed
+    case .handle(let h): return h.isDisposed
+    }
+  }
+
+  func releaseC() {
+    switch self {
+    case .token(let o): o.releaseC()
+    case .handle(let h): h.releaseC()
+    }
+  }
+
+  /// Identity with a container handle (a container cannot take itself).
+  func isSame(_ other: AnyObject) -> Bool {
+    switch self {
+    case .token(let o): return o === other
+    case .handle(let h): return h === other
+    }
   }
 }
 

@@ -5,6 +5,13 @@ import RxCore
 
 @c(rx_retain)
 public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
+  if let handle, Validate.isLive(handle, .disposable), let token = CObserver.token(at: handle) {
+    guard token.retainC() else {
+      setLastError("rx_retain: handle was already released")
+      return nil
+    }
+    return UnsafeMutableRawPointer(mutating: handle)
+  }
   guard let object = Validate.anyObject(handle, "rx_retain") else { return nil }
   if let h = object as? Handle {
     guard h.retainC() else {
@@ -20,11 +27,10 @@ public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
 @c(rx_release)
 public func rx_release(_ handle: UnsafeRawPointer?) {
   guard let handle else { return }
-  // The most common kind first, without a dynamic cast (ObservableHandle is its only class)
-  // or a retain of the object.
-  if Validate.pointer(handle, .observable, "rx_release", "handle", quiet: true) != nil {
-    Unmanaged<ObservableHandle>.fromOpaque(handle)._withUnsafeGuaranteedRef { $0.releaseC() }
-    return
+  if Validate.isLive(handle, .disposable), let token = CObserver.token(at: handle) { return token.releaseC() }
+  // Observables without a dynamic cast (ObservableHandle is the kind's only class) or a retain.
+  if Validate.isLive(handle, .observable) {
+    return Unmanaged<ObservableHandle>.fromOpaque(handle)._withUnsafeGuaranteedRef { $0.releaseC() }
   }
   guard let object = Validate.anyObject(handle, "rx_release") else { return }
   if let h = object as? Handle {

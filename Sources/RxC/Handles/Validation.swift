@@ -30,7 +30,19 @@ enum Validate {
       setLastError("\(fn): \(arg) is a \(actual), expected \(kind.name)")
       return nil
     }
+    if CObserver.token(at: p) != nil {
+      setLastError("\(fn): \(arg) is a subscription token, not a \(kind.name) of the expected sort")
+      return nil
+    }
     return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
+  }
+
+  /// Whether `p` points at a live handle of `kind`, without setting an error.
+  @inline(__always)
+  static func isLive(_ p: UnsafeRawPointer, _ kind: ObjectKind) -> Bool {
+    UInt(bitPattern: p) & 15 == 0
+      && p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic
+      && p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == kind.rawValue
   }
 
   /// Any live ABI object, whatever its kind (rx_retain / rx_release).
@@ -50,6 +62,7 @@ enum Validate {
         : "\(fn): not a librxc handle")
       return nil
     }
+    precondition(CObserver.token(at: p) == nil, "a subscription token is not an AbiObject")
     return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
   }
 
@@ -71,19 +84,18 @@ enum Validate {
 extension Validate {
   /// The same checks as `object`, returning the pointer rather than a Swift reference, for
   /// hot paths that reach the object with `_withUnsafeGuaranteedRef` (no retain/release).
-  /// Only for kinds whose every object is of one final class (e.g. `.subject`). `quiet`: a
-  /// probe, which sets no message when it fails.
+  /// Only for kinds whose every object is of one final class (e.g. `.subject`).
   @inline(__always)
-  static func pointer(
-    _ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString, quiet: Bool = false
-  ) -> UnsafeRawPointer? {
+  static func pointer(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
+    -> UnsafeRawPointer?
+  {
     if let p, UInt(bitPattern: p) & 15 == 0,
       p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic,
       p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == kind.rawValue
     {
       return p
     }
-    if !quiet { _ = object(p, kind, fn, arg) }  // sets the message
+    _ = object(p, kind, fn, arg)  // sets the message
     return nil
   }
 }

@@ -15,15 +15,29 @@ public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ obser
 func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  let cObserver = CObserver(observer)
-  cObserver.attach(observable.subscribe(cObserver))
-  return DisposableHandle.make(cObserver)
+  CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
+    if type(of: observable) == SubjectObservable.self {
+      unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
+    } else {
+      cObserver.attach(observable.subscribe(cObserver))
+    }
+    return cObserver.token
+  }
 }
 
 @c(rx_dispose)
 public func rx_dispose(_ d: UnsafeMutablePointer<rx_disposable>?) -> rx_status {
+  // A subscription token, reached without retain/release (the caller's reference keeps it).
+  if let d, Validate.isLive(d, .disposable), CObserver.isToken(d) {
+    let token = Unmanaged<CObserver>.fromOpaque(d)
+    if token._withUnsafeGuaranteedRef({ $0.dispose(); return $0.dropCReference() }) { token.release() }
+    return RX_OK
+  }
   guard let h = DisposableHandle.from(d, "rx_dispose") else { return invalid(d) }
-  h.disposable.dispose()
+  switch h {
+  case .token(let o): o.dispose()
+  case .handle(let h): h.disposable.dispose()
+  }
   h.releaseC()
   return RX_OK
 }

@@ -2,35 +2,52 @@ import CRxc
 import RxCore
 import Synchronization
 
-/// The end of every subscription made from C: calls the rx_observer's function pointers and
-/// keeps the contract's promises about them:
-/// - callbacks of one subscription never overlap, and none starts once disposal has begun;
+/// The end of every subscription made from C, and its rx_disposable token: one object per
+/// subscription. It calls the rx_observer's function pointers and keeps the contract's
+/// promises about them:
+/// - callbacks of one subscription never overlap (its source serializes them), and none
+///   starts once rx_dispose has returned;
 /// - on_disposed runs exactly once, after every other callback: on the thread that delivers
 ///   the terminal event or disposes, or, if a callback is running elsewhere at that moment,
 ///   on that thread right after it returns.
-/// A small atomic state word does this without locks: a BUSY count while a callback runs,
-/// STOPPED once no more events may start, PENDING when a disposer left on_disposed to the
-/// busy thread, FINAL once on_disposed has been claimed, DISPOSED once the token was disposed.
 ///
-/// It is also what an rx_subscribe token disposes (the subscription itself), so a
-/// subscription is one object, not two: first the upstream subscription (so taps made by
-/// rx_do see the dispose, and run their on_disposed, before this observer's), then the
-/// observer, before returning, so no callback starts after rx_dispose returns.
+/// The delivering side makes no atomic read-modify-write (W1/W2 of issue 6 leave no room for
+/// one per callback): it marks `inCallback` and checks STOPPED with plain loads and stores.
+/// The rare disposer pays instead, for the store-then-load ordering that needs: it sets
+/// STOPPED, then a process-wide barrier (membarrier) makes sure that a deliverer either sees
+/// STOPPED before its next callback or is visibly inside one; in that case the two settle
+/// who runs on_disposed with one RMW each (PENDING from the disposer, LEFT from the
+/// deliverer). A subscription to a subject skips even the barrier when the subject removed
+/// it inline, under the subject's own serialization (`detached`).
 final class CObserver: Observer<RxValue>, Cancelable {
-  /// BUSY is a count in the high bits (one locked add in, one out; it can only exceed 1 if
-  /// a source ever delivered re-entrantly), the flags are the low bits.
-  private static let busy: UInt32 = 1 << 8
-  private static let busyMask: UInt32 = ~0xFF
-  private static let stopped: UInt32 = 2
-  private static let pending: UInt32 = 4
-  private static let final: UInt32 = 8
-  private static let disposed: UInt32 = 16
+  private static let stopped: UInt32 = 1  // no callback may start any more
+  private static let disposed: UInt32 = 2  // the token was disposed (idempotence)
+  private static let pending: UInt32 = 4  // a disposer left on_disposed to the deliverer
+  private static let left: UInt32 = 8  // a deliverer saw STOPPED after a callback
+  private static let final: UInt32 = 16  // on_disposed is claimed
 
-  let callbacks: rx_observer
+  // The ABI header, at the offsets every handle has (AbiObject: 16 and 24, right after the
+  // Swift object header; the superclass has no stored properties). Do not reorder.
+  final var magic: UInt64 = AbiObject.liveMagic
+  final let kind: ObjectKind = .disposable
   private let state = Atomic<UInt32>(0)
-  /// Set once by `attach` before the token exists; afterwards read only by the one `dispose`
-  /// that wins the DISPOSED bit.
-  private var upstream: (any Disposable)?
+  /// C references to the token (the Swift reference backing them is one).
+  private let cRefs = Atomic<UInt32>(1)
+  /// The slot a subject keeps this observer in (drain-owned, see `Observer.subjectSlot`).
+  private var slot: Int32 = -1
+  let callbacks: rx_observer
+  /// Set once before the token exists; afterwards read only by the one winning `dispose`.
+  private var upstream: Upstream = .none
+  /// Written only by the (serialized) deliverer; read by a disposer after the barrier.
+  private let inCallback = Atomic<Bool>(false)
+  /// Set by a subject, under its serialization, once it will deliver nothing more.
+  private let detached = Atomic<Bool>(false)
+
+  private enum Upstream {
+    case none
+    case disposable(any Disposable)
+    case subject(any AbiSubject)
+  }
 
   init(_ callbacks: rx_observer) {
     self.callbacks = callbacks
@@ -40,35 +57,76 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   deinit { Resources.decrement() }
 
-  var isStopped: Bool { state.load(ordering: .acquiring) & Self.stopped != 0 }
-
-  override var wantsNoMoreEvents: Bool { isStopped }
+  // MARK: delivering side
 
   override func on(_ event: Event<RxValue>) {
-    // Enter and leave with one locked add each (no CAS loop). Once STOPPED, the callback is
-    // skipped; a disposer that saw us BUSY left on_disposed to the outermost leave (PENDING).
+    // Plain payloads are read straight out of the event: binding the whole RxValue would
+    // copy it (an outlined copy and destroy per callback).
+    var v = rx_value()
     switch event {
-    case .next(let value):
-      if state.wrappingAdd(Self.busy, ordering: .acquiringAndReleasing).oldValue & Self.stopped == 0 {
-        callbacks.on_next?(callbacks.ctx, value.c)
-      }
-      leave()
-    case .error, .completed:
-      stop(with: event)
+    case .next(.int(let i)): v.kind = RX_INT; v.as.i = i
+    case .next(.double(let d)): v.kind = RX_DOUBLE; v.as.d = d
+    case .next(.bool(let b)): v.kind = RX_BOOL; v.as.b = b
+    case .next(.ptr(let p)): v.kind = RX_PTR; v.as.ptr = p
+    case .next(.none): v.kind = RX_NONE
+    case .next(.boxed(let box)): return withExtendedLifetime(box) { next(RxValue.boxed(box).c) }
+    case .error, .completed: return stop(with: event)
+    }
+    next(v)
+  }
+
+  @inline(__always)
+  private func next(_ value: rx_value) {
+    enter()
+    if state.load(ordering: .acquiring) & Self.stopped == 0 {
+      callbacks.on_next?(callbacks.ctx, value)
+    }
+    leave()
+  }
+
+  /// A run of elements (a replay subject's buffer) in one callback window: one enter and
+  /// leave, and a plain STOPPED check before each element.
+  override func onNext(contentsOf elements: UnsafeBufferPointer<RxValue>) {
+    guard let onNext = callbacks.on_next else { return }
+    let ctx = callbacks.ctx
+    enter()
+    var i = 0
+    while i < elements.count {  // indexing borrows each element (a for-in would copy it)
+      if state.load(ordering: .acquiring) & Self.stopped != 0 { break }
+      onNext(ctx, elements[i].c)
+      i += 1
+    }
+    leave()
+  }
+
+  @inline(__always)
+  private func enter() {
+    inCallback.store(true, ordering: .relaxed)
+    rxc_compiler_fence()  // the CPU may still reorder: that is what the disposer's barrier is for
+  }
+
+  @inline(__always)
+  private func leave() {
+    rxc_compiler_fence()
+    inCallback.store(false, ordering: .releasing)
+    rxc_compiler_fence()
+    if state.load(ordering: .acquiring) & Self.stopped != 0 { leftAfterStop() }
+  }
+
+  /// A deliverer that saw STOPPED: if a disposer left on_disposed to it (PENDING), run it.
+  private func leftAfterStop() {
+    if state.bitwiseOr(Self.left, ordering: .acquiringAndReleasing).oldValue & Self.pending != 0 {
+      claimFinal()
     }
   }
 
-  /// A terminal event: stops everything after it and owes on_disposed (PENDING) to the
-  /// outermost leave.
+  /// A terminal event: the first stop wins; it then owes on_disposed itself.
   private func stop(with event: Event<RxValue>) {
-    var s = state.load(ordering: .relaxed)
-    while true {
-      if s & Self.stopped != 0 { return }
-      let r = state.compareExchange(
-        expected: s, desired: (s + Self.busy) | Self.stopped | Self.pending,
-        ordering: .acquiringAndReleasing)
-      if r.exchanged { break }
-      s = r.original
+    inCallback.store(true, ordering: .relaxed)
+    let old = state.bitwiseOr(Self.stopped, ordering: .acquiringAndReleasing).oldValue
+    if old & Self.stopped != 0 {  // disposed or dropped first
+      inCallback.store(false, ordering: .releasing)
+      return leftAfterStop()
     }
     switch event {
     case .next: break
@@ -79,55 +137,124 @@ final class CObserver: Observer<RxValue>, Cancelable {
     case .completed:
       callbacks.on_completed?(callbacks.ctx)
     }
-    leave()
+    inCallback.store(false, ordering: .releasing)
+    claimFinal()
   }
 
-  /// The end of a callback: the outermost one runs on_disposed if it is owed (PENDING).
-  @inline(__always)
-  private func leave() {
-    let left = state.wrappingSubtract(Self.busy, ordering: .acquiringAndReleasing).oldValue
-    if left & Self.pending != 0 && left & Self.busyMask == Self.busy { claimFinal() }
-  }
-
-  /// Runs on_disposed unless someone already did: callers have seen that it is theirs to run
-  /// (a terminal event, or PENDING left by a disposer), possibly more than one of them.
+  /// Runs on_disposed unless someone already did.
   private func claimFinal() {
     if state.bitwiseOr(Self.final, ordering: .acquiringAndReleasing).oldValue & Self.final == 0 {
       callbacks.on_disposed?(callbacks.ctx)
     }
   }
 
-  /// The subscription is ending without (another) event: dispose, or the source dropped us.
-  func finish() {
-    var s = state.load(ordering: .relaxed)
-    while true {
-      if s & (Self.final | Self.pending) != 0 { return }
-      let desired = s & Self.busyMask != 0 ? s | Self.stopped | Self.pending : s | Self.stopped | Self.final
-      let r = state.compareExchange(expected: s, desired: desired, ordering: .acquiringAndReleasing)
-      if r.exchanged {
-        if desired & Self.final != 0 { callbacks.on_disposed?(callbacks.ctx) }
-        return
-      }
-      s = r.original
+  override var wantsNoMoreEvents: Bool { state.load(ordering: .acquiring) & Self.stopped != 0 }
+
+  override var subjectSlot: Int {
+    get { Int(slot) }
+    set { slot = Int32(truncatingIfNeeded: newValue) }
+  }
+
+  override func detachedFromSubject() { detached.store(true, ordering: .releasing) }
+
+  // MARK: ending without an event
+
+  /// The source dropped this observer (a disposed subject), or a tap's subscription ended.
+  override func dropped() {
+    if state.bitwiseOr(Self.stopped, ordering: .acquiringAndReleasing).oldValue & Self.stopped == 0 {
+      finishAfterStop()
     }
   }
 
-  override func dropped() { finish() }
-
-  /// The upstream subscription this observer's token disposes. Called once, by subscribeC,
-  /// before the token exists.
-  func attach(_ upstream: any Disposable) { self.upstream = upstream }
+  /// After this thread set STOPPED: run on_disposed now, or leave it to a deliverer that is
+  /// inside a callback on another thread.
+  private func finishAfterStop() {
+    if detached.load(ordering: .acquiring) { return claimFinal() }
+    rxc_process_barrier()
+    if inCallback.load(ordering: .acquiring) {
+      if state.bitwiseOr(Self.pending, ordering: .acquiringAndReleasing).oldValue & Self.left != 0 {
+        claimFinal()
+      }
+    } else {
+      claimFinal()
+    }
+  }
 
   var isDisposed: Bool { state.load(ordering: .acquiring) & (Self.stopped | Self.disposed) != 0 }
 
-  /// Cancels the subscription: upstream first, then the observer. Idempotent.
+  /// Cancels the subscription: upstream first (so taps made by rx_do see the dispose, and
+  /// run their on_disposed, before this observer's), then this observer. Idempotent.
   func dispose() {
-    if state.bitwiseOr(Self.disposed, ordering: .acquiringAndReleasing).oldValue & Self.disposed != 0 {
-      return
+    let old = state.bitwiseOr(Self.stopped | Self.disposed, ordering: .acquiringAndReleasing).oldValue
+    if old & Self.disposed != 0 { return }
+    var u = Upstream.none
+    swap(&u, &upstream)  // takes the reference without a retain/release pair
+    switch consume u {
+    case .none: break
+    case .disposable(let d): d.dispose()
+    case .subject(let s): s.detachOwned(self)
     }
-    let u = upstream
-    upstream = nil
-    u?.dispose()
-    finish()
+    if old & Self.stopped == 0 { finishAfterStop() }
+  }
+
+  // MARK: subscribing and the token
+
+  /// The upstream subscription this observer's token disposes. Called once, before the
+  /// token exists.
+  func attach(_ upstream: any Disposable) { self.upstream = .disposable(upstream) }
+
+  /// Subscribes to a subject as an owned member: no subscription object besides this one.
+  func attach(to subject: consuming any AbiSubject) {
+    // No dispose can come before the token exists, so `upstream` may be set after.
+    subject.attachOwned(self)
+    upstream = .subject(subject)
+  }
+
+  /// A new observer, returned with the one reference that its C token will own.
+  static func make(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
+    Unmanaged.passRetained(CObserver(callbacks))
+  }
+
+  /// The token: this object (its C reference is the one `make` returned).
+  var token: UnsafeMutablePointer<rx_disposable> {
+    Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_disposable.self)
+  }
+
+  func retainC() -> Bool {
+    var current = cRefs.load(ordering: .relaxed)
+    while current > 0 {
+      let r = cRefs.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+      if r.exchanged { return true }
+      current = r.original
+    }
+    return false
+  }
+
+  func releaseC() {
+    if dropCReference() { Unmanaged.passUnretained(self).release() }
+  }
+
+  /// Drops one C reference; true when the caller must now release the Swift reference that
+  /// backed them (the last one went, and RXC_DEBUG is not keeping the token poisoned).
+  func dropCReference() -> Bool {
+    guard cRefs.subtract(1, ordering: .acquiringAndReleasing).oldValue == 1 else { return false }
+    magic = AbiObject.deadMagic
+    // Poisoned tokens stay allocated for ever and stop counting as live (see Handle).
+    if debugPoison {
+      Resources.decrement()
+      return false
+    }
+    return true
+  }
+
+  /// The object behind a pointer already checked to be a live rx_disposable: a token when its
+  /// class is exactly this one.
+  static func token(at p: UnsafeRawPointer) -> CObserver? {
+    isToken(p) ? Unmanaged<CObserver>.fromOpaque(p).takeUnretainedValue() : nil
+  }
+
+  @inline(__always)
+  static func isToken(_ p: UnsafeRawPointer) -> Bool {
+    p.load(as: UnsafeRawPointer.self) == unsafeBitCast(CObserver.self as AnyClass, to: UnsafeRawPointer.self)
   }
 }

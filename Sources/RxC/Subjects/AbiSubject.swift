@@ -7,6 +7,9 @@ protocol AbiSubject: AnyObject {
   var observable: Observable<RxValue> { get }
   /// Subscribes through specialized code (Observable.subscribe is a generic vtable call).
   func attach(_ observer: Observer<RxValue>) -> SubjectSubscription
+  /// Subscribes an observer that is its own subscription (`SubjectMember.owned`).
+  func attachOwned(_ observer: Observer<RxValue>)
+  func detachOwned(_ observer: Observer<RxValue>)
   /// Relays are only ever given `.next` (the C layer refuses the rest first).
   func emit(_ event: Event<RxValue>) -> SubjectOutcome
   func dispose()

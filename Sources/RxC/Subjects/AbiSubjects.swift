@@ -48,7 +48,12 @@ public func rx_behavior_relay_new(_ initial: rx_value) -> UnsafeMutablePointer<r
 public func rx_subject_on_next(_ subject: UnsafeMutablePointer<rx_subject>?, _ value: rx_value) -> rx_status {
   guard let p = Validate.pointer(subject, .subject, "rx_subject_on_next", "subject") else { return invalid(subject) }
   guard let v = RxValue.from(value, "rx_subject_on_next") else { return RX_EINVAL }
-  let outcome = Unmanaged<SubjectHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.core.emit(.next(v)) }
+  // No retain/release: the caller's reference keeps the handle, and the handle the subject,
+  // alive for the call.
+  let outcome = Unmanaged<SubjectHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { h in
+    if let publish = h.publish { return publish._withUnsafeGuaranteedRef { $0.emitNext(v) } }
+    return h.core.emit(.next(v))
+  }
   return status(outcome, "rx_subject_on_next")
 }
 

@@ -25,15 +25,23 @@ final class SubjectHandle: Handle {
   let sort: Sort
   /// A `let`, so rx_subject_on_* reach it without retain/release.
   let core: any AbiSubject
+  /// The same subject when it is a publish subject: rx_subject_on_next calls it directly
+  /// (inlined, no witness call, no SubjectOp when its drain is idle).
+  /// Unmanaged: `core` keeps it alive, and a strong load would cost a retain/release pair
+  /// on the slow (side-table) path if anything refers to the subject weakly.
+  let publish: Unmanaged<PublishSubject<RxValue>>?
   /// What rx_subject_as_observable lends out. It holds one C reference of its own, dropped
   /// when this subject handle is destroyed; a caller that retained it keeps it usable (it
   /// then behaves as a disposed subject).
   let observableHandle: ObservableHandle
+  private let subjectObservable: SubjectObservable
 
   init(_ sort: Sort, _ core: any AbiSubject) {
     self.sort = sort
     self.core = core
-    observableHandle = ObservableHandle(SubjectObservable(core))
+    publish = (core as? PublishSubject<RxValue>).map { Unmanaged.passUnretained($0) }
+    subjectObservable = SubjectObservable(core)
+    observableHandle = ObservableHandle(subjectObservable)
     _ = observableHandle.toC()
     super.init(kind: .subject)
   }
@@ -46,6 +54,7 @@ final class SubjectHandle: Handle {
     // A callback of this subject may be releasing it from inside an rx_subject_on_* call.
     core.keepAliveWhileDraining()
     core.dispose()
+    subjectObservable.detach()
     observableHandle.releaseC()
     if debugPoison {
       // A poisoned handle is never deinitialized (Handle keeps its reference for ever), so

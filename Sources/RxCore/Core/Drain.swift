@@ -26,19 +26,52 @@ public final class Drain<Item> {
 
   @inlinable @inline(__always)
   public func submit(_ item: Item, _ handle: (Item) -> Void) {
-    if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+    if tryEnter() {
       handle(item)
-      let left = wip.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-      if left != 0 {
-        drainLoop(missed: left, handle)
-      } else if parked.load(ordering: .sequentiallyConsistent) != nil {
-        releaseParked()
-      }
+      exit(handle)
     } else {
-      enqueue(item)
-      if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-        drainLoop(missed: 1, handle)
-      }
+      submitQueued(item, handle)
+    }
+  }
+
+  /// `submit` for callers that can do the work without building an `Item`: when the drain
+  /// is idle `inline` runs instead, and `item` is never made.
+  @inlinable @inline(__always)
+  public func submit(_ item: @autoclosure () -> Item, inline: () -> Void, _ handle: (Item) -> Void) {
+    if tryEnter() {
+      inline()
+      exit(handle)
+    } else {
+      submitQueued(item(), handle)
+    }
+  }
+
+  /// Becomes the drainer if the drain is idle (one CAS). A caller that gets true handles
+  /// its own work inline, without building an `Item`, and must then call `exit`.
+  @inlinable @inline(__always)
+  public func tryEnter() -> Bool {
+    wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+  }
+
+  /// Leaves after `tryEnter`: handles what others queued meanwhile (one atomic decrement
+  /// when nothing was).
+  @inlinable @inline(__always)
+  public func exit(_ handle: (Item) -> Void) {
+    let left = wip.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
+    if left != 0 {
+      drainLoop(missed: left, handle)
+    } else if parked.load(ordering: .sequentiallyConsistent) != nil {
+      releaseParked()
+    }
+  }
+
+  /// Queues `item` for the current drainer, or drains it (and anything else) if the drain
+  /// went idle meanwhile: for callers whose `tryEnter` failed.
+  @inlinable
+  public func submitQueued(_ item: Item, _ handle: (Item) -> Void) {
+    enqueue(item)
+    if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+      drainLoop(missed: 1, handle)
     }
   }
 

@@ -7,6 +7,16 @@ open class Observer<Element> {
   /// Delivers one event. Callers guarantee the Rx grammar and serialization.
   open func on(_ event: Event<Element>) {}
 
+  /// Delivers `elements` as `.next` events, in order, stopping once this observer wants no
+  /// more events (a replay subject hands a late subscriber its buffer this way). Observers
+  /// may override it with one tight loop.
+  open func onNext(contentsOf elements: UnsafeBufferPointer<Element>) {
+    for element in elements {
+      if wantsNoMoreEvents { return }
+      on(.next(element))
+    }
+  }
+
   /// Called (instead of an event) when the source drops this observer for good without a
   /// terminal event, e.g. a subject that is disposed. Sinks forward it and dispose.
   open func dropped() {}
@@ -16,6 +26,20 @@ open class Observer<Element> {
   /// `take(1)` ends a long loop at once, even before the subscription is fully set up
   /// (its disposable cannot reach the loop yet).
   open var wantsNoMoreEvents: Bool { false }
+
+  /// For an observer a subject holds as an owned member (`attachOwned`): its slot index in
+  /// the subject's list, kept by the subject's drain (-1 when not in it). Observers that do
+  /// not support that keep the default, which stores nothing. (A computed property, so this
+  /// base class has no stored properties: the C layer's subclasses start with their ABI
+  /// header.)
+  open var subjectSlot: Int {
+    get { -1 }
+    set {}
+  }
+
+  /// Called, inside the subject's serialization, when a subject has let go of an owned
+  /// member for good: nothing of that subject is in flight to it, and nothing will follow.
+  open func detachedFromSubject() {}
 }
 
 /// Protocol form, for code that wants to accept any observer.

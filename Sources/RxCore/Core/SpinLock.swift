@@ -6,13 +6,13 @@ import Synchronization
 /// a contended lock to a sleeping waiter, so threads hammering one lock formed convoys
 /// (microseconds per acquisition); here a running thread can always take it. Inline and
 /// allocation-free. Never hold it around user code (it would spin, not deadlock-detect).
-@usableFromInline struct SpinLock: ~Copyable {
+public struct SpinLock: ~Copyable {
   @usableFromInline let state = Atomic<Bool>(false)
 
-  @inlinable init() {}
+  @inlinable public init() {}
 
   @inlinable @inline(__always)
-  func lock() {
+  public func lock() {
     if !state.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
       lockSlow()
     }
@@ -34,5 +34,5 @@ import Synchronization
   }
 
   @inlinable @inline(__always)
-  func unlock() { state.store(false, ordering: .releasing) }
+  public func unlock() { state.store(false, ordering: .releasing) }
 }

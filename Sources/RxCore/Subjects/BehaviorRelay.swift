@@ -30,6 +30,8 @@ public final class BehaviorRelay<Element>: Observable<Element>, Cancelable {
   /// See `PublishSubject.attach`.
   @inlinable
   public func attach(_ observer: Observer<Element>) -> SubjectSubscription { subject.attach(observer) }
+  @inlinable public func attachOwned(_ observer: Observer<Element>) { subject.attachOwned(observer) }
+  @inlinable public func detachOwned(_ observer: Observer<Element>) { subject.detachOwned(observer) }
 
   @inlinable public func dispose() { subject.dispose() }
   /// See `PublishSubject.keepAliveWhileDraining`.

@@ -70,13 +70,23 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
   @inlinable
   public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
     let subscription = SubjectSubscription(owner: self, detach: detach)
-    drain.submit(.add(subscription, observer)) { self.handle($0) }
+    drain.submit(.add(.subscription(subscription), observer)) { self.handle($0) }
     return subscription
   }
 
   @inlinable
   func unsubscribe(_ subscription: SubjectSubscription) {
-    drain.submit(.remove(subscription)) { self.handle($0) }
+    drain.submit(.remove(.subscription(subscription))) { self.handle($0) }
+  }
+
+  /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
+  /// subscription object is made, and `detachOwned` removes it.
+  @inlinable public func attachOwned(_ observer: Observer<Element>) {
+    drain.submit(.add(.owned(observer), observer)) { self.handle($0) }
+  }
+
+  @inlinable public func detachOwned(_ observer: Observer<Element>) {
+    drain.submit(.remove(.owned(observer))) { self.handle($0) }
   }
 
   @inlinable public func dispose() {

@@ -42,6 +42,22 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
 
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
 
+  /// `emit(.next(element))` for the hot path: when the drain is idle the element goes
+  /// straight to the observers, with no `SubjectOp` built, copied or destroyed.
+  @inlinable @discardableResult
+  public func emitNext(_ element: consuming Element) -> SubjectOutcome {
+    let s = flags.load(ordering: .acquiring)
+    if s & SubjectFlags.disposed != 0 { return .afterDispose }
+    if s & SubjectFlags.stopped != 0 { return .ignoredAfterStop }
+    if drain.tryEnter() {
+      if !disposed && stopEvent == nil { observers.deliver(.next(element)) }
+      drain.exit { self.handle($0) }
+    } else {
+      drain.submitQueued(.event(.next(element))) { self.handle($0) }
+    }
+    return .accepted
+  }
+
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     attach(observer)
   }
@@ -51,13 +67,24 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   @inlinable
   public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
     let subscription = SubjectSubscription(owner: self, detach: detach)
-    drain.submit(.add(subscription, observer)) { self.handle($0) }
+    drain.submit(.add(.subscription(subscription), observer)) { self.handle($0) }
     return subscription
   }
 
   @inlinable
   func unsubscribe(_ subscription: SubjectSubscription) {
-    drain.submit(.remove(subscription)) { self.handle($0) }
+    drain.submit(.remove(.subscription(subscription))) { self.handle($0) }
+  }
+
+  /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
+  /// subscription object is made, and `detachOwned` removes it.
+  /// When the drain is idle this runs inline, without building a `SubjectOp`.
+  @inlinable public func attachOwned(_ observer: Observer<Element>) {
+    drain.submit(.add(.owned(observer), observer), inline: { add(.owned(observer), observer) }) { self.handle($0) }
+  }
+
+  @inlinable public func detachOwned(_ observer: Observer<Element>) {
+    drain.submit(.remove(.owned(observer)), inline: { remove(.owned(observer)) }) { self.handle($0) }
   }
 
   /// Drops every observer (each gets `dropped()`); later subscribers get `RxError.disposed`.
@@ -85,19 +112,30 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
         observers.deliver(event)
       }
     case .add(let subscription, let observer):
-      if subscription.isDisposed { return }
-      if disposed { return observer.on(.error(RxError.disposed)) }
-      if let stopEvent { return observer.on(stopEvent) }
-      observers.insert(observer, subscription)
-      observerCount.store(observers.count, ordering: .relaxed)
+      add(subscription, observer)
     case .remove(let subscription):
-      observers.remove(subscription)
-      observerCount.store(observers.count, ordering: .relaxed)
+      remove(subscription)
     case .dispose:
       disposed = true
       stopEvent = nil
       observers.removeAll { $0.dropped() }
       observerCount.store(0, ordering: .relaxed)
     }
+  }
+
+  // Drain-owned, like `handle`.
+  @inlinable
+  final func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
+    if subscription.isDisposed { return }
+    if disposed { return observer.on(.error(RxError.disposed)) }
+    if let stopEvent { return observer.on(stopEvent) }
+    observers.insert(observer, subscription)
+    observerCount.store(observers.count, ordering: .relaxed)
+  }
+
+  @inlinable
+  final func remove(_ subscription: SubjectMember<Element>) {
+    observers.remove(subscription)
+    observerCount.store(observers.count, ordering: .relaxed)
   }
 }

@@ -14,7 +14,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   @usableFromInline let detach: SubjectSubscription.Detach
   // Drain-owned state: touched only inside `handle`.
   @usableFromInline var observers = SubjectObservers<Element>()
-  @usableFromInline var buffer = RingBuffer<Element>()
+  @usableFromInline var buffer: ReplayBuffer<Element>
   @usableFromInline var stopEvent: Event<Element>?
   @usableFromInline var disposed = false
 
@@ -22,6 +22,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   @inlinable public init(bufferSize: Int) {
     precondition(bufferSize >= 1, "ReplaySubject buffer size must be at least 1")
     self.bufferSize = bufferSize
+    buffer = ReplayBuffer(limit: bufferSize)
     detach = { owner, subscription in
       unsafeDowncast(owner, to: ReplaySubject<Element>.self).unsubscribe(subscription)
     }
@@ -34,6 +35,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
   deinit {
     observers.deallocate()
+    buffer.deallocate()
     Resources.decrement()
   }
 
@@ -55,13 +57,24 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   @inlinable
   public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
     let subscription = SubjectSubscription(owner: self, detach: detach)
-    drain.submit(.add(subscription, observer)) { self.handle($0) }
+    drain.submit(.add(.subscription(subscription), observer)) { self.handle($0) }
     return subscription
   }
 
   @inlinable
   func unsubscribe(_ subscription: SubjectSubscription) {
-    drain.submit(.remove(subscription)) { self.handle($0) }
+    drain.submit(.remove(.subscription(subscription))) { self.handle($0) }
+  }
+
+  /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
+  /// subscription object is made, and `detachOwned` removes it.
+  /// When the drain is idle this runs inline, without building a `SubjectOp`.
+  @inlinable public func attachOwned(_ observer: Observer<Element>) {
+    drain.submit(.add(.owned(observer), observer), inline: { add(.owned(observer), observer) }) { self.handle($0) }
+  }
+
+  @inlinable public func detachOwned(_ observer: Observer<Element>) {
+    drain.submit(.remove(.owned(observer)), inline: { remove(.owned(observer)) }) { self.handle($0) }
   }
 
   @inlinable public func dispose() {
@@ -82,7 +95,6 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       if disposed || stopEvent != nil { return }
       switch event {
       case .next(let element):
-        if buffer.count == bufferSize { _ = buffer.popFirst() }
         buffer.append(element)
         observers.deliver(event)
       case .error, .completed:
@@ -91,24 +103,9 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
         observerCount.store(0, ordering: .relaxed)
       }
     case .add(let subscription, let observer):
-      if subscription.isDisposed { return }
-      if disposed { return observer.on(.error(RxError.disposed)) }
-      // The buffer cannot change meanwhile: handlers never nest.
-      var i = 0
-      while i < buffer.count && !subscription.isDisposed {
-        observer.on(.next(buffer[i]))
-        i += 1
-      }
-      if let stopEvent {
-        if !subscription.isDisposed { observer.on(stopEvent) }
-        return
-      }
-      if subscription.isDisposed { return }
-      observers.insert(observer, subscription)
-      observerCount.store(observers.count, ordering: .relaxed)
+      add(subscription, observer)
     case .remove(let subscription):
-      observers.remove(subscription)
-      observerCount.store(observers.count, ordering: .relaxed)
+      remove(subscription)
     case .dispose:
       disposed = true
       stopEvent = nil
@@ -116,5 +113,41 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       observers.removeAll { $0.dropped() }
       observerCount.store(0, ordering: .relaxed)
     }
+  }
+
+  // Drain-owned, like `handle`.
+  @inlinable
+  final func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
+    if subscription.isDisposed { return }
+    if disposed { return observer.on(.error(RxError.disposed)) }
+    // The buffer cannot change meanwhile: handlers never nest.
+    switch subscription {
+    case .owned:  // checks its own disposal between elements
+      buffer.forEachRun { run in
+        observer.onNext(contentsOf: run)
+        return !observer.wantsNoMoreEvents
+      }
+    case .subscription(let s):
+      buffer.forEachRun { run in
+        for element in run {
+          if s.isDisposed { return false }
+          observer.on(.next(element))
+        }
+        return true
+      }
+    }
+    if let stopEvent {
+      if !subscription.isDisposed { observer.on(stopEvent) }
+      return
+    }
+    if subscription.isDisposed { return }
+    observers.insert(observer, subscription)
+    observerCount.store(observers.count, ordering: .relaxed)
+  }
+
+  @inlinable
+  final func remove(_ subscription: SubjectMember<Element>) {
+    observers.remove(subscription)
+    observerCount.store(observers.count, ordering: .relaxed)
   }
 }

@@ -1,21 +1,12 @@
-/// An observer in a subject's list, with its subscription (to skip it once disposed and to
-/// fix its index when another slot moves). Both references are retained manually by the list.
-@usableFromInline struct SubjectSlot<Element> {
-  @usableFromInline let observer: Unmanaged<Observer<Element>>
-  @usableFromInline let subscription: Unmanaged<SubjectSubscription>
-
-  @usableFromInline init(_ observer: Unmanaged<Observer<Element>>,
-                         _ subscription: Unmanaged<SubjectSubscription>) {
-    self.observer = observer
-    self.subscription = subscription
-  }
-}
-
 /// The observers of one subject. Only the subject's drain handler touches it, and handlers
 /// never nest, so delivery walks the buffer in place: no lock, no snapshot, and no
 /// retain/release per event (the slots hold their references manually).
+///
+/// A slot is one word (a live subscription costs 8 bytes here): the retained observer for an
+/// owned member (its slot index lives in the observer, `Observer.subjectSlot`), or the
+/// retained `SubjectSubscription` with the low bit set (it holds the observer and the index).
 @usableFromInline struct SubjectObservers<Element> {
-  @usableFromInline var base: UnsafeMutablePointer<SubjectSlot<Element>>? = nil
+  @usableFromInline var base: UnsafeMutablePointer<UInt>? = nil
   @usableFromInline var count = 0
   @usableFromInline var capacity = 0
 
@@ -23,18 +14,75 @@
 
   @inlinable var isEmpty: Bool { count == 0 }
 
+  @inlinable @inline(__always)
+  static func observer(_ bits: UInt) -> Unmanaged<Observer<Element>> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)
+  }
+
+  @inlinable @inline(__always)
+  static func subscription(_ bits: UInt) -> Unmanaged<SubjectSubscription> {
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1)!)
+  }
+
+  /// Calls `body` with the observer of a slot, unless its member is disposed.
+  @inlinable @inline(__always)
+  static func withLive(_ bits: UInt, _ body: (Observer<Element>) -> Void) {
+    if bits & 1 == 0 {
+      observer(bits)._withUnsafeGuaranteedRef(body)
+    } else {
+      subscription(bits)._withUnsafeGuaranteedRef { s in
+        if !s.isDisposed, let o = s.observer {
+          unsafeBitCast(o, to: Unmanaged<Observer<Element>>.self)._withUnsafeGuaranteedRef(body)
+        }
+      }
+    }
+  }
+
   @inlinable
-  mutating func insert(_ observer: Observer<Element>, _ subscription: SubjectSubscription) {
+  static func setIndex(_ bits: UInt, _ i: Int) {
+    if bits & 1 == 0 {
+      observer(bits)._withUnsafeGuaranteedRef { $0.subjectSlot = i }
+    } else {
+      subscription(bits)._withUnsafeGuaranteedRef { $0.index = i }
+    }
+  }
+
+  /// Releases a slot's references; an owned observer is told it is detached.
+  @inlinable
+  static func release(_ bits: UInt) {
+    if bits & 1 == 0 {
+      observer(bits).release()
+    } else {
+      let s = subscription(bits)
+      s._withUnsafeGuaranteedRef { sub in
+        sub.observer?.release()
+        sub.observer = nil
+      }
+      s.release()
+    }
+  }
+
+  @inlinable
+  mutating func insert(_ observer: Observer<Element>, _ member: SubjectMember<Element>) {
     if count == capacity { grow() }
-    subscription.index = count
-    (base! + count).initialize(to: SubjectSlot(.passRetained(observer), .passRetained(subscription)))
+    let bits: UInt
+    switch member {
+    case .owned:
+      observer.subjectSlot = count
+      bits = UInt(bitPattern: Unmanaged.passRetained(observer).toOpaque())
+    case .subscription(let s):
+      s.index = count
+      s.observer = Unmanaged.passRetained(observer as AnyObject)
+      bits = UInt(bitPattern: Unmanaged.passRetained(s).toOpaque()) | 1
+    }
+    (base! + count).initialize(to: bits)
     count += 1
   }
 
   @usableFromInline
   mutating func grow() {
     let newCapacity = Swift.max(4, capacity * 2)
-    let newBase = UnsafeMutablePointer<SubjectSlot<Element>>.allocate(capacity: newCapacity)
+    let newBase = UnsafeMutablePointer<UInt>.allocate(capacity: newCapacity)
     if let base {
       newBase.moveInitialize(from: base, count: count)
       base.deallocate()
@@ -43,32 +91,41 @@
     capacity = newCapacity
   }
 
-  /// Removes a subscription's slot by moving the last slot into it.
+  /// Removes a member's slot by moving the last slot into it. An owned observer then hears
+  /// `detachedFromSubject()`: nothing of this subject is in flight to it, and nothing follows.
   @inlinable
-  mutating func remove(_ subscription: SubjectSubscription) {
-    let i = subscription.index
-    guard i >= 0, let base else { return }
-    let slot = base[i]
-    count -= 1
-    if i != count {
-      base[i] = base[count]
-      base[i].subscription._withUnsafeGuaranteedRef { $0.index = i }
+  mutating func remove(_ member: SubjectMember<Element>) {
+    let i: Int
+    switch member {
+    case .owned(let o): i = o.subjectSlot
+    case .subscription(let s): i = s.index
     }
-    subscription.index = -1
-    slot.observer.release()
-    slot.subscription.release()
+    // Told before its slot's reference goes (the member still holds one then).
+    if case .owned(let o) = member { o.detachedFromSubject() }
+    if i >= 0, let base {
+      let bits = base[i]
+      count -= 1
+      if i != count {
+        base[i] = base[count]
+        Self.setIndex(base[i], i)
+      }
+      Self.setIndex(bits, -1)
+      Self.release(bits)
+    }
   }
 
-  /// Delivers `event` to every observer whose subscription is not disposed.
-  @inlinable
+  /// Delivers `event` to every observer whose member is not disposed.
+  @inlinable @inline(__always)
   func deliver(_ event: Event<Element>) {
     guard let base else { return }
     let n = count
     var i = 0
     while i < n {
-      let slot = base[i]
-      if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
-        slot.observer._withUnsafeGuaranteedRef { $0.on(event) }
+      let bits = base[i]
+      if bits & 1 == 0 {
+        Self.observer(bits)._withUnsafeGuaranteedRef { $0.on(event) }
+      } else {
+        Self.withLive(bits) { $0.on(event) }
       }
       i += 1
     }
@@ -81,16 +138,12 @@
     guard let base else { return }
     let n = count
     count = 0
+    for i in 0..<n { Self.setIndex(base[i], -1) }
     for i in 0..<n {
-      base[i].subscription._withUnsafeGuaranteedRef { $0.index = -1 }
-    }
-    for i in 0..<n {
-      let slot = (base + i).move()
-      if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
-        slot.observer._withUnsafeGuaranteedRef { body($0) }
-      }
-      slot.observer.release()
-      slot.subscription.release()
+      let bits = (base + i).move()
+      Self.withLive(bits, body)
+      if bits & 1 == 0 { Self.observer(bits)._withUnsafeGuaranteedRef { $0.detachedFromSubject() } }
+      Self.release(bits)
     }
   }
 
@@ -99,10 +152,9 @@
   mutating func deallocate() {
     guard let base else { return }
     for i in 0..<count {
-      let slot = (base + i).move()
-      slot.subscription._withUnsafeGuaranteedRef { $0.index = -1 }
-      slot.observer.release()
-      slot.subscription.release()
+      let bits = (base + i).move()
+      Self.setIndex(bits, -1)
+      Self.release(bits)
     }
     base.deallocate()
     self.base = nil

@@ -3,7 +3,7 @@
 /// drains: that is what serializes concurrent and re-entrant calls.
 @usableFromInline enum SubjectOp<Element> {
   case event(Event<Element>)
-  case add(SubjectSubscription, Observer<Element>)
-  case remove(SubjectSubscription)
+  case add(SubjectMember<Element>, Observer<Element>)
+  case remove(SubjectMember<Element>)
   case dispose
 }

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// One observer's subscription to a subject: the disposable `subscribe` returns. Disposing it
-/// queues a removal through the subject's drain; `index` (the observer's slot, for O(1)
-/// swap-removal) is only read and written by the draining thread, so it needs no lock.
+/// One observer's subscription to a subject: the disposable `attach` returns. Disposing it
+/// queues a removal through the subject's drain. The subject's slot refers to this object,
+/// which holds the observer; `index` (the slot, for O(1) swap-removal) and `observer` are
+/// only read and written by the draining thread, so they need no lock.
 ///
 /// Not generic, and it reaches its subject through `detach`, a closure the subject made once
 /// in its (specialized) initializer: so disposing runs specialized code, with no generic
@@ -12,6 +13,8 @@ public final class SubjectSubscription: Cancelable {
 
   /// Slot in the subject's observer list, or -1 when not in it. Drain-owned.
   @usableFromInline var index = -1
+  /// The observer, retained while it is in the list. Drain-owned.
+  @usableFromInline var observer: Unmanaged<AnyObject>?
   @usableFromInline let disposedFlag = Atomic<Bool>(false)
   /// Weak: a subject dropped without dispose must not be kept alive by its tokens.
   @usableFromInline weak var owner: AnyObject?
