@@ -1,0 +1,235 @@
+/* Fused paths of the transform operators: consecutive rx_map/rx_filter run as one pipeline,
+ * rx_just values go straight through map/filter/flat_map (scalar fusion), flat_map inners
+ * join its group only if still running. Each must behave exactly like the unfused operators. */
+#include "ops_support.h"
+
+static rx_value plus1(void *ctx, rx_value v, rx_error **err) {
+  (void)err;
+  if (ctx) ((counter *)ctx)->calls++;
+  return rx_int(v.as.i + 1);
+}
+static bool is_even(void *ctx, rx_value v, rx_error **err) {
+  (void)err;
+  if (ctx) ((counter *)ctx)->calls++;
+  return v.as.i % 2 == 0;
+}
+static rx_value fail_on_4(void *ctx, rx_value v, rx_error **err) {
+  if (ctx) ((counter *)ctx)->calls++;
+  if (v.as.i == 4) {
+    *err = user_error("four");
+    return rx_none();
+  }
+  return v;
+}
+static bool pred_fails(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)v;
+  *err = user_error("pred");
+  return true;
+}
+static rx_value to_str(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  char b[32];
+  snprintf(b, sizeof b, "s%lld", (long long)v.as.i);
+  return rx_string(b);
+}
+static bool str_not_s2(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  return strcmp(rx_value_string(v), "s2") != 0;
+}
+static rx_value str_len(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  return rx_int((int64_t)strlen(rx_value_string(v)));
+}
+static rx_observable *to_just(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  return rx_just(v);
+}
+static rx_observable *just_str(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  rx_value s = to_str(NULL, v, NULL);
+  rx_observable *o = rx_just(s);
+  rx_value_release(s);
+  return o;
+}
+static rx_observable *just_or_fail_on_2(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx;
+  if (v.as.i == 2) {
+    *err = user_error("fm");
+    return rx_just(v); /* returned with an error: the library releases it */
+  }
+  return rx_just(v);
+}
+
+/* ---- map/filter pipelines ---- */
+RX_TEST(fusion_map_filter_map_chain) {
+  rx_observable *a = rx_map(INTS(1, 2, 3, 4), plus1, NULL, NULL);
+  rx_observable *b = rx_filter(a, is_even, NULL, NULL);
+  CHECK_STR(run_log(rx_map(b, plus1, NULL, NULL)), "3 5 |.");
+  rx_release(b);
+  rx_release(a);
+}
+
+RX_TEST(fusion_every_stage_is_still_its_own_observable) {
+  rx_observable *src = INTS(1, 2, 3);
+  rx_observable *a = rx_map(src, plus1, NULL, NULL);
+  rx_observable *b = rx_filter(a, is_even, NULL, NULL);
+  rx_observable *c = rx_map(b, plus1, NULL, NULL);
+  rx_observable *d = rx_map(a, plus1, NULL, NULL); /* a second branch from the same stage */
+  CHECK_STR(run_log(rx_retain(a)), "2 3 4 |.");
+  CHECK_STR(run_log(rx_retain(b)), "2 4 |.");
+  CHECK_STR(run_log(rx_retain(c)), "3 5 |.");
+  CHECK_STR(run_log(rx_retain(d)), "3 4 5 |.");
+  rx_release(d), rx_release(c), rx_release(b), rx_release(a);
+}
+
+RX_TEST(fusion_boxed_values_between_stages) {
+  rx_observable *a = rx_map(INTS(1, 2, 3), to_str, NULL, NULL);
+  rx_observable *b = rx_filter(a, str_not_s2, NULL, NULL);
+  CHECK_STR(run_log(rx_retain(b)), "'s1' 's3' |.");
+  rx_observable *c = rx_map(b, str_len, NULL, NULL);
+  CHECK_STR(run_log(rx_map(c, plus1, NULL, NULL)), "3 3 |.");
+  rx_release(c), rx_release(b), rx_release(a);
+}
+
+RX_TEST(fusion_error_in_a_middle_stage_stops_the_later_ones) {
+  hot h;
+  counter later = {0};
+  rx_observable *src = hot_new(&h);
+  rx_observable *a = rx_map(src, fail_on_4, NULL, NULL);
+  rx_observable *b = rx_filter(a, is_even, &later, NULL);
+  rec r;
+  rx_disposable *d = rx_subscribe(b, rec_observer(&r));
+  for (int i = 1; i <= 5; i++) hot_next(&h, i);
+  CHECK_STR(r.log, "2 #1001(four).");
+  CHECK_EQ(later.calls, 3);
+  CHECK_EQ(h.disposed, 1);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(b), rx_release(a), rx_release(src);
+}
+
+RX_TEST(fusion_no_stage_runs_after_dispose) {
+  hot h;
+  counter c1 = {0}, c2 = {0};
+  rx_observable *src = hot_new(&h);
+  rx_observable *a = rx_map(src, plus1, &c1, NULL);
+  rx_observable *b = rx_map(a, plus1, &c2, NULL);
+  rec r;
+  rx_disposable *d = rx_subscribe(b, rec_observer(&r));
+  hot_next(&h, 1);
+  rx_dispose(d);
+  CHECK_EQ(rx_emitter_next(h.em, rx_int(2)), RX_EDISPOSED);
+  CHECK_STR(r.log, "3.");
+  CHECK_EQ(c1.calls, 1);
+  CHECK_EQ(c2.calls, 1);
+  hot_end(&h);
+  rx_release(b), rx_release(a), rx_release(src);
+}
+
+RX_TEST(fusion_ctx_free_after_the_last_pipeline_using_the_stage) {
+  counter c1 = {0}, c2 = {0};
+  rx_observable *a = rx_map(INTS(1, 2), plus1, &c1, counter_free);
+  rx_observable *b = rx_map(a, plus1, &c2, counter_free);
+  rx_release(a); /* b still runs a's stage */
+  CHECK_EQ(c1.freed, 0);
+  CHECK_STR(run_log(b), "3 4 |.");
+  CHECK_EQ(c1.freed, 1);
+  CHECK_EQ(c2.freed, 1);
+  CHECK_EQ(c1.calls, 2);
+}
+
+/* ---- rx_just (scalar fusion) ---- */
+RX_TEST(fusion_just_through_map_and_filter) {
+  CHECK_STR(run_log(rx_map(A(rx_just(rx_int(1))), plus1, NULL, NULL)), "2 |.");
+  CHECK_STR(run_log(rx_filter(A(rx_just(rx_int(1))), is_even, NULL, NULL)), "|.");
+  CHECK_STR(run_log(rx_filter(A(rx_just(rx_int(2))), is_even, NULL, NULL)), "2 |.");
+  rx_observable *a = rx_map(A(rx_just(rx_int(3))), to_str, NULL, NULL);
+  CHECK_STR(run_log(rx_map(a, str_len, NULL, NULL)), "2 |.");
+  rx_release(a);
+}
+
+RX_TEST(fusion_just_errors_end_without_completed) {
+  CHECK_STR(run_log(rx_map(A(rx_just(rx_int(4))), fail_on_4, NULL, NULL)), "#1001(four).");
+  CHECK_STR(run_log(rx_filter(A(rx_just(rx_int(4))), pred_fails, NULL, NULL)), "#1001(pred).");
+}
+
+RX_TEST(fusion_just_is_an_observable_everywhere) {
+  rx_value s = rx_string("abc");
+  rx_observable *j = rx_just(s);
+  rx_value_release(s);
+  CHECK_STR(run_log(rx_retain(j)), "'abc' |.");
+  CHECK_STR(run_log(rx_retain(j)), "'abc' |.");
+  CHECK_STR(run_log(rx_take(j, 0)), "|.");
+  rx_observable *srcs[2] = {j, j};
+  CHECK_STR(run_log(rx_concat(srcs, 2)), "'abc' 'abc' |.");
+  rx_release(j);
+}
+
+RX_TEST(fusion_flat_map_just_inners) {
+  CHECK_STR(run_log(rx_flat_map(INTS(1, 2, 3), to_just, NULL, NULL)), "1 2 3 |.");
+  CHECK_STR(run_log(rx_flat_map(INTS(1, 2), just_str, NULL, NULL)), "'s1' 's2' |.");
+  CHECK_STR(run_log(rx_flat_map(INTS(1, 2, 3), just_or_fail_on_2, NULL, NULL)), "1 #1001(fm).");
+  CHECK_STR(run_log(rx_flat_map(EMPTY(), to_just, NULL, NULL)), "|.");
+}
+
+RX_TEST(fusion_flat_map_just_waits_for_the_outer) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *fm = rx_flat_map(src, to_just, NULL, NULL);
+  rec r;
+  rx_disposable *d = rx_subscribe(fm, rec_observer(&r));
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  CHECK_STR(r.log, "1 2");
+  hot_completed(&h);
+  CHECK_STR(r.log, "1 2 |.");
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(fm), rx_release(src);
+}
+
+/* ---- flat_map inners that outlive their subscribe call ---- */
+static hot inner_hot[4];
+static int inner_n;
+static rx_observable *to_hot(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)v, (void)err;
+  return hot_new(&inner_hot[inner_n++]);
+}
+
+RX_TEST(fusion_flat_map_async_inners_complete_after_the_outer) {
+  inner_n = 0;
+  rec r;
+  rx_observable *fm = rx_flat_map(INTS(1, 2), to_hot, NULL, NULL);
+  rx_disposable *d = rx_subscribe(fm, rec_observer(&r));
+  CHECK_EQ(inner_n, 2);
+  hot_next(&inner_hot[1], 20);
+  hot_next(&inner_hot[0], 10);
+  hot_completed(&inner_hot[0]);
+  CHECK_STR(r.log, "20 10");
+  CHECK_EQ(inner_hot[0].disposed, 1);
+  hot_next(&inner_hot[1], 21);
+  hot_completed(&inner_hot[1]);
+  CHECK_STR(r.log, "20 10 21 |.");
+  CHECK_EQ(inner_hot[1].disposed, 1);
+  rx_dispose(d);
+  hot_end(&inner_hot[0]), hot_end(&inner_hot[1]);
+  rx_release(fm);
+  pool_drain();
+}
+
+RX_TEST(fusion_flat_map_dispose_reaches_running_inners) {
+  inner_n = 0;
+  rec r;
+  rx_observable *fm = rx_flat_map(INTS(1, 2), to_hot, NULL, NULL);
+  rx_disposable *d = rx_subscribe(fm, rec_observer(&r));
+  hot_next(&inner_hot[0], 1);
+  hot_completed(&inner_hot[0]);
+  rx_dispose(d);
+  CHECK_EQ(inner_hot[0].disposed, 1);
+  CHECK_EQ(inner_hot[1].disposed, 1);
+  CHECK_EQ(rx_emitter_next(inner_hot[1].em, rx_int(5)), RX_EDISPOSED);
+  CHECK_STR(r.log, "1.");
+  hot_end(&inner_hot[0]), hot_end(&inner_hot[1]);
+  rx_release(fm);
+  pool_drain();
+}
