@@ -50,7 +50,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// Schedules `drainLoop` without allocating, when the scheduler can (`makeTrigger`).
   @usableFromInline final var trigger: (() -> Void)?
   @usableFromInline final var lingers = false
-  @usableFromInline let spare = Atomic<UnsafeMutableRawPointer?>(nil)
+  @usableFromInline let spare = Atomic<Queue.Chunk?>(nil)
   /// The consumer's end: only a drain touches it (through a local copy, stored back before
   /// the drain gives up its turn).
   @usableFromInline final var head: Queue.Head
@@ -65,9 +65,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     self.scheduler = scheduler
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
     self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is MainScheduler)
-    let chunk = Queue.allocateChunk()
-    head = Queue.Head(chunk)
-    tail = Queue.Tail(chunk)
+    (head, tail) = Queue.make()
     super.init(observer: observer, cancel: cancel)
     // The pending run holds a reference (taken in scheduleDrain), so the trigger need not.
     trigger = scheduler.makeTrigger { [unowned(unsafe) self] in
