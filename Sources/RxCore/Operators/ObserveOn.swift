@@ -50,7 +50,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// Schedules `drainLoop` without allocating, when the scheduler can (`makeTrigger`).
   @usableFromInline final var trigger: (() -> Void)?
   @usableFromInline final var lingers = false
-  @usableFromInline let spare = Atomic<Queue.Chunk?>(nil)
+  @usableFromInline let pool = Queue.Pool()
   /// The consumer's end: only a drain touches it (through a local copy, stored back before
   /// the drain gives up its turn).
   @usableFromInline final var head: Queue.Head
@@ -76,12 +76,12 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   }
 
   // Nothing else can touch either end now. (@_optimize(none): see Sink's deinit.)
-  @_optimize(none) deinit { Queue.destroy(head: head, tail: tail, spare: spare) }
+  @_optimize(none) deinit { Queue.destroy(head: head, tail: tail, pool: pool) }
 
   @inlinable
   open override func on(_ event: Event<Element>) {
     if isDisposed { return }
-    tail.push(event, spare: spare)
+    tail.push(event, pool: pool)
     if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { scheduleDrain() }
   }
 
@@ -131,7 +131,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
           self.head = head
           return
         }
-        let event = head.pop(spare: spare)
+        let event = head.pop(pool: pool)
         if event.isStopEvent {
           self.head = head
           forwardTerminal(event)
