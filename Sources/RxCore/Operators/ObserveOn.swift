@@ -50,6 +50,8 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// Schedules `drainLoop` without allocating, when the scheduler can (`makeTrigger`).
   @usableFromInline final var trigger: (() -> Void)?
   @usableFromInline final var lingers = false
+  /// When the last drain started (drains only, on the trigger path).
+  @usableFromInline final var lastDrain: Int64 = 0
   @usableFromInline let pool = Queue.Pool()
   /// The consumer's end: only a drain touches it (through a local copy, stored back before
   /// the drain gives up its turn).
@@ -91,8 +93,12 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// and a busy producer's next event is usually much closer than this. It yields while it
   /// waits, so a producer on the same core gets to run.
   @usableFromInline static var lingerNanos: Int64 { 5_000 }
-  /// Bursts shorter than this (sporadic events) do not make a drain wait.
+  /// A drain lingers once it has delivered this many events, or from the start when the
+  /// previous drain started less than `busyGap` ns before it (a steady stream that comes
+  /// too slowly to fill a burst still wakes the drain often); sporadic events never make it
+  /// wait.
   @usableFromInline static var burst: Int { 32 }
+  @usableFromInline static var busyGap: Int64 { 50_000 }
 
   @inlinable
   final func linger(seen: Int) {
@@ -124,6 +130,12 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     var known = wip.load(ordering: .acquiring)
     var budget = batching ? Self.batch : Int.max
     var delivered = 0
+    var busy = false
+    if lingers {
+      let now = MonotonicClock.now()
+      busy = now &- lastDrain < Self.busyGap
+      lastDrain = now
+    }
     while true {
       let count = Swift.min(known, budget)
       for _ in 0..<count {
@@ -142,7 +154,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       // Stored before wip can reach 0: the next drain may start on another thread.
       self.head = head
       delivered += count
-      if lingers && delivered >= Self.burst { linger(seen: count) }
+      if busy || (lingers && delivered >= Self.burst) { linger(seen: count) }
       known = wip.wrappingSubtract(count, ordering: .acquiringAndReleasing).newValue
       if known == 0 { return }
       budget -= count
