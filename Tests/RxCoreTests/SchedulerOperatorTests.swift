@@ -137,6 +137,45 @@ final class SchedulerOperatorTests: XCTestCase {
     }
   }
 
+  /// An element that counts its live instances.
+  final class Tracked: @unchecked Sendable {
+    static let live = Atomic<Int>(0)
+    init() { Tracked.live.add(1, ordering: .relaxed) }
+    deinit { Tracked.live.subtract(1, ordering: .relaxed) }
+  }
+
+  /// Holds the first event until `release` is set.
+  final class Gate: Observer<Tracked>, @unchecked Sendable {
+    let seen = Atomic<Int>(0)
+    let release = Atomic<Bool>(false)
+    override func on(_ event: Event<Tracked>) {
+      if seen.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+        while !release.load(ordering: .acquiring) { usleep(100) }
+      }
+    }
+  }
+
+  func testObserveOnDisposedMidBurstReleasesWhatItQueued() {
+    // 10,000 elements span many queue chunks; the drain stops at the dispose with most of
+    // them queued, and they go with the sink.
+    let schedulers = [SerialQueueScheduler(label: "q") as Scheduler, ConcurrentQueueScheduler(label: "c")]
+    for scheduler in schedulers {
+      let gate = Gate()
+      let emitted = Atomic<Bool>(false)
+      let src = Observable<Tracked>.create { sink in
+        for _ in 0..<10_000 { sink.on(.next(Tracked())) }
+        emitted.store(true, ordering: .releasing)
+        return Disposables.create()
+      }
+      let d = src.subscribe(on: ConcurrentQueueScheduler(label: "p")).observe(on: scheduler).subscribe(gate)
+      XCTAssertTrue(waitUntil(10) { emitted.load(ordering: .acquiring) })
+      d.dispose()
+      gate.release.store(true, ordering: .releasing)
+      XCTAssertTrue(waitUntil(10) { Tracked.live.load(ordering: .relaxed) == 0 }, "queued elements leaked")
+      XCTAssertEqual(gate.seen.load(ordering: .relaxed), 1)
+    }
+  }
+
   func testSubscribeOnSubscribesOnTheScheduler() {
     let q = SerialQueueScheduler(label: "s")
     let subscribeThread = Mutex<UInt>(0)

@@ -550,6 +550,46 @@ RX_TEST(time_observe_on_dispose_stops_delivery) {
   rx_release(q);
 }
 
+/* Values queued behind a blocked observer when it is disposed are released with the
+   subscription (rx_object destructors count them), across many queue chunks. */
+typedef struct held {
+  atomic_int seen;
+  atomic_int release;
+  atomic_int destroyed;
+} held;
+
+static void held_next(void *ctx, rx_value v) {
+  held *h = ctx;
+  if (atomic_fetch_add(&h->seen, 1) == 0)
+    while (!atomic_load(&h->release)) rxtest_sleep_ms(1);
+}
+
+static void held_destroy(void *data) { atomic_fetch_add(&((held *)data)->destroyed, 1); }
+
+RX_TEST(time_observe_on_dispose_releases_queued_values) {
+  enum { VALUES = 10000 };
+  rx_scheduler *q = rx_scheduler_serial_new("held");
+  rx_subject *subject = rx_publish_subject_new();
+  rx_observable *o = rx_observe_on(rx_subject_as_observable(subject), q);
+  held h = {0};
+  rx_disposable *d = rx_subscribe(o, (rx_observer){.on_next = held_next, .ctx = &h});
+  for (int i = 0; i < VALUES; i++) {
+    rx_value v = rx_object(&h, held_destroy);
+    CHECK_OK(rx_subject_on_next(subject, v));
+    rx_value_release(v);
+  }
+  CHECK(wait_flag(&h.seen, 5000));
+  CHECK_OK(rx_dispose(d));
+  atomic_store(&h.release, 1);
+  int64_t deadline = rxtest_now_ns() + 5000LL * 1000000;
+  while (atomic_load(&h.destroyed) < VALUES && rxtest_now_ns() < deadline) rxtest_sleep_ms(1);
+  CHECK_EQ(atomic_load(&h.destroyed), VALUES);
+  CHECK_EQ(atomic_load(&h.seen), 1);
+  rx_release(o);
+  rx_release(subject);
+  rx_release(q);
+}
+
 typedef struct burst {
   atomic_int delivered;
   int delivered_when_x_ran;

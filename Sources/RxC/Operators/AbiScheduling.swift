@@ -35,4 +35,5 @@ public func rx_observe_on(_ src: UnsafeMutablePointer<rx_observable>?, _ schedul
 /// ObserveOnSink for RxValue: its override is specialized code (see ObserveOn.init).
 final class RxObserveOnSink: ObserveOnSink<RxValue> {
   override func on(_ event: Event<RxValue>) { super.on(event) }
+  override func drainLoop() { super.drainLoop() }
 }

@@ -24,6 +24,12 @@ open class Scheduler: @unchecked Sendable {
     scheduleAfter(0, action)
   }
 
+  /// For an owner that schedules the same work again and again, never two runs pending at
+  /// once (observe_on's drain): a function that schedules `action` each time it is called,
+  /// without allocating per call, or nil if this scheduler has no such path (use `schedule`).
+  /// Its runs cannot be cancelled: the action checks for itself whether work is left.
+  open func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? { nil }
+
   /// Runs `action` once, `delay` ns from now (negative is zero).
   open func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     preconditionFailure("Scheduler.scheduleAfter is abstract")

@@ -17,6 +17,13 @@ public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
     return item
   }
 
+  /// The block is made once: Dispatch then only retains it per run (allocating nothing but
+  /// its own queue item), where `schedule` wraps every run in new closures and a block.
+  public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? {
+    let block: @convention(block) () -> Void = action
+    return { [queue] in queue.async(execute: block) }
+  }
+
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
     let item = ScheduledAction(action)
