@@ -179,7 +179,8 @@ rxtests: $(RXTESTS)
 
 # The harness, each test in its own process. Output also goes to build/logs/.
 DISPOSE_RACE_TESTS := dispose_race_subject_subscription_from_another_thread \
-  dispose_race_operator_chain_from_another_thread dispose_race_inside_own_callback_while_another_thread_emits
+  dispose_race_operator_chain_from_another_thread dispose_race_inside_own_callback_while_another_thread_emits \
+  drain_fairness_subscribe_and_dispose_return_while_another_thread_emits_nonstop
 ctest: $(RXTESTS)
 	@mkdir -p $(LOGS)
 	$(Q)set -o pipefail; RXTEST_TIMEOUT=$(RXTEST_TIMEOUT) $(RXTESTS) $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest.log

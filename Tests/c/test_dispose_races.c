@@ -172,3 +172,69 @@ RX_TEST(dispose_race_inside_own_callback_while_another_thread_emits) {
   rx_release(e.s);
   CHECK_EQ(rx_debug_live_objects(), live);
 }
+
+/* Drain fairness: while another thread emits without pause, subscribe and dispose calls
+   still return (the thread that drains hands its role to the emitter after its share). */
+static void *emit_without_pause(void *arg) {
+  emitter_thread *e = arg;
+  int64_t i = 0;
+  while (!atomic_load(&e->stop)) {
+    if (rx_subject_on_next(e->s, RX_INT(i++)) != RX_OK) FAIL("rx_subject_on_next failed");
+    atomic_fetch_add(&e->sent, 1);
+  }
+  return NULL;
+}
+
+typedef struct counting_obs {
+  atomic_long nexts;
+  atomic_int disposed;
+} counting_obs;
+
+static void counting_on_next(void *ctx, rx_value v) {
+  (void)v;
+  atomic_fetch_add(&((counting_obs *)ctx)->nexts, 1);
+}
+
+static void counting_on_disposed(void *ctx) { atomic_fetch_add(&((counting_obs *)ctx)->disposed, 1); }
+
+RX_TEST(drain_fairness_subscribe_and_dispose_return_while_another_thread_emits_nonstop) {
+  int64_t live = rx_debug_live_objects();
+  emitter_thread e = {rx_publish_subject_new(), 0, 0};
+  CHECK(e.s != NULL);
+  /* A few steady subscribers make each event cost something to deliver. */
+  counting_obs steady[4] = {0};
+  rx_disposable *sd[4];
+  for (int k = 0; k < 4; k++) {
+    rx_observer ob = {counting_on_next, NULL, NULL, counting_on_disposed, &steady[k]};
+    sd[k] = rx_subscribe(rx_subject_as_observable(e.s), ob);
+    CHECK(sd[k] != NULL);
+  }
+  pthread_t t;
+  CHECK_EQ(pthread_create(&t, NULL, emit_without_pause, &e), 0);
+  int64_t rounds = race_rounds();
+  int64_t started = rxtest_now_ns();
+  for (int64_t r = 0; r < rounds; r++) {
+    counting_obs *o = calloc(1, sizeof *o);
+    CHECK(o != NULL);
+    rx_observer ob = {counting_on_next, NULL, NULL, counting_on_disposed, o};
+    rx_disposable *d = rx_subscribe(rx_subject_as_observable(e.s), ob);
+    CHECK(d != NULL);
+    CHECK_OK(rx_dispose(d));
+    int64_t until = rxtest_now_ns() + 10000000000LL;
+    while (atomic_load(&o->disposed) == 0 && rxtest_now_ns() < until) sched_yield();
+    CHECK_EQ(atomic_load(&o->disposed), 1);
+    free(o);
+  }
+  int64_t elapsed_ms = (rxtest_now_ns() - started) / 1000000;
+  atomic_store(&e.stop, 1);
+  pthread_join(t, NULL);
+  for (int k = 0; k < 4; k++) {
+    CHECK_OK(rx_dispose(sd[k]));
+    CHECK_EQ(atomic_load(&steady[k].nexts), atomic_load(&e.sent));
+    CHECK_EQ(atomic_load(&steady[k].disposed), 1);
+  }
+  printf("# %lld subscribe/dispose rounds in %lld ms while %ld events were emitted\n",
+         (long long)rounds, (long long)elapsed_ms, (long)atomic_load(&e.sent));
+  rx_release(e.s);
+  CHECK_EQ(rx_debug_live_objects(), live);
+}

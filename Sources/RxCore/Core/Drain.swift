@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Serializes work items from any number of threads, including re-entrant submissions from
@@ -9,6 +10,11 @@ import Synchronization
 /// returns; their item runs after the current one finishes, on the drainer's thread. A
 /// re-entrant submission is therefore queued, never run recursively, and never dropped.
 /// `wip` counts submissions not yet accounted for by the drainer (the RxJava "missed" loop).
+///
+/// Fairness: a thread that came with one item must not be kept draining for as long as other
+/// threads keep submitting. After `fairShare` items the drainer offers its role (`handoff`);
+/// the next thread that queues an item takes it over and drains instead, and the first one
+/// returns. With no taker within a short spin it withdraws the offer and goes on.
 public final class Drain<Item> {
   @usableFromInline let wip = Atomic<Int>(0)
   /// Guards `queue`, held only for an append or a buffer swap (see `SpinLock`).
@@ -18,6 +24,12 @@ public final class Drain<Item> {
   @usableFromInline let parked = Atomic<UnsafeMutableRawPointer?>(nil)
   /// The drainer's spare buffer (only the draining thread touches it).
   @usableFromInline var batch = RingBuffer<Item>()
+  /// 0: no offer; 1: the drainer offers its role; 2: a submitter took it and waits for the
+  /// drainer to let go (it stores 0 as its last access).
+  @usableFromInline let handoff = Atomic<Int>(0)
+  /// The offering drainer's unaccounted `wip` count, for the taker (written before the offer).
+  @usableFromInline var handoffMissed = 0
+  @usableFromInline static var fairShare: Int { 256 }
 
   public init() {}
 
@@ -72,7 +84,39 @@ public final class Drain<Item> {
     enqueue(item)
     if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
       drainLoop(missed: 1, handle)
+    } else if handoff.load(ordering: .relaxed) == 1 {
+      takeOver(handle)
     }
+  }
+
+  /// Takes the drainer's role if it is still on offer, then drains in its place.
+  @usableFromInline
+  func takeOver(_ handle: (Item) -> Void) {
+    guard handoff.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged
+    else { return }
+    // Wait for the previous drainer to let go: after that it touches nothing of this drain.
+    var spins = 0
+    while handoff.load(ordering: .acquiring) != 0 {
+      spins += 1
+      if spins > 64 { sched_yield() }
+    }
+    drainLoop(missed: handoffMissed, handle)
+  }
+
+  /// Offers the drainer's role to the next submitter. True if one took it: the caller
+  /// must return at once and touch nothing more of this drain.
+  @usableFromInline
+  func offerHandoff(missed: Int) -> Bool {
+    handoffMissed = missed
+    handoff.store(1, ordering: .releasing)
+    for _ in 0..<2048 {
+      if handoff.load(ordering: .acquiring) == 2 { break }
+    }
+    if handoff.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+      return false  // nobody came: keep draining
+    }
+    handoff.store(0, ordering: .releasing)  // taken: let the taker go
+    return true
   }
 
   @inlinable
@@ -85,6 +129,7 @@ public final class Drain<Item> {
   @usableFromInline
   func drainLoop(missed: Int, _ handle: (Item) -> Void) {
     var missed = missed
+    var handled = 0
     while true {
       // Take the queue a batch at a time (one lock per batch, not per item). The queue and
       // `batch` trade buffers, so a warm drain allocates nothing.
@@ -93,7 +138,15 @@ public final class Drain<Item> {
         swap(&queue, &batch)
         queueLock.unlock()
         if batch.isEmpty { break }
-        while let item = batch.popFirst() { handle(item) }
+        while let item = batch.popFirst() {
+          handle(item)
+          handled += 1
+        }
+        // Between batches (`batch` is empty): offer the role if this thread did its share.
+        if handled >= Self.fairShare {
+          if offerHandoff(missed: missed) { return }
+          handled = 0
+        }
       }
       missed = wip.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
       if missed == 0 {
