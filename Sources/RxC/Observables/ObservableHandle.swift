@@ -6,32 +6,50 @@ import RxCore
 /// the value directly; anything else gets a fresh `just` observable (stateless, so a fresh
 /// one is the same observable).
 final class ObservableHandle: Handle {
-  private let core: Observable<RxValue>?
+  // Unmanaged, released by hand in deinit: with two or more class references stored, the
+  // synthesized deinit retains and releases the handle itself around releasing them.
+  private let core: Unmanaged<Observable<RxValue>>?
   /// The value of an rx_just handle.
   let scalar: RxValue?
   /// Set on observables made by rx_as_driver (rx_drive accepts only those).
   let isDriver: Bool
-  /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
-  let connectable: AnyObject?
+  private let connectableRef: Unmanaged<AnyObject>?
 
-  // `consuming`: the new observable is handed over, not retained again.
-  init(_ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: AnyObject? = nil) {
-    self.core = observable
+  // `consume`: the new observable is moved into the handle. Without it the stored copy is
+  // retained and the parameter released after Handle.init's atomic (ARC cannot pair the two
+  // across it).
+  init(_ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: consuming AnyObject? = nil) {
+    self.core = Unmanaged.passRetained(consume observable)
     self.scalar = nil
     self.isDriver = isDriver
-    self.connectable = connectable
+    self.connectableRef = (consume connectable).map { Unmanaged.passRetained($0) }
     super.init(kind: .observable)
   }
 
-  init(scalar: RxValue) {
+  init(scalar: consuming RxValue) {
     self.core = nil
-    self.scalar = scalar
+    self.scalar = consume scalar
     self.isDriver = false
-    self.connectable = nil
+    self.connectableRef = nil
     super.init(kind: .observable)
   }
 
-  var observable: Observable<RxValue> { core ?? RxJust(scalar.unsafelyUnwrapped) }
+  deinit {
+    core?.release()
+    connectableRef?.release()
+  }
+
+  /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
+  var connectable: AnyObject? { connectableRef?.takeUnretainedValue() }
+
+  var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? RxJust(scalar.unsafelyUnwrapped) }
+
+  /// The core observable, borrowed for `body` (no retain/release); nil for a scalar.
+  @inline(__always)
+  func withCore<R>(_ body: (Observable<RxValue>?) -> R) -> R {
+    guard let core else { return body(nil) }
+    return core._withUnsafeGuaranteedRef { body($0) }
+  }
 
   /// A new owned rx_observable for C.
   static func make(_ observable: consuming Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
@@ -57,6 +75,15 @@ final class ObservableHandle: Handle {
     return Unmanaged<ObservableHandle>.fromOpaque(p).takeUnretainedValue()
   }
 
+  /// `from`, with the handle borrowed for `body` (no retain/release of it).
+  @inline(__always)
+  static func with<R>(
+    _ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "source", _ body: (ObservableHandle) -> R?
+  ) -> R? {
+    guard let p = Validate.pointer(p, .observable, fn, arg) else { return nil }
+    return Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
+  }
+
   /// Takes ownership of an rx_observable a user callback returned: its core observable,
   /// with the callback's C reference released. Nil if it is not a live observable.
   static func take(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString) -> Observable<RxValue>? {
@@ -68,9 +95,10 @@ final class ObservableHandle: Handle {
 
   /// `take`, keeping a scalar as its value.
   static func takeSource(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString) -> RxSource? {
-    guard let h = from(p, fn, "returned observable") else { return nil }
-    let source: RxSource = if let v = h.scalar { .scalar(v) } else { .observable(h.observable) }
-    h.releaseC()
+    guard let p = Validate.pointer(p, .observable, fn, "returned observable") else { return nil }
+    let h = Unmanaged<ObservableHandle>.fromOpaque(p)
+    let source = h._withUnsafeGuaranteedRef { $0.source }
+    if h._withUnsafeGuaranteedRef({ $0.dropCReference() }) { h.release() }
     return source
   }
 

@@ -7,17 +7,41 @@ import RxCore
 public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>?
 {
-  guard let h = ObservableHandle.from(source, "rx_subscribe") else { return nil }
-  return subscribeC(h.observable, observer)
+  // The handle and its observable borrowed under the caller's reference, and the observer
+  // made before the borrow (a call in between would make ARC retain the observable).
+  guard let p = Validate.pointer(source, .observable, "rx_subscribe", "source") else { return nil }
+  let cObserver = CObserver.make(observer)
+  return Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { h in
+    h.withCore { core in
+      if let core { return subscribe(cObserver, to: core) }
+      return cObserver._withUnsafeGuaranteedRef { o in
+        o.on(.next(h.scalar.unsafelyUnwrapped))  // rx_just: the value and completion, at once
+        o.on(.completed)
+        return o.token
+      }
+    }
+  }
 }
 
 /// Subscribes a C observer to a core observable and returns its owned token.
 func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
+  subscribe(CObserver.make(observer), to: observable)
+}
+
+/// Subscribes a new observer (with the one reference its token will own) and returns the token.
+private func subscribe(_ observer: Unmanaged<CObserver>, to observable: Observable<RxValue>)
+  -> UnsafeMutablePointer<rx_disposable>
+{
+  observer._withUnsafeGuaranteedRef { cObserver in
     if type(of: observable) == SubjectObservable.self {
       unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
+    } else if type(of: observable) == RxPipeline.self,
+      case .scalar(let v) = unsafeDowncast(observable, to: RxPipeline.self).root
+    {
+      // Runs to completion here, with nothing upstream to dispose.
+      unsafeDowncast(observable, to: RxPipeline.self).emitScalar(v, cObserver)
     } else {
       cObserver.attach(observable.subscribe(cObserver))
     }

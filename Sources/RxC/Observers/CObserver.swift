@@ -50,9 +50,9 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   init(_ callbacks: rx_observer) {
+    Resources.increment()  // first: after the stores, ARC keeps a retain/release of self around it
     self.callbacks = callbacks
     super.init()
-    Resources.increment()
   }
 
   deinit { Resources.decrement() }
