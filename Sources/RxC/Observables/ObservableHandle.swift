@@ -44,12 +44,9 @@ final class ObservableHandle: Handle {
 
   var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? RxJust(scalar.unsafelyUnwrapped) }
 
-  /// The core observable, borrowed for `body` (no retain/release); nil for a scalar.
-  @inline(__always)
-  func withCore<R>(_ body: (Observable<RxValue>?) -> R) -> R {
-    guard let core else { return body(nil) }
-    return core._withUnsafeGuaranteedRef { body($0) }
-  }
+  /// The core observable, unretained (nil for a scalar): callers borrow it under their own
+  /// reference to the handle.
+  var unretainedCore: Unmanaged<Observable<RxValue>>? { core }
 
   /// A new owned rx_observable for C.
   static func make(_ observable: consuming Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {

@@ -12,13 +12,11 @@ public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ obser
   guard let p = Validate.pointer(source, .observable, "rx_subscribe", "source") else { return nil }
   let cObserver = CObserver.make(observer)
   return Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { h in
-    h.withCore { core in
-      if let core { return subscribe(cObserver, to: core) }
-      return cObserver._withUnsafeGuaranteedRef { o in
-        o.on(.next(h.scalar.unsafelyUnwrapped))  // rx_just: the value and completion, at once
-        o.on(.completed)
-        return o.token
-      }
+    if let core = h.unretainedCore { return subscribe(cObserver, to: core) }
+    return cObserver._withUnsafeGuaranteedRef { o in
+      o.on(.next(h.scalar.unsafelyUnwrapped))  // rx_just: the value and completion, at once
+      o.on(.completed)
+      return o.token
     }
   }
 }
@@ -27,14 +25,14 @@ public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ obser
 func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  subscribe(CObserver.make(observer), to: observable)
+  subscribe(CObserver.make(observer), to: Unmanaged.passUnretained(observable))
 }
 
 /// Subscribes a new observer (with the one reference its token will own) and returns the token.
-private func subscribe(_ observer: Unmanaged<CObserver>, to observable: Observable<RxValue>)
+private func subscribe(_ observer: Unmanaged<CObserver>, to source: Unmanaged<Observable<RxValue>>)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  observer._withUnsafeGuaranteedRef { cObserver in
+  source._withUnsafeGuaranteedRef { observable in observer._withUnsafeGuaranteedRef { cObserver in
     if type(of: observable) == SubjectObservable.self {
       unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
     } else if type(of: observable) == RxPipeline.self,
@@ -46,7 +44,7 @@ private func subscribe(_ observer: Unmanaged<CObserver>, to observable: Observab
       cObserver.attach(observable.subscribe(cObserver))
     }
     return cObserver.token
-  }
+  } }
 }
 
 @c(rx_dispose)
