@@ -7,17 +7,11 @@ import RxCore
 public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>?
 {
-  // The handle and its observable borrowed under the caller's reference, and the observer
-  // made before the borrow (a call in between would make ARC retain the observable).
+  // The handle and its observable borrowed under the caller's reference: no retain/release.
   guard let p = Validate.pointer(source, .observable, "rx_subscribe", "source") else { return nil }
-  let cObserver = CObserver.make(observer)
   return Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { h in
-    if let core = h.unretainedCore { return subscribe(cObserver, to: core) }
-    return cObserver._withUnsafeGuaranteedRef { o in
-      o.on(.next(h.scalar.unsafelyUnwrapped))  // rx_just: the value and completion, at once
-      o.on(.completed)
-      return o.token
-    }
+    guard let core = h.unretainedCore else { return CObserver.runToEnd(observer) { h.scalar } }  // rx_just
+    return subscribe(observer, to: core)
   }
 }
 
@@ -25,26 +19,26 @@ public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ obser
 func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  subscribe(CObserver.make(observer), to: Unmanaged.passUnretained(observable))
+  subscribe(observer, to: Unmanaged.passUnretained(observable))
 }
 
-/// Subscribes a new observer (with the one reference its token will own) and returns the token.
-private func subscribe(_ observer: Unmanaged<CObserver>, to source: Unmanaged<Observable<RxValue>>)
+private func subscribe(_ observer: rx_observer, to source: Unmanaged<Observable<RxValue>>)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  source._withUnsafeGuaranteedRef { observable in observer._withUnsafeGuaranteedRef { cObserver in
-    if type(of: observable) == SubjectObservable.self {
-      unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
-    } else if type(of: observable) == RxPipeline.self,
-      case .scalar(let v) = unsafeDowncast(observable, to: RxPipeline.self).root
-    {
-      // Runs to completion here, with nothing upstream to dispose.
-      unsafeDowncast(observable, to: RxPipeline.self).emitScalar(v, cObserver)
-    } else {
-      cObserver.attach(observable.subscribe(cObserver))
+  source._withUnsafeGuaranteedRef { observable in
+    if type(of: observable) == RxPipeline.self {
+      let pipeline = unsafeDowncast(observable, to: RxPipeline.self)
+      if case .scalar(let v) = pipeline.root { return CObserver.runToEnd(observer) { try pipeline.process(v, nil) } }
     }
-    return cObserver.token
-  } }
+    return CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
+      if type(of: observable) == SubjectObservable.self {
+        unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
+      } else {
+        cObserver.attach(observable.subscribe(cObserver))
+      }
+      return cObserver.token
+    }
+  }
 }
 
 @c(rx_dispose)

@@ -86,9 +86,7 @@ final class RxPipeline: Producer<RxValue> {
   /// An rx_just source (scalar fusion): its element through the stages and on to `observer`
   /// directly, with no sink or disposer: the events a sink would forward (next and completed,
   /// completed alone if filtered out, or the error), and nothing to dispose afterwards.
-  /// Inlined so that a caller holding a concrete observer calls it directly.
-  @inline(__always)
-  func emitScalar<O: Observer<RxValue>>(_ element: RxValue, _ observer: O) {
+  private func emitScalar(_ element: RxValue, _ observer: Observer<RxValue>) {
     let out: RxValue?
     do { out = try process(element, nil) } catch {
       observer.on(.error(error))
