@@ -36,7 +36,7 @@ public func rx_release(_ handle: UnsafeRawPointer?) {
   }
   if Validate.isLive(handle, .observable) {
     let h = Unmanaged<ObservableHandle>.fromOpaque(handle)
-    if h._withUnsafeGuaranteedRef({ $0.dropCReference() }) { h.release() }
+    if h._withUnsafeGuaranteedRef({ $0.dropCReference() }) { ObservableHandle.retire(h) }
     return
   }
   guard let object = Validate.anyObject(handle, "rx_release") else { return }

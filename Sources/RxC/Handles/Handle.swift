@@ -45,6 +45,13 @@ class Handle: AbiObject {
     return !debugPoison
   }
 
+  /// A dropped handle made live again with one C reference, for reuse (see ObservableHandle).
+  final func revive() {
+    Resources.increment()
+    cRefs.store(1, ordering: .relaxed)
+    magic = AbiObject.liveMagic
+  }
+
   /// Runs once, when the last C reference is released.
   func destroyed() {}
 }

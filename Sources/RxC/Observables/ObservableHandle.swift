@@ -1,4 +1,5 @@
 import CRxc
+import Glibc
 import RxCore
 
 /// An rx_observable: a C-owned reference to a core observable, or, for rx_just, just its
@@ -8,12 +9,13 @@ import RxCore
 final class ObservableHandle: Handle {
   // Unmanaged, released by hand in deinit: with two or more class references stored, the
   // synthesized deinit retains and releases the handle itself around releasing them.
-  private let core: Unmanaged<Observable<RxValue>>?
+  // `var` only for `reuse` (a spare handle is refilled in place).
+  private var core: Unmanaged<Observable<RxValue>>?
   /// The value of an rx_just handle.
-  let scalar: RxValue?
+  private(set) var scalar: RxValue?
   /// Set on observables made by rx_as_driver (rx_drive accepts only those).
-  let isDriver: Bool
-  private let connectableRef: Unmanaged<AnyObject>?
+  private(set) var isDriver: Bool
+  private var connectableRef: Unmanaged<AnyObject>?
 
   // `consume`: the new observable is moved into the handle. Without it the stored copy is
   // retained and the parameter released after Handle.init's atomic (ARC cannot pair the two
@@ -50,7 +52,20 @@ final class ObservableHandle: Handle {
 
   /// A new owned rx_observable for C.
   static func make(_ observable: consuming Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
-    ObservableHandle(observable).cPointer
+    if let spare = takeSpare() {
+      spare._withUnsafeGuaranteedRef { $0.core = Unmanaged.passRetained(observable) }
+      return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
+    }
+    return ObservableHandle(observable).cPointer
+  }
+
+  /// rx_just's handle.
+  static func make(scalar: consuming RxValue) -> UnsafeMutablePointer<rx_observable> {
+    if let spare = takeSpare() {
+      spare._withUnsafeGuaranteedRef { $0.scalar = scalar }
+      return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
+    }
+    return ObservableHandle(scalar: scalar).cPointer
   }
 
   var cPointer: UnsafeMutablePointer<rx_observable> {
@@ -95,7 +110,7 @@ final class ObservableHandle: Handle {
     guard let p = Validate.pointer(p, .observable, fn, "returned observable") else { return nil }
     let h = Unmanaged<ObservableHandle>.fromOpaque(p)
     let source = h._withUnsafeGuaranteedRef { $0.source }
-    if h._withUnsafeGuaranteedRef({ $0.dropCReference() }) { h.release() }
+    if h._withUnsafeGuaranteedRef({ $0.dropCReference() }) { retire(h) }
     return source
   }
 
@@ -107,4 +122,60 @@ final class ObservableHandle: Handle {
 enum RxSource {
   case observable(Observable<RxValue>)
   case scalar(RxValue)
+}
+
+// MARK: reuse
+
+/// Each thread keeps the last handle it dropped for its next rx_just or operator result: paths
+/// that make and drop one per element (a flat_map callback returning rx_just(v), a
+/// just -> map -> subscribe lifecycle) then skip a malloc, a free and the object set-up and
+/// tear-down. The spare is empty (its observable and value released when it was dropped, so
+/// ctx_free timing is unchanged), not live (dead magic, not counted by Resources), and owned
+/// by the thread-specific slot; a thread's exit releases it. Not under RXC_DEBUG, where
+/// released handles stay poisoned.
+extension ObservableHandle {
+  /// This thread's slot, made on its first use (one allocation per thread; a pthread value
+  /// set once, so each use is one pthread_getspecific and no pthread_setspecific).
+  private final class Spare {
+    var handle: Unmanaged<ObservableHandle>? = nil
+    deinit { handle?.release() }
+  }
+
+  private static let spareKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { p in if let p { Unmanaged<Spare>.fromOpaque(p).release() } }
+    return key
+  }()
+
+  /// Releases the Swift reference that backed a handle's C references (after
+  /// `dropCReference` returned true): into this thread's spare slot if nothing else holds
+  /// the handle and the slot is free, else the ordinary release.
+  static func retire(_ h: Unmanaged<ObservableHandle>) {
+    guard let p = pthread_getspecific(spareKey) else {
+      pthread_setspecific(spareKey, Unmanaged.passRetained(Spare()).toOpaque())
+      return h.release()
+    }
+    Unmanaged<Spare>.fromOpaque(p)._withUnsafeGuaranteedRef { slot in
+      var handle = h.takeRetainedValue()
+      guard slot.handle == nil, isKnownUniquelyReferenced(&handle) else { return }
+      handle.core?.release()
+      handle.core = nil
+      handle.scalar = nil
+      handle.isDriver = false
+      handle.connectableRef?.release()
+      handle.connectableRef = nil
+      slot.handle = Unmanaged.passRetained(consume handle)
+    }
+  }
+
+  /// This thread's spare made live again with one C reference (the caller fills it in).
+  private static func takeSpare() -> Unmanaged<ObservableHandle>? {
+    guard let p = pthread_getspecific(spareKey) else { return nil }
+    return Unmanaged<Spare>.fromOpaque(p)._withUnsafeGuaranteedRef { slot in
+      guard let h = slot.handle else { return nil }
+      slot.handle = nil
+      h._withUnsafeGuaranteedRef { $0.revive() }
+      return h
+    }
+  }
 }

@@ -26,16 +26,18 @@ private func subscribe(_ observer: rx_observer, to source: Unmanaged<Observable<
   -> UnsafeMutablePointer<rx_disposable>
 {
   source._withUnsafeGuaranteedRef { observable in
+    if type(of: observable) == SubjectObservable.self {
+      return CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
+        unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
+        return cObserver.token
+      }
+    }
     if type(of: observable) == RxPipeline.self {
       let pipeline = unsafeDowncast(observable, to: RxPipeline.self)
       if case .scalar(let v) = pipeline.root { return CObserver.runToEnd(observer) { try pipeline.process(v, nil) } }
     }
     return CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
-      if type(of: observable) == SubjectObservable.self {
-        unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
-      } else {
-        cObserver.attach(observable.subscribe(cObserver))
-      }
+      cObserver.attach(observable.subscribe(cObserver))
       return cObserver.token
     }
   }
