@@ -27,10 +27,17 @@ public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
 @c(rx_release)
 public func rx_release(_ handle: UnsafeRawPointer?) {
   guard let handle else { return }
-  if Validate.isLive(handle, .disposable), let token = CObserver.token(at: handle) { return token.releaseC() }
-  // Observables without a dynamic cast (ObservableHandle is the kind's only class) or a retain.
+  // Tokens and observables without a dynamic cast (ObservableHandle is the kind's only
+  // class) or a retain: the last Swift reference goes outside the borrow.
+  if Validate.isLive(handle, .disposable), CObserver.isToken(handle) {
+    let token = Unmanaged<CObserver>.fromOpaque(handle)
+    if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { token.release() }
+    return
+  }
   if Validate.isLive(handle, .observable) {
-    return Unmanaged<ObservableHandle>.fromOpaque(handle)._withUnsafeGuaranteedRef { $0.releaseC() }
+    let h = Unmanaged<ObservableHandle>.fromOpaque(handle)
+    if h._withUnsafeGuaranteedRef({ $0.dropCReference() }) { ObservableHandle.retire(h) }
+    return
   }
   guard let object = Validate.anyObject(handle, "rx_release") else { return }
   if let h = object as? Handle {

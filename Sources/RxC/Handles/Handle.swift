@@ -12,8 +12,8 @@ class Handle: AbiObject {
   final let cRefs = Atomic<Int>(1)
 
   override init(kind: ObjectKind) {
+    Resources.increment()  // first: an atomic after the stores makes ARC keep retain/release pairs around it
     super.init(kind: kind)
-    Resources.increment()
   }
 
   /// Hands the new handle to C with one C reference.
@@ -31,12 +31,25 @@ class Handle: AbiObject {
   }
 
   final func releaseC() {
-    let old = cRefs.subtract(1, ordering: .acquiringAndReleasing).oldValue
-    guard old == 1 else { return }
+    if dropCReference() { Unmanaged.passUnretained(self).release() }
+  }
+
+  /// Drops one C reference; true when the caller must now release the Swift reference that
+  /// backed them. Lets a caller that reached the handle unretained release it outside its
+  /// borrow (`Unmanaged.release`), which a release inside the borrow would make it retain.
+  final func dropCReference() -> Bool {
+    guard cRefs.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 else { return false }
     magic = AbiObject.deadMagic
     Resources.decrement()
     destroyed()
-    if !debugPoison { Unmanaged.passUnretained(self).release() }
+    return !debugPoison
+  }
+
+  /// A dropped handle made live again with one C reference, for reuse (see ObservableHandle).
+  final func revive() {
+    Resources.increment()
+    cRefs.store(1, ordering: .relaxed)
+    magic = AbiObject.liveMagic
   }
 
   /// Runs once, when the last C reference is released.

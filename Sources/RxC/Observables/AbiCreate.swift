@@ -58,7 +58,7 @@ private func status(_ outcome: AnonymousObservableSink<RxValue>.Outcome, _ fn: S
 @c(rx_just)
 public func rx_just(_ value: rx_value) -> UnsafeMutablePointer<rx_observable>? {
   guard let v = RxValue.from(value, "rx_just") else { return nil }
-  return ObservableHandle(scalar: v).cPointer
+  return ObservableHandle.make(scalar: v)
 }
 
 @c(rx_of)

@@ -1,4 +1,5 @@
 import CRxc
+import Glibc
 import RxCore
 
 /// An rx_observable: a C-owned reference to a core observable, or, for rx_just, just its
@@ -6,36 +7,65 @@ import RxCore
 /// the value directly; anything else gets a fresh `just` observable (stateless, so a fresh
 /// one is the same observable).
 final class ObservableHandle: Handle {
-  private let core: Observable<RxValue>?
+  // Unmanaged, released by hand in deinit: with two or more class references stored, the
+  // synthesized deinit retains and releases the handle itself around releasing them.
+  // `var` only for `reuse` (a spare handle is refilled in place).
+  private var core: Unmanaged<Observable<RxValue>>?
   /// The value of an rx_just handle.
-  let scalar: RxValue?
+  private(set) var scalar: RxValue?
   /// Set on observables made by rx_as_driver (rx_drive accepts only those).
-  let isDriver: Bool
-  /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
-  let connectable: AnyObject?
+  private(set) var isDriver: Bool
+  private var connectableRef: Unmanaged<AnyObject>?
 
-  // `consuming`: the new observable is handed over, not retained again.
-  init(_ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: AnyObject? = nil) {
-    self.core = observable
+  // `consume`: the new observable is moved into the handle. Without it the stored copy is
+  // retained and the parameter released after Handle.init's atomic (ARC cannot pair the two
+  // across it).
+  init(_ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: consuming AnyObject? = nil) {
+    self.core = Unmanaged.passRetained(consume observable)
     self.scalar = nil
     self.isDriver = isDriver
-    self.connectable = connectable
+    self.connectableRef = (consume connectable).map { Unmanaged.passRetained($0) }
     super.init(kind: .observable)
   }
 
-  init(scalar: RxValue) {
+  init(scalar: consuming RxValue) {
     self.core = nil
-    self.scalar = scalar
+    self.scalar = consume scalar
     self.isDriver = false
-    self.connectable = nil
+    self.connectableRef = nil
     super.init(kind: .observable)
   }
 
-  var observable: Observable<RxValue> { core ?? RxJust(scalar.unsafelyUnwrapped) }
+  deinit {
+    core?.release()
+    connectableRef?.release()
+  }
+
+  /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
+  var connectable: AnyObject? { connectableRef?.takeUnretainedValue() }
+
+  var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? RxJust(scalar.unsafelyUnwrapped) }
+
+  /// The core observable, unretained (nil for a scalar): callers borrow it under their own
+  /// reference to the handle.
+  var unretainedCore: Unmanaged<Observable<RxValue>>? { core }
 
   /// A new owned rx_observable for C.
   static func make(_ observable: consuming Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
-    ObservableHandle(observable).cPointer
+    if let spare = takeSpare() {
+      spare._withUnsafeGuaranteedRef { $0.core = Unmanaged.passRetained(observable) }
+      return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
+    }
+    return ObservableHandle(observable).cPointer
+  }
+
+  /// rx_just's handle.
+  static func make(scalar: consuming RxValue) -> UnsafeMutablePointer<rx_observable> {
+    if let spare = takeSpare() {
+      spare._withUnsafeGuaranteedRef { $0.scalar = scalar }
+      return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
+    }
+    return ObservableHandle(scalar: scalar).cPointer
   }
 
   var cPointer: UnsafeMutablePointer<rx_observable> {
@@ -57,6 +87,15 @@ final class ObservableHandle: Handle {
     return Unmanaged<ObservableHandle>.fromOpaque(p).takeUnretainedValue()
   }
 
+  /// `from`, with the handle borrowed for `body` (no retain/release of it).
+  @inline(__always)
+  static func with<R>(
+    _ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "source", _ body: (ObservableHandle) -> R?
+  ) -> R? {
+    guard let p = Validate.pointer(p, .observable, fn, arg) else { return nil }
+    return Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
+  }
+
   /// Takes ownership of an rx_observable a user callback returned: its core observable,
   /// with the callback's C reference released. Nil if it is not a live observable.
   static func take(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString) -> Observable<RxValue>? {
@@ -68,9 +107,10 @@ final class ObservableHandle: Handle {
 
   /// `take`, keeping a scalar as its value.
   static func takeSource(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString) -> RxSource? {
-    guard let h = from(p, fn, "returned observable") else { return nil }
-    let source: RxSource = if let v = h.scalar { .scalar(v) } else { .observable(h.observable) }
-    h.releaseC()
+    guard let p = Validate.pointer(p, .observable, fn, "returned observable") else { return nil }
+    let h = Unmanaged<ObservableHandle>.fromOpaque(p)
+    let source = h._withUnsafeGuaranteedRef { $0.source }
+    if h._withUnsafeGuaranteedRef({ $0.dropCReference() }) { retire(h) }
     return source
   }
 
@@ -82,4 +122,60 @@ final class ObservableHandle: Handle {
 enum RxSource {
   case observable(Observable<RxValue>)
   case scalar(RxValue)
+}
+
+// MARK: reuse
+
+/// Each thread keeps the last handle it dropped for its next rx_just or operator result: paths
+/// that make and drop one per element (a flat_map callback returning rx_just(v), a
+/// just -> map -> subscribe lifecycle) then skip a malloc, a free and the object set-up and
+/// tear-down. The spare is empty (its observable and value released when it was dropped, so
+/// ctx_free timing is unchanged), not live (dead magic, not counted by Resources), and owned
+/// by the thread-specific slot; a thread's exit releases it. Not under RXC_DEBUG, where
+/// released handles stay poisoned.
+extension ObservableHandle {
+  /// This thread's slot, made on its first use (one allocation per thread; a pthread value
+  /// set once, so each use is one pthread_getspecific and no pthread_setspecific).
+  private final class Spare {
+    var handle: Unmanaged<ObservableHandle>? = nil
+    deinit { handle?.release() }
+  }
+
+  private static let spareKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { p in if let p { Unmanaged<Spare>.fromOpaque(p).release() } }
+    return key
+  }()
+
+  /// Releases the Swift reference that backed a handle's C references (after
+  /// `dropCReference` returned true): into this thread's spare slot if nothing else holds
+  /// the handle and the slot is free, else the ordinary release.
+  static func retire(_ h: Unmanaged<ObservableHandle>) {
+    guard let p = pthread_getspecific(spareKey) else {
+      pthread_setspecific(spareKey, Unmanaged.passRetained(Spare()).toOpaque())
+      return h.release()
+    }
+    Unmanaged<Spare>.fromOpaque(p)._withUnsafeGuaranteedRef { slot in
+      var handle = h.takeRetainedValue()
+      guard slot.handle == nil, isKnownUniquelyReferenced(&handle) else { return }
+      handle.core?.release()
+      handle.core = nil
+      handle.scalar = nil
+      handle.isDriver = false
+      handle.connectableRef?.release()
+      handle.connectableRef = nil
+      slot.handle = Unmanaged.passRetained(consume handle)
+    }
+  }
+
+  /// This thread's spare made live again with one C reference (the caller fills it in).
+  private static func takeSpare() -> Unmanaged<ObservableHandle>? {
+    guard let p = pthread_getspecific(spareKey) else { return nil }
+    return Unmanaged<Spare>.fromOpaque(p)._withUnsafeGuaranteedRef { slot in
+      guard let h = slot.handle else { return nil }
+      slot.handle = nil
+      h._withUnsafeGuaranteedRef { $0.revive() }
+      return h
+    }
+  }
 }

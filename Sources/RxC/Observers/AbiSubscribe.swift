@@ -7,21 +7,39 @@ import RxCore
 public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>?
 {
-  guard let h = ObservableHandle.from(source, "rx_subscribe") else { return nil }
-  return subscribeC(h.observable, observer)
+  // The handle and its observable borrowed under the caller's reference: no retain/release.
+  guard let p = Validate.pointer(source, .observable, "rx_subscribe", "source") else { return nil }
+  return Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { h in
+    guard let core = h.unretainedCore else { return CObserver.runToEnd(observer) { h.scalar } }  // rx_just
+    return subscribe(observer, to: core)
+  }
 }
 
 /// Subscribes a C observer to a core observable and returns its owned token.
 func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
+  subscribe(observer, to: Unmanaged.passUnretained(observable))
+}
+
+private func subscribe(_ observer: rx_observer, to source: Unmanaged<Observable<RxValue>>)
+  -> UnsafeMutablePointer<rx_disposable>
+{
+  source._withUnsafeGuaranteedRef { observable in
     if type(of: observable) == SubjectObservable.self {
-      unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
-    } else {
-      cObserver.attach(observable.subscribe(cObserver))
+      return CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
+        unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
+        return cObserver.token
+      }
     }
-    return cObserver.token
+    if type(of: observable) == RxPipeline.self {
+      let pipeline = unsafeDowncast(observable, to: RxPipeline.self)
+      if case .scalar(let v) = pipeline.root { return CObserver.runToEnd(observer) { try pipeline.process(v, nil) } }
+    }
+    return CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
+      cObserver.attach(observable.subscribe(cObserver))
+      return cObserver.token
+    }
   }
 }
 

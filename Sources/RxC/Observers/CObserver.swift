@@ -30,7 +30,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   // Swift object header; the superclass has no stored properties). Do not reorder.
   final var magic: UInt64 = AbiObject.liveMagic
   final let kind: ObjectKind = .disposable
-  private let state = Atomic<UInt32>(0)
+  private let state: Atomic<UInt32>
   /// C references to the token (the Swift reference backing them is one).
   private let cRefs = Atomic<UInt32>(1)
   /// The slot a subject keeps this observer in (drain-owned, see `Observer.subjectSlot`).
@@ -50,9 +50,18 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   init(_ callbacks: rx_observer) {
+    Resources.increment()  // first: after the stores, ARC keeps a retain/release of self around it
     self.callbacks = callbacks
+    state = Atomic(0)
     super.init()
+  }
+
+  /// The token of a subscription that ended inside rx_subscribe (see `runToEnd`).
+  private init(ended callbacks: rx_observer) {
     Resources.increment()
+    self.callbacks = callbacks
+    state = Atomic(Self.stopped | Self.final)
+    super.init()
   }
 
   deinit { Resources.decrement() }
@@ -198,6 +207,26 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   // MARK: subscribing and the token
+
+  /// Runs a subscription that ends before its token exists (an rx_just, or a map/filter
+  /// pipeline on one): `element`'s outcome as on_next and on_completed, or on_error, then
+  /// on_disposed, called in a row. No rx_dispose can reach a token that does not exist yet,
+  /// so none of the delivery handshake is needed: the token is born ended.
+  static func runToEnd(_ callbacks: rx_observer, _ element: () throws -> RxValue?)
+    -> UnsafeMutablePointer<rx_disposable>
+  {
+    let token = Unmanaged.passRetained(CObserver(ended: callbacks)).toOpaque()
+    do {
+      if let v = try element() { withExtendedLifetime(v) { callbacks.on_next?(callbacks.ctx, v.c) } }
+      callbacks.on_completed?(callbacks.ctx)
+    } catch {
+      let e = ErrorObject.from(error)
+      callbacks.on_error?(callbacks.ctx, e.cPointer)
+      withExtendedLifetime(e) {}
+    }
+    callbacks.on_disposed?(callbacks.ctx)
+    return token.assumingMemoryBound(to: rx_disposable.self)
+  }
 
   /// The upstream subscription this observer's token disposes. Called once, before the
   /// token exists.

@@ -8,9 +8,10 @@ public func rx_filter(
   _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_predicate_fn?, _ ctx: UnsafeMutableRawPointer?,
   _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_filter") else { return nil }
-  guard let fn else { setLastError("rx_filter: fn is NULL"); return nil }
-  return ObservableHandle.make(RxPipeline.filter(h.source, CFunction(fn, ctx, ctxFree)))
+  ObservableHandle.with(src, "rx_filter") { h in
+    guard let fn else { setLastError("rx_filter: fn is NULL"); return nil }
+    return ObservableHandle.make(RxPipeline.filter(h.source, CFunction(fn, ctx, ctxFree)))
+  }
 }
 
 @c(rx_take)

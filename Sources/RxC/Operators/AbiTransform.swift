@@ -7,9 +7,10 @@ import RxCore
 public func rx_map(
   _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_map_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_map") else { return nil }
-  guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
-  return ObservableHandle.make(RxPipeline.map(h.source, CFunction(fn, ctx, ctxFree)))
+  ObservableHandle.with(src, "rx_map") { h in
+    guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
+    return ObservableHandle.make(RxPipeline.map(h.source, CFunction(fn, ctx, ctxFree)))
+  }
 }
 
 @c(rx_scan)
@@ -41,9 +42,10 @@ public func rx_flat_map(
   _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
   _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_flat_map") else { return nil }
-  guard let fn else { setLastError("rx_flat_map: fn is NULL"); return nil }
-  return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree)))
+  ObservableHandle.with(src, "rx_flat_map") { h in
+    guard let fn else { setLastError("rx_flat_map: fn is NULL"); return nil }
+    return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree)))
+  }
 }
 
 @c(rx_flat_map_latest)

@@ -78,22 +78,22 @@ final class RxPipeline: Producer<RxValue> {
   deinit { earlier.deallocate() }  // Step is plain data: nothing to deinitialize
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable {
-    if case .scalar(let v) = root { return emitScalar(v, observer) }
-    return super.subscribe(observer)
+    guard case .scalar(let v) = root else { return super.subscribe(observer) }
+    emitScalar(v, observer)
+    return NopDisposable.shared
   }
 
   /// An rx_just source (scalar fusion): its element through the stages and on to `observer`
   /// directly, with no sink or disposer: the events a sink would forward (next and completed,
   /// completed alone if filtered out, or the error), and nothing to dispose afterwards.
-  private func emitScalar(_ element: RxValue, _ observer: Observer<RxValue>) -> any Disposable {
+  private func emitScalar(_ element: RxValue, _ observer: Observer<RxValue>) {
     let out: RxValue?
     do { out = try process(element, nil) } catch {
       observer.on(.error(error))
-      return NopDisposable.shared
+      return
     }
     if let out { observer.on(.next(out)) }
     observer.on(.completed)
-    return NopDisposable.shared
   }
 
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
