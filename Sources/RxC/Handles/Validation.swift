@@ -30,7 +30,7 @@ enum Validate {
       setLastError("\(fn): \(arg) is a \(actual), expected \(kind.name)")
       return nil
     }
-    if CObserver.token(at: p) != nil {
+    if kind == .disposable && CObserver.isToken(p) {  // only a .disposable can be a token
       setLastError("\(fn): \(arg) is a subscription token, not a \(kind.name) of the expected sort")
       return nil
     }
@@ -62,7 +62,7 @@ enum Validate {
         : "\(fn): not a librxc handle")
       return nil
     }
-    precondition(CObserver.token(at: p) == nil, "a subscription token is not an AbiObject")
+    precondition(!CObserver.isToken(p), "a subscription token is not an AbiObject (callers take tokens first)")
     return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
   }
 
