@@ -29,14 +29,17 @@ let package = Package(
     // The C types of include/rxc.h, seen from Swift, plus a few C helpers (thread-local
     // last-error buffer). Not exported.
     .target(name: "CRxc"),
+    // What the core needs of C: a process-wide barrier, a compiler fence, a thread identity.
+    .target(name: "CRxcCore"),
     // Pure Swift Rx core: generic over the element type, no C types.
     .target(
       name: "RxCore",
+      dependencies: ["CRxcCore"],
       swiftSettings: [.unsafeFlags(hotFlags + ["-cross-module-optimization"])]),
     // The C ABI: @c exports, handle boxing and validation, value marshalling. No Rx logic.
     .target(
       name: "RxC",
-      dependencies: ["CRxc", "RxCore"],
+      dependencies: ["CRxc", "CRxcCore", "RxCore"],
       exclude: ["exports.map"],
       swiftSettings: [.unsafeFlags(hotFlags + [
         "-emit-clang-header-path", "\(root)/build/gen/rxc-swift.h",

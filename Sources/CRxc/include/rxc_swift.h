@@ -19,8 +19,4 @@ void rxc_set_last_error(const char *message);
 const char *rxc_get_last_error(void);
 /* pthread_t of the process's initial thread (see main_thread.c). */
 unsigned long rxc_main_thread(void);
-/* process_barrier.c: a full fence on every thread of the process. */
-void rxc_process_barrier(void);
-/* Orders the surrounding memory accesses for the compiler only (no instruction). */
-static inline void rxc_compiler_fence(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 #endif

@@ -1,4 +1,5 @@
 import CRxc
+import CRxcCore
 import RxCore
 import Synchronization
 

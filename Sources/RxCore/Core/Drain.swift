@@ -1,40 +1,62 @@
+import CRxcCore
 import Glibc
 import Synchronization
 
 /// Serializes work items from any number of threads, including re-entrant submissions from
 /// inside a handler, without ever running a handler under a lock.
 ///
-/// The first submitter that finds the drain idle becomes the drainer: it handles its own
-/// item at once (one CAS in, one atomic decrement out when uncontended), then keeps
-/// handling whatever others queued meanwhile. Everyone else appends to a locked queue and
-/// returns; their item runs after the current one finishes, on the drainer's thread. A
-/// re-entrant submission is therefore queued, never run recursively, and never dropped.
-/// `wip` counts submissions not yet accounted for by the drainer (the RxJava "missed" loop).
+/// A thread that finds the drain free takes it (one CAS), handles its own item at once, then
+/// whatever was queued meanwhile, and lets go. Everyone else appends to a locked queue and
+/// returns; their item runs after the current one, on the holder's thread. A re-entrant
+/// submission (the holder's own thread, from inside a handler) is queued the same way, never
+/// run recursively and never dropped.
+///
+/// One atomic operation per uncontended round trip: letting go is a plain release store. The
+/// catch is the classic lost wake-up: a holder that stores "free" and then looks at the
+/// queue may, on a real CPU, read the queue before its store is visible, while a submitter
+/// reads "held" and leaves its item to it. Both sides need a full fence between their store
+/// and their load. While only one thread at a time ever uses the drain (re-entrancy
+/// included, which the holder sees in program order) nothing else looks, so nothing is
+/// paid. The first submission from a foreign thread that finds the drain held makes it
+/// `shared` for good: it runs `rxc_process_barrier()` once, which makes every in-flight
+/// holder's "free" store visible or its next load see `shared`; from then on holders fence
+/// when they let go (a second locked instruction), as the usual protocol does.
 ///
 /// Fairness: a thread that came with one item must not be kept draining for as long as other
-/// threads keep submitting. After `fairShare` items the drainer offers its role (`handoff`);
-/// the next thread that queues an item takes it over and drains instead, and the first one
-/// returns. With no taker within a short spin it withdraws the offer and goes on.
+/// threads keep submitting. After `fairShare` items the holder offers its role (`handoff`);
+/// the next foreign submitter takes it over and drains instead, and the first one returns.
+/// With no taker within a short spin it withdraws the offer and goes on.
 public final class Drain<Item> {
-  @usableFromInline let wip = Atomic<Int>(0)
+  /// 1 while a thread holds the drain, else 0.
+  @usableFromInline let held = Atomic<Int>(0)
+  /// The holder's `rxc_thread_self()`, 0 when free or being handed over: tells a
+  /// re-entrant submission from a foreign one. Cleared before `held`, so a thread that reads
+  /// its own identity here is the holder.
+  @usableFromInline let holder = Atomic<UInt>(0)
+  /// 0: only one thread at a time has used the drain. 1: a foreign submitter is switching it
+  /// (its barrier is under way). 2: shared for good (see the type comment).
+  @usableFromInline let mode: Atomic<Int>
   /// Guards `queue`, held only for an append or a buffer swap (see `SpinLock`).
   @usableFromInline let queueLock = SpinLock()
   @usableFromInline var queue = RingBuffer<Item>()
-  /// An owner kept alive until the drain goes idle (see `keepAliveWhileDraining`).
+  /// `queue.count`, written under `queueLock`, read without it by the holder.
+  @usableFromInline let queued = Atomic<Int>(0)
+  /// An owner kept alive until the drain is let go (see `keepAliveWhileDraining`).
   @usableFromInline let parked = Atomic<UnsafeMutableRawPointer?>(nil)
-  /// The drainer's spare buffer (only the draining thread touches it).
+  /// The holder's spare buffer (only the holder touches it).
   @usableFromInline var batch = RingBuffer<Item>()
-  /// 0: no offer; 1: the drainer offers its role; 2: a submitter took it and waits for the
-  /// drainer to let go (it stores 0 as its last access).
+  /// 0: no offer; 1: the holder offers its role; 2: a submitter took it and waits for the
+  /// holder to let go (it stores 0 as its last access).
   @usableFromInline let handoff = Atomic<Int>(0)
-  /// The offering drainer's unaccounted `wip` count, for the taker (written before the offer).
-  @usableFromInline var handoffMissed = 0
   @usableFromInline static var fairShare: Int { 256 }
 
-  public init() {}
+  public init() {
+    // Without a real process barrier the asymmetric protocol cannot be made safe.
+    mode = Atomic(rxc_process_barrier_works() != 0 ? 0 : 2)
+  }
 
-  /// True while some thread is draining (for diagnostics and tests).
-  public var isDraining: Bool { wip.load(ordering: .acquiring) != 0 }
+  /// True while some thread holds the drain (for diagnostics and tests).
+  public var isDraining: Bool { held.load(ordering: .acquiring) != 0 }
 
   @inlinable @inline(__always)
   public func submit(_ item: Item, _ handle: (Item) -> Void) {
@@ -47,7 +69,7 @@ public final class Drain<Item> {
   }
 
   /// `submit` for callers that can do the work without building an `Item`: when the drain
-  /// is idle `inline` runs instead, and `item` is never made.
+  /// is free `inline` runs instead, and `item` is never made.
   @inlinable @inline(__always)
   public func submit(_ item: @autoclosure () -> Item, inline: () -> Void, _ handle: (Item) -> Void) {
     if tryEnter() {
@@ -58,84 +80,131 @@ public final class Drain<Item> {
     }
   }
 
-  /// Becomes the drainer if the drain is idle (one CAS). A caller that gets true handles
-  /// its own work inline, without building an `Item`, and must then call `exit`.
+  /// Takes the drain if it is free (one CAS). A caller that gets true handles its own work
+  /// inline, without building an `Item`, and must then call `exit`.
   @inlinable @inline(__always)
   public func tryEnter() -> Bool {
-    wip.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    guard held.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else { return false }
+    holder.store(rxc_thread_self(), ordering: .relaxed)
+    return true
   }
 
-  /// Leaves after `tryEnter`: handles what others queued meanwhile (one atomic decrement
-  /// when nothing was).
+  /// Leaves after `tryEnter`: handles what was queued meanwhile, then lets go (a plain store
+  /// when nothing was queued and the drain is not shared).
   @inlinable @inline(__always)
   public func exit(_ handle: (Item) -> Void) {
-    let left = wip.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
-    if left != 0 {
-      drainLoop(missed: left, handle)
-    } else if parked.load(ordering: .sequentiallyConsistent) != nil {
-      releaseParked()
-    }
+    if leave() { drainLoop(handle) }
   }
 
-  /// Queues `item` for the current drainer, or drains it (and anything else) if the drain
-  /// went idle meanwhile: for callers whose `tryEnter` failed.
+  /// Lets go of the drain unless items are queued. True if the caller (still or again)
+  /// holds it and must drain. When it returns false it may have freed the drain's owner
+  /// (`releaseParked`): the caller touches nothing more.
+  @inlinable @inline(__always)
+  public func leave() -> Bool {
+    if queued.load(ordering: .relaxed) != 0 { return true }
+    holder.store(0, ordering: .relaxed)
+    held.store(0, ordering: .releasing)
+    rxc_compiler_fence()
+    if mode.load(ordering: .relaxed) != 0 { return recheck() }
+    // Only this thread can have parked an owner (see the type comment).
+    if parked.load(ordering: .relaxed) != nil { releaseParked() }
+    return false
+  }
+
+  /// Queues `item` for the holder, or drains it (and anything else) if the drain went free
+  /// meanwhile: for callers whose `tryEnter` failed.
   @inlinable
   public func submitQueued(_ item: Item, _ handle: (Item) -> Void) {
-    enqueue(item)
-    if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-      drainLoop(missed: 1, handle)
-    } else if handoff.load(ordering: .relaxed) == 1 {
-      takeOver(handle)
+    if holder.load(ordering: .relaxed) == rxc_thread_self() {
+      enqueue(item)  // re-entrant: the holder looks at the queue before it lets go
+    } else {
+      submitForeign(item, handle)
     }
   }
 
-  /// Takes the drainer's role if it is still on offer, then drains in its place.
-  @usableFromInline
-  func takeOver(_ handle: (Item) -> Void) {
+  /// The shared side of `leave`: the fence pairs with the one in `submitForeign`, so either
+  /// this sees the submitter's item or the submitter sees the drain free.
+  @usableFromInline @inline(never)
+  func recheck() -> Bool {
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if queued.load(ordering: .relaxed) != 0 && tryEnter() { return true }
+    if parked.load(ordering: .sequentiallyConsistent) != nil { releaseParked() }
+    return false
+  }
+
+  @usableFromInline @inline(never)
+  func submitForeign(_ item: Item, _ handle: (Item) -> Void) {
+    makeShared()
+    enqueue(item)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if handoff.load(ordering: .relaxed) == 1 && takeOver(handle) { return }
+    if tryEnter() { drainLoop(handle) }
+  }
+
+  /// From now on every holder fences when it lets go. Every thread that has not seen the
+  /// switch finished runs the barrier itself: one that skipped it while another thread's
+  /// barrier was still under way could miss an in-flight holder's "free" store.
+  @usableFromInline @inline(never)
+  func makeShared() {
+    if mode.load(ordering: .acquiring) == 2 { return }
+    mode.store(1, ordering: .sequentiallyConsistent)
+    rxc_process_barrier()
+    mode.store(2, ordering: .releasing)
+  }
+
+  /// Takes the holder's role if it is still on offer, then drains in its place.
+  @usableFromInline @inline(never)
+  func takeOver(_ handle: (Item) -> Void) -> Bool {
     guard handoff.compareExchange(expected: 1, desired: 2, ordering: .acquiringAndReleasing).exchanged
-    else { return }
-    // Wait for the previous drainer to let go: after that it touches nothing of this drain.
+    else { return false }
+    // Wait for the previous holder to let go: after that it touches nothing of this drain.
     var spins = 0
     while handoff.load(ordering: .acquiring) != 0 {
       spins += 1
       if spins > 64 { sched_yield() }
     }
-    drainLoop(missed: handoffMissed, handle)
+    holder.store(rxc_thread_self(), ordering: .relaxed)
+    drainLoop(handle)
+    return true
   }
 
-  /// Offers the drainer's role to the next submitter. True if one took it: the caller
-  /// must return at once and touch nothing more of this drain.
-  @usableFromInline
-  func offerHandoff(missed: Int) -> Bool {
-    handoffMissed = missed
+  /// Offers the holder's role to the next foreign submitter. True if one took it: the
+  /// caller must return at once and touch nothing more of this drain.
+  @usableFromInline @inline(never)
+  func offerHandoff() -> Bool {
+    if mode.load(ordering: .relaxed) != 2 { return false }  // nobody else submits
+    holder.store(0, ordering: .relaxed)  // the taker's identity goes here, never a stale one
     handoff.store(1, ordering: .releasing)
     for _ in 0..<2048 {
       if handoff.load(ordering: .acquiring) == 2 { break }
     }
     if handoff.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+      holder.store(rxc_thread_self(), ordering: .relaxed)
       return false  // nobody came: keep draining
     }
     handoff.store(0, ordering: .releasing)  // taken: let the taker go
     return true
   }
 
-  @inlinable
+  @usableFromInline @inline(never)
   func enqueue(_ item: Item) {
     queueLock.lock()
     queue.append(item)
+    queued.store(queue.count, ordering: .relaxed)
     queueLock.unlock()
   }
 
-  @usableFromInline
-  func drainLoop(missed: Int, _ handle: (Item) -> Void) {
-    var missed = missed
+  /// Drains the queue (the caller holds the drain), then lets go.
+  @usableFromInline @inline(never)
+  func drainLoop(_ handle: (Item) -> Void) {
     var handled = 0
-    while true {
+    repeat {
       // Take the queue a batch at a time (one lock per batch, not per item). The queue and
       // `batch` trade buffers, so a warm drain allocates nothing.
       while true {
         queueLock.lock()
         swap(&queue, &batch)
+        queued.store(0, ordering: .relaxed)
         queueLock.unlock()
         if batch.isEmpty { break }
         while let item = batch.popFirst() {
@@ -144,36 +213,34 @@ public final class Drain<Item> {
         }
         // Between batches (`batch` is empty): offer the role if this thread did its share.
         if handled >= Self.fairShare {
-          if offerHandoff(missed: missed) { return }
+          if offerHandoff() { return }
           handled = 0
         }
       }
-      missed = wip.wrappingSubtract(missed, ordering: .sequentiallyConsistent).newValue
-      if missed == 0 {
-        if parked.load(ordering: .sequentiallyConsistent) != nil { releaseParked() }
-        return
-      }
-    }
+    } while leave()
   }
 
-  /// Keeps `owner` (the object that owns this drain) alive until no thread is draining.
-  /// For an owner whose last reference is dropped from inside one of its own handlers (a C
+  /// Keeps `owner` (the object that owns this drain) alive until the drain is let go. For an
+  /// owner whose last reference is dropped from inside one of its own handlers (a C
   /// callback releasing its subject): the handler's caller still runs on the owner. Costs
-  /// the hot path nothing but one plain load after the drain goes idle.
+  /// the hot path nothing but one plain load when it lets go.
   public func keepAliveWhileDraining(_ owner: AnyObject) {
     guard isDraining else { return }
+    // The holder reads `parked` after its "free" store: from a foreign thread that is the
+    // lost wake-up of the type comment, so switch to the fenced protocol first.
+    if holder.load(ordering: .relaxed) != rxc_thread_self() { makeShared() }
     let p = Unmanaged.passRetained(owner).toOpaque()
     if let previous = parked.exchange(p, ordering: .sequentiallyConsistent) {
       Unmanaged<AnyObject>.fromOpaque(previous).release()
     }
-    // The drainer may have gone idle before it could see `p`: then nobody else will take it.
+    // The holder may have let go before it could see `p`: then nobody else will take it.
     // (Both sides store, then load the other's word, sequentially consistent: at least one
     // of them sees the other.)
-    if wip.load(ordering: .sequentiallyConsistent) == 0 { releaseParked() }
+    if held.load(ordering: .sequentiallyConsistent) == 0 { releaseParked() }
   }
 
-  /// Called last by a drainer: this may free the drain itself, so nothing may follow it.
-  @usableFromInline
+  /// Called last by a holder: this may free the drain itself, so nothing may follow it.
+  @usableFromInline @inline(never)
   func releaseParked() {
     if let p = parked.exchange(nil, ordering: .acquiringAndReleasing) {
       Unmanaged<AnyObject>.fromOpaque(p).release()

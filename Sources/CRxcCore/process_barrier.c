@@ -15,9 +15,10 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "rxc_swift.h"
+#include "rxc_core.h"
 
 static int use_membarrier;
+static int barrier_works = 1;
 static volatile char *flush_page;
 static pthread_mutex_t flush_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -32,7 +33,10 @@ __attribute__((constructor)) static void rxc_process_barrier_init(void) {
   void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p != MAP_FAILED) flush_page = p;
+  else barrier_works = 0;
 }
+
+int rxc_process_barrier_works(void) { return barrier_works; }
 
 void rxc_process_barrier(void) {
   if (use_membarrier) {

@@ -1,0 +1,25 @@
+/* C helpers the Swift core needs and Swift cannot express: a process-wide barrier, a
+ * compiler-only fence and a cheap thread identity. No Rx logic and no C ABI types here. */
+#ifndef RXC_CORE_SHIM_H
+#define RXC_CORE_SHIM_H
+#include <stdint.h>
+#include <pthread.h>
+
+/* process_barrier.c: when it returns, every thread of the process has executed a full fence.
+ * Lets a hot path pair a compiler fence with this on its rare opposite side. */
+void rxc_process_barrier(void);
+/* 0 when no real process barrier exists here: callers must then fence on both sides. */
+int rxc_process_barrier_works(void);
+
+/* Orders the surrounding memory accesses for the compiler only (no instruction). */
+static inline void rxc_compiler_fence(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+
+/* A value unique to the calling thread among live threads (its thread pointer: one load). */
+static inline uintptr_t rxc_thread_self(void) {
+#if defined(__x86_64__) || defined(__aarch64__)
+  return (uintptr_t)__builtin_thread_pointer();
+#else
+  return (uintptr_t)pthread_self();
+#endif
+}
+#endif

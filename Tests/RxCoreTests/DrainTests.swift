@@ -1,0 +1,91 @@
+import Dispatch
+import Synchronization
+import XCTest
+@testable import RxCore
+
+/// The drain lets go with a plain store until a foreign thread first submits to it
+/// (`Drain.mode`); these check that switch and the re-entrant path around it.
+final class DrainTests: XCTestCase {
+  final class Tally: @unchecked Sendable {
+    var count = 0
+    var sum = 0
+  }
+
+  /// Many fresh drains. One thread submits for as long as a second one has not returned
+  /// from its single submission, which switches the drain to the shared protocol and races
+  /// the first thread's plain-store let-go. A lost wake-up leaves that last item queued
+  /// after both threads have returned.
+  func testFirstForeignSubmitterNeverLosesAnItem() {
+    for round in 0..<1_500 {
+      let drain = Drain<Int>()
+      let tally = Tally()
+      let started = Atomic<Int>(0)
+      let foreignDone = Atomic<Bool>(false)
+      let streamed = Atomic<Int>(0)
+      runThreads(2) { t in
+        started.add(1, ordering: .relaxed)
+        while started.load(ordering: .relaxed) < 2 {}
+        if t == 0 {
+          var n = 0
+          while !foreignDone.load(ordering: .acquiring) {
+            drain.submit(1) { tally.count += 1; tally.sum += $0 }
+            n += 1
+          }
+          streamed.store(n, ordering: .relaxed)
+        } else {
+          drain.submit(1_000) { tally.count += 1; tally.sum += $0 }
+          foreignDone.store(true, ordering: .releasing)
+        }
+      }
+      XCTAssertFalse(drain.isDraining)
+      let n = streamed.load(ordering: .relaxed)
+      if tally.count != n + 1 || tally.sum != n + 1_000 {
+        return XCTFail("round \(round): \(tally.count) of \(n + 1) items handled")
+      }
+    }
+  }
+
+  /// A handler's own submissions run after it, in order, and do not make the drain shared.
+  func testReentrantSubmissionsRunAfterTheCurrentItemAndStayUnshared() {
+    let drain = Drain<Int>()
+    var order: [Int] = []
+    func handle(_ v: Int) {
+      order.append(v)
+      if v < 3 { drain.submit(v + 1, handle); order.append(-v) }
+    }
+    drain.submit(0, handle)
+    XCTAssertEqual(order, [0, 0, 1, -1, 2, -2, 3])
+    XCTAssertEqual(drain.mode.load(ordering: .relaxed), 0)
+    XCTAssertFalse(drain.isDraining)
+  }
+
+  /// A submission from another thread while one is held switches the drain for good, and
+  /// the item runs on the holder's thread before it lets go.
+  func testForeignSubmissionWhileHeldIsDrainedByTheHolder() {
+    final class Log: @unchecked Sendable {
+      var seen: [Int] = []
+      var ranOn: [UInt] = []
+      func record(_ v: Int) { seen.append(v); ranOn.append(rxcThreadSelfForTests()) }
+    }
+    let drain = Drain<Int>()
+    let log = Log()
+    let holderThread = rxcThreadSelfForTests()
+    drain.submit(0) { v in
+      log.record(v)
+      if v != 0 { return }
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        drain.submit(7) { _ in XCTFail("a queued item runs with the holder's handler") }
+        done.signal()
+      }
+      done.wait()  // the foreign submitter queued its item and returned
+    }
+    XCTAssertEqual(log.seen, [0, 7])
+    XCTAssertEqual(log.ranOn, [holderThread, holderThread])
+    XCTAssertEqual(drain.mode.load(ordering: .relaxed), 2)
+    XCTAssertFalse(drain.isDraining)
+  }
+}
+
+import Glibc
+func rxcThreadSelfForTests() -> UInt { UInt(pthread_self()) }
