@@ -45,6 +45,32 @@ final class DrainTests: XCTestCase {
     }
   }
 
+  /// One thread's items keep their order while another thread keeps the drain busy: a thread
+  /// that takes a drain another just let go must not overtake items queued before.
+  func testItemsOfOneThreadAreNeverOvertaken() {
+    let drain = Drain<Int>()
+    final class Check: @unchecked Sendable { var last = -1; var disorder = 0; var mine = 0 }
+    let check = Check()
+    let n = 200_000
+    let done = Atomic<Bool>(false)
+    let handle: (Int) -> Void = { v in
+      guard v >= 0 else { return }
+      if v != check.last + 1 { check.disorder += 1 }
+      check.last = v
+      check.mine += 1
+    }
+    runThreads(2) { t in
+      if t == 0 {
+        for i in 0..<n { drain.submit(i, handle) }
+        done.store(true, ordering: .releasing)
+      } else {
+        while !done.load(ordering: .acquiring) { drain.submit(-1, handle) }
+      }
+    }
+    XCTAssertEqual(check.mine, n)
+    XCTAssertEqual(check.disorder, 0)
+  }
+
   /// A handler's own submissions run after it, in order, and do not make the drain shared.
   func testReentrantSubmissionsRunAfterTheCurrentItemAndStayUnshared() {
     let drain = Drain<Int>()

@@ -85,6 +85,11 @@ final class CObserver: Observer<RxValue>, Cancelable {
     next(v)
   }
 
+  /// A subject's delivery (see `Observer.onNext(at:)`): straight to the C callback.
+  override func onNext(at element: UnsafePointer<RxValue>) {
+    next(element.pointee.c)
+  }
+
   @inline(__always)
   private func next(_ value: rx_value) {
     enter()

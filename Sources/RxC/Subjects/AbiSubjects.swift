@@ -47,10 +47,26 @@ public func rx_behavior_relay_new(_ initial: rx_value) -> UnsafeMutablePointer<r
 @c(rx_subject_on_next)
 public func rx_subject_on_next(_ subject: UnsafeMutablePointer<rx_subject>?, _ value: rx_value) -> rx_status {
   guard let p = Validate.pointer(subject, .subject, "rx_subject_on_next", "subject") else { return invalid(subject) }
-  guard let v = RxValue.from(value, "rx_subject_on_next") else { return RX_EINVAL }
-  // No retain/release: the caller's reference keeps the handle, and the handle the subject,
-  // alive for the call.
-  let outcome = Unmanaged<SubjectHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { h in
+  let h = Unmanaged<SubjectHandle>.fromOpaque(p)
+  // Each scalar is built in its own branch: the compiler then knows the value holds no
+  // reference and destroys nothing after the call.
+  switch value.kind {
+  case RX_INT: return emitNext(h, .int(value.as.i))
+  case RX_DOUBLE: return emitNext(h, .double(value.as.d))
+  case RX_BOOL: return emitNext(h, .bool(value.as.b))
+  case RX_PTR: return emitNext(h, .ptr(value.as.ptr))
+  case RX_NONE: return emitNext(h, RxValue.none)
+  default:
+    guard let v = RxValue.fromBoxed(value, "rx_subject_on_next") else { return RX_EINVAL }
+    return emitNext(h, v)
+  }
+}
+
+/// No retain/release: the caller's reference keeps the handle, and the handle the subject,
+/// alive for the call.
+@inline(__always)
+private func emitNext(_ h: Unmanaged<SubjectHandle>, _ v: RxValue) -> rx_status {
+  let outcome = h._withUnsafeGuaranteedRef { h in
     if let publish = h.publish { return publish._withUnsafeGuaranteedRef { $0.emitNext(v) } }
     return h.core.emit(.next(v))
   }

@@ -60,7 +60,7 @@ public final class Drain<Item> {
 
   @inlinable @inline(__always)
   public func submit(_ item: Item, _ handle: (Item) -> Void) {
-    if tryEnter() {
+    if enter(handle) {
       handle(item)
       exit(handle)
     } else {
@@ -72,7 +72,7 @@ public final class Drain<Item> {
   /// is free `inline` runs instead, and `item` is never made.
   @inlinable @inline(__always)
   public func submit(_ item: @autoclosure () -> Item, inline: () -> Void, _ handle: (Item) -> Void) {
-    if tryEnter() {
+    if enter(handle) {
       inline()
       exit(handle)
     } else {
@@ -80,10 +80,30 @@ public final class Drain<Item> {
     }
   }
 
-  /// Takes the drain if it is free (one CAS). A caller that gets true handles its own work
-  /// inline, without building an `Item`, and must then call `exit`.
+  /// Takes the drain if it is free (one CAS), after handling what was queued before: a
+  /// caller that gets true handles its own work inline, without building an `Item`, and must
+  /// then call `exit`. (Items are queued while another thread holds the drain; one that lets
+  /// go may not have seen the last of them yet, and they must not be overtaken.)
   @inlinable @inline(__always)
-  public func tryEnter() -> Bool {
+  public func enter(_ handle: (Item) -> Void) -> Bool {
+    guard tryEnter() else { return false }
+    if queued.load(ordering: .relaxed) != 0 { catchUp(handle) }
+    return true
+  }
+
+  /// Handles the items queued before this holder took the drain.
+  @usableFromInline @inline(never)
+  func catchUp(_ handle: (Item) -> Void) {
+    queueLock.lock()
+    swap(&queue, &batch)
+    queued.store(0, ordering: .relaxed)
+    queueLock.unlock()
+    while let item = batch.popFirst() { handle(item) }
+  }
+
+  /// Takes the drain if it is free (one CAS); the caller then drains the queue.
+  @inlinable @inline(__always)
+  func tryEnter() -> Bool {
     guard held.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else { return false }
     holder.store(rxc_thread_self(), ordering: .relaxed)
     return true

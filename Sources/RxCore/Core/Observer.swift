@@ -7,6 +7,13 @@ open class Observer<Element> {
   /// Delivers one event. Callers guarantee the Rx grammar and serialization.
   open func on(_ event: Event<Element>) {}
 
+  /// Delivers the element at `element` as a `.next` event. The hot path of subjects: the
+  /// pointer has the same representation for every `Element`, so an override in a concrete
+  /// subclass is called directly (no reabstraction thunk) and no `Event` is built.
+  open func onNext(at element: UnsafePointer<Element>) {
+    on(.next(element.pointee))
+  }
+
   /// Delivers `elements` as `.next` events, in order, stopping once this observer wants no
   /// more events (a replay subject hands a late subscriber its buffer this way). Observers
   /// may override it with one tight loop.

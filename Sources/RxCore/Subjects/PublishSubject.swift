@@ -45,15 +45,15 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   /// `emit(.next(element))` for the hot path: when the drain is idle the element goes
   /// straight to the observers, with no `SubjectOp` built, copied or destroyed.
   @inlinable @discardableResult
-  public func emitNext(_ element: consuming Element) -> SubjectOutcome {
+  public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
     let s = flags.load(ordering: .acquiring)
     if s & SubjectFlags.disposed != 0 { return .afterDispose }
     if s & SubjectFlags.stopped != 0 { return .ignoredAfterStop }
-    if drain.tryEnter() {
-      if !disposed && stopEvent == nil { observers.deliver(.next(element)) }
+    if drain.enter({ [unowned(unsafe) self] in self.handle($0) }) {
+      if !disposed && stopEvent == nil { observers.deliverNext(element) }
       drain.exit { [unowned(unsafe) self] in self.handle($0) }
     } else {
-      drain.submitQueued(.event(.next(element))) { [unowned(unsafe) self] in self.handle($0) }
+      drain.submitQueued(.event(.next(copy element))) { [unowned(unsafe) self] in self.handle($0) }
     }
     return .accepted
   }

@@ -131,6 +131,26 @@
     }
   }
 
+  /// Delivers `element` to every observer whose member is not disposed, by pointer
+  /// (`Observer.onNext(at:)`): no `Event` is built and the element is not copied.
+  @inlinable @inline(__always)
+  func deliverNext(_ element: borrowing Element) {
+    guard let base else { return }
+    let n = count
+    withUnsafePointer(to: element) { p in
+      var i = 0
+      while i < n {
+        let bits = base[i]
+        if bits & 1 == 0 {
+          Self.observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p) }
+        } else {
+          Self.withLive(bits) { $0.onNext(at: p) }
+        }
+        i += 1
+      }
+    }
+  }
+
   /// Empties the list, passing each live observer to `body` (to deliver a stop event or to
   /// tell it it was dropped) before letting go of it.
   @inlinable
