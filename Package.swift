@@ -29,9 +29,12 @@ let package = Package(
     // The C types of include/rxc.h, seen from Swift, plus a few C helpers (thread-local
     // last-error buffer). Not exported.
     .target(name: "CRxc"),
+    // RxCore's live-object counters (per-thread, in C for initial-exec TLS). Not exported.
+    .target(name: "CRxResources"),
     // Pure Swift Rx core: generic over the element type, no C types.
     .target(
       name: "RxCore",
+      dependencies: ["CRxResources"],
       swiftSettings: [.unsafeFlags(hotFlags + ["-cross-module-optimization"])]),
     // The C ABI: @c exports, handle boxing and validation, value marshalling. No Rx logic.
     .target(
