@@ -101,7 +101,15 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     }
   }
 
-  @inlinable public final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  // The drain and `self` reached unmanaged: otherwise one of them is retained and released
+  // on every submit (the caller's reference keeps the sink, and its `let` the drain, alive).
+  @inlinable public final func submit(_ signal: Signal) {
+    let me = Unmanaged.passUnretained(self)
+    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
+      $0.submit(signal) { s in me._withUnsafeGuaranteedRef { $0.handle(s) } }
+    }
+  }
+
 
   @inlinable final func handle(_ signal: Signal) {
     if isDisposed { return }
