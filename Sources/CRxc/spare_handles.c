@@ -1,4 +1,4 @@
-/* This thread's spare observable handles (see ObservableHandle.retire): a static-TLS block
+/* This thread's spare observable handles and pipeline (see ObservableHandle.retire): a static-TLS block
  * reached with one %fs-relative access, where pthread_getspecific was a call per use. The
  * pthread key only serves to release the spares when the thread exits; it is set once per
  * thread, by the first put. */
@@ -15,6 +15,11 @@ static void thread_exit(void *p) {
   rxc_spare_handles *s = p;
   s->hooked = 0;  /* a later put (another TLS destructor) hooks again: glibc reruns destructors */
   while (s->count > 0) release_spare(s->slot[--s->count]);
+  if (s->pipeline) {
+    void *p = s->pipeline;
+    s->pipeline = 0;
+    release_spare(p);
+  }
 }
 
 static void make_exit_key(void) { pthread_key_create(&exit_key, thread_exit); }

@@ -141,7 +141,7 @@ extension ObservableHandle {
   static func retire(_ h: Unmanaged<ObservableHandle>) {
     var handle = h.takeRetainedValue()
     guard isKnownUniquelyReferenced(&handle) else { return }
-    handle.core?.release()
+    if let core = handle.core { RxPipeline.release(core) }
     handle.core = nil
     handle.scalar = nil
     handle.isDriver = false
@@ -149,7 +149,7 @@ extension ObservableHandle {
     handle.connectableRef = nil
     let p = Unmanaged.passRetained(consume handle).toOpaque()
     if rxc_spare_put(p) { return }
-    if !rxc_spare_hooked(), rxc_spare_hook({ Unmanaged<ObservableHandle>.fromOpaque($0!).release() }),
+    if !rxc_spare_hooked(), rxc_spare_hook({ Unmanaged<AnyObject>.fromOpaque($0!).release() }),
       rxc_spare_put(p)
     {
       return

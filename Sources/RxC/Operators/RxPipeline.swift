@@ -41,41 +41,70 @@ final class RxPipeline: Producer<RxValue> {
   }
 
   /// Where the first stage's elements come from.
-  let root: RxSource
+  private(set) var root: RxSource
   /// The pipeline this one extends: keeps the earlier stages' contexts alive.
-  let previous: RxPipeline?
+  private(set) var previous: RxPipeline?
   /// The earlier stages' steps, in order: a plain buffer (an array would be retained and
   /// released per element); empty, so no allocation, for a single stage.
-  let earlier: UnsafeMutableBufferPointer<Step>
-  let step: Step
-  let owner: CContext?
+  private(set) var earlier: UnsafeMutableBufferPointer<Step>
+  private(set) var step: Step
+  private(set) var owner: CContext?
+  // `var`s only for reuse: a pipeline is refilled only while nothing else holds it.
 
   static func map(_ source: RxSource, _ fn: CFunction<rx_map_fn>) -> RxPipeline {
-    RxPipeline(source, Step(map: fn.fn, filter: nil, ctx: fn.ctx), fn.owner)
+    make(source, Step(map: fn.fn, filter: nil, ctx: fn.ctx), fn.owner)
   }
 
   static func filter(_ source: RxSource, _ fn: CFunction<rx_predicate_fn>) -> RxPipeline {
-    RxPipeline(source, Step(map: nil, filter: fn.fn, ctx: fn.ctx), fn.owner)
+    make(source, Step(map: nil, filter: fn.fn, ctx: fn.ctx), fn.owner)
   }
 
-  /// `step` applied to `source`'s elements; fused with `source` if it is a pipeline.
+  /// A new pipeline, or this thread's spare refilled (see `release`).
+  private static func make(_ source: RxSource, _ step: Step, _ owner: CContext?) -> RxPipeline {
+    guard let p = rxc_spare_take_pipeline() else { return RxPipeline(source, step, owner) }
+    let pipeline = Unmanaged<RxPipeline>.fromOpaque(p).takeRetainedValue()
+    (pipeline.root, pipeline.previous, pipeline.earlier) = stages(before: source)
+    pipeline.step = step
+    pipeline.owner = owner
+    return pipeline
+  }
+
   private init(_ source: RxSource, _ step: Step, _ owner: CContext?) {
-    if case .observable(let o) = source, let p = o as? RxPipeline {
-      root = p.root
-      previous = p
-      earlier = .allocate(capacity: p.earlier.count + 1)
-      _ = earlier.initialize(from: p.earlier)
-      (earlier.baseAddress! + p.earlier.count).initialize(to: p.step)
-    } else {
-      root = source
-      previous = nil
-      earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
-    }
+    (root, previous, earlier) = Self.stages(before: source)
     self.step = step
     self.owner = owner
   }
 
+  /// What a stage applied to `source` runs first: fused with `source` if it is a pipeline.
+  private static func stages(before source: RxSource)
+    -> (RxSource, RxPipeline?, UnsafeMutableBufferPointer<Step>)
+  {
+    guard case .observable(let o) = source, let p = o as? RxPipeline else {
+      return (source, nil, UnsafeMutableBufferPointer(start: nil, count: 0))
+    }
+    let earlier = UnsafeMutableBufferPointer<Step>.allocate(capacity: p.earlier.count + 1)
+    _ = earlier.initialize(from: p.earlier)
+    (earlier.baseAddress! + p.earlier.count).initialize(to: p.step)
+    return (p.root, p, earlier)
+  }
+
   deinit { earlier.deallocate() }  // Step is plain data: nothing to deinitialize
+
+  /// Releases a handle's observable. A pipeline that nothing else holds is emptied (its
+  /// value, contexts and earlier stages released now, as its deinit would) and kept as this
+  /// thread's spare: a just -> map -> subscribe lifecycle then allocates no pipeline.
+  static func release(_ core: Unmanaged<Observable<RxValue>>) {
+    guard core._withUnsafeGuaranteedRef({ type(of: $0) == RxPipeline.self }) else { return core.release() }
+    var pipeline = unsafeDowncast(core.takeRetainedValue(), to: RxPipeline.self)
+    guard isKnownUniquelyReferenced(&pipeline) else { return }
+    pipeline.root = .scalar(.none)
+    pipeline.previous = nil
+    pipeline.earlier.deallocate()
+    pipeline.earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
+    pipeline.owner = nil
+    let p = Unmanaged.passRetained(consume pipeline)
+    if !rxc_spare_put_pipeline(p.toOpaque()) { p.release() }
+  }
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable {
     guard case .scalar(let v) = root else { return super.subscribe(observer) }
