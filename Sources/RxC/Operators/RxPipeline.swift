@@ -130,21 +130,47 @@ final class RxPipeline: Producer<RxValue> {
   {
     guard case .observable(let source) = root else { preconditionFailure("a scalar is emitted by subscribe") }
     let sink = RxPipelineSink(self, observer: observer, cancel: cancel)
+    if type(of: source) == RxRange.self {
+      sink.run(unsafeDowncast(source, to: RxRange.self))
+      return (sink, NopDisposable.shared)
+    }
     return (sink, source.subscribe(sink))
   }
 
-  /// `input` through every stage up to this one (see `Step.apply`); nil if dropped.
+  /// What the stages made of an element.
+  enum Outcome {
+    case dropped
+    /// A plain value (not boxed), as C sees it.
+    case plain(rx_value)
+    case output(RxValue)
+    /// Only filters ran on a boxed input: the input itself goes on.
+    case input
+  }
+
+  /// `v` through every stage up to this one (see `Step.apply`). `v` is borrowed from the
+  /// caller's element (or plain), and then owned by `held` once a map returned a boxed value.
   @inline(__always)
-  func process(_ input: RxValue, _ sink: RxPipelineSink?) throws -> RxValue? {
-    var v = input.c  // borrowed from `input`, or owned by `held`
+  func process(_ input: rx_value, _ sink: RxPipelineSink?) throws -> Outcome {
+    var v = input
     var held: RxValue? = nil
     for s in earlier {
-      guard try s.apply(&v, &held, sink) else { return nil }
+      guard try s.apply(&v, &held, sink) else { return .dropped }
     }
-    guard try step.apply(&v, &held, sink) else { return nil }
-    if let held { return held }
-    if v.kind.rawValue < RX_STRING.rawValue { return RxValue.from(v, "rx_map") }
-    return input  // only filters ran
+    guard try step.apply(&v, &held, sink) else { return .dropped }
+    if let held { return .output(held) }
+    if v.kind.rawValue < RX_STRING.rawValue { return .plain(v) }
+    return .input
+  }
+
+  /// `input` through every stage up to this one; nil if dropped.
+  @inline(__always)
+  func process(_ input: RxValue, _ sink: RxPipelineSink?) throws -> RxValue? {
+    switch try process(input.c, sink) {
+    case .dropped: return nil
+    case .plain(let v): return RxValue.from(v, "rx_map")
+    case .output(let out): return out
+    case .input: return input
+    }
   }
 }
 
@@ -167,6 +193,44 @@ final class RxPipelineSink: Sink<RxValue, RxValue> {
       }
       if let out { forwardOn(.next(out)) }
     case .error, .completed: forwardTerminal(event)
+    }
+  }
+
+  /// A range source fused in (range -> pipeline): its integers go straight into the stages,
+  /// with no range sink, event or RxValue per element. The same events and checks as the
+  /// range's own loop: it stops once this sink is disposed or nobody downstream wants more.
+  func run(_ range: RxRange) {
+    let downstream = observer  // a local: through `self` it is retained around every call
+    var i: Int64 = 0
+    while i < Int64(range.count), !isDisposed, !downstream.wantsNoMoreEvents {
+      var v = rx_value()
+      v.kind = RX_INT
+      v.as.i = range.start &+ i
+      let out: RxPipeline.Outcome
+      do { out = try pipeline.process(v, self) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      switch out {
+      case .plain(let v): forwardPlain(v)
+      case .output(let value): forwardOn(.next(value))
+      case .dropped, .input: break  // an integer input is plain: never `.input`
+      }
+      i += 1
+    }
+    on(.completed)
+  }
+
+  /// A plain value on, case by case: each event is then known to hold no box, and is not
+  /// copied and destroyed through the generic RxValue paths.
+  @inline(__always)
+  private func forwardPlain(_ v: rx_value) {
+    switch v.kind {
+    case RX_INT: forwardOn(.next(.int(v.as.i)))
+    case RX_DOUBLE: forwardOn(.next(.double(v.as.d)))
+    case RX_BOOL: forwardOn(.next(.bool(v.as.b)))
+    case RX_PTR: forwardOn(.next(.ptr(v.as.ptr)))
+    default: forwardOn(.next(.none))
     }
   }
 }
