@@ -186,12 +186,17 @@ final class RxPipelineSink: Sink<RxValue, RxValue> {
     if isDisposed { return }
     switch event {
     case .next(let v):
-      let out: RxValue?
-      do { out = try pipeline.process(v, self) } catch {
+      let out: RxPipeline.Outcome
+      do { out = try pipeline.process(v.c, self) } catch {
         forwardTerminal(.error(error))
         return
       }
-      if let out { forwardOn(.next(out)) }
+      switch out {
+      case .plain(let c): forwardPlain(c)
+      case .output(let value): forwardOn(.next(value))
+      case .input: forwardOn(.next(v))
+      case .dropped: break
+      }
     case .error, .completed: forwardTerminal(event)
     }
   }
