@@ -234,7 +234,7 @@ RX_TEST(fusion_flat_map_dispose_reaches_running_inners) {
   pool_drain();
 }
 
-/* ---- rx_range under a pipeline: the pipeline's sink runs the range loop ---- */
+/* ---- rx_range under a pipeline or flat_map: its sink runs the range loop ---- */
 static rx_value to_kind(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
   switch (v.as.i) {
@@ -245,6 +245,15 @@ static rx_value to_kind(void *ctx, rx_value v, rx_error **err) {
   case 4: return rx_string("four");
   default: return v;
   }
+}
+static rx_observable *counted_just(void *ctx, rx_value v, rx_error **err) {
+  (void)err;
+  ((counter *)ctx)->calls++;
+  return rx_just(v);
+}
+static rx_observable *range_of_two(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  return rx_range(v.as.i, 2);
 }
 static rx_value fail_on_3(void *ctx, rx_value v, rx_error **err) {
   if (ctx) ((counter *)ctx)->calls++;
@@ -267,10 +276,13 @@ RX_TEST(fusion_range_filter_only_and_empty) {
 }
 
 RX_TEST(fusion_range_stops_when_downstream_is_done) {
-  counter c = {0};
+  counter c = {0}, f = {0};
   rx_observable *m = A(rx_map(A(rx_range(0, 1000)), plus1, &c, NULL));
   CHECK_STR(run_log(rx_take(m, 2)), "1 2 |.");
   CHECK_EQ(c.calls, 2);
+  rx_observable *fm = A(rx_flat_map(A(rx_range(0, 1000)), counted_just, &f, NULL));
+  CHECK_STR(run_log(rx_take(fm, 2)), "0 1 |.");
+  CHECK_EQ(f.calls, 2);
 }
 
 RX_TEST(fusion_range_error_stops_the_loop) {
@@ -312,4 +324,11 @@ RX_TEST(fusion_reused_pipeline_frees_each_ctx_at_its_release) {
     if (i % 2 == 1) snprintf(want, sizeof want, "%d |.", i + 1);
     CHECK_STR(r.log, want);
   }
+}
+
+RX_TEST(fusion_range_flat_map) {
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(0, 4)), to_just, NULL, NULL)), "0 1 2 3 |.");
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(0, 3)), range_of_two, NULL, NULL)), "0 1 1 2 2 3 |.");
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(0, 4)), just_or_fail_on_2, NULL, NULL)), "0 1 #1001(fm).");
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(5, 0)), to_just, NULL, NULL)), "|.");
 }
