@@ -31,10 +31,12 @@ let package = Package(
     .target(name: "CRxc"),
     // What the core needs of C: a process-wide barrier, a compiler fence, a thread identity.
     .target(name: "CRxcCore"),
+    // RxCore's live-object counters (per-thread, in C for initial-exec TLS). Not exported.
+    .target(name: "CRxResources"),
     // Pure Swift Rx core: generic over the element type, no C types.
     .target(
       name: "RxCore",
-      dependencies: ["CRxcCore"],
+      dependencies: ["CRxcCore", "CRxResources"],
       swiftSettings: [.unsafeFlags(hotFlags + ["-cross-module-optimization"])]),
     // The C ABI: @c exports, handle boxing and validation, value marshalling. No Rx logic.
     .target(

@@ -233,3 +233,102 @@ RX_TEST(fusion_flat_map_dispose_reaches_running_inners) {
   rx_release(fm);
   pool_drain();
 }
+
+/* ---- rx_range under a pipeline or flat_map: its sink runs the range loop ---- */
+static rx_value to_kind(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  switch (v.as.i) {
+  case 0: return rx_none();
+  case 1: return rx_double(1.5);
+  case 2: return rx_bool(true);
+  case 3: return rx_ptr(NULL);
+  case 4: return rx_string("four");
+  default: return v;
+  }
+}
+static rx_observable *counted_just(void *ctx, rx_value v, rx_error **err) {
+  (void)err;
+  ((counter *)ctx)->calls++;
+  return rx_just(v);
+}
+static rx_observable *range_of_two(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  return rx_range(v.as.i, 2);
+}
+static rx_value fail_on_3(void *ctx, rx_value v, rx_error **err) {
+  if (ctx) ((counter *)ctx)->calls++;
+  if (v.as.i == 3) *err = user_error("three");
+  return v;
+}
+
+RX_TEST(fusion_range_map_filter) {
+  rx_observable *a = A(rx_map(A(rx_range(1, 6)), plus1, NULL, NULL));
+  CHECK_STR(run_log(rx_filter(a, is_even, NULL, NULL)), "2 4 6 |.");
+}
+
+RX_TEST(fusion_range_every_value_kind) {
+  CHECK_STR(run_log(rx_map(A(rx_range(0, 6)), to_kind, NULL, NULL)), "none 1.5 T ptr 'four' 5 |.");
+}
+
+RX_TEST(fusion_range_filter_only_and_empty) {
+  CHECK_STR(run_log(rx_filter(A(rx_range(0, 5)), is_even, NULL, NULL)), "0 2 4 |.");
+  CHECK_STR(run_log(rx_map(A(rx_range(7, 0)), plus1, NULL, NULL)), "|.");
+}
+
+RX_TEST(fusion_range_stops_when_downstream_is_done) {
+  counter c = {0}, f = {0};
+  rx_observable *m = A(rx_map(A(rx_range(0, 1000)), plus1, &c, NULL));
+  CHECK_STR(run_log(rx_take(m, 2)), "1 2 |.");
+  CHECK_EQ(c.calls, 2);
+  rx_observable *fm = A(rx_flat_map(A(rx_range(0, 1000)), counted_just, &f, NULL));
+  CHECK_STR(run_log(rx_take(fm, 2)), "0 1 |.");
+  CHECK_EQ(f.calls, 2);
+}
+
+RX_TEST(fusion_range_error_stops_the_loop) {
+  counter c = {0}, later = {0};
+  rx_observable *a = A(rx_map(A(rx_range(0, 10)), fail_on_3, &c, NULL));
+  CHECK_STR(run_log(rx_filter(a, is_even, &later, NULL)), "0 2 #1001(three).");
+  CHECK_EQ(c.calls, 4);
+  CHECK_EQ(later.calls, 3);
+}
+
+RX_TEST(fusion_range_ctx_free_once_after_the_run) {
+  counter c = {0};
+  rx_observable *r = rx_range(0, 3);
+  rx_observable *m = rx_map(r, plus1, &c, counter_free);
+  rx_release(r);
+  CHECK_STR(run_log(m), "1 2 3 |.");
+  CHECK_EQ(c.calls, 3);
+  CHECK_EQ(c.freed, 1);
+}
+
+/* The pipeline of a dropped handle is emptied at once (ctx_free runs at the release, as
+ * before) and refilled by the next rx_map: each lifecycle sees only its own stage. */
+RX_TEST(fusion_reused_pipeline_frees_each_ctx_at_its_release) {
+  for (int i = 0; i < 5; i++) {
+    counter c = {0};
+    rx_observable *j = rx_just(rx_int(i));
+    rx_observable *m = rx_map(j, plus1, &c, counter_free);
+    rx_observable *f = rx_filter(m, is_even, NULL, NULL);
+    rec r;
+    rx_release(rx_subscribe(f, rec_observer(&r)));
+    rx_release(j);
+    CHECK_EQ(c.freed, 0);
+    rx_release(f); /* the filter stage still runs m's stage */
+    CHECK_EQ(c.freed, 0);
+    rx_release(m);
+    CHECK_EQ(c.freed, 1);
+    CHECK_EQ(c.calls, 1);
+    char want[16] = "|.";
+    if (i % 2 == 1) snprintf(want, sizeof want, "%d |.", i + 1);
+    CHECK_STR(r.log, want);
+  }
+}
+
+RX_TEST(fusion_range_flat_map) {
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(0, 4)), to_just, NULL, NULL)), "0 1 2 3 |.");
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(0, 3)), range_of_two, NULL, NULL)), "0 1 1 2 2 3 |.");
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(0, 4)), just_or_fail_on_2, NULL, NULL)), "0 1 #1001(fm).");
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(5, 0)), to_just, NULL, NULL)), "|.");
+}

@@ -19,4 +19,45 @@ void rxc_set_last_error(const char *message);
 const char *rxc_get_last_error(void);
 /* pthread_t of the process's initial thread (see main_thread.c). */
 unsigned long rxc_main_thread(void);
+/* spare_handles.c: this thread's dropped observable handles and one emptied RxPipeline, kept
+ * for reuse. initial-exec TLS: one %fs-relative access (the block is small enough for glibc's
+ * static TLS surplus when the library is dlopen()ed). */
+#include <stdbool.h>
+enum { RXC_SPARE_HANDLES = 2 };
+typedef struct rxc_spare_handles {
+  void *slot[RXC_SPARE_HANDLES];
+  int count;
+  int hooked; /* the thread-exit hook that releases them is set */
+  void *pipeline;
+} rxc_spare_handles;
+extern __thread rxc_spare_handles rxc_spare_tls
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* Sets this thread's exit hook (`release` releases one spare object); false if it cannot. */
+bool rxc_spare_hook(void (*release)(void *));
+static inline bool rxc_spare_hooked(void) { return rxc_spare_tls.hooked != 0; }
+/* A spare handle, or NULL. */
+static inline void *rxc_spare_take(void) {
+  rxc_spare_handles *s = &rxc_spare_tls;
+  return s->count > 0 ? s->slot[--s->count] : (void *)0;
+}
+/* Keeps `h` if there is room and the exit hook is set (else the caller hooks or releases). */
+static inline bool rxc_spare_put(void *h) {
+  rxc_spare_handles *s = &rxc_spare_tls;
+  if (s->count == RXC_SPARE_HANDLES || !s->hooked) return false;
+  s->slot[s->count++] = h;
+  return true;
+}
+/* The spare pipeline, or NULL. */
+static inline void *rxc_spare_take_pipeline(void) {
+  void *p = rxc_spare_tls.pipeline;
+  rxc_spare_tls.pipeline = (void *)0;
+  return p;
+}
+/* Keeps `p` if the slot is free and the exit hook is set. */
+static inline bool rxc_spare_put_pipeline(void *p) {
+  rxc_spare_handles *s = &rxc_spare_tls;
+  if (s->pipeline || !s->hooked) return false;
+  s->pipeline = p;
+  return true;
+}
 #endif

@@ -38,7 +38,14 @@ class Handle: AbiObject {
   /// backed them. Lets a caller that reached the handle unretained release it outside its
   /// borrow (`Unmanaged.release`), which a release inside the borrow would make it retain.
   final func dropCReference() -> Bool {
-    guard cRefs.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 else { return false }
+    // The caller owns one C reference: a count of 1 is that one, which no other owner can
+    // change, so the last drop needs no locked RMW (the acquiring load sees the work of the
+    // owners that dropped theirs before).
+    if cRefs.load(ordering: .acquiring) == 1 {
+      cRefs.store(0, ordering: .relaxed)
+    } else {
+      guard cRefs.wrappingSubtract(1, ordering: .acquiringAndReleasing).oldValue == 1 else { return false }
+    }
     magic = AbiObject.deadMagic
     Resources.decrement()
     destroyed()

@@ -126,56 +126,43 @@ enum RxSource {
 
 // MARK: reuse
 
-/// Each thread keeps the last handle it dropped for its next rx_just or operator result: paths
-/// that make and drop one per element (a flat_map callback returning rx_just(v), a
-/// just -> map -> subscribe lifecycle) then skip a malloc, a free and the object set-up and
+/// Each thread keeps the last two handles it dropped for its next rx_just or operator results:
+/// paths that make and drop them per element (a flat_map callback returning rx_just(v), a
+/// just -> map -> subscribe lifecycle's two handles) then skip a malloc, a free and the object set-up and
 /// tear-down. The spare is empty (its observable and value released when it was dropped, so
 /// ctx_free timing is unchanged), not live (dead magic, not counted by Resources), and owned
-/// by the thread-specific slot; a thread's exit releases it. Not under RXC_DEBUG, where
+/// by the thread's slots; a thread's exit releases it. Not under RXC_DEBUG, where
 /// released handles stay poisoned.
 extension ObservableHandle {
-  /// This thread's slot, made on its first use (one allocation per thread; a pthread value
-  /// set once, so each use is one pthread_getspecific and no pthread_setspecific).
-  private final class Spare {
-    var handle: Unmanaged<ObservableHandle>? = nil
-    deinit { handle?.release() }
-  }
-
-  private static let spareKey: pthread_key_t = {
-    var key = pthread_key_t()
-    pthread_key_create(&key) { p in if let p { Unmanaged<Spare>.fromOpaque(p).release() } }
-    return key
-  }()
-
   /// Releases the Swift reference that backed a handle's C references (after
-  /// `dropCReference` returned true): into this thread's spare slot if nothing else holds
-  /// the handle and the slot is free, else the ordinary release.
+  /// `dropCReference` returned true): emptied into this thread's spare slots
+  /// (Sources/CRxc/spare_handles.c) if nothing else holds the handle and a slot is free, else
+  /// the ordinary release.
   static func retire(_ h: Unmanaged<ObservableHandle>) {
-    guard let p = pthread_getspecific(spareKey) else {
-      pthread_setspecific(spareKey, Unmanaged.passRetained(Spare()).toOpaque())
-      return h.release()
+    var handle = h.takeRetainedValue()
+    guard isKnownUniquelyReferenced(&handle) else { return }
+    if let core = handle.core { RxPipeline.release(core) }
+    handle.core = nil
+    handle.scalar = nil
+    handle.isDriver = false
+    handle.connectableRef?.release()
+    handle.connectableRef = nil
+    let p = Unmanaged.passRetained(consume handle).toOpaque()
+    if rxc_spare_put(p) { return }
+    if !rxc_spare_hooked(), rxc_spare_hook({ Unmanaged<AnyObject>.fromOpaque($0!).release() }),
+      rxc_spare_put(p)
+    {
+      return
     }
-    Unmanaged<Spare>.fromOpaque(p)._withUnsafeGuaranteedRef { slot in
-      var handle = h.takeRetainedValue()
-      guard slot.handle == nil, isKnownUniquelyReferenced(&handle) else { return }
-      handle.core?.release()
-      handle.core = nil
-      handle.scalar = nil
-      handle.isDriver = false
-      handle.connectableRef?.release()
-      handle.connectableRef = nil
-      slot.handle = Unmanaged.passRetained(consume handle)
-    }
+    Unmanaged<ObservableHandle>.fromOpaque(p).release()
   }
 
   /// This thread's spare made live again with one C reference (the caller fills it in).
+  @inline(__always)
   private static func takeSpare() -> Unmanaged<ObservableHandle>? {
-    guard let p = pthread_getspecific(spareKey) else { return nil }
-    return Unmanaged<Spare>.fromOpaque(p)._withUnsafeGuaranteedRef { slot in
-      guard let h = slot.handle else { return nil }
-      slot.handle = nil
-      h._withUnsafeGuaranteedRef { $0.revive() }
-      return h
-    }
+    guard let p = rxc_spare_take() else { return nil }
+    let h = Unmanaged<ObservableHandle>.fromOpaque(p)
+    h._withUnsafeGuaranteedRef { $0.revive() }
+    return h
   }
 }

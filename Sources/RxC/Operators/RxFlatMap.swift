@@ -18,6 +18,10 @@ final class RxFlatMapProducer: Producer<RxValue> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = RxFlatMapSink(fn, observer: observer, cancel: cancel)
+    if type(of: source) == RxRange.self {  // fused: the sink runs the range's loop
+      let range = unsafeDowncast(source, to: RxRange.self)
+      return (sink, sink.run(count: range.count) { .int(range.start &+ Int64($0)) })
+    }
     return (sink, sink.run(source))
   }
 }

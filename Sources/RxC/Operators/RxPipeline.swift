@@ -41,41 +41,70 @@ final class RxPipeline: Producer<RxValue> {
   }
 
   /// Where the first stage's elements come from.
-  let root: RxSource
+  private(set) var root: RxSource
   /// The pipeline this one extends: keeps the earlier stages' contexts alive.
-  let previous: RxPipeline?
+  private(set) var previous: RxPipeline?
   /// The earlier stages' steps, in order: a plain buffer (an array would be retained and
   /// released per element); empty, so no allocation, for a single stage.
-  let earlier: UnsafeMutableBufferPointer<Step>
-  let step: Step
-  let owner: CContext?
+  private(set) var earlier: UnsafeMutableBufferPointer<Step>
+  private(set) var step: Step
+  private(set) var owner: CContext?
+  // `var`s only for reuse: a pipeline is refilled only while nothing else holds it.
 
   static func map(_ source: RxSource, _ fn: CFunction<rx_map_fn>) -> RxPipeline {
-    RxPipeline(source, Step(map: fn.fn, filter: nil, ctx: fn.ctx), fn.owner)
+    make(source, Step(map: fn.fn, filter: nil, ctx: fn.ctx), fn.owner)
   }
 
   static func filter(_ source: RxSource, _ fn: CFunction<rx_predicate_fn>) -> RxPipeline {
-    RxPipeline(source, Step(map: nil, filter: fn.fn, ctx: fn.ctx), fn.owner)
+    make(source, Step(map: nil, filter: fn.fn, ctx: fn.ctx), fn.owner)
   }
 
-  /// `step` applied to `source`'s elements; fused with `source` if it is a pipeline.
+  /// A new pipeline, or this thread's spare refilled (see `release`).
+  private static func make(_ source: RxSource, _ step: Step, _ owner: CContext?) -> RxPipeline {
+    guard let p = rxc_spare_take_pipeline() else { return RxPipeline(source, step, owner) }
+    let pipeline = Unmanaged<RxPipeline>.fromOpaque(p).takeRetainedValue()
+    (pipeline.root, pipeline.previous, pipeline.earlier) = stages(before: source)
+    pipeline.step = step
+    pipeline.owner = owner
+    return pipeline
+  }
+
   private init(_ source: RxSource, _ step: Step, _ owner: CContext?) {
-    if case .observable(let o) = source, let p = o as? RxPipeline {
-      root = p.root
-      previous = p
-      earlier = .allocate(capacity: p.earlier.count + 1)
-      _ = earlier.initialize(from: p.earlier)
-      (earlier.baseAddress! + p.earlier.count).initialize(to: p.step)
-    } else {
-      root = source
-      previous = nil
-      earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
-    }
+    (root, previous, earlier) = Self.stages(before: source)
     self.step = step
     self.owner = owner
   }
 
+  /// What a stage applied to `source` runs first: fused with `source` if it is a pipeline.
+  private static func stages(before source: RxSource)
+    -> (RxSource, RxPipeline?, UnsafeMutableBufferPointer<Step>)
+  {
+    guard case .observable(let o) = source, let p = o as? RxPipeline else {
+      return (source, nil, UnsafeMutableBufferPointer(start: nil, count: 0))
+    }
+    let earlier = UnsafeMutableBufferPointer<Step>.allocate(capacity: p.earlier.count + 1)
+    _ = earlier.initialize(from: p.earlier)
+    (earlier.baseAddress! + p.earlier.count).initialize(to: p.step)
+    return (p.root, p, earlier)
+  }
+
   deinit { earlier.deallocate() }  // Step is plain data: nothing to deinitialize
+
+  /// Releases a handle's observable. A pipeline that nothing else holds is emptied (its
+  /// value, contexts and earlier stages released now, as its deinit would) and kept as this
+  /// thread's spare: a just -> map -> subscribe lifecycle then allocates no pipeline.
+  static func release(_ core: Unmanaged<Observable<RxValue>>) {
+    guard core._withUnsafeGuaranteedRef({ type(of: $0) == RxPipeline.self }) else { return core.release() }
+    var pipeline = unsafeDowncast(core.takeRetainedValue(), to: RxPipeline.self)
+    guard isKnownUniquelyReferenced(&pipeline) else { return }
+    pipeline.root = .scalar(.none)
+    pipeline.previous = nil
+    pipeline.earlier.deallocate()
+    pipeline.earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
+    pipeline.owner = nil
+    let p = Unmanaged.passRetained(consume pipeline)
+    if !rxc_spare_put_pipeline(p.toOpaque()) { p.release() }
+  }
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable {
     guard case .scalar(let v) = root else { return super.subscribe(observer) }
@@ -101,21 +130,47 @@ final class RxPipeline: Producer<RxValue> {
   {
     guard case .observable(let source) = root else { preconditionFailure("a scalar is emitted by subscribe") }
     let sink = RxPipelineSink(self, observer: observer, cancel: cancel)
+    if type(of: source) == RxRange.self {
+      sink.run(unsafeDowncast(source, to: RxRange.self))
+      return (sink, NopDisposable.shared)
+    }
     return (sink, source.subscribe(sink))
   }
 
-  /// `input` through every stage up to this one (see `Step.apply`); nil if dropped.
+  /// What the stages made of an element.
+  enum Outcome {
+    case dropped
+    /// A plain value (not boxed), as C sees it.
+    case plain(rx_value)
+    case output(RxValue)
+    /// Only filters ran on a boxed input: the input itself goes on.
+    case input
+  }
+
+  /// `v` through every stage up to this one (see `Step.apply`). `v` is borrowed from the
+  /// caller's element (or plain), and then owned by `held` once a map returned a boxed value.
   @inline(__always)
-  func process(_ input: RxValue, _ sink: RxPipelineSink?) throws -> RxValue? {
-    var v = input.c  // borrowed from `input`, or owned by `held`
+  func process(_ input: rx_value, _ sink: RxPipelineSink?) throws -> Outcome {
+    var v = input
     var held: RxValue? = nil
     for s in earlier {
-      guard try s.apply(&v, &held, sink) else { return nil }
+      guard try s.apply(&v, &held, sink) else { return .dropped }
     }
-    guard try step.apply(&v, &held, sink) else { return nil }
-    if let held { return held }
-    if v.kind.rawValue < RX_STRING.rawValue { return RxValue.from(v, "rx_map") }
-    return input  // only filters ran
+    guard try step.apply(&v, &held, sink) else { return .dropped }
+    if let held { return .output(held) }
+    if v.kind.rawValue < RX_STRING.rawValue { return .plain(v) }
+    return .input
+  }
+
+  /// `input` through every stage up to this one; nil if dropped.
+  @inline(__always)
+  func process(_ input: RxValue, _ sink: RxPipelineSink?) throws -> RxValue? {
+    switch try process(input.c, sink) {
+    case .dropped: return nil
+    case .plain(let v): return RxValue.from(v, "rx_map")
+    case .output(let out): return out
+    case .input: return input
+    }
   }
 }
 
@@ -131,13 +186,56 @@ final class RxPipelineSink: Sink<RxValue, RxValue> {
     if isDisposed { return }
     switch event {
     case .next(let v):
-      let out: RxValue?
+      let out: RxPipeline.Outcome
+      do { out = try pipeline.process(v.c, self) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      switch out {
+      case .plain(let c): forwardPlain(c)
+      case .output(let value): forwardOn(.next(value))
+      case .input: forwardOn(.next(v))
+      case .dropped: break
+      }
+    case .error, .completed: forwardTerminal(event)
+    }
+  }
+
+  /// A range source fused in (range -> pipeline): its integers go straight into the stages,
+  /// with no range sink, event or RxValue per element. The same events and checks as the
+  /// range's own loop: it stops once this sink is disposed or nobody downstream wants more.
+  func run(_ range: RxRange) {
+    let downstream = observer  // a local: through `self` it is retained around every call
+    var i: Int64 = 0
+    while i < Int64(range.count), !isDisposed, !downstream.wantsNoMoreEvents {
+      var v = rx_value()
+      v.kind = RX_INT
+      v.as.i = range.start &+ i
+      let out: RxPipeline.Outcome
       do { out = try pipeline.process(v, self) } catch {
         forwardTerminal(.error(error))
         return
       }
-      if let out { forwardOn(.next(out)) }
-    case .error, .completed: forwardTerminal(event)
+      switch out {
+      case .plain(let v): forwardPlain(v)
+      case .output(let value): forwardOn(.next(value))
+      case .dropped, .input: break  // an integer input is plain: never `.input`
+      }
+      i += 1
+    }
+    on(.completed)
+  }
+
+  /// A plain value on, case by case: each event is then known to hold no box, and is not
+  /// copied and destroyed through the generic RxValue paths.
+  @inline(__always)
+  private func forwardPlain(_ v: rx_value) {
+    switch v.kind {
+    case RX_INT: forwardOn(.next(.int(v.as.i)))
+    case RX_DOUBLE: forwardOn(.next(.double(v.as.d)))
+    case RX_BOOL: forwardOn(.next(.bool(v.as.b)))
+    case RX_PTR: forwardOn(.next(.ptr(v.as.ptr)))
+    default: forwardOn(.next(.none))
     }
   }
 }

@@ -1,12 +1,11 @@
-import Synchronization
+import CRxResources
 
 /// Live-object accounting (RxSwift's `Resources.total`), always on: every sink, subscription,
 /// subject and ABI object counts itself in and out, so tests can prove nothing leaks.
+/// Each thread counts in its own TLS counter (a plain load and store, no locked RMW; see
+/// Sources/CRxResources); `total` sums them, and is exact once the threads are quiescent.
 public enum Resources {
-  @usableFromInline static let counter = Atomic<Int>(0)
-
-  // Wrapping: one `lock xadd` (the checked forms are a CAS loop with an overflow trap).
-  @inlinable public static var total: Int { counter.load(ordering: .relaxed) }
-  @inlinable public static func increment() { counter.wrappingAdd(1, ordering: .relaxed) }
-  @inlinable public static func decrement() { counter.wrappingSubtract(1, ordering: .relaxed) }
+  @inlinable public static var total: Int { Int(rxc_resources_total()) }
+  @inlinable public static func increment() { rxc_resources_add(1) }
+  @inlinable public static func decrement() { rxc_resources_add(-1) }
 }

@@ -1,8 +1,8 @@
 /// `count` consecutive integers from `start`, mapped into the element type. Synchronous
 /// loop, no trampoline per element (RxSwift schedules each element: 12 allocations each).
 open class RangeObservable<Element>: Producer<Element> {
-  @usableFromInline let start: Int64
-  @usableFromInline let count: Int
+  public let start: Int64
+  public let count: Int
   @usableFromInline let make: (Int64) -> Element
 
   public init(start: Int64, count: Int, make: @escaping (Int64) -> Element) {

@@ -76,32 +76,61 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     return group
   }
 
+  /// Runs a synchronous source's loop in place of subscribing to it (a subclass that knows
+  /// the source, e.g. a range): `element(i)` for each `i` in `0..<count` while this sink wants
+  /// more, then completed. The same events and checks as the source's own loop, without its
+  /// sink, disposer and the second `wantsNoMoreEvents` per element.
+  @inlinable public final func run(count: Int, _ element: (Int) -> Source) -> any Disposable {
+    group.insert(sourceSubscription)
+    var i = 0
+    while i < count, !wantsNoMoreEvents {
+      onNext(element(i))
+      i += 1
+    }
+    on(.completed)
+    sourceSubscription.trySet(NopDisposable.shared)
+    return group
+  }
+
   @inlinable @inline(__always) open override func on(_ event: Event<Source>) {
     switch event {
     case .next(let element):
       if wantsNoMoreEvents { return }
-      let inner: Observable<Result>
-      do {
-        switch try select(element) {
-        case .observable(let o): inner = o
-        case .element(let value):
-          submit(.next(value))
-          return
-        }
-      } catch {
-        submit(.fail(error))
-        return
-      }
-      let observer = makeInner()
-      // Raised before the outer completion can be submitted (upstream serializes on).
-      active.add(1, ordering: .acquiringAndReleasing)
-      observer.attach(inner.subscribe(observer))
+      onNext(element)
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
   }
 
-  @inlinable public final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  /// An outer element, once the caller checked `wantsNoMoreEvents`.
+  @inlinable @inline(__always) public final func onNext(_ element: Source) {
+    let inner: Observable<Result>
+    do {
+      switch try select(element) {
+      case .observable(let o): inner = o
+      case .element(let value):
+        submit(.next(value))
+        return
+      }
+    } catch {
+      submit(.fail(error))
+      return
+    }
+    let observer = makeInner()
+    // Raised before the outer completion can be submitted (upstream serializes on).
+    active.add(1, ordering: .acquiringAndReleasing)
+    observer.attach(inner.subscribe(observer))
+  }
+
+  // The drain and `self` reached unmanaged: otherwise one of them is retained and released
+  // on every submit (the caller's reference keeps the sink, and its `let` the drain, alive).
+  @inlinable public final func submit(_ signal: Signal) {
+    let me = Unmanaged.passUnretained(self)
+    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
+      $0.submit(signal) { s in me._withUnsafeGuaranteedRef { $0.handle(s) } }
+    }
+  }
+
 
   @inlinable final func handle(_ signal: Signal) {
     if isDisposed { return }
