@@ -20,21 +20,25 @@ import Synchronization
 /// deliverer). A subscription to a subject skips even the barrier when the subject removed
 /// it inline, under the subject's own serialization (`detached`).
 final class CObserver: Observer<RxValue>, Cancelable {
-  private static let stopped: UInt32 = 1  // no callback may start any more
-  private static let disposed: UInt32 = 2  // the token was disposed (idempotence)
-  private static let pending: UInt32 = 4  // a disposer left on_disposed to the deliverer
-  private static let left: UInt32 = 8  // a deliverer saw STOPPED after a callback
-  private static let final: UInt32 = 16  // on_disposed is claimed
+  private static let stopped: UInt64 = 1  // no callback may start any more
+  private static let disposed: UInt64 = 2  // the token was disposed (idempotence)
+  private static let pending: UInt64 = 4  // a disposer left on_disposed to the deliverer
+  private static let left: UInt64 = 8  // a deliverer saw STOPPED after a callback
+  private static let final: UInt64 = 16  // on_disposed is claimed
+  /// One C reference to the token: they are counted in the high half of `state`, so that
+  /// rx_dispose cancels and drops its reference with one RMW.
+  private static let cRef: UInt64 = 1 << 32
 
   // The ABI header, at the offsets every handle has (AbiObject: 16 and 24, right after the
   // Swift object header; the superclass has no stored properties). Do not reorder.
   final var magic: UInt64 = AbiObject.liveMagic
   final let kind: ObjectKind = .disposable
-  private let state: Atomic<UInt32>
-  /// C references to the token (the Swift reference backing them is one).
-  private let cRefs = Atomic<UInt32>(1)
   /// The slot a subject keeps this observer in (drain-owned, see `Observer.subjectSlot`).
+  /// Before `state`, which it packs with `kind` into one word.
   private var slot: Int32 = -1
+  /// The flags above, and the count of C references to the token (high half; the Swift
+  /// reference backing them is one).
+  private let state: Atomic<UInt64>
   let callbacks: rx_observer
   /// Set once before the token exists; afterwards read only by the one winning `dispose`.
   private var upstream: Upstream = .none
@@ -52,7 +56,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   init(_ callbacks: rx_observer) {
     Resources.increment()  // first: after the stores, ARC keeps a retain/release of self around it
     self.callbacks = callbacks
-    state = Atomic(0)
+    state = Atomic(Self.cRef)
     super.init()
   }
 
@@ -60,7 +64,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   private init(ended callbacks: rx_observer) {
     Resources.increment()
     self.callbacks = callbacks
-    state = Atomic(Self.stopped | Self.final)
+    state = Atomic(Self.cRef | Self.stopped | Self.final)
     super.init()
   }
 
@@ -153,7 +157,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// Runs on_disposed unless someone already did.
   private func claimFinal() {
     if state.bitwiseOr(Self.final, ordering: .acquiringAndReleasing).oldValue & Self.final == 0 {
-      callbacks.on_disposed?(callbacks.ctx)
+      runOnDisposed()
     }
   }
 
@@ -176,25 +180,49 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   /// After this thread set STOPPED: run on_disposed now, or leave it to a deliverer that is
-  /// inside a callback on another thread.
+  /// inside a callback on another thread. Only a PENDING hand-off lets a deliverer claim
+  /// on_disposed too, so the other two ways run it without claiming FINAL.
   private func finishAfterStop() {
-    if detached.load(ordering: .acquiring) { return claimFinal() }
+    if detached.load(ordering: .acquiring) { return runOnDisposed() }
     rxc_process_barrier()
     if inCallback.load(ordering: .acquiring) {
       if state.bitwiseOr(Self.pending, ordering: .acquiringAndReleasing).oldValue & Self.left != 0 {
         claimFinal()
       }
     } else {
-      claimFinal()
+      runOnDisposed()
     }
   }
+
+  private func runOnDisposed() { callbacks.on_disposed?(callbacks.ctx) }
 
   var isDisposed: Bool { state.load(ordering: .acquiring) & (Self.stopped | Self.disposed) != 0 }
 
   /// Cancels the subscription: upstream first (so taps made by rx_do see the dispose, and
   /// run their on_disposed, before this observer's), then this observer. Idempotent.
   func dispose() {
-    let old = state.bitwiseOr(Self.stopped | Self.disposed, ordering: .acquiringAndReleasing).oldValue
+    cancel(after: state.bitwiseOr(Self.stopped | Self.disposed, ordering: .acquiringAndReleasing).oldValue)
+  }
+
+  /// rx_dispose on a token: `dispose`, then `dropCReference`. The caller's reference being
+  /// the only one, both take one RMW: no other thread may drop one while `cancel` runs.
+  /// True when the caller must now release the Swift reference that backed the C references.
+  func disposeAndDropCReference() -> Bool {
+    var old = state.load(ordering: .relaxed)
+    var only: Bool
+    while true {
+      only = old >> 32 == 1
+      let new = (old | Self.stopped | Self.disposed) - (only ? Self.cRef : 0)
+      let r = state.compareExchange(expected: old, desired: new, ordering: .acquiringAndReleasing)
+      if r.exchanged { break }
+      old = r.original
+    }
+    cancel(after: old)
+    return only ? lastCReferenceDropped() : dropCReference()
+  }
+
+  /// The rest of `dispose`, after the RMW that set STOPPED and DISPOSED returned `old`.
+  private func cancel(after old: UInt64) {
     if old & Self.disposed != 0 { return }
     var u = Upstream.none
     swap(&u, &upstream)  // takes the reference without a retain/release pair
@@ -233,10 +261,11 @@ final class CObserver: Observer<RxValue>, Cancelable {
   func attach(_ upstream: any Disposable) { self.upstream = .disposable(upstream) }
 
   /// Subscribes to a subject as an owned member: no subscription object besides this one.
-  func attach(to subject: consuming any AbiSubject) {
+  /// Borrows `subject` (a caller's `let`): its one retain is the one `upstream` keeps.
+  func attach(to subject: borrowing any AbiSubject) {
     // No dispose can come before the token exists, so `upstream` may be set after.
     subject.attachOwned(self)
-    upstream = .subject(subject)
+    upstream = .subject(copy subject)
   }
 
   /// A new observer, returned with the one reference that its C token will own.
@@ -250,9 +279,9 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   func retainC() -> Bool {
-    var current = cRefs.load(ordering: .relaxed)
-    while current > 0 {
-      let r = cRefs.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+    var current = state.load(ordering: .relaxed)
+    while current >= Self.cRef {
+      let r = state.compareExchange(expected: current, desired: current + Self.cRef, ordering: .relaxed)
       if r.exchanged { return true }
       current = r.original
     }
@@ -266,7 +295,11 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// Drops one C reference; true when the caller must now release the Swift reference that
   /// backed them (the last one went, and RXC_DEBUG is not keeping the token poisoned).
   func dropCReference() -> Bool {
-    guard cRefs.subtract(1, ordering: .acquiringAndReleasing).oldValue == 1 else { return false }
+    state.wrappingSubtract(Self.cRef, ordering: .acquiringAndReleasing).oldValue >> 32 == 1
+      && lastCReferenceDropped()
+  }
+
+  private func lastCReferenceDropped() -> Bool {
     magic = AbiObject.deadMagic
     // Poisoned tokens stay allocated for ever and stop counting as live (see Handle).
     if debugPoison {
