@@ -97,11 +97,11 @@
   mutating func remove(_ member: SubjectMember<Element>) {
     let i: Int
     switch member {
-    case .owned(let o): i = o.subjectSlot
+    case .owned(let o):
+      i = o.subjectSlot
+      o.detachedFromSubject()  // told before its slot's reference goes (the member holds one)
     case .subscription(let s): i = s.index
     }
-    // Told before its slot's reference goes (the member still holds one then).
-    if case .owned(let o) = member { o.detachedFromSubject() }
     if i >= 0, let base {
       let bits = base[i]
       count -= 1
