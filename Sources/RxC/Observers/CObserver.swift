@@ -261,15 +261,15 @@ final class CObserver: Observer<RxValue>, Cancelable {
       old = r.original
     }
     let inline = cancel(after: old)
-    if early { return lastCReferenceDropped() }
     if inline && old >> 32 == 1 && old & Self.listed != 0 {
       // The subject let go on this thread, inside `cancel`, and no other reference exists:
       // nothing else touches `state` any more.
       state.store((state.load(ordering: .relaxed) | Self.unlisted) - Self.cRef, ordering: .relaxed)
       return lastCReferenceDropped()
     }
+    // (A queued attach may have listed it after the RMW above: `early` says nothing of that.)
     if inline { settleUnlisted() }
-    return dropCReference()
+    return early ? lastCReferenceDropped() : dropCReference()
   }
 
   /// The rest of `dispose`, after the RMW that set STOPPED and DISPOSED returned `old`. True
