@@ -3,6 +3,7 @@
  * include/rxc.h, which makes the ABI drift check exact), and internal helpers. */
 #ifndef RXC_SWIFT_SHIM_H
 #define RXC_SWIFT_SHIM_H
+#include <stdint.h>
 #include "../../../include/rxc.h"
 
 struct rx_observable { char rxc_opaque_; };
@@ -60,4 +61,10 @@ static inline bool rxc_spare_put_pipeline(void *p) {
   s->pipeline = p;
   return true;
 }
+/* member_call.c: the subject call this thread is making for a C observer (its address,
+ * tagged 1 while it attaches, 2 while it detaches), so that the subject's notices to the
+ * observer can tell an inline call of its own from a remote drain. */
+extern __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t rxc_member_call_;
+static inline uintptr_t rxc_member_call(void) { return rxc_member_call_; }
+static inline void rxc_set_member_call(uintptr_t call) { rxc_member_call_ = call; }
 #endif

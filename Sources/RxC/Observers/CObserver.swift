@@ -19,30 +19,46 @@ import Synchronization
 /// STOPPED before its next callback or is visibly inside one; in that case the two settle
 /// who runs on_disposed with one RMW each (PENDING from the disposer, LEFT from the
 /// deliverer). A subscription to a subject skips even the barrier when the subject removed
-/// it inline, under the subject's own serialization (`detached`).
+/// it inline, under the subject's own serialization (`unlisted`).
+///
+/// A subject lists this observer without a reference of its own (`attachedToSubject`): the
+/// Swift reference behind the C references stays until the subject has let go too
+/// (`listed`/`unlisted`). A subscribe and dispose that the subject serves inline (W4 of issue
+/// 6) thus cost the token one RMW and its final release; which calls are inline, the subject's
+/// notices learn from `rxc_member_call`.
 final class CObserver: Observer<RxValue>, Cancelable {
-  private static let stopped: UInt32 = 1  // no callback may start any more
-  private static let disposed: UInt32 = 2  // the token was disposed (idempotence)
-  private static let pending: UInt32 = 4  // a disposer left on_disposed to the deliverer
-  private static let left: UInt32 = 8  // a deliverer saw STOPPED after a callback
-  private static let final: UInt32 = 16  // on_disposed is claimed
+  private static let stopped: UInt64 = 1  // no callback may start any more
+  private static let disposed: UInt64 = 2  // the token was disposed (idempotence)
+  private static let pending: UInt64 = 4  // a disposer left on_disposed to the deliverer
+  private static let left: UInt64 = 8  // a deliverer saw STOPPED after a callback
+  private static let final: UInt64 = 16  // on_disposed is claimed
+  private static let listed: UInt64 = 32  // a subject lists it on the C references' reference
+  private static let listedRetained: UInt64 = 64  // ... on a reference of its own
+  private static let unlisted: UInt64 = 128  // the subject let go of it
+  /// Tags of `rxc_member_call`: this observer's own subject call.
+  private static let attaching: UInt = 1, detaching: UInt = 2
+  /// One C reference to the token: they are counted in the high half of `state`, so that
+  /// rx_dispose cancels and drops its reference with one RMW.
+  private static let cRef: UInt64 = 1 << 32
 
   // The ABI header, at the offsets every handle has (AbiObject: 16 and 24, right after the
   // Swift object header; the superclass has no stored properties). Do not reorder.
   final var magic: UInt64 = AbiObject.liveMagic
   final let kind: ObjectKind = .disposable
-  private let state: Atomic<UInt32>
-  /// C references to the token (the Swift reference backing them is one).
-  private let cRefs = Atomic<UInt32>(1)
   /// The slot a subject keeps this observer in (drain-owned, see `Observer.subjectSlot`).
+  /// Before `state`, which it packs with `kind` into one word.
   private var slot: Int32 = -1
+  /// The flags above, and the count of C references to the token (high half; the Swift
+  /// reference backing them is one).
+  private let state: Atomic<UInt64>
   let callbacks: rx_observer
   /// Set once before the token exists; afterwards read only by the one winning `dispose`.
   private var upstream: Upstream = .none
   /// Written only by the (serialized) deliverer; read by a disposer after the barrier.
   private let inCallback = Atomic<Bool>(false)
-  /// Set by a subject, under its serialization, once it will deliver nothing more.
-  private let detached = Atomic<Bool>(false)
+  /// Set by the subject during this observer's own inline `detachOwned` call (and read by
+  /// the same thread right after it).
+  private var detachedInline = false
 
   private enum Upstream {
     case none
@@ -53,7 +69,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   init(_ callbacks: rx_observer) {
     Resources.increment()  // first: after the stores, ARC keeps a retain/release of self around it
     self.callbacks = callbacks
-    state = Atomic(0)
+    state = Atomic(Self.cRef)
     super.init()
   }
 
@@ -61,7 +77,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   private init(ended callbacks: rx_observer) {
     Resources.increment()
     self.callbacks = callbacks
-    state = Atomic(Self.stopped | Self.final)
+    state = Atomic(Self.cRef | Self.stopped | Self.final)
     super.init()
   }
 
@@ -159,7 +175,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// Runs on_disposed unless someone already did.
   private func claimFinal() {
     if state.bitwiseOr(Self.final, ordering: .acquiringAndReleasing).oldValue & Self.final == 0 {
-      callbacks.on_disposed?(callbacks.ctx)
+      runOnDisposed()
     }
   }
 
@@ -170,7 +186,35 @@ final class CObserver: Observer<RxValue>, Cancelable {
     set { slot = Int32(truncatingIfNeeded: newValue) }
   }
 
-  override func detachedFromSubject() { detached.store(true, ordering: .releasing) }
+  override func attachedToSubject() {
+    if rxc_member_call() == call(Self.attaching) {
+      // Inside `attach(to:)`: the token does not exist yet, so nothing else touches `state`.
+      state.store(state.load(ordering: .relaxed) | Self.listed, ordering: .relaxed)
+    } else {  // a queued attach: its C references may all be gone already
+      Unmanaged.passUnretained(self).retain()
+      state.bitwiseOr(Self.listedRetained, ordering: .relaxed)
+    }
+  }
+
+  override func detachedFromSubject() {
+    if rxc_member_call() == call(Self.detaching) { return detachedInline = true }  // `cancel` settles it
+    settleUnlisted()
+  }
+
+  /// The subject let go: drops the reference the listing held, if nothing else needs it.
+  /// May end this object's life.
+  private func settleUnlisted() {
+    let old = state.bitwiseOr(Self.unlisted, ordering: .acquiringAndReleasing).oldValue
+    if old & Self.listedRetained != 0 || (old < Self.cRef && !debugPoison) {
+      Unmanaged.passUnretained(self).release()
+    }
+  }
+
+  /// True while a listing keeps the C references' Swift reference.
+  private static func waitsForSubject(_ s: UInt64) -> Bool { s & (listed | unlisted) == listed }
+
+  /// This observer's mark for `rxc_member_call`.
+  private func call(_ tag: UInt) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) | tag }
 
   // MARK: ending without an event
 
@@ -182,34 +226,75 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   /// After this thread set STOPPED: run on_disposed now, or leave it to a deliverer that is
-  /// inside a callback on another thread.
+  /// inside a callback on another thread. Only a PENDING hand-off lets a deliverer claim
+  /// on_disposed too, so the other two ways run it without claiming FINAL.
   private func finishAfterStop() {
-    if detached.load(ordering: .acquiring) { return claimFinal() }
+    if detachedInline || state.load(ordering: .acquiring) & Self.unlisted != 0 { return runOnDisposed() }
     rxc_process_barrier()
     if inCallback.load(ordering: .acquiring) {
       if state.bitwiseOr(Self.pending, ordering: .acquiringAndReleasing).oldValue & Self.left != 0 {
         claimFinal()
       }
     } else {
-      claimFinal()
+      runOnDisposed()
     }
   }
+
+  private func runOnDisposed() { callbacks.on_disposed?(callbacks.ctx) }
 
   var isDisposed: Bool { state.load(ordering: .acquiring) & (Self.stopped | Self.disposed) != 0 }
 
   /// Cancels the subscription: upstream first (so taps made by rx_do see the dispose, and
   /// run their on_disposed, before this observer's), then this observer. Idempotent.
   func dispose() {
-    let old = state.bitwiseOr(Self.stopped | Self.disposed, ordering: .acquiringAndReleasing).oldValue
-    if old & Self.disposed != 0 { return }
+    if cancel(after: state.bitwiseOr(Self.stopped | Self.disposed, ordering: .acquiringAndReleasing).oldValue) {
+      settleUnlisted()
+    }
+  }
+
+  /// rx_dispose on a token: `dispose`, then `dropCReference`, with one RMW when the caller's
+  /// reference is the only one (then no other thread can drop one while `cancel` runs) and
+  /// the subject, if any, lets go inline. True when the caller must now release the Swift
+  /// reference that backed the C references.
+  func disposeAndDropCReference() -> Bool {
+    var old = state.load(ordering: .relaxed)
+    var early: Bool
+    while true {
+      early = old >> 32 == 1 && (old & (Self.listed | Self.listedRetained) == 0 || old & Self.unlisted != 0)
+      let new = (old | Self.stopped | Self.disposed) - (early ? Self.cRef : 0)
+      let r = state.compareExchange(expected: old, desired: new, ordering: .acquiringAndReleasing)
+      if r.exchanged { break }
+      old = r.original
+    }
+    let inline = cancel(after: old)
+    if inline && old >> 32 == 1 && old & Self.listed != 0 {
+      // The subject let go on this thread, inside `cancel`, and no other reference exists:
+      // nothing else touches `state` any more.
+      state.store((state.load(ordering: .relaxed) | Self.unlisted) - Self.cRef, ordering: .relaxed)
+      return lastCReferenceDropped()
+    }
+    // (A queued attach may have listed it after the RMW above: `early` says nothing of that.)
+    if inline { settleUnlisted() }
+    return early ? lastCReferenceDropped() : dropCReference()
+  }
+
+  /// The rest of `dispose`, after the RMW that set STOPPED and DISPOSED returned `old`. True
+  /// when the subject let go of this observer inline, leaving `settleUnlisted` to the caller.
+  private func cancel(after old: UInt64) -> Bool {
+    if old & Self.disposed != 0 { return false }
     var u = Upstream.none
     swap(&u, &upstream)  // takes the reference without a retain/release pair
     switch consume u {
     case .none: break
     case .disposable(let d): d.dispose()
-    case .subject(let s): s.detachOwned(self)
+    case .subject(let s):
+      let outer = rxc_member_call()
+      rxc_set_member_call(call(Self.detaching))
+      s.detachOwned(self)
+      rxc_set_member_call(outer)
     }
     if old & Self.stopped == 0 { finishAfterStop() }
+    return detachedInline
   }
 
   // MARK: subscribing and the token
@@ -239,10 +324,14 @@ final class CObserver: Observer<RxValue>, Cancelable {
   func attach(_ upstream: any Disposable) { self.upstream = .disposable(upstream) }
 
   /// Subscribes to a subject as an owned member: no subscription object besides this one.
-  func attach(to subject: consuming any AbiSubject) {
+  /// Borrows `subject` (a caller's `let`): its one retain is the one `upstream` keeps.
+  func attach(to subject: borrowing any AbiSubject) {
     // No dispose can come before the token exists, so `upstream` may be set after.
+    let outer = rxc_member_call()
+    rxc_set_member_call(call(Self.attaching))
     subject.attachOwned(self)
-    upstream = .subject(subject)
+    rxc_set_member_call(outer)
+    upstream = .subject(copy subject)
   }
 
   /// A new observer, returned with the one reference that its C token will own.
@@ -256,9 +345,9 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   func retainC() -> Bool {
-    var current = cRefs.load(ordering: .relaxed)
-    while current > 0 {
-      let r = cRefs.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+    var current = state.load(ordering: .relaxed)
+    while current >= Self.cRef {
+      let r = state.compareExchange(expected: current, desired: current + Self.cRef, ordering: .relaxed)
       if r.exchanged { return true }
       current = r.original
     }
@@ -270,9 +359,14 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   /// Drops one C reference; true when the caller must now release the Swift reference that
-  /// backed them (the last one went, and RXC_DEBUG is not keeping the token poisoned).
+  /// backed them (the last one went, no subject listing waits on it, and RXC_DEBUG is not
+  /// keeping the token poisoned).
   func dropCReference() -> Bool {
-    guard cRefs.subtract(1, ordering: .acquiringAndReleasing).oldValue == 1 else { return false }
+    let old = state.wrappingSubtract(Self.cRef, ordering: .acquiringAndReleasing).oldValue
+    return old >> 32 == 1 && lastCReferenceDropped() && !Self.waitsForSubject(old)
+  }
+
+  private func lastCReferenceDropped() -> Bool {
     magic = AbiObject.deadMagic
     // Poisoned tokens stay allocated for ever and stop counting as live (see Handle).
     if debugPoison {

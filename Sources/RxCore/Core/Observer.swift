@@ -44,9 +44,16 @@ open class Observer<Element> {
     set {}
   }
 
+  /// Called, inside the subject's serialization, when a subject takes an owned member into
+  /// its list. The list holds no reference of its own: the member keeps itself alive until
+  /// `detachedFromSubject()` (this default takes one reference for that).
+  open func attachedToSubject() { Unmanaged.passUnretained(self).retain() }
+
   /// Called, inside the subject's serialization, when a subject has let go of an owned
-  /// member for good: nothing of that subject is in flight to it, and nothing will follow.
-  open func detachedFromSubject() {}
+  /// member it had taken into its list (once per `attachedToSubject()`): nothing of that
+  /// subject is in flight to it, and nothing will follow. The subject's last access to it
+  /// (the member may end its own life here; this default drops the reference taken above).
+  open func detachedFromSubject() { Unmanaged.passUnretained(self).release() }
 }
 
 /// Protocol form, for code that wants to accept any observer.

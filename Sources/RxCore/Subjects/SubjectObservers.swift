@@ -2,9 +2,10 @@
 /// never nest, so delivery walks the buffer in place: no lock, no snapshot, and no
 /// retain/release per event (the slots hold their references manually).
 ///
-/// A slot is one word (a live subscription costs 8 bytes here): the retained observer for an
-/// owned member (its slot index lives in the observer, `Observer.subjectSlot`), or the
-/// retained `SubjectSubscription` with the low bit set (it holds the observer and the index).
+/// A slot is one word (a live subscription costs 8 bytes here): an owned member's observer,
+/// which keeps itself alive while listed (`Observer.attachedToSubject`; its slot index lives
+/// in the observer, `Observer.subjectSlot`), or the retained `SubjectSubscription` with the
+/// low bit set (it holds the observer and the index).
 @usableFromInline struct SubjectObservers<Element> {
   @usableFromInline var base: UnsafeMutablePointer<UInt>? = nil
   @usableFromInline var count = 0
@@ -47,11 +48,12 @@
     }
   }
 
-  /// Releases a slot's references; an owned observer is told it is detached.
+  /// Releases a slot's references; an owned observer is told it is detached (the last
+  /// access to it).
   @inlinable
   static func release(_ bits: UInt) {
     if bits & 1 == 0 {
-      observer(bits).release()
+      observer(bits)._withUnsafeGuaranteedRef { $0.detachedFromSubject() }
     } else {
       let s = subscription(bits)
       s._withUnsafeGuaranteedRef { sub in
@@ -69,7 +71,8 @@
     switch member {
     case .owned:
       observer.subjectSlot = count
-      bits = UInt(bitPattern: Unmanaged.passRetained(observer).toOpaque())
+      observer.attachedToSubject()
+      bits = UInt(bitPattern: Unmanaged.passUnretained(observer).toOpaque())
     case .subscription(let s):
       s.index = count
       s.observer = Unmanaged.passRetained(observer as AnyObject)
@@ -92,7 +95,7 @@
   }
 
   /// Removes a member's slot by moving the last slot into it. An owned observer then hears
-  /// `detachedFromSubject()`: nothing of this subject is in flight to it, and nothing follows.
+  /// `detachedFromSubject()` (unless it was not listed any more: it heard it then).
   @inlinable
   mutating func remove(_ member: SubjectMember<Element>) {
     let i: Int
@@ -100,8 +103,6 @@
     case .owned(let o): i = o.subjectSlot
     case .subscription(let s): i = s.index
     }
-    // Told before its slot's reference goes (the member still holds one then).
-    if case .owned(let o) = member { o.detachedFromSubject() }
     if i >= 0, let base {
       let bits = base[i]
       count -= 1
@@ -162,12 +163,12 @@
     for i in 0..<n {
       let bits = (base + i).move()
       Self.withLive(bits, body)
-      if bits & 1 == 0 { Self.observer(bits)._withUnsafeGuaranteedRef { $0.detachedFromSubject() } }
       Self.release(bits)
     }
   }
 
-  /// Releases every slot and the buffer without calling anyone (the subject's deinit).
+  /// Releases every slot and the buffer (the subject's deinit): no events, but owned
+  /// observers still hear `detachedFromSubject()`.
   @usableFromInline
   mutating func deallocate() {
     guard let base else { return }
