@@ -1,4 +1,4 @@
-/* This thread's spare observable handles and pipeline (see ObservableHandle.retire): a static-TLS block
+/* This thread's spare observable handles, pipeline and subscription token (see ObservableHandle.retire): a static-TLS block
  * reached with one %fs-relative access, where pthread_getspecific was a call per use. The
  * pthread key only serves to release the spares when the thread exits; it is set once per
  * thread, by the first put. */
@@ -18,6 +18,11 @@ static void thread_exit(void *p) {
   if (s->pipeline) {
     void *p = s->pipeline;
     s->pipeline = 0;
+    release_spare(p);
+  }
+  if (s->token) {
+    void *p = s->token;
+    s->token = 0;
     release_spare(p);
   }
 }

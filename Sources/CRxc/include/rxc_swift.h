@@ -18,6 +18,15 @@ struct rx_boxed { char rxc_opaque_; };
 /* Internal (not exported: the version script keeps only rx_*). */
 void rxc_set_last_error(const char *message);
 const char *rxc_get_last_error(void);
+/* debug_env.c: RXC_DEBUG is set (released handles stay allocated and poisoned). */
+extern int rxc_debug_state_ __attribute__((visibility("hidden")));
+int rxc_debug_poison_init(void);
+static inline int rxc_debug_poison(void) {
+  int v = __atomic_load_n(&rxc_debug_state_, __ATOMIC_RELAXED);
+  return v >= 0 ? v : rxc_debug_poison_init();
+}
+/* The Swift runtime's uniqueness test of an object's strong count (no retain). */
+bool swift_isUniquelyReferenced_nonNull_native(const void *object);
 /* pthread_t of the process's initial thread (see main_thread.c). */
 unsigned long rxc_main_thread(void);
 /* spare_handles.c: this thread's dropped observable handles and one emptied RxPipeline, kept
@@ -30,6 +39,7 @@ typedef struct rxc_spare_handles {
   int count;
   int hooked; /* the thread-exit hook that releases them is set */
   void *pipeline;
+  void *token; /* an emptied CObserver (see CObserver.retire) */
 } rxc_spare_handles;
 extern __thread rxc_spare_handles rxc_spare_tls
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
@@ -53,6 +63,19 @@ static inline void *rxc_spare_take_pipeline(void) {
   void *p = rxc_spare_tls.pipeline;
   rxc_spare_tls.pipeline = (void *)0;
   return p;
+}
+/* The spare subscription token, or NULL. */
+static inline void *rxc_spare_take_token(void) {
+  void *p = rxc_spare_tls.token;
+  rxc_spare_tls.token = (void *)0;
+  return p;
+}
+/* Keeps `p` if the slot is free and the exit hook is set. */
+static inline bool rxc_spare_put_token(void *p) {
+  rxc_spare_handles *s = &rxc_spare_tls;
+  if (s->token || !s->hooked) return false;
+  s->token = p;
+  return true;
 }
 /* Keeps `p` if the slot is free and the exit hook is set. */
 static inline bool rxc_spare_put_pipeline(void *p) {

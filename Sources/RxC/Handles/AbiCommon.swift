@@ -31,7 +31,7 @@ public func rx_release(_ handle: UnsafeRawPointer?) {
   // class) or a retain: the last Swift reference goes outside the borrow.
   if Validate.isLive(handle, .disposable), CObserver.isToken(handle) {
     let token = Unmanaged<CObserver>.fromOpaque(handle)
-    if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { token.release() }
+    if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { CObserver.retire(token) }
     return
   }
   if Validate.isLive(handle, .observable) {

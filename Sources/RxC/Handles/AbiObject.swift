@@ -51,7 +51,5 @@ struct ObjectKind: RawRepresentable, Equatable {
 
 /// RXC_DEBUG=1 keeps released handles allocated and poisoned, so a use after release is
 /// always caught as RX_EHANDLE instead of reading freed memory.
-let debugPoison: Bool = {
-  guard let v = getenv("RXC_DEBUG") else { return false }
-  return v.pointee != 0 && !(v[0] == 0x30 && v[1] == 0)  // set and not "0"
-}()
+/// (Read on first use, see Sources/CRxc/debug_env.c.)
+var debugPoison: Bool { rxc_debug_poison() != 0 }

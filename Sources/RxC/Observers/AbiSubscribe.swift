@@ -48,7 +48,7 @@ public func rx_dispose(_ d: UnsafeMutablePointer<rx_disposable>?) -> rx_status {
   // A subscription token, reached without retain/release (the caller's reference keeps it).
   if let d, Validate.isLive(d, .disposable), CObserver.isToken(d) {
     let token = Unmanaged<CObserver>.fromOpaque(d)
-    if token._withUnsafeGuaranteedRef({ $0.disposeAndDropCReference() }) { token.release() }
+    if token._withUnsafeGuaranteedRef({ $0.disposeAndDropCReference() }) { CObserver.retire(token) }
     return RX_OK
   }
   guard let h = DisposableHandle.from(d, "rx_dispose") else { return invalid(d) }

@@ -51,7 +51,8 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// The flags above, and the count of C references to the token (high half; the Swift
   /// reference backing them is one).
   private let state: Atomic<UInt64>
-  let callbacks: rx_observer
+  /// `var` only for reuse (`revive`).
+  private(set) var callbacks: rx_observer
   /// Set once before the token exists; afterwards read only by the one winning `dispose`.
   private var upstream: Upstream = .none
   /// Written only by the (serialized) deliverer; read by a disposer after the barrier.
@@ -74,14 +75,15 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   /// The token of a subscription that ended inside rx_subscribe (see `runToEnd`).
-  private init(ended callbacks: rx_observer) {
-    Resources.increment()
-    self.callbacks = callbacks
-    state = Atomic(Self.cRef | Self.stopped | Self.final)
-    super.init()
+  private static func ended(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
+    let o = make(callbacks)
+    o._withUnsafeGuaranteedRef { $0.state.store(Self.cRef | Self.stopped | Self.final, ordering: .relaxed) }
+    return o
   }
 
-  deinit { Resources.decrement() }
+  deinit {
+    if slot != Self.spareSlot { Resources.decrement() }  // a spare was counted out already
+  }
 
   // MARK: delivering side
 
@@ -206,7 +208,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   private func settleUnlisted() {
     let old = state.bitwiseOr(Self.unlisted, ordering: .acquiringAndReleasing).oldValue
     if old & Self.listedRetained != 0 || (old < Self.cRef && !debugPoison) {
-      Unmanaged.passUnretained(self).release()
+      Self.retire(Unmanaged.passUnretained(self))
     }
   }
 
@@ -306,7 +308,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   static func runToEnd(_ callbacks: rx_observer, _ element: () throws -> RxValue?)
     -> UnsafeMutablePointer<rx_disposable>
   {
-    let token = Unmanaged.passRetained(CObserver(ended: callbacks)).toOpaque()
+    let token = ended(callbacks).toOpaque()
     do {
       if let v = try element() { withExtendedLifetime(v) { callbacks.on_next?(callbacks.ctx, v.c) } }
       callbacks.on_completed?(callbacks.ctx)
@@ -336,7 +338,12 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   /// A new observer, returned with the one reference that its C token will own.
   static func make(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
-    Unmanaged.passRetained(CObserver(callbacks))
+    if let p = rxc_spare_take_token() {
+      let o = Unmanaged<CObserver>.fromOpaque(p)
+      o._withUnsafeGuaranteedRef { $0.revive(callbacks) }
+      return o
+    }
+    return Unmanaged.passRetained(CObserver(callbacks))
   }
 
   /// The token: this object (its C reference is the one `make` returned).
@@ -355,13 +362,23 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   func releaseC() {
-    if dropCReference() { Unmanaged.passUnretained(self).release() }
+    if dropCReference() { Self.retire(Unmanaged.passUnretained(self)) }
   }
 
   /// Drops one C reference; true when the caller must now release the Swift reference that
   /// backed them (the last one went, no subject listing waits on it, and RXC_DEBUG is not
   /// keeping the token poisoned).
   func dropCReference() -> Bool {
+    // The caller's reference is the only one, no subject lists it and nothing else holds
+    // the object (e.g. a token that ended inside rx_subscribe, W5): no other thread can
+    // touch `state`, so a plain store does.
+    let s = state.load(ordering: .acquiring)
+    if s >> 32 == 1 && s & (Self.listed | Self.listedRetained) == 0
+      && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())
+    {
+      state.store(s - Self.cRef, ordering: .relaxed)
+      return lastCReferenceDropped()
+    }
     let old = state.wrappingSubtract(Self.cRef, ordering: .acquiringAndReleasing).oldValue
     return old >> 32 == 1 && lastCReferenceDropped() && !Self.waitsForSubject(old)
   }
@@ -385,5 +402,46 @@ final class CObserver: Observer<RxValue>, Cancelable {
   @inline(__always)
   static func isToken(_ p: UnsafeRawPointer) -> Bool {
     p.load(as: UnsafeRawPointer.self) == unsafeBitCast(CObserver.self as AnyClass, to: UnsafeRawPointer.self)
+  }
+}
+
+// MARK: reuse
+
+/// Each thread keeps the last token it let go of for its next subscription (as it keeps
+/// observable handles, see ObservableHandle.retire): a subscribe + dispose then skips a
+/// malloc, a free and the object's set-up and tear-down. The spare is empty (its callbacks'
+/// on_disposed has run; it holds no upstream), dead (dead magic, not counted by Resources)
+/// and owned by the thread's slot; the thread's exit releases it. Never under RXC_DEBUG,
+/// where released tokens stay poisoned (they never get here).
+extension CObserver {
+  /// A reserved `slot` value: this object is a spare, already counted out of Resources.
+  fileprivate static var spareSlot: Int32 { Int32.min }
+
+  /// Releases the Swift reference that backed the token's C references (or a listing's):
+  /// kept as this thread's spare if nothing else holds the object and the slot is free.
+  static func retire(_ o: Unmanaged<CObserver>) {
+    var obs = o.takeRetainedValue()
+    guard isKnownUniquelyReferenced(&obs) else { return }
+    Resources.decrement()
+    obs.slot = spareSlot
+    let p = Unmanaged.passRetained(consume obs).toOpaque()
+    if rxc_spare_put_token(p) { return }
+    if !rxc_spare_hooked(), rxc_spare_hook({ Unmanaged<AnyObject>.fromOpaque($0!).release() }),
+      rxc_spare_put_token(p)
+    {
+      return
+    }
+    Unmanaged<CObserver>.fromOpaque(p).release()
+  }
+
+  /// A spare made live again with one C reference, for `callbacks`.
+  fileprivate func revive(_ callbacks: rx_observer) {
+    Resources.increment()
+    magic = AbiObject.liveMagic
+    slot = -1
+    self.callbacks = callbacks
+    state.store(Self.cRef, ordering: .relaxed)
+    inCallback.store(false, ordering: .relaxed)
+    detachedInline = false
   }
 }
