@@ -148,13 +148,7 @@ extension ObservableHandle {
     handle.connectableRef?.release()
     handle.connectableRef = nil
     let p = Unmanaged.passRetained(consume handle).toOpaque()
-    if rxc_spare_put(p) { return }
-    if !rxc_spare_hooked(), rxc_spare_hook({ Unmanaged<AnyObject>.fromOpaque($0!).release() }),
-      rxc_spare_put(p)
-    {
-      return
-    }
-    Unmanaged<ObservableHandle>.fromOpaque(p).release()
+    if !keepAsSpare(p, { rxc_spare_put($0) }) { Unmanaged<ObservableHandle>.fromOpaque(p).release() }
   }
 
   /// This thread's spare made live again with one C reference (the caller fills it in).

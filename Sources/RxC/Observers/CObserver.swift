@@ -425,13 +425,7 @@ extension CObserver {
     Resources.decrement()
     obs.slot = spareSlot
     let p = Unmanaged.passRetained(consume obs).toOpaque()
-    if rxc_spare_put_token(p) { return }
-    if !rxc_spare_hooked(), rxc_spare_hook({ Unmanaged<AnyObject>.fromOpaque($0!).release() }),
-      rxc_spare_put_token(p)
-    {
-      return
-    }
-    Unmanaged<CObserver>.fromOpaque(p).release()
+    if !keepAsSpare(p, { rxc_spare_put_token($0) }) { Unmanaged<CObserver>.fromOpaque(p).release() }
   }
 
   /// A spare made live again with one C reference, for `callbacks`.
