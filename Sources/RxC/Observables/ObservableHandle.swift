@@ -140,7 +140,7 @@ extension ObservableHandle {
   /// the ordinary release.
   static func retire(_ h: Unmanaged<ObservableHandle>) {
     var handle = h.takeRetainedValue()
-    guard isKnownUniquelyReferenced(&handle) else { return }
+    guard isKnownUniquelyReferenced(&handle), mayReuseUniqueObject() else { return }
     if let core = handle.core { RxPipeline.release(core) }
     handle.core = nil
     handle.scalar = nil

@@ -375,6 +375,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
     let s = state.load(ordering: .acquiring)
     if s >> 32 == 1 && s & (Self.listed | Self.listedRetained) == 0
       && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())
+      && mayReuseUniqueObject()
     {
       state.store(s - Self.cRef, ordering: .relaxed)
       return lastCReferenceDropped()
@@ -421,7 +422,7 @@ extension CObserver {
   /// kept as this thread's spare if nothing else holds the object and the slot is free.
   static func retire(_ o: Unmanaged<CObserver>) {
     var obs = o.takeRetainedValue()
-    guard isKnownUniquelyReferenced(&obs) else { return }
+    guard isKnownUniquelyReferenced(&obs), mayReuseUniqueObject() else { return }
     Resources.decrement()
     obs.slot = spareSlot
     let p = Unmanaged.passRetained(consume obs).toOpaque()

@@ -96,7 +96,7 @@ final class RxPipeline: Producer<RxValue> {
   static func release(_ core: Unmanaged<Observable<RxValue>>) {
     guard core._withUnsafeGuaranteedRef({ type(of: $0) == RxPipeline.self }) else { return core.release() }
     var pipeline = unsafeDowncast(core.takeRetainedValue(), to: RxPipeline.self)
-    guard isKnownUniquelyReferenced(&pipeline) else { return }
+    guard isKnownUniquelyReferenced(&pipeline), mayReuseUniqueObject() else { return }
     pipeline.root = .scalar(.none)
     pipeline.previous = nil
     pipeline.earlier.deallocate()

@@ -132,8 +132,11 @@
     }
   }
 
-  /// Delivers `element` to every observer whose member is not disposed, by pointer
-  /// (`Observer.onNext(at:)`): no `Event` is built and the element is not copied.
+  /// Delivers `element` to every observer whose member is not disposed: to owned members (the
+  /// C layer's observers, which override it) by pointer, `Observer.onNext(at:)`, with no
+  /// `Event` built and no copy; to the others as an `Event` built here, in code specialized
+  /// for `Element` (the default `onNext(at:)` of a generic subclass is unspecialized: it
+  /// would look up `Event<Element>`'s metadata on every call).
   @inlinable @inline(__always)
   func deliverNext(_ element: borrowing Element) {
     guard let base else { return }
@@ -145,7 +148,7 @@
         if bits & 1 == 0 {
           Self.observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p) }
         } else {
-          Self.withLive(bits) { $0.onNext(at: p) }
+          Self.withLive(bits) { $0.on(.next(p.pointee)) }
         }
         i += 1
       }
