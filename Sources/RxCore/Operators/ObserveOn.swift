@@ -123,10 +123,15 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @usableFromInline static var burst: Int { 32 }
   @usableFromInline static var busyGap: Int64 { 50_000 }
 
+  /// A lingering drain waits for this many new events (or the deadline) before it takes
+  /// the next batch: taking one or two at a time would move `wip`'s cache line and the
+  /// half-written slot lines between the cores on nearly every event.
+  @usableFromInline static var gather: Int { 64 }
+
   @inlinable
   final func linger(seen: Int) {
     let deadline = MonotonicClock.now() &+ Self.lingerNanos
-    while wip.load(ordering: .relaxed) == seen {
+    while wip.load(ordering: .relaxed) &- seen < Self.gather {
       if MonotonicClock.now() >= deadline { return }
       sched_yield()
     }
