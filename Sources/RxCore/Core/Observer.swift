@@ -14,6 +14,11 @@ open class Observer<Element> {
     on(.next(element.pointee))
   }
 
+  /// True for observers that override `onNext(at:)` in code specialized for their element
+  /// (subjects then use it). The default implementation is generic code that looks up
+  /// `Event<Element>`'s metadata per call, slower than the `on` a subject would otherwise call.
+  open var takesNextByPointer: Bool { false }
+
   /// Delivers `elements` as `.next` events, in order, stopping once this observer wants no
   /// more events (a replay subject hands a late subscriber its buffer this way). Observers
   /// may override it with one tight loop.

@@ -22,7 +22,7 @@
 
   @inlinable @inline(__always)
   static func subscription(_ bits: UInt) -> Unmanaged<SubjectSubscription> {
-    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~1)!)
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~3)!)
   }
 
   /// Calls `body` with the observer of a slot, unless its member is disposed.
@@ -76,7 +76,8 @@
     case .subscription(let s):
       s.index = count
       s.observer = Unmanaged.passRetained(observer as AnyObject)
-      bits = UInt(bitPattern: Unmanaged.passRetained(s).toOpaque()) | 1
+      // Bit 1: the observer takes `.next` by pointer (asked once, here).
+      bits = UInt(bitPattern: Unmanaged.passRetained(s).toOpaque()) | 1 | (observer.takesNextByPointer ? 2 : 0)
     }
     (base! + count).initialize(to: bits)
     count += 1
@@ -133,7 +134,8 @@
   }
 
   /// Delivers `element` to every observer whose member is not disposed: to owned members (the
-  /// C layer's observers, which override it) by pointer, `Observer.onNext(at:)`, with no
+  /// C layer's observers) and to observers that say they override it
+  /// (`Observer.takesNextByPointer`) by pointer, `Observer.onNext(at:)`, with no
   /// `Event` built and no copy; to the others as an `Event` built here, in code specialized
   /// for `Element` (the default `onNext(at:)` of a generic subclass is unspecialized: it
   /// would look up `Event<Element>`'s metadata on every call).
@@ -148,7 +150,11 @@
         if bits & 1 == 0 {
           Self.observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p) }
         } else {
-          Self.withLive(bits) { $0.on(.next(p.pointee)) }
+          if bits & 2 != 0 {
+            Self.withLive(bits) { $0.onNext(at: p) }
+          } else {
+            Self.withLive(bits) { $0.on(.next(p.pointee)) }
+          }
         }
         i += 1
       }
