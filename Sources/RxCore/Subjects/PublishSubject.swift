@@ -35,8 +35,9 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   /// Emits `event` and says whether it was taken.
   @inlinable @discardableResult
   public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    if case .next(let element) = event { return emitNext(element) }
     let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
-    if case .accepted = outcome { drain.submit(.event(event)) { [unowned(unsafe) self] in self.handle($0) } }
+    if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
     return outcome
   }
 
@@ -67,13 +68,13 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   @inlinable
   public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
     let subscription = SubjectSubscription(owner: self, detach: detach)
-    drain.submit(.add(.subscription(subscription), observer)) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.add(.subscription(subscription), observer)) { self.handle($0) }
     return subscription
   }
 
   @inlinable
   func unsubscribe(_ subscription: SubjectSubscription) {
-    drain.submit(.remove(.subscription(subscription))) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.remove(.subscription(subscription))) { self.handle($0) }
   }
 
   /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
@@ -101,7 +102,7 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
 
   /// Drops every observer (each gets `dropped()`); later subscribers get `RxError.disposed`.
   @inlinable public func dispose() {
-    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { [unowned(unsafe) self] in self.handle($0) } }
+    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
   }
 
   /// Keeps this subject alive until its current drain ends: for a last reference dropped

@@ -42,7 +42,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   @inlinable @discardableResult
   public func emit(_ event: Event<Element>) -> SubjectOutcome {
     let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
-    if case .accepted = outcome { drain.submit(.event(event)) { [unowned(unsafe) self] in self.handle($0) } }
+    if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
     return outcome
   }
 
@@ -57,28 +57,28 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   @inlinable
   public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
     let subscription = SubjectSubscription(owner: self, detach: detach)
-    drain.submit(.add(.subscription(subscription), observer)) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.add(.subscription(subscription), observer)) { self.handle($0) }
     return subscription
   }
 
   @inlinable
   func unsubscribe(_ subscription: SubjectSubscription) {
-    drain.submit(.remove(.subscription(subscription))) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.remove(.subscription(subscription))) { self.handle($0) }
   }
 
   /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
   /// subscription object is made, and `detachOwned` removes it.
   /// When the drain is idle this runs inline, without building a `SubjectOp`.
   @inlinable public func attachOwned(_ observer: Observer<Element>) {
-    drain.submit(.add(.owned(observer), observer), inline: { add(.owned(observer), observer) }) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.add(.owned(observer), observer), inline: { add(.owned(observer), observer) }) { self.handle($0) }
   }
 
   @inlinable public func detachOwned(_ observer: Observer<Element>) {
-    drain.submit(.remove(.owned(observer)), inline: { remove(.owned(observer)) }) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.remove(.owned(observer)), inline: { remove(.owned(observer)) }) { self.handle($0) }
   }
 
   @inlinable public func dispose() {
-    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { [unowned(unsafe) self] in self.handle($0) } }
+    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
   }
 
   /// Keeps this subject alive until its current drain ends: for a last reference dropped
