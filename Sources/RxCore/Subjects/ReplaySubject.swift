@@ -69,12 +69,24 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
   /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
   /// subscription object is made, and `detachOwned` removes it.
   /// When the drain is idle this runs inline, without building a `SubjectOp`.
+  /// (Spelled out as `PublishSubject`'s: through `submit(_:inline:_:)` the closures' captures
+  /// cost a retain/release pair of `self` per call.)
   @inlinable public func attachOwned(_ observer: Observer<Element>) {
-    drain.submit(.add(.owned(observer), observer), inline: { add(.owned(observer), observer) }) { self.handle($0) }
+    if drain.enter({ [unowned(unsafe) self] in self.handle($0) }) {
+      add(.owned(observer), observer)
+      drain.exit { [unowned(unsafe) self] in self.handle($0) }
+    } else {
+      drain.submitQueued(.add(.owned(observer), observer)) { [unowned(unsafe) self] in self.handle($0) }
+    }
   }
 
   @inlinable public func detachOwned(_ observer: Observer<Element>) {
-    drain.submit(.remove(.owned(observer)), inline: { remove(.owned(observer)) }) { self.handle($0) }
+    if drain.enter({ [unowned(unsafe) self] in self.handle($0) }) {
+      remove(.owned(observer))
+      drain.exit { [unowned(unsafe) self] in self.handle($0) }
+    } else {
+      drain.submitQueued(.remove(.owned(observer))) { [unowned(unsafe) self] in self.handle($0) }
+    }
   }
 
   @inlinable public func dispose() {
