@@ -26,23 +26,21 @@ __attribute__((constructor)) static void rxc_process_barrier_init(void) {
   const char *force = getenv("RXC_PROCESS_BARRIER");
   long cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   if (!(force && strcmp(force, "mprotect") == 0) && cmds >= 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
-      syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+      syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
     use_membarrier = 1;
-    return;
-  }
+  /* Mapped either way: it is also membarrier's fallback. */
   void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p != MAP_FAILED) flush_page = p;
-  else barrier_works = 0;
+  else if (!use_membarrier) barrier_works = 0;
 }
 
 int rxc_process_barrier_works(void) { return barrier_works; }
 
 void rxc_process_barrier(void) {
-  if (use_membarrier) {
-    syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-    return;
-  }
+  /* A failure (say the registration did not carry over into a forked child) falls back to
+   * the page-protection barrier rather than leaving callers without one. */
+  if (use_membarrier && syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
   size_t size = (size_t)sysconf(_SC_PAGESIZE);
   pthread_mutex_lock(&flush_lock);
   if (flush_page) {

@@ -5,34 +5,57 @@ import Synchronization
 /// Serializes work items from any number of threads, including re-entrant submissions from
 /// inside a handler, without ever running a handler under a lock.
 ///
-/// A thread that finds the drain free takes it (one CAS), handles its own item at once, then
-/// whatever was queued meanwhile, and lets go. Everyone else appends to a locked queue and
-/// returns; their item runs after the current one, on the holder's thread. A re-entrant
-/// submission (the holder's own thread, from inside a handler) is queued the same way, never
-/// run recursively and never dropped.
+/// A thread that finds the drain free takes it, handles its own item at once, then whatever
+/// was queued meanwhile, and lets go. Everyone else appends to a locked queue and returns;
+/// their item runs after the current one, on the holder's thread. A re-entrant submission
+/// (the holder's own thread, from inside a handler) is queued the same way, never run
+/// recursively and never dropped.
 ///
-/// One atomic operation per uncontended round trip: letting go is a plain release store. The
-/// catch is the classic lost wake-up: a holder that stores "free" and then looks at the
-/// queue may, on a real CPU, read the queue before its store is visible, while a submitter
-/// reads "held" and leaves its item to it. Both sides need a full fence between their store
-/// and their load. While only one thread at a time ever uses the drain (re-entrancy
-/// included, which the holder sees in program order) nothing else looks, so nothing is
-/// paid. The first submission from a foreign thread that finds the drain held makes it
-/// `shared` for good: it runs `rxc_process_barrier()` once, which makes every in-flight
-/// holder's "free" store visible or its next load see `shared`; from then on holders fence
-/// when they let go (a second locked instruction), as the usual protocol does.
+/// Three ways in, cheapest first:
+/// - **Biased.** A drain that one thread has taken `biasStreak` times in a row, with nobody
+///   else around, is biased to that thread (`bias`). The owner then takes it with plain stores
+///   (its identity into `ownerIn`, then a re-check of `bias`) and no atomic read-modify-write
+///   at all. Any other thread that wants it revokes the bias for good: it marks `bias`
+///   revoking, runs `rxc_process_barrier()` once (every in-flight owner store becomes visible,
+///   or the owner's re-check sees the revocation), then looks at `ownerIn`. An owner found
+///   inside keeps the drain until it lets go; it sees the revocation then and handles what
+///   was queued for it, fenced. Nobody ever waits for an owner: its handler may be waiting
+///   for them.
+/// - **Unshared.** Otherwise a CAS on `held` takes it and a plain release store lets it go.
+///   That is safe while only one thread at a time ever uses the drain (re-entrancy included,
+///   which the holder sees in program order).
+/// - **Shared.** The lost wake-up: a holder that stores "free" and then looks at the queue
+///   may, on a real CPU, read the queue before its store is visible, while a submitter reads
+///   "held" and leaves its item to it. Both sides need a full fence between their store and
+///   their load. The first submission from a foreign thread that finds the drain held makes it
+///   `shared` for good: it runs `rxc_process_barrier()` once, which makes every in-flight
+///   holder's "free" store visible or its next load see `shared`; from then on holders fence
+///   when they let go, as the usual protocol does.
+///
+/// A CAS holder is a holder only if it then finds `ownerIn` clear (`tryEnter`); otherwise it
+/// backs off and leaves its work to the owner.
 ///
 /// Fairness: a thread that came with one item must not be kept draining for as long as other
 /// threads keep submitting. After `fairShare` items the holder offers its role (`handoff`);
 /// the next foreign submitter takes it over and drains instead, and the first one returns.
 /// With no taker within a short spin it withdraws the offer and goes on.
 public final class Drain<Item> {
-  /// 1 while a thread holds the drain, else 0.
+  /// 1 while a thread holds the drain by CAS, else 0.
   @usableFromInline let held = Atomic<Int>(0)
-  /// The holder's `rxc_thread_self()`, 0 when free or being handed over: tells a
-  /// re-entrant submission from a foreign one. Cleared before `held`, so a thread that reads
-  /// its own identity here is the holder.
+  /// The holder's `rxc_thread_self()` (either way in), 0 when free or being handed over:
+  /// tells a re-entrant submission from a foreign one. Cleared before the drain is let go,
+  /// so a thread that reads its own identity here is the holder.
   @usableFromInline let holder = Atomic<UInt>(0)
+  /// The thread the drain is biased to, or `unbiased`, `revoking`, `revoked` (thread
+  /// identities are addresses, never that small).
+  @usableFromInline let bias: Atomic<UInt>
+  /// The owner's identity while it holds the drain by its bias, else 0. Only the owner
+  /// writes it.
+  @usableFromInline let ownerIn = Atomic<UInt>(0)
+  /// The thread that took the drain by CAS last, and how many times in a row (kept by the
+  /// holder; they decide when to bias).
+  @usableFromInline var lastEntrant: UInt = 0
+  @usableFromInline var streak = 0
   /// 0: only one thread at a time has used the drain. 1: a foreign submitter is switching it
   /// (its barrier is under way). 2: shared for good (see the type comment).
   @usableFromInline let mode: Atomic<Int>
@@ -49,14 +72,28 @@ public final class Drain<Item> {
   /// holder to let go (it stores 0 as its last access).
   @usableFromInline let handoff = Atomic<Int>(0)
   @usableFromInline static var fairShare: Int { 256 }
+  @usableFromInline static var unbiased: UInt { 0 }
+  @usableFromInline static var revoked: UInt { 1 }
+  @usableFromInline static var revoking: UInt { 2 }
+  /// CAS entries in a row by one thread before the drain is biased to it: a drain that two
+  /// threads share briefly (a subscription made on one thread, fed on another) should not
+  /// pay a revocation.
+  @usableFromInline static var biasStreak: Int { 64 }
 
   public init() {
-    // Without a real process barrier the asymmetric protocol cannot be made safe.
-    mode = Atomic(rxc_process_barrier_works() != 0 ? 0 : 2)
+    // Without a real process barrier the asymmetric protocols cannot be made safe.
+    let barrier = rxc_process_barrier_works() != 0
+    mode = Atomic(barrier ? 0 : 2)
+    bias = Atomic(barrier ? Self.unbiased : Self.revoked)
   }
 
   /// True while some thread holds the drain (for diagnostics and tests).
-  public var isDraining: Bool { held.load(ordering: .acquiring) != 0 }
+  public var isDraining: Bool {
+    held.load(ordering: .acquiring) != 0 || ownerIn.load(ordering: .acquiring) != 0
+  }
+
+  /// True once the drain is biased to a thread (for tests).
+  public var isBiased: Bool { bias.load(ordering: .acquiring) > Self.revoking }
 
   @inlinable @inline(__always)
   public func submit(_ item: Item, _ handle: (Item) -> Void) {
@@ -80,12 +117,24 @@ public final class Drain<Item> {
     }
   }
 
-  /// Takes the drain if it is free (one CAS), after handling what was queued before: a
-  /// caller that gets true handles its own work inline, without building an `Item`, and must
-  /// then call `exit`. (Items are queued while another thread holds the drain; one that lets
-  /// go may not have seen the last of them yet, and they must not be overtaken.)
+  /// Takes the drain if it is free, after handling what was queued before: a caller that
+  /// gets true handles its own work inline, without building an `Item`, and must then call
+  /// `exit`. (Items are queued while another thread holds the drain; one that lets go may
+  /// not have seen the last of them yet, and they must not be overtaken.)
   @inlinable @inline(__always)
   public func enter(_ handle: (Item) -> Void) -> Bool {
+    let me = rxc_thread_self()
+    if bias.load(ordering: .relaxed) == me {
+      if holder.load(ordering: .relaxed) == me { return false }  // re-entrant
+      ownerIn.store(me, ordering: .relaxed)
+      rxc_compiler_fence()  // the CPU may still reorder: that is what the revoker's barrier is for
+      if bias.load(ordering: .relaxed) == me {
+        holder.store(me, ordering: .relaxed)
+        if queued.load(ordering: .relaxed) != 0 { catchUp(handle) }
+        return true
+      }
+      ownerOut()
+    }
     guard tryEnter() else { return false }
     if queued.load(ordering: .relaxed) != 0 { catchUp(handle) }
     return true
@@ -101,24 +150,140 @@ public final class Drain<Item> {
     while let item = batch.popFirst() { handle(item) }
   }
 
-  /// Takes the drain if it is free (one CAS); the caller then drains the queue.
+  /// Takes the drain by CAS if it is free; the caller then drains the queue.
   @inlinable @inline(__always)
   func tryEnter() -> Bool {
-    guard held.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else { return false }
-    holder.store(rxc_thread_self(), ordering: .relaxed)
+    guard held.compareExchange(expected: 0, desired: 1, ordering: .sequentiallyConsistent).exchanged
+    else { return false }
+    let me = rxc_thread_self()
+    let b = bias.load(ordering: .relaxed)
+    if b == Self.unbiased {
+      holder.store(me, ordering: .relaxed)
+      countEntry(me)
+      return true
+    }
+    return enteredWithBias(b, me)
+  }
+
+  /// Biases the drain to `me` once it has taken it `biasStreak` times in a row (the holder
+  /// calls this; the store takes effect from its next entry).
+  @inlinable @inline(__always)
+  func countEntry(_ me: UInt) {
+    if lastEntrant != me {
+      lastEntrant = me
+      streak = 1
+    } else {
+      streak &+= 1
+      if streak == Self.biasStreak { biasTo(me) }
+    }
+  }
+
+  @usableFromInline @inline(never)
+  func biasTo(_ me: UInt) {
+    // Not once a foreign submitter has met the holder: the next one would revoke it.
+    if mode.load(ordering: .relaxed) == 0 { bias.store(me, ordering: .releasing) }
+  }
+
+  /// `tryEnter` after the CAS, when the drain is or was biased: revoke a bias still in
+  /// place, then hold only if the owner is not inside.
+  @usableFromInline @inline(never)
+  func enteredWithBias(_ b: UInt, _ me: UInt) -> Bool {
+    // `b == me`: this thread took the bias while it held by CAS and still does (its drain
+    // loop). Nobody else can be inside.
+    if b != Self.revoked && b != me { revokeBias() }
+    if b != me && ownerIn.load(ordering: .sequentiallyConsistent) != 0 { return backOff() }
+    holder.store(me, ordering: .relaxed)
     return true
   }
 
-  /// Leaves after `tryEnter`: handles what was queued meanwhile, then lets go (a plain store
-  /// when nothing was queued and the drain is not shared).
-  @inlinable @inline(__always)
-  public func exit(_ handle: (Item) -> Void) {
-    if leave() { drainLoop(handle) }
+  /// Ends biasing for good (see the type comment). Returns once `bias` reads `revoked`.
+  @usableFromInline @inline(never)
+  func revokeBias() {
+    var spins = 0
+    while true {
+      let b = bias.load(ordering: .acquiring)
+      if b == Self.revoked { return }
+      if b == Self.revoking {  // another thread's barrier is under way: it takes microseconds
+        spins += 1
+        if spins > 64 { sched_yield() }
+        continue
+      }
+      guard bias.compareExchange(expected: b, desired: Self.revoking, ordering: .sequentiallyConsistent).exchanged
+      else { continue }
+      if b != Self.unbiased { rxc_process_barrier() }
+      bias.store(Self.revoked, ordering: .sequentiallyConsistent)
+      return
+    }
   }
 
-  /// Lets go of the drain unless items are queued. True if the caller (still or again)
-  /// holds it and must drain. When it returns false it may have freed the drain's owner
-  /// (`releaseParked`): the caller touches nothing more.
+  /// A CAS holder met the owner inside (a revocation found it there, or the owner is between
+  /// its store and its re-check). Let go, fenced: the owner looks at the queue when it lets
+  /// go, so whatever was left to this holder is covered. Retries if the owner left meanwhile
+  /// (it does not come back: the bias is revoked).
+  @usableFromInline @inline(never)
+  func backOff() -> Bool {
+    held.store(0, ordering: .releasing)
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if ownerIn.load(ordering: .sequentiallyConsistent) == 0 { return tryEnter() }
+    return false
+  }
+
+  /// The owner clears `ownerIn` after finding its bias revoked on the way in.
+  @usableFromInline @inline(never)
+  func ownerOut() {
+    ownerIn.store(0, ordering: .sequentiallyConsistent)
+  }
+
+  /// Leaves after `enter`: handles what was queued meanwhile, then lets go (plain stores when
+  /// nothing was queued and the drain is not shared).
+  @inlinable @inline(__always)
+  public func exit(_ handle: (Item) -> Void) {
+    if ownerIn.load(ordering: .relaxed) == rxc_thread_self() {
+      if queued.load(ordering: .relaxed) != 0 { return biasedDrain(handle) }
+      letGoOfBias(handle)
+    } else if leave() {
+      drainLoop(handle)
+    }
+  }
+
+  /// The owner lets go. If the bias was revoked meanwhile, someone may have queued an item
+  /// for it (see `backOff`): look, fenced. Nothing may follow (see `releaseParked`).
+  @inlinable @inline(__always)
+  func letGoOfBias(_ handle: (Item) -> Void) {
+    holder.store(0, ordering: .relaxed)
+    ownerIn.store(0, ordering: .releasing)
+    rxc_compiler_fence()
+    if bias.load(ordering: .relaxed) != rxc_thread_self() { return revokedWhileHeld(handle) }
+    if parked.load(ordering: .relaxed) != nil { releaseParked() }
+  }
+
+  /// The owner's items queued while it held by its bias: its own re-entrant ones, and once a
+  /// revocation found it inside, other threads'. Once revoked it stops and leaves the rest to
+  /// the shared protocol, which is fair to the other threads.
+  @usableFromInline @inline(never)
+  func biasedDrain(_ handle: (Item) -> Void) {
+    let me = rxc_thread_self()
+    while bias.load(ordering: .relaxed) == me {
+      queueLock.lock()
+      swap(&queue, &batch)
+      queued.store(0, ordering: .relaxed)
+      queueLock.unlock()
+      if batch.isEmpty { break }
+      while let item = batch.popFirst() { handle(item) }
+    }
+    letGoOfBias(handle)
+  }
+
+  @usableFromInline @inline(never)
+  func revokedWhileHeld(_ handle: (Item) -> Void) {
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    if queued.load(ordering: .relaxed) != 0 && tryEnter() { return drainLoop(handle) }
+    if parked.load(ordering: .sequentiallyConsistent) != nil { releaseParked() }
+  }
+
+  /// Lets go of the drain (held by CAS) unless items are queued. True if the caller (still
+  /// or again) holds it and must drain. When it returns false it may have freed the drain's
+  /// owner (`releaseParked`): the caller touches nothing more.
   @inlinable @inline(__always)
   public func leave() -> Bool {
     if queued.load(ordering: .relaxed) != 0 { return true }
@@ -248,7 +413,10 @@ public final class Drain<Item> {
     guard isDraining else { return }
     // The holder reads `parked` after its "free" store: from a foreign thread that is the
     // lost wake-up of the type comment, so switch to the fenced protocol first.
-    if holder.load(ordering: .relaxed) != rxc_thread_self() { makeShared() }
+    if holder.load(ordering: .relaxed) != rxc_thread_self() {
+      revokeBias()
+      makeShared()
+    }
     let p = Unmanaged.passRetained(owner).toOpaque()
     if let previous = parked.exchange(p, ordering: .sequentiallyConsistent) {
       Unmanaged<AnyObject>.fromOpaque(previous).release()
@@ -256,7 +424,9 @@ public final class Drain<Item> {
     // The holder may have let go before it could see `p`: then nobody else will take it.
     // (Both sides store, then load the other's word, sequentially consistent: at least one
     // of them sees the other.)
-    if held.load(ordering: .sequentiallyConsistent) == 0 { releaseParked() }
+    if held.load(ordering: .sequentiallyConsistent) == 0 && ownerIn.load(ordering: .sequentiallyConsistent) == 0 {
+      releaseParked()
+    }
   }
 
   /// Called last by a holder: this may free the drain itself, so nothing may follow it.
