@@ -65,6 +65,8 @@ final class CObserver: Observer<RxValue>, Cancelable {
     case none
     case disposable(any Disposable)
     case subject(any AbiSubject)
+    /// A subject this token borrows, on a loan from its observable (see `SubjectLender`).
+    case lent(Unmanaged<SubjectObservable>)
   }
 
   init(_ callbacks: rx_observer) {
@@ -83,6 +85,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   deinit {
     if slot != Self.spareSlot { Resources.decrement() }  // a spare was counted out already
+    endLoan()
   }
 
   // MARK: delivering side
@@ -294,6 +297,12 @@ final class CObserver: Observer<RxValue>, Cancelable {
       rxc_set_member_call(call(Self.detaching))
       s.detachOwned(self)
       rxc_set_member_call(outer)
+    case .lent(let lender):
+      let outer = rxc_member_call()
+      rxc_set_member_call(call(Self.detaching))
+      lender._withUnsafeGuaranteedRef { $0.detachOwned(self) }
+      rxc_set_member_call(outer)
+      Self.giveBack(lender)
     }
     if old & Self.stopped == 0 { finishAfterStop() }
     return detachedInline
@@ -324,6 +333,30 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// The upstream subscription this observer's token disposes. Called once, before the
   /// token exists.
   func attach(_ upstream: any Disposable) { self.upstream = .disposable(upstream) }
+
+  /// Subscribes to a subject as an owned member, on a loan that `lender` made for this
+  /// thread: no subscription object besides this one, and no reference count on the subject.
+  func attach(lentBy lender: SubjectObservable) {
+    // Set first: the loan must end even if the attach is queued and this token never listed.
+    upstream = .lent(Unmanaged.passUnretained(lender))
+    let outer = rxc_member_call()
+    rxc_set_member_call(call(Self.attaching))
+    lender.attachOwned(self)
+    rxc_set_member_call(outer)
+  }
+
+  /// Ends the loan of a token whose subscription ended without `cancel` (it was dropped or
+  /// ran to its end, and was then released): it touches its subject no more.
+  private func endLoan() {
+    guard case .lent(let lender) = upstream else { return }
+    upstream = .none
+    Self.giveBack(lender)
+  }
+
+  /// The last thing a token does with its subject (this may free it).
+  private static func giveBack(_ lender: Unmanaged<SubjectObservable>) {
+    if lender._withUnsafeGuaranteedRef({ $0.giveBack() }) { lender.release() }
+  }
 
   /// Subscribes to a subject as an owned member: no subscription object besides this one.
   /// Borrows `subject` (a caller's `let`): its one retain is the one `upstream` keeps.
@@ -423,6 +456,7 @@ extension CObserver {
   static func retire(_ o: Unmanaged<CObserver>) {
     var obs = o.takeRetainedValue()
     guard isKnownUniquelyReferenced(&obs), mayReuseUniqueObject() else { return }
+    obs.endLoan()
     Resources.decrement()
     obs.slot = spareSlot
     let p = Unmanaged.passRetained(consume obs).toOpaque()

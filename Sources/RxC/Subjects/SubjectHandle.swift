@@ -40,7 +40,7 @@ final class SubjectHandle: Handle {
     self.sort = sort
     self.core = core
     publish = (core as? PublishSubject<RxValue>).map { Unmanaged.passUnretained($0) }
-    subjectObservable = SubjectObservable(core)
+    subjectObservable = SubjectObservable(core, publish: publish)
     observableHandle = ObservableHandle(subjectObservable)
     _ = observableHandle.toC()
     super.init(kind: .subject)
