@@ -15,15 +15,22 @@ final class ObservableHandle: Handle {
   private(set) var scalar: RxValue?
   /// Set on observables made by rx_as_driver (rx_drive accepts only those).
   private(set) var isDriver: Bool
+  /// What `core` is, where rx_subscribe has a path of its own for it (a hint: `.observable`
+  /// is always right).
+  private(set) var sort: Sort
   private var connectableRef: Unmanaged<AnyObject>?
 
   // `consume`: the new observable is moved into the handle. Without it the stored copy is
   // retained and the parameter released after Handle.init's atomic (ARC cannot pair the two
   // across it).
-  init(_ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: consuming AnyObject? = nil) {
+  init(
+    _ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: consuming AnyObject? = nil,
+    sort: Sort = .observable
+  ) {
     self.core = Unmanaged.passRetained(consume observable)
     self.scalar = nil
     self.isDriver = isDriver
+    self.sort = sort
     self.connectableRef = (consume connectable).map { Unmanaged.passRetained($0) }
     super.init(kind: .observable)
   }
@@ -32,6 +39,7 @@ final class ObservableHandle: Handle {
     self.core = nil
     self.scalar = consume scalar
     self.isDriver = false
+    self.sort = .observable
     self.connectableRef = nil
     super.init(kind: .observable)
   }
@@ -50,19 +58,39 @@ final class ObservableHandle: Handle {
   /// reference to the handle.
   var unretainedCore: Unmanaged<Observable<RxValue>>? { core }
 
+  enum Sort: UInt8 {
+    case observable, subject, pipeline
+  }
+
   /// A new owned rx_observable for C.
   static func make(_ observable: consuming Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
+    make(consume observable, .observable)
+  }
+
+  /// rx_map's and rx_filter's handle.
+  static func make(_ pipeline: consuming RxPipeline) -> UnsafeMutablePointer<rx_observable> {
+    make(consume pipeline, .pipeline)
+  }
+
+  @inline(__always)
+  private static func make(_ observable: consuming Observable<RxValue>, _ sort: Sort) -> UnsafeMutablePointer<rx_observable> {
     if let spare = takeSpare() {
-      spare._withUnsafeGuaranteedRef { $0.core = Unmanaged.passRetained(observable) }
+      spare._withUnsafeGuaranteedRef {
+        $0.core = Unmanaged.passRetained(observable)
+        $0.sort = sort
+      }
       return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
     }
-    return ObservableHandle(observable).cPointer
+    return ObservableHandle(observable, sort: sort).cPointer
   }
 
   /// rx_just's handle.
   static func make(scalar: consuming RxValue) -> UnsafeMutablePointer<rx_observable> {
     if let spare = takeSpare() {
-      spare._withUnsafeGuaranteedRef { $0.scalar = scalar }
+      spare._withUnsafeGuaranteedRef {
+        $0.scalar = scalar
+        $0.sort = .observable
+      }
       return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
     }
     return ObservableHandle(scalar: scalar).cPointer

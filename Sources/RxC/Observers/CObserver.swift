@@ -74,6 +74,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
     self.callbacks = callbacks
     state = Atomic(Self.cRef)
     super.init()
+    rxc_set_token_class(unsafeBitCast(CObserver.self as AnyClass, to: UnsafeRawPointer.self))
   }
 
   /// The token of a subscription that ended inside rx_subscribe (see `runToEnd`).
@@ -233,8 +234,15 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// After this thread set STOPPED: run on_disposed now, or leave it to a deliverer that is
   /// inside a callback on another thread. Only a PENDING hand-off lets a deliverer claim
   /// on_disposed too, so the other two ways run it without claiming FINAL.
+  @inline(__always)
   private func finishAfterStop() {
     if detachedInline || state.load(ordering: .acquiring) & Self.unlisted != 0 { return runOnDisposed() }
+    finishAfterStopElsewhere()
+  }
+
+  /// `finishAfterStop` when a deliverer may be inside a callback on another thread.
+  @inline(never)
+  private func finishAfterStopElsewhere() {
     rxc_process_barrier()
     if inCallback.load(ordering: .acquiring) {
       if state.bitwiseOr(Self.pending, ordering: .acquiringAndReleasing).oldValue & Self.left != 0 {
@@ -285,6 +293,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   /// The rest of `dispose`, after the RMW that set STOPPED and DISPOSED returned `old`. True
   /// when the subject let go of this observer inline, leaving `settleUnlisted` to the caller.
+  @inline(__always)
   private func cancel(after old: UInt64) -> Bool {
     if old & Self.disposed != 0 { return false }
     var u = Upstream.none
@@ -332,13 +341,22 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   /// The upstream subscription this observer's token disposes. Called once, before the
   /// token exists.
-  func attach(_ upstream: any Disposable) { self.upstream = .disposable(upstream) }
+  func attach(_ upstream: any Disposable) { setUpstream { .disposable(upstream) } }
+
+  /// Sets `upstream`, which is empty (a new token, or a spare: see `retire`), without the
+  /// outlined destroy of an old value.
+  @inline(__always)
+  private func setUpstream(_ u: () -> Upstream) {
+    if case .none = upstream {} else { assertionFailure("a token's upstream is set once") }
+    withUnsafeMutablePointer(to: &upstream) { $0.initialize(to: u()) }
+  }
 
   /// Subscribes to a subject as an owned member, on a loan that `lender` made for this
   /// thread: no subscription object besides this one, and no reference count on the subject.
+  @inline(__always)
   func attach(lentBy lender: SubjectObservable) {
     // Set first: the loan must end even if the attach is queued and this token never listed.
-    upstream = .lent(Unmanaged.passUnretained(lender))
+    setUpstream { .lent(Unmanaged.passUnretained(lender)) }
     let outer = rxc_member_call()
     rxc_set_member_call(call(Self.attaching))
     lender.attachOwned(self)
@@ -353,7 +371,22 @@ final class CObserver: Observer<RxValue>, Cancelable {
     Self.giveBack(lender)
   }
 
+  /// Empties `upstream` of a token whose life ended: a loan still out ends, a reference
+  /// still held goes (as deinit would let go of it).
+  @inline(__always)
+  fileprivate func emptyUpstream() {
+    if case .none = upstream { return }
+    emptyUpstreamNow()
+  }
+
+  @inline(never)
+  private func emptyUpstreamNow() {
+    endLoan()
+    upstream = .none
+  }
+
   /// The last thing a token does with its subject (this may free it).
+  @inline(__always)
   private static func giveBack(_ lender: Unmanaged<SubjectObservable>) {
     if lender._withUnsafeGuaranteedRef({ $0.giveBack() }) { lender.release() }
   }
@@ -366,10 +399,30 @@ final class CObserver: Observer<RxValue>, Cancelable {
     rxc_set_member_call(call(Self.attaching))
     subject.attachOwned(self)
     rxc_set_member_call(outer)
-    upstream = .subject(copy subject)
+    setUpstream { .subject(copy subject) }
+  }
+
+  /// A subscription to a subject's observable: its token.
+  @inline(__always)
+  static func subscribe(_ callbacks: rx_observer, to subject: Unmanaged<SubjectObservable>)
+    -> UnsafeMutablePointer<rx_disposable>
+  {
+    let o = make(callbacks)
+    o._withUnsafeGuaranteedRef { observer in subject._withUnsafeGuaranteedRef { $0.attach(observer) } }
+    return o.toOpaque().assumingMemoryBound(to: rx_disposable.self)
+  }
+
+  /// A subscription to any other observable: its token.
+  @inline(never)
+  static func subscribe(_ callbacks: rx_observer, to observable: Observable<RxValue>) -> UnsafeMutablePointer<rx_disposable> {
+    make(callbacks)._withUnsafeGuaranteedRef { o in
+      o.attach(observable.subscribe(o))
+      return o.token
+    }
   }
 
   /// A new observer, returned with the one reference that its C token will own.
+  @inline(__always)
   static func make(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
     if let p = rxc_spare_take_token() {
       let o = Unmanaged<CObserver>.fromOpaque(p)
@@ -417,6 +470,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
     return old >> 32 == 1 && lastCReferenceDropped() && !Self.waitsForSubject(old)
   }
 
+  @inline(__always)
   private func lastCReferenceDropped() -> Bool {
     magic = AbiObject.deadMagic
     // Poisoned tokens stay allocated for ever and stop counting as live (see Handle).
@@ -435,7 +489,22 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   @inline(__always)
   static func isToken(_ p: UnsafeRawPointer) -> Bool {
-    p.load(as: UnsafeRawPointer.self) == unsafeBitCast(CObserver.self as AnyClass, to: UnsafeRawPointer.self)
+    p.load(as: UnsafeRawPointer.self) == rxc_token_class()
+  }
+
+  /// rx_dispose on a token (checked live).
+  @inline(never)
+  static func dispose(token p: UnsafeMutableRawPointer) -> rx_status {
+    let token = Unmanaged<CObserver>.fromOpaque(p)
+    if token._withUnsafeGuaranteedRef({ $0.disposeAndDropCReference() }) { retire(token) }
+    return RX_OK
+  }
+
+  /// rx_release on a token (checked live).
+  @inline(never)
+  static func release(token p: UnsafeMutableRawPointer) {
+    let token = Unmanaged<CObserver>.fromOpaque(p)
+    if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { retire(token) }
   }
 }
 
@@ -453,10 +522,11 @@ extension CObserver {
 
   /// Releases the Swift reference that backed the token's C references (or a listing's):
   /// kept as this thread's spare if nothing else holds the object and the slot is free.
+  @inline(__always)
   static func retire(_ o: Unmanaged<CObserver>) {
     var obs = o.takeRetainedValue()
     guard isKnownUniquelyReferenced(&obs), mayReuseUniqueObject() else { return }
-    obs.endLoan()
+    obs.emptyUpstream()
     Resources.decrement()
     obs.slot = spareSlot
     let p = Unmanaged.passRetained(consume obs).toOpaque()

@@ -41,7 +41,7 @@ final class SubjectHandle: Handle {
     self.core = core
     publish = (core as? PublishSubject<RxValue>).map { Unmanaged.passUnretained($0) }
     subjectObservable = SubjectObservable(core, publish: publish)
-    observableHandle = ObservableHandle(subjectObservable)
+    observableHandle = ObservableHandle(subjectObservable, sort: .subject)
     _ = observableHandle.toC()
     super.init(kind: .subject)
   }

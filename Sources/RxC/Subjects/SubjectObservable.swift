@@ -67,14 +67,19 @@ final class SubjectObservable: Observable<RxValue> {
 
   /// Subscribes a C observer as an owned member of the subject (no subscription object):
   /// on a loan when this thread may borrow the subject, else on a reference of its own.
+  @inline(__always)
   func attach(_ observer: CObserver) {
     if subject != nil {  // (not `if let`: that would copy it, a retain)
       if lender.lend(anchor: self) { return observer.attach(lentBy: self) }
-      return observer.attach(to: subject.unsafelyUnwrapped)
+      return attachOwning(observer)
     }
     guard let subject = currentDebugSubject else { return observer.on(.error(RxError.disposed)) }
     observer.attach(to: subject)
   }
+
+  /// `attach`, for a token that holds a reference of its own to the subject.
+  @inline(never)
+  private func attachOwning(_ observer: CObserver) { observer.attach(to: subject.unsafelyUnwrapped) }
 
   // For tokens on a loan (the subject is there: never under RXC_DEBUG).
 
