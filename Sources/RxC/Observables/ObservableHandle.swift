@@ -169,7 +169,13 @@ extension ObservableHandle {
   static func retire(_ h: Unmanaged<ObservableHandle>) {
     var handle = h.takeRetainedValue()
     guard isKnownUniquelyReferenced(&handle), mayReuseUniqueObject() else { return }
-    if let core = handle.core { RxPipeline.release(core) }
+    if let core = handle.core {
+      if handle.sort == .pipeline {
+        RxPipeline.recycle(unsafeBitCast(core, to: Unmanaged<RxPipeline>.self))
+      } else {
+        core.release()
+      }
+    }
     handle.core = nil
     handle.scalar = nil
     handle.isDriver = false

@@ -32,7 +32,7 @@ func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
 @inline(__always)
 private func subscribe(_ observer: rx_observer, to source: Unmanaged<RxPipeline>) -> UnsafeMutablePointer<rx_disposable> {
   source._withUnsafeGuaranteedRef { pipeline in
-    if case .scalar(let v) = pipeline.root { return CObserver.runToEnd(observer) { try pipeline.process(v, nil) } }
+    if pipeline.rootObservable == nil { return CObserver.runToEnd(observer) { try pipeline.process(pipeline.scalar, nil) } }
     return CObserver.subscribe(observer, to: pipeline)
   }
 }
