@@ -11,8 +11,8 @@ final class ObservableHandle: Handle {
   // synthesized deinit retains and releases the handle itself around releasing them.
   // `var` only for `reuse` (a spare handle is refilled in place).
   private var core: Unmanaged<Observable<RxValue>>?
-  /// The value of an rx_just handle.
-  private(set) var scalar: RxValue?
+  /// The value of an rx_just handle (`.none` when `core` is set).
+  private var value: RxValue
   /// Set on observables made by rx_as_driver (rx_drive accepts only those).
   private(set) var isDriver: Bool
   /// What `core` is, where rx_subscribe has a path of its own for it (a hint: `.observable`
@@ -28,7 +28,7 @@ final class ObservableHandle: Handle {
     sort: Sort = .observable
   ) {
     self.core = Unmanaged.passRetained(consume observable)
-    self.scalar = nil
+    self.value = .none
     self.isDriver = isDriver
     self.sort = sort
     self.connectableRef = (consume connectable).map { Unmanaged.passRetained($0) }
@@ -37,7 +37,7 @@ final class ObservableHandle: Handle {
 
   init(scalar: consuming RxValue) {
     self.core = nil
-    self.scalar = consume scalar
+    self.value = consume scalar
     self.isDriver = false
     self.sort = .observable
     self.connectableRef = nil
@@ -52,7 +52,14 @@ final class ObservableHandle: Handle {
   /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
   var connectable: AnyObject? { connectableRef?.takeUnretainedValue() }
 
-  var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? RxJust(scalar.unsafelyUnwrapped) }
+  var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? RxJust(value) }
+
+  /// The value of an rx_just handle, nil for any other.
+  var scalar: RxValue? { core == nil ? value : nil }
+
+  /// Calls `body` with the value of an rx_just handle, in place.
+  @inline(__always)
+  func withScalar<R>(_ body: (UnsafePointer<RxValue>) -> R) -> R { withUnsafePointer(to: &value, body) }
 
   /// The core observable, unretained (nil for a scalar): callers borrow it under their own
   /// reference to the handle.
@@ -84,13 +91,17 @@ final class ObservableHandle: Handle {
     return ObservableHandle(observable, sort: sort).cPointer
   }
 
+  /// A spare (holding `.none`) given rx_just's value.
+  @inline(__always)
+  private func refill(scalar: consuming RxValue) {
+    ValueSlot.fill(&value, with: scalar)
+    sort = .observable
+  }
+
   /// rx_just's handle.
   static func make(scalar: consuming RxValue) -> UnsafeMutablePointer<rx_observable> {
     if let spare = takeSpare() {
-      spare._withUnsafeGuaranteedRef {
-        $0.scalar = scalar
-        $0.sort = .observable
-      }
+      spare.takeUnretainedValue().refill(scalar: scalar)
       return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
     }
     return ObservableHandle(scalar: scalar).cPointer
@@ -143,7 +154,7 @@ final class ObservableHandle: Handle {
   }
 
   /// What operators that know scalars read from the handle.
-  var source: RxSource { if let v = scalar { .scalar(v) } else { .observable(observable) } }
+  var source: RxSource { if let core { .observable(core.takeUnretainedValue()) } else { .scalar(value) } }
 }
 
 /// An observable, or the value of a `just` (see ObservableHandle).
@@ -177,10 +188,12 @@ extension ObservableHandle {
       }
     }
     handle.core = nil
-    handle.scalar = nil
+    ValueSlot.empty(&handle.value)
     handle.isDriver = false
-    handle.connectableRef?.release()
-    handle.connectableRef = nil
+    if let c = handle.connectableRef {
+      c.release()
+      handle.connectableRef = nil
+    }
     let p = Unmanaged.passRetained(consume handle).toOpaque()
     if !keepAsSpare(p, { rxc_spare_put($0) }) { Unmanaged<ObservableHandle>.fromOpaque(p).release() }
   }

@@ -9,16 +9,16 @@ public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ obser
 {
   // The handle and its observable borrowed under the caller's reference: no retain/release.
   guard let p = Validate.pointer(source, .observable, "rx_subscribe", "source") else { return nil }
-  return Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { h in
-    guard let core = h.unretainedCore else { return CObserver.runToEnd(observer) { h.scalar } }  // rx_just
-    switch h.sort {
-    case .subject:  // (the hot paths of subscribe + dispose, and of just -> map -> subscribe)
-      return CObserver.subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<SubjectObservable>.self))
-    case .pipeline:
-      return subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<RxPipeline>.self))
-    case .observable:
-      return subscribe(observer, to: core)
-    }
+  let h = Unmanaged<ObservableHandle>.fromOpaque(p)
+  let (sort, core) = h._withUnsafeGuaranteedRef { ($0.sort, $0.unretainedCore) }
+  guard let core else { return subscribe(observer, toScalarOf: h) }  // rx_just
+  switch sort {
+  case .subject:  // (the hot paths of subscribe + dispose, and of just -> map -> subscribe)
+    return CObserver.subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<SubjectObservable>.self))
+  case .pipeline:
+    return subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<RxPipeline>.self))
+  case .observable:
+    return subscribe(observer, to: core)
   }
 }
 
@@ -29,10 +29,17 @@ func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
   subscribe(observer, to: Unmanaged.passUnretained(observable))
 }
 
-@inline(__always)
+@inline(never)
+private func subscribe(_ observer: rx_observer, toScalarOf h: Unmanaged<ObservableHandle>)
+  -> UnsafeMutablePointer<rx_disposable>
+{
+  h._withUnsafeGuaranteedRef { h in CObserver.runToEnd(observer) { next in h.withScalar { next($0.pointee.c) } } }
+}
+
+@inline(never)
 private func subscribe(_ observer: rx_observer, to source: Unmanaged<RxPipeline>) -> UnsafeMutablePointer<rx_disposable> {
   source._withUnsafeGuaranteedRef { pipeline in
-    if pipeline.rootObservable == nil { return CObserver.runToEnd(observer) { try pipeline.process(pipeline.scalar, nil) } }
+    if pipeline.rootObservable == nil { return CObserver.runToEnd(observer) { try pipeline.runScalar($0) } }
     return CObserver.subscribe(observer, to: pipeline)
   }
 }

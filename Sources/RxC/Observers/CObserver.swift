@@ -78,6 +78,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   /// The token of a subscription that ended inside rx_subscribe (see `runToEnd`).
+  @inline(__always)
   private static func ended(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
     let o = make(callbacks)
     o._withUnsafeGuaranteedRef { $0.state.store(Self.cRef | Self.stopped | Self.final, ordering: .relaxed) }
@@ -269,12 +270,13 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// reference is the only one (then no other thread can drop one while `cancel` runs) and
   /// the subject, if any, lets go inline. True when the caller must now release the Swift
   /// reference that backed the C references.
+  @inline(__always)
   func disposeAndDropCReference() -> Bool {
     var old = state.load(ordering: .relaxed)
     var early: Bool
     while true {
       early = old >> 32 == 1 && (old & (Self.listed | Self.listedRetained) == 0 || old & Self.unlisted != 0)
-      let new = (old | Self.stopped | Self.disposed) - (early ? Self.cRef : 0)
+      let new = (old | Self.stopped | Self.disposed) &- (early ? Self.cRef : 0)
       let r = state.compareExchange(expected: old, desired: new, ordering: .acquiringAndReleasing)
       if r.exchanged { break }
       old = r.original
@@ -283,7 +285,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
     if inline && old >> 32 == 1 && old & Self.listed != 0 {
       // The subject let go on this thread, inside `cancel`, and no other reference exists:
       // nothing else touches `state` any more.
-      state.store((state.load(ordering: .relaxed) | Self.unlisted) - Self.cRef, ordering: .relaxed)
+      state.store((state.load(ordering: .relaxed) | Self.unlisted) &- Self.cRef, ordering: .relaxed)
       return lastCReferenceDropped()
     }
     // (A queued attach may have listed it after the RMW above: `early` says nothing of that.)
@@ -323,12 +325,15 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// pipeline on one): `element`'s outcome as on_next and on_completed, or on_error, then
   /// on_disposed, called in a row. No rx_dispose can reach a token that does not exist yet,
   /// so none of the delivery handshake is needed: the token is born ended.
-  static func runToEnd(_ callbacks: rx_observer, _ element: () throws -> RxValue?)
+  /// `run` hands the element, if there is one, to its argument (valid for that call), or
+  /// throws.
+  @inline(__always)
+  static func runToEnd(_ callbacks: rx_observer, _ run: (_ next: (rx_value) -> Void) throws -> Void)
     -> UnsafeMutablePointer<rx_disposable>
   {
     let token = ended(callbacks).toOpaque()
     do {
-      if let v = try element() { withExtendedLifetime(v) { callbacks.on_next?(callbacks.ctx, v.c) } }
+      try run { callbacks.on_next?(callbacks.ctx, $0) }
       callbacks.on_completed?(callbacks.ctx)
     } catch {
       let e = ErrorObject.from(error)
@@ -493,7 +498,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   /// rx_dispose on a token (checked live).
-  @inline(never)
+  @inline(__always)
   static func dispose(token p: UnsafeMutableRawPointer) -> rx_status {
     let token = Unmanaged<CObserver>.fromOpaque(p)
     if token._withUnsafeGuaranteedRef({ $0.disposeAndDropCReference() }) { retire(token) }
@@ -504,7 +509,23 @@ final class CObserver: Observer<RxValue>, Cancelable {
   @inline(never)
   static func release(token p: UnsafeMutableRawPointer) {
     let token = Unmanaged<CObserver>.fromOpaque(p)
+    if token._withUnsafeGuaranteedRef({ $0.dropOnlyReference() }) { return retireUnique(token) }
     if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { retire(token) }
+  }
+
+  /// `dropCReference` when the caller's reference is the only one of any kind and no subject
+  /// lists the token (a token that ended inside rx_subscribe, W5): nothing else can touch it,
+  /// so plain stores do. False, and nothing done, otherwise.
+  @inline(__always)
+  private func dropOnlyReference() -> Bool {
+    let s = state.load(ordering: .acquiring)
+    guard s >> 32 == 1 && s & (Self.listed | Self.listedRetained) == 0
+      && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())
+      && mayReuseUniqueObject() && !debugPoison
+    else { return false }
+    state.store(s &- Self.cRef, ordering: .relaxed)
+    magic = AbiObject.deadMagic
+    return true
   }
 }
 
@@ -531,6 +552,17 @@ extension CObserver {
     obs.slot = spareSlot
     let p = Unmanaged.passRetained(consume obs).toOpaque()
     if !keepAsSpare(p, { rxc_spare_put_token($0) }) { Unmanaged<CObserver>.fromOpaque(p).release() }
+  }
+
+  /// `retire` for a token known to have no other reference (`dropOnlyReference`).
+  @inline(__always)
+  fileprivate static func retireUnique(_ o: Unmanaged<CObserver>) {
+    o._withUnsafeGuaranteedRef {
+      $0.emptyUpstream()
+      $0.slot = spareSlot
+    }
+    Resources.decrement()
+    if !keepAsSpare(o.toOpaque(), { rxc_spare_put_token($0) }) { o.release() }
   }
 
   /// A spare made live again with one C reference, for `callbacks`.

@@ -63,17 +63,21 @@ final class RxPipeline: Producer<RxValue> {
     return .scalar(scalar)
   }
 
-  static func map(_ source: ObservableHandle, _ fn: CFunction<rx_map_fn>) -> RxPipeline {
-    make(source, Step(map: fn.fn, filter: nil, ctx: fn.ctx), fn.owner)
+  static func map(_ source: ObservableHandle, _ fn: rx_map_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
+    -> RxPipeline
+  {
+    make(source, Step(map: fn, filter: nil, ctx: ctx), ctxFree)
   }
 
-  static func filter(_ source: ObservableHandle, _ fn: CFunction<rx_predicate_fn>) -> RxPipeline {
-    make(source, Step(map: nil, filter: fn.fn, ctx: fn.ctx), fn.owner)
+  static func filter(
+    _ source: ObservableHandle, _ fn: rx_predicate_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+  ) -> RxPipeline {
+    make(source, Step(map: nil, filter: fn, ctx: ctx), ctxFree)
   }
 
   /// A new pipeline, or this thread's spare refilled (see `recycle`).
   @inline(__always)
-  private static func make(_ source: ObservableHandle, _ step: Step, _ owner: consuming CContext?) -> RxPipeline {
+  private static func make(_ source: ObservableHandle, _ step: Step, _ ctxFree: rx_free_fn?) -> RxPipeline {
     let pipeline: RxPipeline
     if let p = rxc_spare_take_pipeline() {
       pipeline = Unmanaged<RxPipeline>.fromOpaque(p).takeRetainedValue()
@@ -81,7 +85,7 @@ final class RxPipeline: Producer<RxValue> {
     } else {
       pipeline = RxPipeline(step)
     }
-    if let o = consume owner { pipeline.owner = Unmanaged.passRetained(o) }
+    if let ctxFree { pipeline.owner = Unmanaged.passRetained(CContext(step.ctx, ctxFree)) }
     pipeline.fill(from: source)
     return pipeline
   }
@@ -96,10 +100,7 @@ final class RxPipeline: Producer<RxValue> {
   @inline(__always)
   private func fill(from source: ObservableHandle) {
     guard let core = source.unretainedCore else {
-      // rx_just: the value, without the generic enum copy (a box is retained by hand).
-      let v = source.scalar.unsafelyUnwrapped
-      if case .boxed(let box) = v { _ = Unmanaged.passRetained(box) }
-      withUnsafeMutablePointer(to: &scalar) { p in withUnsafePointer(to: v) { UnsafeMutableRawPointer(p).copyMemory(from: $0, byteCount: MemoryLayout<RxValue>.size) } }
+      source.withScalar { ValueSlot.fill(&scalar, from: $0) }  // rx_just (this holds `.none`)
       return
     }
     guard source.sort == .pipeline || core._withUnsafeGuaranteedRef({ type(of: $0) == RxPipeline.self }) else {
@@ -145,10 +146,8 @@ final class RxPipeline: Producer<RxValue> {
     if let o = rootObservable {
       rootObservable = nil
       o.release()
-    } else if case .boxed = scalar {
-      scalar = .none
     } else {
-      withUnsafeMutablePointer(to: &scalar) { $0.initialize(to: .none) }  // plain: nothing to destroy
+      ValueSlot.empty(&scalar)
     }
     if previous != nil || owner != nil || earlier.baseAddress != nil { emptyTheRest() }
   }
@@ -217,6 +216,20 @@ final class RxPipeline: Producer<RxValue> {
     if let held { return .output(held) }
     if v.kind.rawValue < RX_STRING.rawValue { return .plain(v) }
     return .input
+  }
+
+  /// The rx_just root through every stage: `next` gets the outcome (valid for the call)
+  /// unless it was dropped.
+  @inline(__always)
+  func runScalar(_ next: (rx_value) -> Void) throws {
+    try withUnsafePointer(to: &scalar) { input in
+      switch try process(input.pointee.c, nil) {
+      case .dropped: break
+      case .plain(let v): next(v)
+      case .output(let out): withExtendedLifetime(out) { next(out.c) }
+      case .input: next(input.pointee.c)
+      }
+    }
   }
 
   /// `input` through every stage up to this one; nil if dropped.

@@ -49,7 +49,7 @@ struct SubjectLender: ~Copyable {
     ownerIn.store(true, ordering: .relaxed)
     rxc_compiler_fence()
     guard phase.load(ordering: .acquiring) == Self.open else { return refusedAfterClose(anchor) }
-    lent.store(lent.load(ordering: .relaxed) + 1, ordering: .releasing)
+    lent.store(lent.load(ordering: .relaxed) &+ 1, ordering: .releasing)
     rxc_compiler_fence()
     ownerIn.store(false, ordering: .releasing)
     rxc_compiler_fence()
@@ -65,7 +65,7 @@ struct SubjectLender: ~Copyable {
       ownerIn.store(true, ordering: .relaxed)
       rxc_compiler_fence()
       if phase.load(ordering: .acquiring) == Self.open {
-        lent.store(lent.load(ordering: .relaxed) - 1, ordering: .releasing)
+        lent.store(lent.load(ordering: .relaxed) &- 1, ordering: .releasing)
         rxc_compiler_fence()
         ownerIn.store(false, ordering: .releasing)
         rxc_compiler_fence()
