@@ -3,13 +3,6 @@
 /// of the enum are outlined calls that switch over every case; only a box holds a reference,
 /// so these look for that one case.
 enum ValueSlot {
-  /// `slot` (holding a value without a box, such as `.none`) becomes a copy of `source`.
-  @inline(__always)
-  static func fill(_ slot: UnsafeMutablePointer<RxValue>, from source: UnsafePointer<RxValue>) {
-    if case .boxed(let box) = source.pointee { _ = Unmanaged.passRetained(box) }
-    UnsafeMutableRawPointer(slot).copyMemory(from: source, byteCount: MemoryLayout<RxValue>.size)
-  }
-
   /// `slot` (holding a value without a box) becomes `value`.
   @inline(__always)
   static func fill(_ slot: UnsafeMutablePointer<RxValue>, with value: consuming RxValue) {

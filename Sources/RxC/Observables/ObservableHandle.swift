@@ -57,9 +57,21 @@ final class ObservableHandle: Handle {
   /// The value of an rx_just handle, nil for any other.
   var scalar: RxValue? { core == nil ? value : nil }
 
-  /// Calls `body` with the value of an rx_just handle, in place.
+  /// The value of an rx_just handle as C sees it, borrowed (valid while the handle lives).
+  /// A read in place: other threads may read it at the same time.
+  var scalarC: rx_value { value.c }
+
+  /// Copies the value of an rx_just handle into `slot` (uninitialized, or holding a value
+  /// without a box), without the generic enum copy for a plain value.
   @inline(__always)
-  func withScalar<R>(_ body: (UnsafePointer<RxValue>) -> R) -> R { withUnsafePointer(to: &value, body) }
+  func copyScalar(into slot: UnsafeMutablePointer<RxValue>) {
+    let c = value.c
+    if c.kind.rawValue < RX_STRING.rawValue {
+      slot.initialize(to: RxValue.from(c, "rx_just").unsafelyUnwrapped)  // plain: always valid
+    } else {
+      slot.initialize(to: value)
+    }
+  }
 
   /// The core observable, unretained (nil for a scalar): callers borrow it under their own
   /// reference to the handle.

@@ -33,7 +33,7 @@ func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
 private func subscribe(_ observer: rx_observer, toScalarOf h: Unmanaged<ObservableHandle>)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  h._withUnsafeGuaranteedRef { h in CObserver.runToEnd(observer) { next in h.withScalar { next($0.pointee.c) } } }
+  h._withUnsafeGuaranteedRef { h in CObserver.runToEnd(observer) { $0(h.scalarC) } }
 }
 
 @inline(never)

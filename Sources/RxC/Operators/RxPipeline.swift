@@ -57,12 +57,6 @@ final class RxPipeline: Producer<RxValue> {
   /// The CContext of `step` (owned), if it has a ctx_free.
   private var owner: Unmanaged<CContext>?
 
-  /// Where the first stage's elements come from.
-  var root: RxSource {
-    if let o = rootObservable { return .observable(o.takeUnretainedValue()) }
-    return .scalar(scalar)
-  }
-
   static func map(_ source: ObservableHandle, _ fn: rx_map_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
     -> RxPipeline
   {
@@ -100,7 +94,7 @@ final class RxPipeline: Producer<RxValue> {
   @inline(__always)
   private func fill(from source: ObservableHandle) {
     guard let core = source.unretainedCore else {
-      source.withScalar { ValueSlot.fill(&scalar, from: $0) }  // rx_just (this holds `.none`)
+      source.copyScalar(into: &scalar)  // rx_just (this holds `.none`)
       return
     }
     guard source.sort == .pipeline || core._withUnsafeGuaranteedRef({ type(of: $0) == RxPipeline.self }) else {
@@ -222,13 +216,12 @@ final class RxPipeline: Producer<RxValue> {
   /// unless it was dropped.
   @inline(__always)
   func runScalar(_ next: (rx_value) -> Void) throws {
-    try withUnsafePointer(to: &scalar) { input in
-      switch try process(input.pointee.c, nil) {
-      case .dropped: break
-      case .plain(let v): next(v)
-      case .output(let out): withExtendedLifetime(out) { next(out.c) }
-      case .input: next(input.pointee.c)
-      }
+    let input = scalar.c  // borrowed: this pipeline holds its box (and others may read it too)
+    switch try process(input, nil) {
+    case .dropped: break
+    case .plain(let v): next(v)
+    case .output(let out): withExtendedLifetime(out) { next(out.c) }
+    case .input: next(input)
     }
   }
 
