@@ -23,9 +23,10 @@ import Synchronization
 ///
 /// A subject lists this observer without a reference of its own (`attachedToSubject`): the
 /// Swift reference behind the C references stays until the subject has let go too
-/// (`listed`/`unlisted`). A subscribe and dispose that the subject serves inline (W4 of issue
-/// 6) thus cost the token one RMW and its final release; which calls are inline, the subject's
-/// notices learn from `rxc_member_call`.
+/// (`listed`/`unlisted`). Nor does the token hold a reference to the subject when it is on a
+/// loan (`SubjectLender`, for tokens made on the subject's owner thread). A subscribe and
+/// dispose that the subject serves inline (W4 of issue 6) thus cost the token one RMW; which
+/// calls are inline, the subject's notices learn from `rxc_member_call`.
 final class CObserver: Observer<RxValue>, Cancelable {
   private static let stopped: UInt64 = 1  // no callback may start any more
   private static let disposed: UInt64 = 2  // the token was disposed (idempotence)
@@ -53,7 +54,8 @@ final class CObserver: Observer<RxValue>, Cancelable {
   private let state: Atomic<UInt64>
   /// `var` only for reuse (`revive`).
   private(set) var callbacks: rx_observer
-  /// Set once before the token exists; afterwards read only by the one winning `dispose`.
+  /// Set once before the token exists; afterwards taken only by the one winning `dispose`, or
+  /// emptied when the token's life ends (`retire`, deinit).
   private var upstream: Upstream = .none
   /// Written only by the (serialized) deliverer; read by a disposer after the barrier.
   private let inCallback = Atomic<Bool>(false)
