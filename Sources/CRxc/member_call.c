@@ -3,3 +3,5 @@
 #include "rxc_swift.h"
 
 __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t rxc_member_call_ = 0;
+
+const void *rxc_token_class_ = 0;

@@ -84,6 +84,12 @@ static inline bool rxc_spare_put_pipeline(void *p) {
   s->pipeline = p;
   return true;
 }
+/* member_call.c: the class of subscription tokens (CObserver's isa), stored by every new
+ * token: rx_dispose and rx_release tell a token by one load and compare (Swift's metadata
+ * accessor is a call). Null until the first token exists, when no pointer is a token. */
+extern const void *rxc_token_class_ __attribute__((visibility("hidden")));
+static inline const void *rxc_token_class(void) { return __atomic_load_n(&rxc_token_class_, __ATOMIC_RELAXED); }
+static inline void rxc_set_token_class(const void *c) { __atomic_store_n(&rxc_token_class_, c, __ATOMIC_RELAXED); }
 /* member_call.c: the subject call this thread is making for a C observer (its address,
  * tagged 1 while it attaches, 2 while it detaches), so that the subject's notices to the
  * observer can tell an inline call of its own from a remote drain. */

@@ -30,9 +30,7 @@ public func rx_release(_ handle: UnsafeRawPointer?) {
   // Tokens and observables without a dynamic cast (ObservableHandle is the kind's only
   // class) or a retain: the last Swift reference goes outside the borrow.
   if Validate.isLive(handle, .disposable), CObserver.isToken(handle) {
-    let token = Unmanaged<CObserver>.fromOpaque(handle)
-    if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { CObserver.retire(token) }
-    return
+    return CObserver.release(token: UnsafeMutableRawPointer(mutating: handle))
   }
   if Validate.isLive(handle, .observable) {
     let h = Unmanaged<ObservableHandle>.fromOpaque(handle)

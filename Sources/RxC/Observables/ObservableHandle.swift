@@ -11,27 +11,35 @@ final class ObservableHandle: Handle {
   // synthesized deinit retains and releases the handle itself around releasing them.
   // `var` only for `reuse` (a spare handle is refilled in place).
   private var core: Unmanaged<Observable<RxValue>>?
-  /// The value of an rx_just handle.
-  private(set) var scalar: RxValue?
+  /// The value of an rx_just handle (`.none` when `core` is set).
+  private var value: RxValue
   /// Set on observables made by rx_as_driver (rx_drive accepts only those).
   private(set) var isDriver: Bool
+  /// What `core` is, where rx_subscribe has a path of its own for it (a hint: `.observable`
+  /// is always right).
+  private(set) var sort: Sort
   private var connectableRef: Unmanaged<AnyObject>?
 
   // `consume`: the new observable is moved into the handle. Without it the stored copy is
   // retained and the parameter released after Handle.init's atomic (ARC cannot pair the two
   // across it).
-  init(_ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: consuming AnyObject? = nil) {
+  init(
+    _ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: consuming AnyObject? = nil,
+    sort: Sort = .observable
+  ) {
     self.core = Unmanaged.passRetained(consume observable)
-    self.scalar = nil
+    self.value = .none
     self.isDriver = isDriver
+    self.sort = sort
     self.connectableRef = (consume connectable).map { Unmanaged.passRetained($0) }
     super.init(kind: .observable)
   }
 
   init(scalar: consuming RxValue) {
     self.core = nil
-    self.scalar = consume scalar
+    self.value = consume scalar
     self.isDriver = false
+    self.sort = .observable
     self.connectableRef = nil
     super.init(kind: .observable)
   }
@@ -44,25 +52,68 @@ final class ObservableHandle: Handle {
   /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
   var connectable: AnyObject? { connectableRef?.takeUnretainedValue() }
 
-  var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? RxJust(scalar.unsafelyUnwrapped) }
+  var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? RxJust(value) }
+
+  /// The value of an rx_just handle, nil for any other.
+  var scalar: RxValue? { core == nil ? value : nil }
+
+  /// The value of an rx_just handle as C sees it, borrowed (valid while the handle lives).
+  /// A read in place: other threads may read it at the same time.
+  var scalarC: rx_value { value.c }
+
+  /// Copies the value of an rx_just handle into `slot` (uninitialized, or holding a value
+  /// without a box), without the generic enum copy for a plain value.
+  @inline(__always)
+  func copyScalar(into slot: UnsafeMutablePointer<RxValue>) {
+    let c = value.c
+    if c.kind.rawValue < RX_STRING.rawValue {
+      slot.initialize(to: RxValue.from(c, "rx_just").unsafelyUnwrapped)  // plain: always valid
+    } else {
+      slot.initialize(to: value)
+    }
+  }
 
   /// The core observable, unretained (nil for a scalar): callers borrow it under their own
   /// reference to the handle.
   var unretainedCore: Unmanaged<Observable<RxValue>>? { core }
 
+  enum Sort: UInt8 {
+    case observable, subject, pipeline
+  }
+
   /// A new owned rx_observable for C.
   static func make(_ observable: consuming Observable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
+    make(consume observable, .observable)
+  }
+
+  /// rx_map's and rx_filter's handle.
+  static func make(_ pipeline: consuming RxPipeline) -> UnsafeMutablePointer<rx_observable> {
+    make(consume pipeline, .pipeline)
+  }
+
+  @inline(__always)
+  private static func make(_ observable: consuming Observable<RxValue>, _ sort: Sort) -> UnsafeMutablePointer<rx_observable> {
     if let spare = takeSpare() {
-      spare._withUnsafeGuaranteedRef { $0.core = Unmanaged.passRetained(observable) }
+      spare._withUnsafeGuaranteedRef {
+        $0.core = Unmanaged.passRetained(observable)
+        $0.sort = sort
+      }
       return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
     }
-    return ObservableHandle(observable).cPointer
+    return ObservableHandle(observable, sort: sort).cPointer
+  }
+
+  /// A spare (holding `.none`) given rx_just's value.
+  @inline(__always)
+  private func refill(scalar: consuming RxValue) {
+    ValueSlot.fill(&value, with: scalar)
+    sort = .observable
   }
 
   /// rx_just's handle.
   static func make(scalar: consuming RxValue) -> UnsafeMutablePointer<rx_observable> {
     if let spare = takeSpare() {
-      spare._withUnsafeGuaranteedRef { $0.scalar = scalar }
+      spare.takeUnretainedValue().refill(scalar: scalar)
       return spare.toOpaque().assumingMemoryBound(to: rx_observable.self)
     }
     return ObservableHandle(scalar: scalar).cPointer
@@ -115,7 +166,7 @@ final class ObservableHandle: Handle {
   }
 
   /// What operators that know scalars read from the handle.
-  var source: RxSource { if let v = scalar { .scalar(v) } else { .observable(observable) } }
+  var source: RxSource { if let core { .observable(core.takeUnretainedValue()) } else { .scalar(value) } }
 }
 
 /// An observable, or the value of a `just` (see ObservableHandle).
@@ -141,12 +192,20 @@ extension ObservableHandle {
   static func retire(_ h: Unmanaged<ObservableHandle>) {
     var handle = h.takeRetainedValue()
     guard isKnownUniquelyReferenced(&handle), mayReuseUniqueObject() else { return }
-    if let core = handle.core { RxPipeline.release(core) }
+    if let core = handle.core {
+      if handle.sort == .pipeline {
+        RxPipeline.recycle(unsafeBitCast(core, to: Unmanaged<RxPipeline>.self))
+      } else {
+        core.release()
+      }
+    }
     handle.core = nil
-    handle.scalar = nil
+    ValueSlot.empty(&handle.value)
     handle.isDriver = false
-    handle.connectableRef?.release()
-    handle.connectableRef = nil
+    if let c = handle.connectableRef {
+      c.release()
+      handle.connectableRef = nil
+    }
     let p = Unmanaged.passRetained(consume handle).toOpaque()
     if !keepAsSpare(p, { rxc_spare_put($0) }) { Unmanaged<ObservableHandle>.fromOpaque(p).release() }
   }

@@ -9,8 +9,15 @@ public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ obser
 {
   // The handle and its observable borrowed under the caller's reference: no retain/release.
   guard let p = Validate.pointer(source, .observable, "rx_subscribe", "source") else { return nil }
-  return Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { h in
-    guard let core = h.unretainedCore else { return CObserver.runToEnd(observer) { h.scalar } }  // rx_just
+  let h = Unmanaged<ObservableHandle>.fromOpaque(p)
+  let (sort, core) = h._withUnsafeGuaranteedRef { ($0.sort, $0.unretainedCore) }
+  guard let core else { return subscribe(observer, toScalarOf: h) }  // rx_just
+  switch sort {
+  case .subject:  // (the hot paths of subscribe + dispose, and of just -> map -> subscribe)
+    return CObserver.subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<SubjectObservable>.self))
+  case .pipeline:
+    return subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<RxPipeline>.self))
+  case .observable:
     return subscribe(observer, to: core)
   }
 }
@@ -22,35 +29,45 @@ func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
   subscribe(observer, to: Unmanaged.passUnretained(observable))
 }
 
+@inline(never)
+private func subscribe(_ observer: rx_observer, toScalarOf h: Unmanaged<ObservableHandle>)
+  -> UnsafeMutablePointer<rx_disposable>
+{
+  h._withUnsafeGuaranteedRef { h in CObserver.runToEnd(observer) { $0(h.scalarC) } }
+}
+
+@inline(never)
+private func subscribe(_ observer: rx_observer, to source: Unmanaged<RxPipeline>) -> UnsafeMutablePointer<rx_disposable> {
+  source._withUnsafeGuaranteedRef { pipeline in
+    if pipeline.rootObservable == nil { return CObserver.runToEnd(observer) { try pipeline.runScalar($0) } }
+    return CObserver.subscribe(observer, to: pipeline)
+  }
+}
+
+@inline(never)
 private func subscribe(_ observer: rx_observer, to source: Unmanaged<Observable<RxValue>>)
   -> UnsafeMutablePointer<rx_disposable>
 {
   source._withUnsafeGuaranteedRef { observable in
     if type(of: observable) == SubjectObservable.self {
-      return CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
-        unsafeDowncast(observable, to: SubjectObservable.self).attach(cObserver)
-        return cObserver.token
-      }
+      return CObserver.subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: SubjectObservable.self)))
     }
     if type(of: observable) == RxPipeline.self {
-      let pipeline = unsafeDowncast(observable, to: RxPipeline.self)
-      if case .scalar(let v) = pipeline.root { return CObserver.runToEnd(observer) { try pipeline.process(v, nil) } }
+      return subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: RxPipeline.self)))
     }
-    return CObserver.make(observer)._withUnsafeGuaranteedRef { cObserver in
-      cObserver.attach(observable.subscribe(cObserver))
-      return cObserver.token
-    }
+    return CObserver.subscribe(observer, to: observable)
   }
 }
 
 @c(rx_dispose)
 public func rx_dispose(_ d: UnsafeMutablePointer<rx_disposable>?) -> rx_status {
   // A subscription token, reached without retain/release (the caller's reference keeps it).
-  if let d, Validate.isLive(d, .disposable), CObserver.isToken(d) {
-    let token = Unmanaged<CObserver>.fromOpaque(d)
-    if token._withUnsafeGuaranteedRef({ $0.disposeAndDropCReference() }) { CObserver.retire(token) }
-    return RX_OK
-  }
+  if let d, Validate.isLive(d, .disposable), CObserver.isToken(d) { return CObserver.dispose(token: d) }
+  return disposeHandle(d)
+}
+
+@inline(never)
+private func disposeHandle(_ d: UnsafeMutablePointer<rx_disposable>?) -> rx_status {
   guard let h = DisposableHandle.from(d, "rx_dispose") else { return invalid(d) }
   switch h {
   case .token(let o): o.dispose()

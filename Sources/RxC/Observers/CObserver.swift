@@ -23,9 +23,10 @@ import Synchronization
 ///
 /// A subject lists this observer without a reference of its own (`attachedToSubject`): the
 /// Swift reference behind the C references stays until the subject has let go too
-/// (`listed`/`unlisted`). A subscribe and dispose that the subject serves inline (W4 of issue
-/// 6) thus cost the token one RMW and its final release; which calls are inline, the subject's
-/// notices learn from `rxc_member_call`.
+/// (`listed`/`unlisted`). Nor does the token hold a reference to the subject when it is on a
+/// loan (`SubjectLender`, for tokens made on the subject's owner thread). A subscribe and
+/// dispose that the subject serves inline (W4 of issue 6) thus cost the token one RMW; which
+/// calls are inline, the subject's notices learn from `rxc_member_call`.
 final class CObserver: Observer<RxValue>, Cancelable {
   private static let stopped: UInt64 = 1  // no callback may start any more
   private static let disposed: UInt64 = 2  // the token was disposed (idempotence)
@@ -53,7 +54,8 @@ final class CObserver: Observer<RxValue>, Cancelable {
   private let state: Atomic<UInt64>
   /// `var` only for reuse (`revive`).
   private(set) var callbacks: rx_observer
-  /// Set once before the token exists; afterwards read only by the one winning `dispose`.
+  /// Set once before the token exists; afterwards taken only by the one winning `dispose`, or
+  /// emptied when the token's life ends (`retire`, deinit).
   private var upstream: Upstream = .none
   /// Written only by the (serialized) deliverer; read by a disposer after the barrier.
   private let inCallback = Atomic<Bool>(false)
@@ -65,6 +67,8 @@ final class CObserver: Observer<RxValue>, Cancelable {
     case none
     case disposable(any Disposable)
     case subject(any AbiSubject)
+    /// A subject this token borrows, on a loan from its observable (see `SubjectLender`).
+    case lent(Unmanaged<SubjectObservable>)
   }
 
   init(_ callbacks: rx_observer) {
@@ -72,9 +76,11 @@ final class CObserver: Observer<RxValue>, Cancelable {
     self.callbacks = callbacks
     state = Atomic(Self.cRef)
     super.init()
+    rxc_set_token_class(unsafeBitCast(CObserver.self as AnyClass, to: UnsafeRawPointer.self))
   }
 
   /// The token of a subscription that ended inside rx_subscribe (see `runToEnd`).
+  @inline(__always)
   private static func ended(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
     let o = make(callbacks)
     o._withUnsafeGuaranteedRef { $0.state.store(Self.cRef | Self.stopped | Self.final, ordering: .relaxed) }
@@ -83,6 +89,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   deinit {
     if slot != Self.spareSlot { Resources.decrement() }  // a spare was counted out already
+    endLoan()
   }
 
   // MARK: delivering side
@@ -230,8 +237,15 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// After this thread set STOPPED: run on_disposed now, or leave it to a deliverer that is
   /// inside a callback on another thread. Only a PENDING hand-off lets a deliverer claim
   /// on_disposed too, so the other two ways run it without claiming FINAL.
+  @inline(__always)
   private func finishAfterStop() {
     if detachedInline || state.load(ordering: .acquiring) & Self.unlisted != 0 { return runOnDisposed() }
+    finishAfterStopElsewhere()
+  }
+
+  /// `finishAfterStop` when a deliverer may be inside a callback on another thread.
+  @inline(never)
+  private func finishAfterStopElsewhere() {
     rxc_process_barrier()
     if inCallback.load(ordering: .acquiring) {
       if state.bitwiseOr(Self.pending, ordering: .acquiringAndReleasing).oldValue & Self.left != 0 {
@@ -258,12 +272,13 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// reference is the only one (then no other thread can drop one while `cancel` runs) and
   /// the subject, if any, lets go inline. True when the caller must now release the Swift
   /// reference that backed the C references.
+  @inline(__always)
   func disposeAndDropCReference() -> Bool {
     var old = state.load(ordering: .relaxed)
     var early: Bool
     while true {
       early = old >> 32 == 1 && (old & (Self.listed | Self.listedRetained) == 0 || old & Self.unlisted != 0)
-      let new = (old | Self.stopped | Self.disposed) - (early ? Self.cRef : 0)
+      let new = (old | Self.stopped | Self.disposed) &- (early ? Self.cRef : 0)
       let r = state.compareExchange(expected: old, desired: new, ordering: .acquiringAndReleasing)
       if r.exchanged { break }
       old = r.original
@@ -272,7 +287,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
     if inline && old >> 32 == 1 && old & Self.listed != 0 {
       // The subject let go on this thread, inside `cancel`, and no other reference exists:
       // nothing else touches `state` any more.
-      state.store((state.load(ordering: .relaxed) | Self.unlisted) - Self.cRef, ordering: .relaxed)
+      state.store((state.load(ordering: .relaxed) | Self.unlisted) &- Self.cRef, ordering: .relaxed)
       return lastCReferenceDropped()
     }
     // (A queued attach may have listed it after the RMW above: `early` says nothing of that.)
@@ -282,6 +297,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   /// The rest of `dispose`, after the RMW that set STOPPED and DISPOSED returned `old`. True
   /// when the subject let go of this observer inline, leaving `settleUnlisted` to the caller.
+  @inline(__always)
   private func cancel(after old: UInt64) -> Bool {
     if old & Self.disposed != 0 { return false }
     var u = Upstream.none
@@ -294,6 +310,12 @@ final class CObserver: Observer<RxValue>, Cancelable {
       rxc_set_member_call(call(Self.detaching))
       s.detachOwned(self)
       rxc_set_member_call(outer)
+    case .lent(let lender):
+      let outer = rxc_member_call()
+      rxc_set_member_call(call(Self.detaching))
+      lender._withUnsafeGuaranteedRef { $0.detachOwned(self) }
+      rxc_set_member_call(outer)
+      Self.giveBack(lender)
     }
     if old & Self.stopped == 0 { finishAfterStop() }
     return detachedInline
@@ -305,12 +327,15 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// pipeline on one): `element`'s outcome as on_next and on_completed, or on_error, then
   /// on_disposed, called in a row. No rx_dispose can reach a token that does not exist yet,
   /// so none of the delivery handshake is needed: the token is born ended.
-  static func runToEnd(_ callbacks: rx_observer, _ element: () throws -> RxValue?)
+  /// `run` hands the element, if there is one, to its argument (valid for that call), or
+  /// throws.
+  @inline(__always)
+  static func runToEnd(_ callbacks: rx_observer, _ run: (_ next: (rx_value) -> Void) throws -> Void)
     -> UnsafeMutablePointer<rx_disposable>
   {
     let token = ended(callbacks).toOpaque()
     do {
-      if let v = try element() { withExtendedLifetime(v) { callbacks.on_next?(callbacks.ctx, v.c) } }
+      try run { callbacks.on_next?(callbacks.ctx, $0) }
       callbacks.on_completed?(callbacks.ctx)
     } catch {
       let e = ErrorObject.from(error)
@@ -323,7 +348,55 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   /// The upstream subscription this observer's token disposes. Called once, before the
   /// token exists.
-  func attach(_ upstream: any Disposable) { self.upstream = .disposable(upstream) }
+  func attach(_ upstream: any Disposable) { setUpstream { .disposable(upstream) } }
+
+  /// Sets `upstream`, which is empty (a new token, or a spare: see `retire`), without the
+  /// outlined destroy of an old value.
+  @inline(__always)
+  private func setUpstream(_ u: () -> Upstream) {
+    if case .none = upstream {} else { assertionFailure("a token's upstream is set once") }
+    withUnsafeMutablePointer(to: &upstream) { $0.initialize(to: u()) }
+  }
+
+  /// Subscribes to a subject as an owned member, on a loan that `lender` made for this
+  /// thread: no subscription object besides this one, and no reference count on the subject.
+  @inline(__always)
+  func attach(lentBy lender: SubjectObservable) {
+    // Set first: the loan must end even if the attach is queued and this token never listed.
+    setUpstream { .lent(Unmanaged.passUnretained(lender)) }
+    let outer = rxc_member_call()
+    rxc_set_member_call(call(Self.attaching))
+    lender.attachOwned(self)
+    rxc_set_member_call(outer)
+  }
+
+  /// Ends the loan of a token whose subscription ended without `cancel` (it was dropped or
+  /// ran to its end, and was then released): it touches its subject no more.
+  private func endLoan() {
+    guard case .lent(let lender) = upstream else { return }
+    upstream = .none
+    Self.giveBack(lender)
+  }
+
+  /// Empties `upstream` of a token whose life ended: a loan still out ends, a reference
+  /// still held goes (as deinit would let go of it).
+  @inline(__always)
+  fileprivate func emptyUpstream() {
+    if case .none = upstream { return }
+    emptyUpstreamNow()
+  }
+
+  @inline(never)
+  private func emptyUpstreamNow() {
+    endLoan()
+    upstream = .none
+  }
+
+  /// The last thing a token does with its subject (this may free it).
+  @inline(__always)
+  private static func giveBack(_ lender: Unmanaged<SubjectObservable>) {
+    if lender._withUnsafeGuaranteedRef({ $0.giveBack() }) { lender.release() }
+  }
 
   /// Subscribes to a subject as an owned member: no subscription object besides this one.
   /// Borrows `subject` (a caller's `let`): its one retain is the one `upstream` keeps.
@@ -333,10 +406,30 @@ final class CObserver: Observer<RxValue>, Cancelable {
     rxc_set_member_call(call(Self.attaching))
     subject.attachOwned(self)
     rxc_set_member_call(outer)
-    upstream = .subject(copy subject)
+    setUpstream { .subject(copy subject) }
+  }
+
+  /// A subscription to a subject's observable: its token.
+  @inline(__always)
+  static func subscribe(_ callbacks: rx_observer, to subject: Unmanaged<SubjectObservable>)
+    -> UnsafeMutablePointer<rx_disposable>
+  {
+    let o = make(callbacks)
+    o._withUnsafeGuaranteedRef { observer in subject._withUnsafeGuaranteedRef { $0.attach(observer) } }
+    return o.toOpaque().assumingMemoryBound(to: rx_disposable.self)
+  }
+
+  /// A subscription to any other observable: its token.
+  @inline(never)
+  static func subscribe(_ callbacks: rx_observer, to observable: Observable<RxValue>) -> UnsafeMutablePointer<rx_disposable> {
+    make(callbacks)._withUnsafeGuaranteedRef { o in
+      o.attach(observable.subscribe(o))
+      return o.token
+    }
   }
 
   /// A new observer, returned with the one reference that its C token will own.
+  @inline(__always)
   static func make(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
     if let p = rxc_spare_take_token() {
       let o = Unmanaged<CObserver>.fromOpaque(p)
@@ -384,6 +477,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
     return old >> 32 == 1 && lastCReferenceDropped() && !Self.waitsForSubject(old)
   }
 
+  @inline(__always)
   private func lastCReferenceDropped() -> Bool {
     magic = AbiObject.deadMagic
     // Poisoned tokens stay allocated for ever and stop counting as live (see Handle).
@@ -402,7 +496,38 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   @inline(__always)
   static func isToken(_ p: UnsafeRawPointer) -> Bool {
-    p.load(as: UnsafeRawPointer.self) == unsafeBitCast(CObserver.self as AnyClass, to: UnsafeRawPointer.self)
+    p.load(as: UnsafeRawPointer.self) == rxc_token_class()
+  }
+
+  /// rx_dispose on a token (checked live).
+  @inline(__always)
+  static func dispose(token p: UnsafeMutableRawPointer) -> rx_status {
+    let token = Unmanaged<CObserver>.fromOpaque(p)
+    if token._withUnsafeGuaranteedRef({ $0.disposeAndDropCReference() }) { retire(token) }
+    return RX_OK
+  }
+
+  /// rx_release on a token (checked live).
+  @inline(never)
+  static func release(token p: UnsafeMutableRawPointer) {
+    let token = Unmanaged<CObserver>.fromOpaque(p)
+    if token._withUnsafeGuaranteedRef({ $0.dropOnlyReference() }) { return retireUnique(token) }
+    if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { retire(token) }
+  }
+
+  /// `dropCReference` when the caller's reference is the only one of any kind and no subject
+  /// lists the token (a token that ended inside rx_subscribe, W5): nothing else can touch it,
+  /// so plain stores do. False, and nothing done, otherwise.
+  @inline(__always)
+  private func dropOnlyReference() -> Bool {
+    let s = state.load(ordering: .acquiring)
+    guard s >> 32 == 1 && s & (Self.listed | Self.listedRetained) == 0
+      && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())
+      && mayReuseUniqueObject() && !debugPoison
+    else { return false }
+    state.store(s &- Self.cRef, ordering: .relaxed)
+    magic = AbiObject.deadMagic
+    return true
   }
 }
 
@@ -420,13 +545,26 @@ extension CObserver {
 
   /// Releases the Swift reference that backed the token's C references (or a listing's):
   /// kept as this thread's spare if nothing else holds the object and the slot is free.
+  @inline(__always)
   static func retire(_ o: Unmanaged<CObserver>) {
     var obs = o.takeRetainedValue()
     guard isKnownUniquelyReferenced(&obs), mayReuseUniqueObject() else { return }
+    obs.emptyUpstream()
     Resources.decrement()
     obs.slot = spareSlot
     let p = Unmanaged.passRetained(consume obs).toOpaque()
     if !keepAsSpare(p, { rxc_spare_put_token($0) }) { Unmanaged<CObserver>.fromOpaque(p).release() }
+  }
+
+  /// `retire` for a token known to have no other reference (`dropOnlyReference`).
+  @inline(__always)
+  fileprivate static func retireUnique(_ o: Unmanaged<CObserver>) {
+    o._withUnsafeGuaranteedRef {
+      $0.emptyUpstream()
+      $0.slot = spareSlot
+    }
+    Resources.decrement()
+    if !keepAsSpare(o.toOpaque(), { rxc_spare_put_token($0) }) { o.release() }
   }
 
   /// A spare made live again with one C reference, for `callbacks`.

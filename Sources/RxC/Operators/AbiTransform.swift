@@ -9,7 +9,7 @@ public func rx_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_map") { h in
     guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
-    return ObservableHandle.make(RxPipeline.map(h.source, CFunction(fn, ctx, ctxFree)))
+    return ObservableHandle.make(RxPipeline.map(h, fn, ctx, ctxFree))
   }
 }
 

@@ -40,75 +40,125 @@ final class RxPipeline: Producer<RxValue> {
     }
   }
 
-  /// Where the first stage's elements come from.
-  private(set) var root: RxSource
-  /// The pipeline this one extends: keeps the earlier stages' contexts alive.
-  private(set) var previous: RxPipeline?
+  // The fields are filled in by `make` and emptied by `recycle` by hand: a spare pipeline is
+  // refilled per just -> map -> subscribe lifecycle, and the generic enum copies and destroys
+  // of an `RxSource` and optional references cost more than the rest of the refill.
+
+  /// The first stage's source when it is an observable (owned), else nil: then `scalar` is.
+  private(set) var rootObservable: Unmanaged<Observable<RxValue>>?
+  /// The first stage's source when it is an rx_just value; `.none` otherwise.
+  private(set) var scalar: RxValue = .none
+  /// The pipeline this one extends (owned): keeps the earlier stages' contexts alive.
+  private var previous: Unmanaged<RxPipeline>?
   /// The earlier stages' steps, in order: a plain buffer (an array would be retained and
   /// released per element); empty, so no allocation, for a single stage.
   private(set) var earlier: UnsafeMutableBufferPointer<Step>
   private(set) var step: Step
-  private(set) var owner: CContext?
-  // `var`s only for reuse: a pipeline is refilled only while nothing else holds it.
+  /// The CContext of `step` (owned), if it has a ctx_free.
+  private var owner: Unmanaged<CContext>?
 
-  static func map(_ source: RxSource, _ fn: CFunction<rx_map_fn>) -> RxPipeline {
-    make(source, Step(map: fn.fn, filter: nil, ctx: fn.ctx), fn.owner)
+  static func map(_ source: ObservableHandle, _ fn: rx_map_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
+    -> RxPipeline
+  {
+    make(source, Step(map: fn, filter: nil, ctx: ctx), ctxFree)
   }
 
-  static func filter(_ source: RxSource, _ fn: CFunction<rx_predicate_fn>) -> RxPipeline {
-    make(source, Step(map: nil, filter: fn.fn, ctx: fn.ctx), fn.owner)
+  static func filter(
+    _ source: ObservableHandle, _ fn: rx_predicate_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+  ) -> RxPipeline {
+    make(source, Step(map: nil, filter: fn, ctx: ctx), ctxFree)
   }
 
-  /// A new pipeline, or this thread's spare refilled (see `release`).
-  private static func make(_ source: RxSource, _ step: Step, _ owner: CContext?) -> RxPipeline {
-    guard let p = rxc_spare_take_pipeline() else { return RxPipeline(source, step, owner) }
-    let pipeline = Unmanaged<RxPipeline>.fromOpaque(p).takeRetainedValue()
-    (pipeline.root, pipeline.previous, pipeline.earlier) = stages(before: source)
-    pipeline.step = step
-    pipeline.owner = owner
+  /// A new pipeline, or this thread's spare refilled (see `recycle`).
+  @inline(__always)
+  private static func make(_ source: ObservableHandle, _ step: Step, _ ctxFree: rx_free_fn?) -> RxPipeline {
+    let pipeline: RxPipeline
+    if let p = rxc_spare_take_pipeline() {
+      pipeline = Unmanaged<RxPipeline>.fromOpaque(p).takeRetainedValue()
+      pipeline.step = step
+    } else {
+      pipeline = RxPipeline(step)
+    }
+    if let ctxFree { pipeline.owner = Unmanaged.passRetained(CContext(step.ctx, ctxFree)) }
+    pipeline.fill(from: source)
     return pipeline
   }
 
-  private init(_ source: RxSource, _ step: Step, _ owner: CContext?) {
-    (root, previous, earlier) = Self.stages(before: source)
+  private init(_ step: Step) {
+    earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
     self.step = step
-    self.owner = owner
   }
 
-  /// What a stage applied to `source` runs first: fused with `source` if it is a pipeline.
-  private static func stages(before source: RxSource)
-    -> (RxSource, RxPipeline?, UnsafeMutableBufferPointer<Step>)
-  {
-    guard case .observable(let o) = source, let p = o as? RxPipeline else {
-      return (source, nil, UnsafeMutableBufferPointer(start: nil, count: 0))
+  /// Sets the stages before `step` (all empty before): `source`'s own, fused, if it is a
+  /// pipeline.
+  @inline(__always)
+  private func fill(from source: ObservableHandle) {
+    guard let core = source.unretainedCore else {
+      source.copyScalar(into: &scalar)  // rx_just (this holds `.none`)
+      return
     }
-    let earlier = UnsafeMutableBufferPointer<Step>.allocate(capacity: p.earlier.count + 1)
+    guard source.sort == .pipeline || core._withUnsafeGuaranteedRef({ type(of: $0) == RxPipeline.self }) else {
+      rootObservable = core.retain()
+      return
+    }
+    fuse(with: unsafeBitCast(core, to: Unmanaged<RxPipeline>.self))
+  }
+
+  /// Extends pipeline `p`: its root, and its stages as this one's earlier ones.
+  @inline(never)
+  private func fuse(with pu: Unmanaged<RxPipeline>) {
+    let p = pu._withUnsafeGuaranteedRef { $0 }
+    if let o = p.rootObservable { rootObservable = o.retain() } else { scalar = p.scalar }
+    previous = pu.retain()
+    earlier = UnsafeMutableBufferPointer<Step>.allocate(capacity: p.earlier.count + 1)
     _ = earlier.initialize(from: p.earlier)
     (earlier.baseAddress! + p.earlier.count).initialize(to: p.step)
-    return (p.root, p, earlier)
   }
 
-  deinit { earlier.deallocate() }  // Step is plain data: nothing to deinitialize
+  deinit {
+    rootObservable?.release()
+    previous?.release()
+    owner?.release()
+    earlier.deallocate()  // Step is plain data: nothing to deinitialize
+  }
 
-  /// Releases a handle's observable. A pipeline that nothing else holds is emptied (its
-  /// value, contexts and earlier stages released now, as its deinit would) and kept as this
+  /// Releases a handle's pipeline. A pipeline that nothing else holds is emptied (its value,
+  /// contexts and earlier stages released now, as its deinit would) and kept as this
   /// thread's spare: a just -> map -> subscribe lifecycle then allocates no pipeline.
-  static func release(_ core: Unmanaged<Observable<RxValue>>) {
-    guard core._withUnsafeGuaranteedRef({ type(of: $0) == RxPipeline.self }) else { return core.release() }
-    var pipeline = unsafeDowncast(core.takeRetainedValue(), to: RxPipeline.self)
+  @inline(__always)
+  static func recycle(_ core: Unmanaged<RxPipeline>) {
+    var pipeline = core.takeRetainedValue()
     guard isKnownUniquelyReferenced(&pipeline), mayReuseUniqueObject() else { return }
-    pipeline.root = .scalar(.none)
-    pipeline.previous = nil
-    pipeline.earlier.deallocate()
-    pipeline.earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
-    pipeline.owner = nil
+    pipeline.empty()
     let p = Unmanaged.passRetained(consume pipeline)
     if !rxc_spare_put_pipeline(p.toOpaque()) { p.release() }
   }
 
+  /// Back to the state of a spare: no source, stages or context (each released if there).
+  @inline(__always)
+  private func empty() {
+    if let o = rootObservable {
+      rootObservable = nil
+      o.release()
+    } else {
+      ValueSlot.empty(&scalar)
+    }
+    if previous != nil || owner != nil || earlier.baseAddress != nil { emptyTheRest() }
+  }
+
+  @inline(never)
+  private func emptyTheRest() {
+    previous?.release()
+    previous = nil
+    owner?.release()
+    owner = nil
+    earlier.deallocate()
+    earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
+  }
+
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable {
-    guard case .scalar(let v) = root else { return super.subscribe(observer) }
-    emitScalar(v, observer)
+    guard rootObservable == nil else { return super.subscribe(observer) }
+    emitScalar(scalar, observer)
     return NopDisposable.shared
   }
 
@@ -128,7 +178,7 @@ final class RxPipeline: Producer<RxValue> {
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    guard case .observable(let source) = root else { preconditionFailure("a scalar is emitted by subscribe") }
+    guard let source = rootObservable?.takeUnretainedValue() else { preconditionFailure("a scalar is emitted by subscribe") }
     let sink = RxPipelineSink(self, observer: observer, cancel: cancel)
     if type(of: source) == RxRange.self {
       sink.run(unsafeDowncast(source, to: RxRange.self))
@@ -160,6 +210,19 @@ final class RxPipeline: Producer<RxValue> {
     if let held { return .output(held) }
     if v.kind.rawValue < RX_STRING.rawValue { return .plain(v) }
     return .input
+  }
+
+  /// The rx_just root through every stage: `next` gets the outcome (valid for the call)
+  /// unless it was dropped.
+  @inline(__always)
+  func runScalar(_ next: (rx_value) -> Void) throws {
+    let input = scalar.c  // borrowed: this pipeline holds its box (and others may read it too)
+    switch try process(input, nil) {
+    case .dropped: break
+    case .plain(let v): next(v)
+    case .output(let out): withExtendedLifetime(out) { next(out.c) }
+    case .input: next(input)
+    }
   }
 
   /// `input` through every stage up to this one; nil if dropped.

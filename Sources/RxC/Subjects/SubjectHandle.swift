@@ -40,8 +40,8 @@ final class SubjectHandle: Handle {
     self.sort = sort
     self.core = core
     publish = (core as? PublishSubject<RxValue>).map { Unmanaged.passUnretained($0) }
-    subjectObservable = SubjectObservable(core)
-    observableHandle = ObservableHandle(subjectObservable)
+    subjectObservable = SubjectObservable(core, publish: publish)
+    observableHandle = ObservableHandle(subjectObservable, sort: .subject)
     _ = observableHandle.toC()
     super.init(kind: .subject)
   }

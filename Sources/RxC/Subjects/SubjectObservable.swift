@@ -13,15 +13,22 @@ import RxCore
 /// instead, under a lock, and `detach` lets go of it.
 final class SubjectObservable: Observable<RxValue> {
   private let subject: (any AbiSubject)?
+  /// The same subject when it is a publish subject: called directly (no witness call).
+  private let publish: Unmanaged<PublishSubject<RxValue>>?
   private let lock = SpinLock()
   private var debugSubject: (any AbiSubject)?
+  /// Lends the subject to tokens made on one thread (see `SubjectLender`); this object is
+  /// the anchor that keeps it for them. Never under RXC_DEBUG.
+  private let lender = SubjectLender()
 
-  init(_ subject: any AbiSubject) {
+  init(_ subject: any AbiSubject, publish: Unmanaged<PublishSubject<RxValue>>?) {
     if debugPoison {
       self.subject = nil
+      self.publish = nil
       debugSubject = subject
     } else {
       self.subject = subject
+      self.publish = publish
       debugSubject = nil
     }
     super.init()
@@ -34,10 +41,14 @@ final class SubjectObservable: Observable<RxValue> {
     return debugSubject
   }
 
-  /// Its rx_subject handle was destroyed: under RXC_DEBUG, lets go of the subject (this
-  /// object may never be freed); otherwise the subject stays, disposed, until this goes.
+  /// Its rx_subject handle was destroyed (after disposing the subject): no more loans, and
+  /// under RXC_DEBUG, lets go of the subject (this object may never be freed); otherwise the
+  /// subject stays, disposed, until this goes.
   func detach() {
-    guard subject == nil else { return }
+    guard subject == nil else {
+      if lender.close() { Unmanaged.passUnretained(self).release() }  // the subject handle still holds this
+      return
+    }
     lock.lock()
     let s = debugSubject
     debugSubject = nil
@@ -54,10 +65,37 @@ final class SubjectObservable: Observable<RxValue> {
     return subject.attach(observer)
   }
 
-  /// Subscribes a C observer as an owned member of the subject (no subscription object).
+  /// Subscribes a C observer as an owned member of the subject (no subscription object):
+  /// on a loan when this thread may borrow the subject, else on a reference of its own.
+  @inline(__always)
   func attach(_ observer: CObserver) {
-    if let subject { return observer.attach(to: subject) }
+    if subject != nil {  // (not `if let`: that would copy it, a retain)
+      if lender.lend(anchor: self) { return observer.attach(lentBy: self) }
+      return attachOwning(observer)
+    }
     guard let subject = currentDebugSubject else { return observer.on(.error(RxError.disposed)) }
     observer.attach(to: subject)
   }
+
+  /// `attach`, for a token that holds a reference of its own to the subject.
+  @inline(never)
+  private func attachOwning(_ observer: CObserver) { observer.attach(to: subject.unsafelyUnwrapped) }
+
+  // For tokens on a loan (the subject is there: never under RXC_DEBUG).
+
+  @inline(__always)
+  func attachOwned(_ observer: CObserver) {
+    if let publish { return publish._withUnsafeGuaranteedRef { $0.attachOwned(observer) } }
+    subject.unsafelyUnwrapped.attachOwned(observer)
+  }
+
+  @inline(__always)
+  func detachOwned(_ observer: CObserver) {
+    if let publish { return publish._withUnsafeGuaranteedRef { $0.detachOwned(observer) } }
+    subject.unsafelyUnwrapped.detachOwned(observer)
+  }
+
+  /// A token's loan ends. True when the caller must then release this object (the anchor).
+  @inline(__always)
+  func giveBack() -> Bool { lender.giveBack() }
 }
