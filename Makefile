@@ -180,11 +180,14 @@ rxtests: $(RXTESTS)
 # The harness, each test in its own process. Output also goes to build/logs/.
 DISPOSE_RACE_TESTS := dispose_race_subject_subscription_from_another_thread \
   dispose_race_operator_chain_from_another_thread dispose_race_inside_own_callback_while_another_thread_emits \
-  drain_fairness_subscribe_and_dispose_return_while_another_thread_emits_nonstop
+  drain_fairness_subscribe_and_dispose_return_while_another_thread_emits_nonstop \
+  drain_bias_revoked_while_the_owner_is_inside_a_callback drain_bias_revocation_races_the_owners_stream \
+  lending_subject_released_elsewhere_before_its_tokens lending_tokens_disposed_on_another_thread \
+  lending_subject_released_while_its_owner_churns lending_owner_and_other_thread_tokens_mixed
 ctest: $(RXTESTS)
 	@mkdir -p $(LOGS)
 	$(Q)set -o pipefail; RXTEST_TIMEOUT=$(RXTEST_TIMEOUT) $(RXTESTS) $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest.log
-	@echo "  TEST    the dispose-race tests again, with the mprotect fallback of the process barrier"
+	@echo "  TEST    the dispose-race, drain-bias and lending tests again, with the mprotect fallback of the process barrier"
 	$(Q)set -o pipefail; RXC_PROCESS_BARRIER=mprotect RXTEST_TIMEOUT=$(RXTEST_TIMEOUT) $(RXTESTS) \
 	  $(DISPOSE_RACE_TESTS) 2>&1 | tee $(LOGS)/ctest-mprotect.log | tail -n 1
 
