@@ -112,7 +112,33 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   /// A subject's delivery (see `Observer.onNext(at:)`): straight to the C callback.
   override func onNext(at element: UnsafePointer<RxValue>) {
-    next(element.pointee.c)
+    next(RxValue.c(at: element))
+  }
+
+  /// A subject's delivery to this observer and the C observers listed after it: the value
+  /// is converted once, and each observer's `next` is a direct call.
+  override func onNext(at element: UnsafePointer<RxValue>, run: SubjectRun) -> Int {
+    let v = RxValue.c(at: element)
+    let cls = Unmanaged.passUnretained(self).toOpaque().load(as: UnsafeRawPointer.self)
+    nextInRun(v)
+    var i = 1
+    while let p = run.member(i, ofClass: cls) {
+      Unmanaged<CObserver>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.nextInRun(v) }
+      i &+= 1
+    }
+    return i
+  }
+
+  /// Only with an on_next: a run's observers have one (`nextInRun` calls it unchecked).
+  override var deliversRuns: Bool { callbacks.on_next != nil }
+
+  @inline(__always)
+  private func nextInRun(_ value: rx_value) {
+    enter()
+    if state.load(ordering: .acquiring) & Self.stopped == 0 {
+      callbacks.on_next.unsafelyUnwrapped(callbacks.ctx, value)
+    }
+    leave()
   }
 
   @inline(__always)
@@ -127,14 +153,14 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// A run of elements (a replay subject's buffer) in one callback window: one enter and
   /// leave, and a plain STOPPED check before each element.
   override func onNext(contentsOf elements: UnsafeBufferPointer<RxValue>) {
-    guard let onNext = callbacks.on_next else { return }
+    guard let onNext = callbacks.on_next, var p = elements.baseAddress else { return }
     let ctx = callbacks.ctx
     enter()
-    var i = 0
-    while i < elements.count {  // indexing borrows each element (a for-in would copy it)
+    let end = p + elements.count
+    while p < end {  // by address: a for-in would copy each element
       if state.load(ordering: .acquiring) & Self.stopped != 0 { break }
-      onNext(ctx, elements[i].c)
-      i += 1
+      onNext(ctx, RxValue.c(at: p))
+      p += 1
     }
     leave()
   }

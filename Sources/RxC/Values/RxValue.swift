@@ -28,6 +28,23 @@ enum RxValue {
     return v
   }
 
+  /// `c` of the value at `p`, with no jump table for ints, doubles and pointers. Swift lays
+  /// an RxValue out as its 8-byte payload and a tag byte that numbers the payload cases in
+  /// declaration order (int 0, double 1, bool 2, ptr 3, boxed 4; `none` after them), so the
+  /// C kind of those three is their tag + 1 and their payload is the C union's bits (a
+  /// bool's other 7 bytes are not defined: it takes `c`). The C harness's `runs_every_kind_*`
+  /// tests (test_subject_runs.c) fail if that layout ever changes.
+  @inline(__always) static func c(at p: UnsafePointer<RxValue>) -> rx_value {
+    let raw = UnsafeRawPointer(p)
+    let tag = raw.load(fromByteOffset: 8, as: UInt8.self)
+    // Tags 0, 1 and 3 (bits of 0b1011); a valid tag is at most 5, so the shift is in range.
+    guard MemoryLayout<RxValue>.size == 9, (UInt32(0b1011) &>> UInt32(tag)) & 1 != 0 else { return p.pointee.c }
+    var v = rx_value()
+    v.kind = rx_kind(UInt32(tag) &+ 1)
+    v.as.i = raw.load(as: Int64.self)
+    return v
+  }
+
   /// An owned C value: the caller receives its own reference to the box.
   var ownedC: rx_value {
     if case .boxed(let box) = self { _ = Unmanaged.passRetained(box) }

@@ -19,6 +19,20 @@ open class Observer<Element> {
   /// `Event<Element>`'s metadata per call, slower than the `on` a subject would otherwise call.
   open var takesNextByPointer: Bool { false }
 
+  /// Delivers the element at `element` to this observer and to those of the next slots of
+  /// `run` (`run.member(_:ofClass:)`) that it can serve in the same pass, e.g. with the
+  /// element converted once; returns how many slots it served, at least 1 (its own, the
+  /// first). A subject calls it, instead of `onNext(at:)`, on observers that say
+  /// `deliversRuns`.
+  open func onNext(at element: UnsafePointer<Element>, run: SubjectRun) -> Int {
+    onNext(at: element)
+    return 1
+  }
+
+  /// True for owned members (`attachedToSubject`) that override `onNext(at:run:)`. Asked
+  /// once, when a subject takes the observer into its list.
+  open var deliversRuns: Bool { false }
+
   /// Delivers `elements` as `.next` events, in order, stopping once this observer wants no
   /// more events (a replay subject hands a late subscriber its buffer this way). Observers
   /// may override it with one tight loop.
