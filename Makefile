@@ -183,7 +183,8 @@ DISPOSE_RACE_TESTS := dispose_race_subject_subscription_from_another_thread \
   drain_fairness_subscribe_and_dispose_return_while_another_thread_emits_nonstop \
   drain_bias_revoked_while_the_owner_is_inside_a_callback drain_bias_revocation_races_the_owners_stream \
   lending_subject_released_elsewhere_before_its_tokens lending_tokens_disposed_on_another_thread \
-  lending_subject_released_while_its_owner_churns lending_owner_and_other_thread_tokens_mixed
+  lending_subject_released_while_its_owner_churns lending_owner_and_other_thread_tokens_mixed \
+  observe_on_streaming_bursts_then_silence_lose_nothing
 ctest: $(RXTESTS)
 	@mkdir -p $(LOGS)
 	$(Q)set -o pipefail; RXTEST_TIMEOUT=$(RXTEST_TIMEOUT) $(RXTESTS) $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest.log

@@ -680,6 +680,8 @@ RX_EXPORT rx_status rx_main_run(void);
 
 /**
  * @abstract Runs pending and arriving main-scheduler work for at most timeout_ns (>= 0).
+ * @discussion Work that falls due inside that time runs even when the thread wakes late
+ * (a loaded machine); work due after it does not.
  * @result RX_OK when the time is up or on rx_main_stop; RX_EINVAL for a negative timeout;
  * RX_ESTATE off the main thread or nested. rx_main_run_for(0) is rx_main_drain.
  */

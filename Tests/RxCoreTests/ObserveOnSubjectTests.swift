@@ -7,6 +7,9 @@ import XCTest
 /// `Observer.onNext(contentsOf:)` (a replay subject's buffer): ObserveOnSink overrides both.
 final class ObserveOnSubjectTests: XCTestCase {
   typealias Recorder = SchedulerOperatorTests.ThreadRecorder
+  var start = 0
+  override func setUp() { start = Resources.total }
+  override func tearDown() { XCTAssertTrue(waitUntil(5) { Resources.total == start }, "live objects leaked") }
 
   func testPublishSubjectThroughObserveOnKeepsOrderAndCompletes() {
     for scheduler in [SerialQueueScheduler(label: "p1") as Scheduler, ConcurrentQueueScheduler(label: "p2")] {

@@ -110,7 +110,9 @@ final class CObserver: Observer<RxValue>, Cancelable {
     next(v)
   }
 
-  /// A subject's delivery (see `Observer.onNext(at:)`): straight to the C callback.
+  /// A subject's or observe_on's delivery (see `Observer.onNext(at:)`): straight to the C
+  /// callback.
+  override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<RxValue>) {
     next(RxValue.c(at: element))
   }

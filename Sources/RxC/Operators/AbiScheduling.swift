@@ -35,7 +35,7 @@ public func rx_observe_on(_ src: UnsafeMutablePointer<rx_observable>?, _ schedul
 /// ObserveOnSink for RxValue: its override is specialized code (see ObserveOn.init).
 final class RxObserveOnSink: ObserveOnSink<RxValue> {
   override func on(_ event: Event<RxValue>) { super.on(event) }
-  override func onNext(at element: UnsafePointer<RxValue>) { super.onNext(at: element) }
+  override func onNext(at element: UnsafePointer<RxValue>) { pushNext(RxValue.copy(at: element)) }
   override var takesNextByPointer: Bool { true }
   override func onNext(contentsOf elements: UnsafeBufferPointer<RxValue>) { super.onNext(contentsOf: elements) }
   override func drainLoop() { super.drainLoop() }

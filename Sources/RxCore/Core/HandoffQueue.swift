@@ -95,7 +95,7 @@ import Synchronization
     mutating func push(_ element: consuming Element, pool: borrowing Pool) {
       if index == end { advance(pool: pool) }
       (HandoffQueue.slots(chunk) + index).initialize(to: element)
-      index += 1
+      index &+= 1
     }
 
     @inlinable @inline(never)
@@ -140,7 +140,7 @@ import Synchronization
     mutating func pop(pool: borrowing Pool) -> Element {
       if index == end { advance(pool: pool) }
       let element = (HandoffQueue.slots(chunk) + index).move()
-      index += 1
+      index &+= 1
       return element
     }
 

@@ -1,3 +1,4 @@
+import CRxcCore
 import Glibc
 import Synchronization
 
@@ -5,14 +6,23 @@ import Synchronization
 ///
 /// Events go into a single-producer single-consumer queue (the source's events arrive
 /// serialized; the drain is the one consumer): no lock, and no allocation once its chunks
-/// are warm. `wip` counts events not yet delivered: the producer's one atomic per event, and
-/// only the event that moves it from 0 schedules a drain, so one drain loop runs at a time.
-/// The drain delivers every event it knows of before it touches `wip` again (one atomic per
-/// batch) and stops when `wip` reaches 0. A serial queue drains until the queue is empty
-/// (the cheap path, scheduled through the scheduler's allocation-free trigger); on a
-/// concurrent scheduler, and on main (the UI thread: timers and other work must
-/// interleave), the drain hands its thread back after a batch and reschedules itself behind
-/// whatever else is queued.
+/// are warm. The producer counts what it pushed in `published` (a plain store). `wip` counts
+/// the producer's wake-up signals: only the signal that moves it from 0 schedules a drain,
+/// so one drain loop runs at a time; the drain delivers everything published, then gives
+/// back the signals it has seen (one atomic per batch) and stops when `wip` reaches 0.
+/// A serial queue drains until the queue is empty (the cheap path, scheduled through the
+/// scheduler's allocation-free trigger); on a concurrent scheduler, and on main (the UI
+/// thread: timers and other work must interleave), the drain hands its thread back after a
+/// batch and reschedules itself behind whatever else is queued.
+///
+/// Streaming: once a drain on a serial queue has delivered `streamAfter` events in a row, it
+/// tells the producer (`streaming`) that it will see every published event without a
+/// signal, so the producer stops making its `lock xadd` per event (which also waited for
+/// the queue's cache lines to come over from the consumer's core). Before it can stop, the
+/// drain clears `streaming` and runs a process barrier: every event published before that
+/// is then visible to it, and every later one sees `streaming` clear and signals. The
+/// barrier costs about 15 µs when the producer's core is busy, hence only after a long burst.
+///
 /// Disposing stops delivery before the next event; the terminal event is queued behind
 /// every value.
 public final class ObserveOn<Element>: Producer<Element> {
@@ -46,6 +56,9 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @usableFromInline static var batch: Int { 1024 }
   @usableFromInline let scheduler: Scheduler
   @usableFromInline let batching: Bool
+  /// The observer takes `.next` by pointer (`Observer.takesNextByPointer`): no `Event` is
+  /// passed on, and the call needs no reabstraction.
+  @usableFromInline let nextByPointer: Bool
   public let scheduled = SerialDisposable()
   /// Schedules `drainLoop` without allocating, when the scheduler can (`makeTrigger`).
   @usableFromInline final var trigger: (() -> Void)?
@@ -53,20 +66,33 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// When the last drain started (drains only, on the trigger path).
   @usableFromInline final var lastDrain: Int64 = 0
   @usableFromInline let pool = Queue.Pool()
+  /// Set (plain stores) only by a drain, read by the producer on every event: see the type's
+  /// comment. False for good without a real process barrier.
+  @usableFromInline let streaming = Atomic<Bool>(false)
+  @usableFromInline final var mayStream = false
+  /// How often a drain started and stopped streaming (drain-owned; for tests and tuning).
+  @usableFromInline final var streamsStarted = 0, streamsStopped = 0
+  /// Tests: runs on the drain right before it stops streaming (a producer's event sent from
+  /// here is one the drain must not strand).
+  @usableFromInline final var beforeStreamingStops: (() -> Void)?
   /// The consumer's end: only a drain touches it (through a local copy, stored back before
-  /// the drain gives up its turn).
+  /// the drain gives up its turn), with the count of events it has taken.
   @usableFromInline final var head: Queue.Head
-  // The producer writes `tail` and `wip` on every event and the drain reads the fields above
-  // on every event: 64 bytes apart, they never share a cache line.
+  @usableFromInline final var consumed = 0
+  // The producer writes `tail`, `published` and `wip` on every event and the drain reads the
+  // fields above on every event: 64 bytes apart, they never share a cache line.
   @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
   /// The producer's end: only `on` touches it.
   @usableFromInline final var tail: Queue.Tail
+  /// Events pushed so far; written only by the producer, after the push (release).
+  @usableFromInline let published = Atomic<Int>(0)
   @usableFromInline let wip = Atomic<Int>(0)
 
   public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler) {
     self.scheduler = scheduler
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
     self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is MainScheduler)
+    self.nextByPointer = observer.takesNextByPointer
     (head, tail) = Queue.make()
     super.init(observer: observer, cancel: cancel)
     // The pending run holds a reference (taken in scheduleDrain), so the trigger need not.
@@ -75,6 +101,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       Unmanaged.passUnretained(self).release()
     }
     lingers = trigger != nil
+    mayStream = lingers && !batching && rxc_process_barrier_works() != 0
   }
 
   // Nothing else can touch either end now. (@_optimize(none): see Sink's deinit.)
@@ -91,8 +118,14 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// build the `Event` through runtime metadata lookups on every event (~250 Ir).
   @inlinable
   open override func onNext(at element: UnsafePointer<Element>) {
+    pushNext(element.pointee)
+  }
+
+  /// `onNext(at:)`'s body, for a subclass that copies its elements more cheaply itself.
+  @inlinable @inline(__always)
+  public final func pushNext(_ element: consuming Element) {
     if isDisposed { return }
-    tail.push(.next(element.pointee), pool: pool)
+    tail.push(.next(element), pool: pool)
     published(1)
   }
 
@@ -104,10 +137,15 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     published(elements.count)
   }
 
-  /// Counts `count` pushed events into `wip`; the push that finds it at 0 starts a drain.
+  /// Publishes `count` pushed events; unless a streaming drain will see them, signals
+  /// `wip`, and the signal that finds it at 0 starts a drain.
   @inlinable @inline(__always)
   final func published(_ count: Int) {
-    if wip.wrappingAdd(count, ordering: .acquiringAndReleasing).oldValue == 0 { scheduleDrain() }
+    published.store(published.load(ordering: .relaxed) &+ count, ordering: .releasing)
+    // The store may still pass the load below in the CPU: the drain's barrier covers that.
+    rxc_compiler_fence()
+    if streaming.load(ordering: .relaxed) { return }
+    if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { scheduleDrain() }
   }
 
   /// A drain on its own thread (the trigger path) that has caught up with a burst waits up
@@ -128,13 +166,30 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// half-written slot lines between the cores on nearly every event.
   @usableFromInline static var gather: Int { 64 }
 
+  /// A drain streams after this many events in a row: the barrier that ends streaming is
+  /// then at most a few ns per event.
+  @usableFromInline static var streamAfter: Int { 4096 }
+
+  /// Waits until `gather` more events than `consumed` are published or the linger time is
+  /// up; says whether any came.
   @inlinable
-  final func linger(seen: Int) {
+  final func linger(consumed: Int) -> Bool {
     let deadline = MonotonicClock.now() &+ Self.lingerNanos
-    while wip.load(ordering: .relaxed) &- seen < Self.gather {
-      if MonotonicClock.now() >= deadline { return }
+    while published.load(ordering: .relaxed) &- consumed < Self.gather {
+      if MonotonicClock.now() >= deadline { break }
       sched_yield()
     }
+    return published.load(ordering: .relaxed) != consumed
+  }
+
+  /// Ends streaming: after the barrier every event published while the producer saw
+  /// `streaming` set is visible here, and every later one signals `wip`.
+  @inlinable
+  final func stopStreaming() {
+    beforeStreamingStops?()
+    streaming.store(false, ordering: .relaxed)
+    rxc_process_barrier()
+    streamsStopped &+= 1
   }
 
   @inlinable
@@ -147,15 +202,17 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     }
   }
 
-  /// Delivers the events `wip` counts, in batches of what it has seen. wip > 0 guarantees
-  /// the queue holds that many events (on() pushes before it increments), and a drain that
-  /// stops early (disposed, terminal) leaves wip above zero so no other drain can start;
-  /// what it leaves queued goes with the sink. Open so that a concrete subclass runs
+  /// Delivers every published event, in batches of what it has seen, then gives back the
+  /// `wip` signals it has seen; stops when that leaves 0. Every signal's event was published
+  /// before it, so the events of the signals given back have all been delivered. A drain
+  /// that stops early (disposed, terminal) leaves wip above zero so no other drain can
+  /// start; what it leaves queued goes with the sink. Open so that a concrete subclass runs
   /// specialized code (see ObserveOn.init).
   @inlinable
   open func drainLoop() {
     var head = self.head
-    var known = wip.load(ordering: .acquiring)
+    var consumed = self.consumed
+    var signals = wip.load(ordering: .acquiring)
     var budget = batching ? Self.batch : Int.max
     var delivered = 0
     var busy = false
@@ -165,31 +222,50 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       lastDrain = now
     }
     while true {
-      let count = Swift.min(known, budget)
+      let count = Swift.min(published.load(ordering: .acquiring) &- consumed, budget)
       for _ in 0..<count {
         if isDisposed {
           self.head = head
           return
         }
         let event = head.pop(pool: pool)
-        if event.isStopEvent {
+        switch consume event {  // consumed: the element is taken, not copied
+        case .next(let element):
+          if nextByPointer {
+            _withUnprotectedUnsafePointer(to: element) { observer.onNext(at: $0) }
+          } else {
+            forwardOn(.next(element))
+          }
+        case let stop:
           self.head = head
-          forwardTerminal(event)
+          forwardTerminal(stop)
           return
         }
-        forwardOn(event)
       }
       // Stored before wip can reach 0: the next drain may start on another thread.
       self.head = head
-      delivered += count
-      if busy || (lingers && delivered >= Self.burst) { linger(seen: count) }
-      known = wip.wrappingSubtract(count, ordering: .acquiringAndReleasing).newValue
-      if known == 0 { return }
-      budget -= count
+      consumed &+= count
+      self.consumed = consumed
+      delivered &+= count
+      budget &-= count
       if budget == 0 {
         scheduleDrain()
         return
       }
+      if streaming.load(ordering: .relaxed) {
+        if linger(consumed: consumed) { continue }
+        stopStreaming()
+        delivered = 0  // another long run before streaming again: the barrier is dear
+        continue  // what was published before the barrier, then the signals
+      }
+      if mayStream && delivered >= Self.streamAfter {
+        streaming.store(true, ordering: .relaxed)
+        streamsStarted &+= 1
+        continue
+      }
+      if count > 0 && (busy || (lingers && delivered >= Self.burst)) && linger(consumed: consumed) { continue }
+      signals = wip.wrappingSubtract(signals, ordering: .acquiringAndReleasing).newValue
+      if signals == 0 { return }
     }
   }
 }
