@@ -123,12 +123,12 @@ final class CObserver: Observer<RxValue>, Cancelable {
     let v = RxValue.c(at: element)
     let cls = Unmanaged.passUnretained(self).toOpaque().load(as: UnsafeRawPointer.self)
     nextInRun(v)
-    var i = 1
-    while let p = run.member(i, ofClass: cls) {
-      Unmanaged<CObserver>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.nextInRun(v) }
-      i &+= 1
+    var slot = run.first + 1
+    while SubjectRun.isMember(slot.pointee, ofClass: cls) {
+      Unmanaged<CObserver>.fromOpaque(SubjectRun.object(slot.pointee))._withUnsafeGuaranteedRef { $0.nextInRun(v) }
+      slot += 1
     }
-    return i
+    return slot - run.first
   }
 
   /// Only with an on_next: a run's observers have one (`nextInRun` calls it unchecked).

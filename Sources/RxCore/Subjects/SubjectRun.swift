@@ -5,20 +5,25 @@
 /// change meanwhile (the subject's handlers never nest). It ends with a sentinel slot, which
 /// is no member.
 public struct SubjectRun {
-  @usableFromInline let base: UnsafePointer<UInt>
+  /// The observer's own slot; the run's next slots follow it.
+  public let first: UnsafePointer<UInt>
 
-  @inlinable init(_ base: UnsafePointer<UInt>) { self.base = base }
+  @inlinable init(_ first: UnsafePointer<UInt>) { self.first = first }
 
-  /// The object of the run's slot `i` (slot 0 is the observer's own; `i` may be at most the
-  /// index of the first slot that was not a member), unretained, when it is an owned member
-  /// that delivers runs (`Observer.deliversRuns`) and its class is exactly `cls` (its
-  /// metadata pointer, the first word of an object); nil otherwise.
+  /// True when a slot (`bits`) after the observer's own holds an owned member that delivers
+  /// runs (`Observer.deliversRuns`) whose class is exactly `cls` (its metadata pointer, the
+  /// first word of an object); false for any other, and for the slot after the last member.
+  /// Read only slots up to the first false.
   @inlinable @inline(__always)
-  public func member(_ i: Int, ofClass cls: UnsafeRawPointer) -> UnsafeRawPointer? {
-    let bits = base[i]
-    if bits & SubjectRun.tagMask != 0 { return nil }
-    let p = UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped  // never 0: a listed object
-    return p.load(as: UnsafeRawPointer.self) == cls ? p : nil
+  public static func isMember(_ bits: UInt, ofClass cls: UnsafeRawPointer) -> Bool {
+    bits & SubjectRun.tagMask == 0 && object(bits).load(as: UnsafeRawPointer.self) == cls
+  }
+
+  /// The object of an untagged slot, unretained. (Never 0: a listed object; no optional, so
+  /// a caller's loop tests only the tag and the class.)
+  @inlinable @inline(__always)
+  public static func object(_ bits: UInt) -> UnsafeRawPointer {
+    UnsafeRawPointer(bitPattern: bits).unsafelyUnwrapped
   }
 
   /// The low bits of a slot (see `SubjectObservers`): none are set on the slot of an owned
