@@ -13,6 +13,11 @@ import RxCore
 /// instead, under a lock, and `detach` lets go of it.
 final class SubjectObservable: Observable<RxValue> {
   private let subject: (any AbiSubject)?
+  /// `attachOwned`/`detachOwned` of `subject`, made for its concrete type: they reach it
+  /// unretained (a call through the existential copies it first, a retain/release pair:
+  /// two locked instructions per attach and per detach). `subject` keeps it alive.
+  private let attachCall: (CObserver) -> Void
+  private let detachCall: (CObserver) -> Void
   /// The same subject when it is a publish subject: called directly (no witness call).
   private let publish: Unmanaged<PublishSubject<RxValue>>?
   private let lock = SpinLock()
@@ -22,6 +27,7 @@ final class SubjectObservable: Observable<RxValue> {
   private let lender = SubjectLender()
 
   init(_ subject: any AbiSubject, publish: Unmanaged<PublishSubject<RxValue>>?) {
+    (attachCall, detachCall) = Self.calls(subject)
     if debugPoison {
       self.subject = nil
       self.publish = nil
@@ -32,6 +38,12 @@ final class SubjectObservable: Observable<RxValue> {
       debugSubject = nil
     }
     super.init()
+  }
+
+  private static func calls<S: AbiSubject>(_ subject: S) -> ((CObserver) -> Void, (CObserver) -> Void) {
+    let s = Unmanaged.passUnretained(subject)
+    return ({ o in s._withUnsafeGuaranteedRef { $0.attachOwned(o) } },
+            { o in s._withUnsafeGuaranteedRef { $0.detachOwned(o) } })
   }
 
   /// Under RXC_DEBUG: the subject, or nil once its handle is gone.
@@ -86,13 +98,13 @@ final class SubjectObservable: Observable<RxValue> {
   @inline(__always)
   func attachOwned(_ observer: CObserver) {
     if let publish { return publish._withUnsafeGuaranteedRef { $0.attachOwned(observer) } }
-    subject.unsafelyUnwrapped.attachOwned(observer)
+    attachCall(observer)
   }
 
   @inline(__always)
   func detachOwned(_ observer: CObserver) {
     if let publish { return publish._withUnsafeGuaranteedRef { $0.detachOwned(observer) } }
-    subject.unsafelyUnwrapped.detachOwned(observer)
+    detachCall(observer)
   }
 
   /// A token's loan ends. True when the caller must then release this object (the anchor).
