@@ -195,6 +195,12 @@ final class RxPipeline: Producer<RxValue> {
     case output(RxValue)
     /// Only filters ran on a boxed input: the input itself goes on.
     case input
+
+    /// Something goes on downstream.
+    var delivers: Bool {
+      if case .dropped = self { return false }
+      return true
+    }
   }
 
   /// `v` through every stage up to this one (see `Step.apply`). `v` is borrowed from the
@@ -207,7 +213,10 @@ final class RxPipeline: Producer<RxValue> {
       guard try s.apply(&v, &held, sink) else { return .dropped }
     }
     guard try step.apply(&v, &held, sink) else { return .dropped }
-    if let held { return .output(held) }
+    switch consume held {  // consumed: no outlined destroy of a nil on the plain path
+    case .some(let out): return .output(out)
+    case .none: break
+    }
     if v.kind.rawValue < RX_STRING.rawValue { return .plain(v) }
     return .input
   }
@@ -239,9 +248,13 @@ final class RxPipeline: Producer<RxValue> {
 
 final class RxPipelineSink: Sink<RxValue, RxValue> {
   let pipeline: RxPipeline
+  /// The observer takes `.next` by pointer (a C observer): plain values reach it with no
+  /// `Event` and no reabstraction thunk.
+  private let nextByPointer: Bool
 
   init(_ pipeline: RxPipeline, observer: Observer<RxValue>, cancel: any Cancelable) {
     self.pipeline = pipeline
+    nextByPointer = observer.takesNextByPointer
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -267,24 +280,30 @@ final class RxPipelineSink: Sink<RxValue, RxValue> {
   /// A range source fused in (range -> pipeline): its integers go straight into the stages,
   /// with no range sink, event or RxValue per element. The same events and checks as the
   /// range's own loop: it stops once this sink is disposed or nobody downstream wants more.
+  ///
+  /// `wantsNoMoreEvents` is asked before the first element and after each one delivered:
+  /// only a delivery (or a dispose, which `isDisposed` sees) can change it.
   func run(_ range: RxRange) {
     let downstream = observer  // a local: through `self` it is retained around every call
     var i: Int64 = 0
-    while i < Int64(range.count), !isDisposed, !downstream.wantsNoMoreEvents {
+    if downstream.wantsNoMoreEvents { return on(.completed) }
+    while i < Int64(range.count), !isDisposed {
       var v = rx_value()
       v.kind = RX_INT
       v.as.i = range.start &+ i
+      i += 1
       let out: RxPipeline.Outcome
       do { out = try pipeline.process(v, self) } catch {
         forwardTerminal(.error(error))
         return
       }
-      switch out {
+      let delivers = out.delivers
+      switch consume out {
       case .plain(let v): forwardPlain(v)
       case .output(let value): forwardOn(.next(value))
       case .dropped, .input: break  // an integer input is plain: never `.input`
       }
-      i += 1
+      if delivers && downstream.wantsNoMoreEvents { break }
     }
     on(.completed)
   }
@@ -294,11 +313,19 @@ final class RxPipelineSink: Sink<RxValue, RxValue> {
   @inline(__always)
   private func forwardPlain(_ v: rx_value) {
     switch v.kind {
-    case RX_INT: forwardOn(.next(.int(v.as.i)))
-    case RX_DOUBLE: forwardOn(.next(.double(v.as.d)))
-    case RX_BOOL: forwardOn(.next(.bool(v.as.b)))
-    case RX_PTR: forwardOn(.next(.ptr(v.as.ptr)))
-    default: forwardOn(.next(.none))
+    case RX_INT: forwardPlain(.int(v.as.i))
+    case RX_DOUBLE: forwardPlain(.double(v.as.d))
+    case RX_BOOL: forwardPlain(.bool(v.as.b))
+    case RX_PTR: forwardPlain(.ptr(v.as.ptr))
+    default: forwardPlain(.none)
     }
+  }
+
+  /// Inlined per case, so the compiler sees a value with nothing to destroy.
+  @inline(__always)
+  private func forwardPlain(_ value: consuming RxValue) {
+    if !nextByPointer { return forwardOn(.next(value)) }
+    if isDisposed { return }
+    _withUnprotectedUnsafePointer(to: value) { observer.onNext(at: $0) }
   }
 }
