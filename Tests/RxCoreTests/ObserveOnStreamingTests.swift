@@ -84,8 +84,12 @@ final class ObserveOnStreamingTests: XCTestCase {
     XCTAssertEqual(r.outOfOrder.load(ordering: .relaxed), 0)
     if rxc_process_barrier_works() != 0 {
       // Read after completion, which the drain delivered after its last streaming change.
-      XCTAssertGreaterThanOrEqual(sink.streamsStarted, Int(bursts))
-      XCTAssertGreaterThanOrEqual(sink.streamsStopped, Int(bursts))
+      // The first burst's held run streams for sure; later bursts may stream within an
+      // earlier run (a drain preempted while it lingers sees the next burst when it wakes).
+      // Every streaming run ends with its barrier, except one the completion ends.
+      XCTAssertGreaterThanOrEqual(sink.streamsStarted, 1)
+      XCTAssertTrue((sink.streamsStarted - 1...sink.streamsStarted).contains(sink.streamsStopped),
+                    "\(sink.streamsStarted) started, \(sink.streamsStopped) stopped")
     }
     d.dispose()
   }
@@ -143,7 +147,9 @@ final class ObserveOnStreamingTests: XCTestCase {
     XCTAssertTrue(waitUntil(20) { r.completed.load(ordering: .acquiring) })
     XCTAssertEqual(r.next.load(ordering: .acquiring), total)
     XCTAssertEqual(r.outOfOrder.load(ordering: .relaxed), 0)
-    XCTAssertEqual(sink.streamsStarted, sink.streamsStopped)
+    // Every streaming run ends with its barrier, except one the completion ends.
+    XCTAssertTrue((sink.streamsStarted - 1...sink.streamsStarted).contains(sink.streamsStopped),
+                  "\(sink.streamsStarted) started, \(sink.streamsStopped) stopped")
     d.dispose()
   }
 

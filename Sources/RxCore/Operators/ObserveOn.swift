@@ -125,6 +125,15 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable @inline(__always)
   public final func pushNext(_ element: consuming Element) {
     if isDisposed { return }
+    // The common case makes no call but a tail call: no frame, no registers saved.
+    if tail.index == tail.end { return pushNextIntoNewChunk(element) }
+    (Queue.slots(tail.chunk) + tail.index).initialize(to: .next(element))
+    tail.index &+= 1
+    published(1)
+  }
+
+  @inlinable @inline(never)
+  final func pushNextIntoNewChunk(_ element: consuming Element) {
     tail.push(.next(element), pool: pool)
     published(1)
   }
@@ -145,7 +154,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     // The store may still pass the load below in the CPU: the drain's barrier covers that.
     rxc_compiler_fence()
     if streaming.load(ordering: .relaxed) { return }
-    if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { scheduleDrain() }
+    if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { return scheduleDrain() }
   }
 
   /// A drain on its own thread (the trigger path) that has caught up with a burst waits up
