@@ -221,19 +221,25 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
     guard entered else { return .nested }
     defer { state.withLock { $0.looping = false } }
     let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
+    // The window ended (the thread may have been off the CPU well past it on a loaded
+    // machine, after a drain or a wait): what fell due inside it still runs, nothing later.
+    func lastDrain(_ deadline: Int64) {
+      if !(honoringStop && consumeStop()) { _ = drain(dueBy: deadline) }
+    }
     while true {
       if honoringStop && consumeStop() { break }
       _ = drain()
       if honoringStop && consumeStop() { break }
       let now = MonotonicClock.now()
       var waitUntil = deadline ?? Int64.max
-      if let deadline, now >= deadline { break }
+      if let deadline, now >= deadline {
+        lastDrain(deadline)
+        break
+      }
       if let next = state.withLock({ $0.delayed.first?.due }) { waitUntil = Swift.min(waitUntil, next) }
       wait(until: waitUntil, now: now, watchStop: honoringStop)
       if let deadline, MonotonicClock.now() >= deadline {
-        // Woken late (a loaded machine): what fell due inside the window still runs, and
-        // nothing due after it.
-        if !(honoringStop && consumeStop()) { _ = drain(dueBy: deadline) }
+        lastDrain(deadline)
         break
       }
     }
