@@ -46,6 +46,41 @@ RX_TEST(smoke_last_error_starts_empty) {
   CHECK(thread_msg != NULL);
 }
 
+typedef struct last_error_thread {
+  int64_t size;  /* the buffer size this thread passes to rx_replay_subject_new */
+  bool own_message_kept;
+} last_error_thread;
+
+static void *fail_and_exit(void *p) {
+  last_error_thread *t = p;
+  t->own_message_kept = true;
+  for (int k = 0; k < 200; k++) {
+    const char *want = t->size == 0 ? "rx_replay_subject_new: buffer_size must be at least 1"
+                                     : "rx_dispose: disposable is NULL";
+    if (t->size == 0) {
+      if (rx_replay_subject_new(0) != NULL) t->own_message_kept = false;
+    } else if (rx_dispose(NULL) != RX_EINVAL) {
+      t->own_message_kept = false;
+    }
+    if (strcmp(rx_last_error(), want) != 0) t->own_message_kept = false;
+  }
+  return NULL; /* the thread's message buffer is freed as it exits (valgrind, LSan check) */
+}
+
+RX_TEST(smoke_last_error_is_per_thread_and_freed_at_thread_exit) {
+  CHECK_EQ(rx_subject_on_next(NULL, rx_int(1)), RX_EINVAL);
+  CHECK_STR(rx_last_error(), "rx_subject_on_next: subject is NULL");
+  for (int round = 0; round < 20; round++) {
+    last_error_thread t[2] = {{.size = 0}, {.size = 1}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) CHECK_EQ(pthread_create(&th[i], NULL, fail_and_exit, &t[i]), 0);
+    for (int i = 0; i < 2; i++) CHECK_EQ(pthread_join(th[i], NULL), 0);
+    for (int i = 0; i < 2; i++) CHECK_MSG(t[i].own_message_kept, "round %d, thread %d", round, i);
+  }
+  /* Other threads' failures leave this thread's message alone. */
+  CHECK_STR(rx_last_error(), "rx_subject_on_next: subject is NULL");
+}
+
 RX_TEST(smoke_plain_values) {
   int64_t live = rx_debug_live_objects();
   rx_value a = rx_int(42);
