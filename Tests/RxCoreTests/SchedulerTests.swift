@@ -181,6 +181,28 @@ final class SchedulerTests: XCTestCase {
     XCTAssertEqual(poll(&p, 1, 0), 0)
     Thread { XCTAssertEqual(main.run(timeout: 0), .notMainThread) }.join()
   }
+
+  /// `run(timeout:)` when the thread stalls right after a drain until past its window (it
+  /// was taken off the CPU): work that fell due inside the window still runs before it
+  /// returns; work due after the window does not.
+  func testMainRunForRunsWhatFellDueWhenStalledPastTheWindow() {
+    let main = MainScheduler.instance
+    let inside = Flag(), after = Flag()
+    let d1 = main.scheduleAfter(5_000_000) { inside.add() }
+    let d2 = main.scheduleAfter(2_000_000_000) { after.add() }
+    var stalls = 0
+    main.afterLoopDrain = {
+      stalls += 1
+      if stalls == 1 { usleep(60_000) }  // from before the first due time to past the window
+    }
+    defer { main.afterLoopDrain = nil }
+    XCTAssertEqual(main.run(timeout: 20_000_000), .ok)
+    XCTAssertEqual(stalls, 1)  // no second turn: the window had ended
+    XCTAssertEqual(inside.count, 1)
+    XCTAssertEqual(after.count, 0)
+    d1.dispose()
+    d2.dispose()
+  }
 }
 
 /// A minimal joinable pthread for tests.

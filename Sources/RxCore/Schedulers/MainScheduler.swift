@@ -38,6 +38,9 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
   private let readFd: Int32, writeFd: Int32
   private let stopReadFd: Int32, stopWriteFd: Int32
   private let timerQueue = DispatchQueue(label: "rxc.main-timer")
+  /// Tests: runs on main right after each drain of `run`'s loop (a stall there, as a loaded
+  /// machine makes one, must not lose work that falls due meanwhile).
+  var afterLoopDrain: (() -> Void)?
 
   private override init() {
     (readFd, writeFd) = Self.makePipe()
@@ -229,6 +232,7 @@ public final class MainScheduler: Scheduler, @unchecked Sendable {
     while true {
       if honoringStop && consumeStop() { break }
       _ = drain()
+      afterLoopDrain?()
       if honoringStop && consumeStop() { break }
       let now = MonotonicClock.now()
       var waitUntil = deadline ?? Int64.max
