@@ -1,8 +1,11 @@
 /* librxc benchmark: workloads W1-W9 of issue 6 through the C ABI, plus the raw C baseline.
  *
- *   bench [--runs R] [--scale S] [--max-ms T]
+ *   bench [--runs R] [--scale S] [--max-ms T] [--warm 1]
  *                                         every workload, R timed runs each (min, median);
- *                                         with --max-ms, n shrinks so a run takes about T ms
+ *                                         with --max-ms, n shrinks so a run takes about T ms;
+ *                                         each workload warms up (and calibrates n) first
+ *                                         when R > 1, or with --warm 1 (benchmarks/run.py
+ *                                         runs the suite R times with --runs 1 --warm 1)
  *   bench --workload W1 [--n N] [--impl rxc|raw] [--runs R]
  *                                         one workload (for callgrind and the malloc counter)
  *
@@ -368,13 +371,14 @@ static int cmp_double(const void *a, const void *b) {
 }
 
 static int64_t max_ms; /* --max-ms: shrink n so one timed run takes about this long */
+static bool force_warm; /* --warm 1: warm up (and calibrate n) before a single run too */
 
 static void run(const workload *w, const char *impl, void (*fn)(int64_t, measure *), int64_t n,
                 int runs) {
   double ns[64];
   measure m = {0};
   if (runs > 64) runs = 64;
-  if (runs > 1 && strcmp(w->name, "W9") != 0) { /* warm-up, not counted; calibrates n */
+  if ((runs > 1 || force_warm) && strcmp(w->name, "W9") != 0) { /* warm-up, not counted; calibrates n */
     int64_t warm = n / 100 / w->quantum * w->quantum;
     if (warm < w->quantum) warm = w->quantum;
     fn(warm, &m);
@@ -415,7 +419,7 @@ static void run_workload(const workload *w, const char *impl, int64_t n, int run
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: bench [--runs R] [--scale S] [--max-ms T]\n"
+  fprintf(stderr, "usage: bench [--runs R] [--scale S] [--max-ms T] [--warm 1]\n"
                   "       bench --workload W1..W9 [--n N] [--impl rxc|raw] [--runs R]\n");
   exit(1);
 }
@@ -433,6 +437,7 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--runs") == 0) runs = atoi(argv[++i]);
     else if (strcmp(argv[i], "--scale") == 0) scale = atof(argv[++i]);
     else if (strcmp(argv[i], "--max-ms") == 0) max_ms = atoll(argv[++i]);
+    else if (strcmp(argv[i], "--warm") == 0) force_warm = atoi(argv[++i]) != 0;
     else usage();
   }
   if (runs < 0) usage();

@@ -18,8 +18,10 @@ final class SubjectObservable: Observable<RxValue> {
   /// two locked instructions per attach and per detach). `subject` keeps it alive.
   private let attachCall: (CObserver) -> Void
   private let detachCall: (CObserver) -> Void
-  /// The same subject when it is a publish subject: called directly (no witness call).
+  /// The same subject when it is a publish or a replay subject (the sorts whose subscribe +
+  /// dispose issue 6 times, W4 and W7): called directly, no closure or witness call.
   private let publish: Unmanaged<PublishSubject<RxValue>>?
+  private let replay: Unmanaged<ReplaySubject<RxValue>>?
   private let lock = SpinLock()
   private var debugSubject: (any AbiSubject)?
   /// Lends the subject to tokens made on one thread (see `SubjectLender`); this object is
@@ -31,10 +33,12 @@ final class SubjectObservable: Observable<RxValue> {
     if debugPoison {
       self.subject = nil
       self.publish = nil
+      replay = nil
       debugSubject = subject
     } else {
       self.subject = subject
       self.publish = publish
+      replay = (subject as? ReplaySubject<RxValue>).map { Unmanaged.passUnretained($0) }
       debugSubject = nil
     }
     super.init()
@@ -98,12 +102,14 @@ final class SubjectObservable: Observable<RxValue> {
   @inline(__always)
   func attachOwned(_ observer: CObserver) {
     if let publish { return publish._withUnsafeGuaranteedRef { $0.attachOwned(observer) } }
+    if let replay { return replay._withUnsafeGuaranteedRef { $0.attachOwned(observer) } }
     attachCall(observer)
   }
 
   @inline(__always)
   func detachOwned(_ observer: CObserver) {
     if let publish { return publish._withUnsafeGuaranteedRef { $0.detachOwned(observer) } }
+    if let replay { return replay._withUnsafeGuaranteedRef { $0.detachOwned(observer) } }
     detachCall(observer)
   }
 

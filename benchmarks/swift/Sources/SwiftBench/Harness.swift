@@ -78,11 +78,14 @@ func fmt(_ x: Double, _ digits: Int) -> String {
 
 /// --max-ms: shrink n so one timed run takes about this long.
 var maxMs = 0
+/// --warm 1: warm up (and calibrate n) before a single run too (benchmarks/run.py runs the
+/// suite R times with --runs 1 --warm 1).
+var forceWarm = false
 
 func run(_ w: Workload, _ impl: String, _ body: Body, n: Int, runs: Int) {
   var m = Measure()
   var n = n
-  if runs > 1 && w.name != "W9" {  // warm-up, not counted; calibrates n
+  if (runs > 1 || forceWarm) && w.name != "W9" {  // warm-up, not counted; calibrates n
     let warm = max(w.quantum, n / 100 / w.quantum * w.quantum)
     body(warm, &m)
     let perUnit = Double(m.t1 - m.t0) / Double(warm)
@@ -104,7 +107,7 @@ func run(_ w: Workload, _ impl: String, _ body: Body, n: Int, runs: Int) {
 }
 
 func usage() -> Never {
-  print("usage: SwiftBench [--runs R] [--scale S] [--max-ms T] [--workload W1..W9] [--n N] [--impl rxcore|opencombine]")
+  print("usage: SwiftBench [--runs R] [--scale S] [--max-ms T] [--warm 1] [--workload W1..W9] [--n N] [--impl rxcore|opencombine]")
   exit(1)
 }
 
@@ -124,6 +127,7 @@ func benchMain(_ workloads: [Workload]) {
     case "--runs": runs = Int(value) ?? -1
     case "--scale": scale = Double(value) ?? 1
     case "--max-ms": maxMs = Int(value) ?? 0
+    case "--warm": forceWarm = value != "0"
     default: usage()
     }
   }
