@@ -86,7 +86,8 @@ func run(_ w: Workload, _ impl: String, _ body: Body, n: Int, runs: Int) {
   var m = Measure()
   var n = n
   if (runs > 1 || forceWarm) && w.name != "W9" {  // warm-up, not counted; calibrates n
-    let warm = max(w.quantum, n / 100 / w.quantum * w.quantum)
+    // A lone timed run (--warm 1) warms up longer, as in bench.c.
+    let warm = max(w.quantum, (runs > 1 ? n / 100 : n / 10) / w.quantum * w.quantum)
     body(warm, &m)
     let perUnit = Double(m.t1 - m.t0) / Double(warm)
     if maxMs > 0 && perUnit > 0 && perUnit * Double(n) > Double(maxMs) * 1e6 {
