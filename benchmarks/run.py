@@ -2,9 +2,10 @@
 """`make bench`: builds and runs the issue-6 benchmark suite and prints one table.
 
 For each workload W1-W9: ns per unit (min and median of 5 runs, one per pass over the suite)
-for the raw C loop, librxc through its C ABI, RxCore (the Swift core called directly) and OpenCombine; allocations per
-unit (LD_PRELOAD malloc counter, two sizes); instructions per unit (callgrind, two sizes);
-the budget and whether librxc meets it. Writes benchmarks/RESULTS.md and benchmarks/chart.png.
+for the raw C loop, librxc through its C ABI, RxCore (the Swift core called directly) and
+OpenCombine; allocations per unit (LD_PRELOAD malloc counter, two sizes); instructions per
+unit (callgrind, two sizes); the budget and whether librxc meets it. Writes
+benchmarks/RESULTS.md and benchmarks/chart.png.
 
 Environment: BENCH_QUICK=1 shrinks every size (a smoke run); BENCH_NO_CALLGRIND=1 skips
 callgrind; BENCH_RUNS=R changes the number of timed runs; BENCH_MAX_MS=T caps one timed run
@@ -14,6 +15,7 @@ import concurrent.futures
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -211,10 +213,8 @@ def timed(c_bin, swift_bin):
         if "na" in rs[0]:
             results[key] = rs[0]
             continue
-        ns = sorted(r["min_ns"] for r in rs)
-        mid = len(ns) // 2
-        r = dict(rs[0], min_ns=ns[0], median_ns=ns[mid] if len(ns) % 2 else (ns[mid - 1] + ns[mid]) / 2,
-                 runs=len(ns))
+        ns = [r["min_ns"] for r in rs]  # each pass's one run
+        r = dict(rs[0], min_ns=min(ns), median_ns=statistics.median(ns), runs=len(ns))
         if "bytes_per_unit" in rs[0]:
             r["bytes_per_unit"] = min(x["bytes_per_unit"] for x in rs)
         results[key] = r
@@ -450,9 +450,10 @@ def main():
                  f"{RUNS} runs (librxc's median in parentheses), in ns per unit, from one run "
                  f"of `make bench`: {RUNS} passes over the suite, each a fresh process of each "
                  "benchmark with one timed run per workload after its warm-up, so that a noisy "
-                 "spell of a few seconds cannot take every run of one workload; W9 is heap bytes per live subscription (mallinfo2 before and after "
-                 "1M subscriptions). Allocations per unit: LD_PRELOAD malloc counter around the "
-                 "measured region at two sizes, difference over size difference. Instructions "
+                 "spell of a few seconds cannot take every run of one workload; W9 is heap "
+                 "bytes per live subscription (mallinfo2 before and after 1M subscriptions). "
+                 "Allocations per unit: LD_PRELOAD malloc counter around the measured region at "
+                 "two sizes, difference over size difference. Instructions "
                  "per unit: `valgrind --tool=callgrind` at two sizes, same difference (removes "
                  "start-up). Budgets are issue 6's; \"met\" compares librxc's minimum time and "
                  "allocations with them. Wall time on these shared 2-core machines is noisy; "

@@ -378,9 +378,10 @@ static void run(const workload *w, const char *impl, void (*fn)(int64_t, measure
   double ns[64];
   measure m = {0};
   if (runs > 64) runs = 64;
-  if ((runs > 1 || force_warm) && strcmp(w->name, "W9") != 0) { /* warm-up, not counted; calibrates n */
-    /* A lone timed run (--warm 1) gets a longer warm-up: right after a short one it runs
-       measurably slower than the later runs of a series (W7: 3.8 against 3.65 ns). */
+  /* Warm-up, not counted; calibrates n. */
+  if ((runs > 1 || force_warm) && strcmp(w->name, "W9") != 0) {
+    /* A lone timed run (--warm 1) gets a longer warm-up: after a short one it measured
+       slower than the best of a series in a row (W7: 3.8 against 3.65 ns). */
     int64_t warm = (runs > 1 ? n / 100 : n / 10) / w->quantum * w->quantum;
     if (warm < w->quantum) warm = w->quantum;
     fn(warm, &m);
