@@ -21,7 +21,7 @@ static int delayed_ran;
 static int posted_ran;
 
 static void on_value(void *ctx, rx_value v) {
-  printf("  main: interval value %lld (from a background scheduler)\n", (long long)v.as.i);
+  printf("  main: interval value %lld (from a background scheduler)\n", (long long)v.i);
   values_seen++;
 }
 

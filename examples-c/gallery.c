@@ -144,7 +144,7 @@ static rx_disposable *start_gallery(void *ctx, rx_emitter *emitter) {
 
 static void got_thumbnail(void *ctx, rx_value v) {
   gallery *g = ctx;
-  g->checksum ^= (uint64_t)v.as.i;
+  g->checksum ^= (uint64_t)v.i;
   g->received++;
 }
 

@@ -2,7 +2,7 @@
 #include <rxc.h>
 #include <stdio.h>
 
-static void print_next(void *ctx, rx_value v) { printf("%s: %lld\n", (char *)ctx, (long long)v.as.i); }
+static void print_next(void *ctx, rx_value v) { printf("%s: %lld\n", (char *)ctx, (long long)v.i); }
 static void print_done(void *ctx) { printf("%s: completed\n", (char *)ctx); }
 static void print_disposed(void *ctx) { printf("%s: disposed\n", (char *)ctx); }
 

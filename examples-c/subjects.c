@@ -20,7 +20,7 @@ static void add(seen *s, const char *word) {
 
 static void on_next(void *ctx, rx_value v) {
   char buf[32];
-  snprintf(buf, sizeof buf, "%lld", (long long)v.as.i);
+  snprintf(buf, sizeof buf, "%lld", (long long)v.i);
   add(ctx, buf);
 }
 static void on_error(void *ctx, const rx_error *e) {
@@ -75,7 +75,7 @@ int main(void) {
   rx_subject_on_next(b, rx_int(8));
   rx_value v;
   if (rx_subject_value(b, &v, NULL) == RX_OK)
-    printf("\nbehavior subject value: %lld\n", (long long)v.as.i);
+    printf("\nbehavior subject value: %lld\n", (long long)v.i);
   rx_release(b);
 
   long long live = (long long)rx_debug_live_objects();

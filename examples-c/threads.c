@@ -33,7 +33,7 @@ static rx_disposable *produce(void *ctx, rx_emitter *emitter) {
 
 static void on_next(void *ctx, rx_value v) {
   char line[64];
-  snprintf(line, sizeof line, "observer: received %lld", (long long)v.as.i);
+  snprintf(line, sizeof line, "observer: received %lld", (long long)v.i);
   step(line);
 }
 

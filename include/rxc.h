@@ -2,7 +2,7 @@
  * rxc.h — librxc: Reactive Extensions for C.
  *
  * Observables, subjects, schedulers, operators and disposables with explicit control over
- * which thread runs what. The API is fixed by CONTRACT.md; this header documents it.
+ * which thread runs what. This header is the reference for the API.
  *
  * Ownership (the CoreFoundation "create rule"):
  *   - A function whose name contains _new or _create, or that returns a new rx_observable *
@@ -24,9 +24,11 @@
 #ifndef RXC_H
 #define RXC_H
 
+#if !defined(RX_CDEF)
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,7 +37,7 @@ extern "C" {
 /* ---------------------------------------------------------------------------------------
  * Attributes
  * ------------------------------------------------------------------------------------- */
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(RX_CDEF)
 #define RX_EXPORT __attribute__((visibility("default")))
 #define RX_WARN_UNUSED_RESULT __attribute__((warn_unused_result))
 #else
@@ -110,9 +112,9 @@ RX_EXPORT const char *rx_status_string(rx_status status);
 RX_EXPORT const char *rx_last_error(void);
 
 #define RX_VERSION_MAJOR 0
-#define RX_VERSION_MINOR 1
+#define RX_VERSION_MINOR 2
 #define RX_VERSION_PATCH 0
-#define RX_VERSION_STRING "0.1.0"
+#define RX_VERSION_STRING "0.2.0"
 /** @abstract The library's version, "MAJOR.MINOR.PATCH"; compare with RX_VERSION_STRING. */
 RX_EXPORT const char *rx_version(void);
 
@@ -142,19 +144,22 @@ typedef enum rx_event_kind {
 } rx_event_kind;
 
 /**
- * A value carried by a stream. RX_INT, RX_DOUBLE, RX_BOOL and RX_PTR are plain data (an
- * RX_PTR is never freed by the library). The other kinds point to an immutable,
- * reference-counted box: rx_value_retain / rx_value_release manage it.
+ * A value carried by a stream: a kind and 64 bits of payload. There is no union in it, so
+ * every FFI can pass it by value (libffi, hence cffi's ABI mode and ctypes, has no union
+ * type). On x86-64 (System V) and AArch64 it is passed and returned in two integer
+ * registers, as the kind-plus-union layout of 0.1 was.
+ *   RX_INT     i is the integer.
+ *   RX_DOUBLE  i holds the double's bits: rx_value_double(v) or, in C, RX_DOUBLE_OF(v).
+ *   RX_BOOL    i is 0 or 1 (any nonzero i reads as true).
+ *   RX_PTR     i holds the pointer: rx_value_ptr(v) or RX_PTR_OF(v). Never freed by the library.
+ *   RX_NONE    i is 0.
+ *   the rest   i holds the address of an immutable, reference-counted box:
+ *              rx_value_retain / rx_value_release manage it.
+ * Make values with RX_INT(x) ... (C) or rx_int(x) ... (functions, for FFIs).
  */
 typedef struct rx_value {
   rx_kind kind;
-  union {
-    int64_t i;
-    double d;
-    bool b;
-    void *ptr;
-    struct rx_boxed *box;
-  } as;
+  int64_t i;
 } rx_value;
 
 /* Constructors of plain values: real functions, for FFI users. */
@@ -164,18 +169,51 @@ RX_EXPORT rx_value rx_bool(bool b);
 RX_EXPORT rx_value rx_ptr(void *p);
 RX_EXPORT rx_value rx_none(void);
 
-/* Zero-cost C equivalents. */
+/*
+ * Readers of plain values: real functions, for FFI users. A value of another kind gives 0,
+ * 0.0, false or NULL and sets rx_last_error() (an RX_INT reads as an int only; use
+ * v.i for the raw payload).
+ */
+RX_EXPORT int64_t rx_value_int(rx_value v);
+RX_EXPORT double rx_value_double(rx_value v);
+RX_EXPORT bool rx_value_bool(rx_value v);
+RX_EXPORT void *rx_value_ptr(rx_value v);
+
+/*
+ * Zero-cost C equivalents. The readers (RX_DOUBLE_OF, RX_BOOL_OF, RX_PTR_OF) do not check
+ * the kind. Define RX_CDEF before including this header to leave them out: what remains
+ * is plain declarations, for FFI declaration parsers (cffi's cdef, LuaJIT's ffi.cdef) fed
+ * with the preprocessed header (cc -E -P -DRX_CDEF rxc.h).
+ */
+#if !defined(RX_CDEF)
+static inline rx_value rx__make_double(double d) {
+  union { double d; int64_t i; } bits;
+  rx_value v;
+  bits.d = d;
+  v.kind = RX_DOUBLE;
+  v.i = bits.i;
+  return v;
+}
+static inline double rx__double_of(rx_value v) {
+  union { double d; int64_t i; } bits;
+  bits.i = v.i;
+  return bits.d;
+}
+#define RX_DOUBLE_OF(v) rx__double_of(v)
+#define RX_BOOL_OF(v) ((v).i != 0)
+#define RX_PTR_OF(v) ((void *)(intptr_t)(v).i)
 #if defined(__cplusplus)
 #define RX_INT(x) rx_int((int64_t)(x))
 #define RX_DOUBLE(x) rx_double((double)(x))
 #define RX_BOOL(x) rx_bool((bool)(x))
 #define RX_PTR(x) rx_ptr((void *)(x))
 #else
-#define RX_INT(x) ((rx_value){.kind = RX_INT, .as = {.i = (int64_t)(x)}})
-#define RX_DOUBLE(x) ((rx_value){.kind = RX_DOUBLE, .as = {.d = (double)(x)}})
-#define RX_BOOL(x) ((rx_value){.kind = RX_BOOL, .as = {.b = (bool)(x)}})
-#define RX_PTR(x) ((rx_value){.kind = RX_PTR, .as = {.ptr = (void *)(x)}})
+#define RX_INT(x) ((rx_value){.kind = RX_INT, .i = (int64_t)(x)})
+#define RX_DOUBLE(x) rx__make_double((double)(x))
+#define RX_BOOL(x) ((rx_value){.kind = RX_BOOL, .i = (x) ? 1 : 0})
+#define RX_PTR(x) ((rx_value){.kind = RX_PTR, .i = (int64_t)(intptr_t)(void *)(x)})
 #endif
+#endif /* !RX_CDEF */
 
 /** @abstract A new string value; copies the NUL-terminated UTF-8 text. Owned. NULL: rx_none(). */
 RX_EXPORT rx_value rx_string(const char *utf8);

@@ -27,9 +27,9 @@ static inline void rec_append(rec *r, const char *s) {
 static inline void fmt_value(rx_value v, char *buf, size_t cap) {
   switch (v.kind) {
   case RX_NONE: snprintf(buf, cap, "none"); break;
-  case RX_INT: snprintf(buf, cap, "%lld", (long long)v.as.i); break;
-  case RX_DOUBLE: snprintf(buf, cap, "%g", v.as.d); break;
-  case RX_BOOL: snprintf(buf, cap, "%s", v.as.b ? "T" : "F"); break;
+  case RX_INT: snprintf(buf, cap, "%lld", (long long)v.i); break;
+  case RX_DOUBLE: snprintf(buf, cap, "%g", RX_DOUBLE_OF(v)); break;
+  case RX_BOOL: snprintf(buf, cap, "%s", RX_BOOL_OF(v) ? "T" : "F"); break;
   case RX_PTR: snprintf(buf, cap, "ptr"); break;
   case RX_STRING: snprintf(buf, cap, "'%s'", rx_value_string(v)); break;
   case RX_BYTES: snprintf(buf, cap, "bytes"); break;

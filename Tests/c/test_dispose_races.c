@@ -114,7 +114,7 @@ static rx_observable *as_is(rx_observable *o) { return rx_retain(o); }
 
 static rx_value add_one(void *ctx, rx_value v, rx_error **error) {
   (void)ctx, (void)error;
-  return RX_INT(v.as.i + 1);
+  return RX_INT(v.i + 1);
 }
 
 static rx_observable *mapped(rx_observable *o) { return rx_map(o, add_one, NULL, NULL); }

@@ -35,9 +35,9 @@ static void log_next(void *ctx, rx_value v) {
   log_t *l = ctx;
   if (atomic_fetch_add(&l->inside, 1) != 0) atomic_fetch_add(&l->overlaps, 1);
   if (!pthread_equal(pthread_self(), l->owner)) l->ran_elsewhere++;
-  if (l->count < WARM + 8) l->values[l->count] = v.as.i;
+  if (l->count < WARM + 8) l->values[l->count] = v.i;
   l->count++;
-  if (v.as.i == WARM) {
+  if (v.i == WARM) {
     /* Inside the owner's callback: another thread emits, and this callback waits for that
      * call to return. A revoker that waited for the owner would deadlock here. */
     foreign_args a = {l->subject, 1000, RX_EINVAL};
@@ -91,7 +91,7 @@ typedef struct race {
 static void race_next(void *ctx, rx_value v) {
   race_t *r = ctx;
   if (atomic_fetch_add(&r->inside, 1) != 0) atomic_fetch_add(&r->overlaps, 1);
-  atomic_fetch_add(&r->sum, v.as.i);
+  atomic_fetch_add(&r->sum, v.i);
   atomic_fetch_add(&r->count, 1);
   atomic_fetch_sub(&r->inside, 1);
 }

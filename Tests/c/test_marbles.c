@@ -5,12 +5,12 @@
 static rx_value times_ten(void *ctx, rx_value v, rx_error **err) {
   (void)ctx;
   (void)err;
-  return rx_int(v.as.i * 10);
+  return rx_int(v.i * 10);
 }
 static bool is_odd(void *ctx, rx_value v, rx_error **err) {
   (void)ctx;
   (void)err;
-  return v.as.i % 2 != 0;
+  return v.i % 2 != 0;
 }
 
 RX_TEST(marble_cold_map_and_filter) {

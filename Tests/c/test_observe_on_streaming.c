@@ -17,7 +17,7 @@ typedef struct ordered {
 static void ordered_next(void *ctx, rx_value v) {
   ordered *o = ctx;
   long long expected = atomic_load_explicit(&o->next, memory_order_relaxed);
-  if (v.kind != RX_INT || v.as.i != expected) atomic_fetch_add(&o->out_of_order, 1);
+  if (v.kind != RX_INT || v.i != expected) atomic_fetch_add(&o->out_of_order, 1);
   atomic_store_explicit(&o->next, expected + 1, memory_order_release);
 }
 static void ordered_completed(void *ctx) { atomic_store(&((ordered *)ctx)->completed, 1); }
@@ -102,7 +102,7 @@ RX_TEST(observe_on_every_kind_arrives_intact) {
   for (int i = 0; i < N; i++) {
     CHECK_EQ(rec.v[i].kind, want[i].kind);
     CHECK(rx_value_equal(rec.v[i], want[i]));
-    if (want[i].kind == RX_DOUBLE) CHECK(signbit(rec.v[i].as.d));
+    if (want[i].kind == RX_DOUBLE) CHECK(signbit(RX_DOUBLE_OF(rec.v[i])));
     rx_value_release(rec.v[i]);
     rx_value_release(want[i]);
   }

@@ -11,13 +11,13 @@ static rx_value sum_all(void *ctx, const rx_value *v, size_t n, rx_error **err) 
   (void)err;
   if (ctx) ((counter *)ctx)->calls++;
   int64_t s = 0;
-  for (size_t i = 0; i < n; i++) s += v[i].as.i;
+  for (size_t i = 0; i < n; i++) s += v[i].i;
   return rx_int(s);
 }
 static rx_value fail_over_20(void *ctx, const rx_value *v, size_t n, rx_error **err) {
   (void)ctx;
   int64_t s = 0;
-  for (size_t i = 0; i < n; i++) s += v[i].as.i;
+  for (size_t i = 0; i < n; i++) s += v[i].i;
   if (s > 20) *err = user_error("sum");
   return rx_int(s);
 }
@@ -122,7 +122,7 @@ static void par_next(void *ctx, rx_value v) {
   par *p = ctx;
   if (atomic_fetch_add(&p->inside, 1) != 0) atomic_fetch_add(&p->overlaps, 1);
   p->count++;
-  p->sum += v.as.i;
+  p->sum += v.i;
   atomic_fetch_sub(&p->inside, 1);
 }
 static void par_completed(void *ctx) { ((par *)ctx)->completed++; }
@@ -324,7 +324,7 @@ RX_TEST(zip_error_and_dispose) {
 static rx_value diff_pair(void *ctx, const rx_value *v, size_t n, rx_error **err) {
   (void)ctx, (void)err;
   if (n != 2) return rx_int(-1);
-  return rx_int(v[0].as.i * 100 + v[1].as.i);
+  return rx_int(v[0].i * 100 + v[1].i);
 }
 
 RX_TEST(with_latest_from_cases) {

@@ -7,19 +7,19 @@
 static bool is_even(void *ctx, rx_value v, rx_error **err) {
   (void)err;
   if (ctx) ((counter *)ctx)->calls++;
-  return v.as.i % 2 == 0;
+  return v.i % 2 == 0;
 }
 static bool less_than_3(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
-  return v.as.i < 3;
+  return v.i < 3;
 }
 static bool fails_on_3(void *ctx, rx_value v, rx_error **err) {
   (void)ctx;
-  if (v.as.i == 3) {
+  if (v.i == 3) {
     *err = user_error("pred");
     return true;
   }
-  return v.as.i < 10;
+  return v.i < 10;
 }
 
 /* ---- filter ---- */
@@ -102,7 +102,7 @@ typedef struct reenter {
 static void reenter_next(void *ctx, rx_value v) {
   reenter *re = ctx;
   rec_next(&re->r, v);
-  if (v.as.i == 1) hot_next(re->h, 2); /* re-entrant emission from inside on_next */
+  if (v.i == 1) hot_next(re->h, 2); /* re-entrant emission from inside on_next */
 }
 
 RX_TEST(take_one_with_reentrant_emission) {
@@ -362,7 +362,7 @@ RX_TEST(take_last_waits_for_completion_and_dispose) {
 /* ---- distinct_until_changed ---- */
 static bool same_parity(void *ctx, rx_value a, rx_value b) {
   if (ctx) ((counter *)ctx)->calls++;
-  return a.as.i % 2 == b.as.i % 2;
+  return a.i % 2 == b.i % 2;
 }
 
 RX_TEST(distinct_until_changed_default_equality) {

@@ -6,16 +6,16 @@
 static rx_value plus1(void *ctx, rx_value v, rx_error **err) {
   (void)err;
   if (ctx) ((counter *)ctx)->calls++;
-  return rx_int(v.as.i + 1);
+  return rx_int(v.i + 1);
 }
 static bool is_even(void *ctx, rx_value v, rx_error **err) {
   (void)err;
   if (ctx) ((counter *)ctx)->calls++;
-  return v.as.i % 2 == 0;
+  return v.i % 2 == 0;
 }
 static rx_value fail_on_4(void *ctx, rx_value v, rx_error **err) {
   if (ctx) ((counter *)ctx)->calls++;
-  if (v.as.i == 4) {
+  if (v.i == 4) {
     *err = user_error("four");
     return rx_none();
   }
@@ -29,7 +29,7 @@ static bool pred_fails(void *ctx, rx_value v, rx_error **err) {
 static rx_value to_str(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
   char b[32];
-  snprintf(b, sizeof b, "s%lld", (long long)v.as.i);
+  snprintf(b, sizeof b, "s%lld", (long long)v.i);
   return rx_string(b);
 }
 static bool str_not_s2(void *ctx, rx_value v, rx_error **err) {
@@ -53,7 +53,7 @@ static rx_observable *just_str(void *ctx, rx_value v, rx_error **err) {
 }
 static rx_observable *just_or_fail_on_2(void *ctx, rx_value v, rx_error **err) {
   (void)ctx;
-  if (v.as.i == 2) {
+  if (v.i == 2) {
     *err = user_error("fm");
     return rx_just(v); /* returned with an error: the library releases it */
   }
@@ -237,7 +237,7 @@ RX_TEST(fusion_flat_map_dispose_reaches_running_inners) {
 /* ---- rx_range under a pipeline or flat_map: its sink runs the range loop ---- */
 static rx_value to_kind(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
-  switch (v.as.i) {
+  switch (v.i) {
   case 0: return rx_none();
   case 1: return rx_double(1.5);
   case 2: return rx_bool(true);
@@ -253,11 +253,11 @@ static rx_observable *counted_just(void *ctx, rx_value v, rx_error **err) {
 }
 static rx_observable *range_of_two(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
-  return rx_range(v.as.i, 2);
+  return rx_range(v.i, 2);
 }
 static rx_value fail_on_3(void *ctx, rx_value v, rx_error **err) {
   if (ctx) ((counter *)ctx)->calls++;
-  if (v.as.i == 3) *err = user_error("three");
+  if (v.i == 3) *err = user_error("three");
   return v;
 }
 

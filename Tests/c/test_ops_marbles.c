@@ -52,36 +52,36 @@ static rx_value int_array(int n, const int64_t *v) {
 
 /* ---- callbacks ------------------------------------------------------------------------- */
 
-static rx_value twice(void *ctx, rx_value v, rx_error **e) { return rx_int(v.as.i * 2); }
+static rx_value twice(void *ctx, rx_value v, rx_error **e) { return rx_int(v.i * 2); }
 /* Fails on the value 3 (RxSwift's "selector throws" cases). */
 static rx_value twice_fail_3(void *ctx, rx_value v, rx_error **e) {
-  if (v.as.i == 3) {
+  if (v.i == 3) {
     *e = rx_error_new(RX_ERROR_USER + 3, "three");
     return rx_none();
   }
-  return rx_int(v.as.i * 2);
+  return rx_int(v.i * 2);
 }
-static bool odd(void *ctx, rx_value v, rx_error **e) { return v.as.i % 2 != 0; }
+static bool odd(void *ctx, rx_value v, rx_error **e) { return v.i % 2 != 0; }
 static bool odd_fail_4(void *ctx, rx_value v, rx_error **e) {
-  if (v.as.i == 4) *e = rx_error_new(RX_ERROR_USER + 4, "four");
-  return v.as.i % 2 != 0;
+  if (v.i == 4) *e = rx_error_new(RX_ERROR_USER + 4, "four");
+  return v.i % 2 != 0;
 }
-static bool below_3(void *ctx, rx_value v, rx_error **e) { return v.as.i < 3; }
+static bool below_3(void *ctx, rx_value v, rx_error **e) { return v.i < 3; }
 static bool below_3_fail_2(void *ctx, rx_value v, rx_error **e) {
-  if (v.as.i == 2) *e = rx_error_new(RX_ERROR_USER + 2, "two");
-  return v.as.i < 3;
+  if (v.i == 2) *e = rx_error_new(RX_ERROR_USER + 2, "two");
+  return v.i < 3;
 }
-static rx_value sum(void *ctx, rx_value acc, rx_value v, rx_error **e) { return rx_int(acc.as.i + v.as.i); }
+static rx_value sum(void *ctx, rx_value acc, rx_value v, rx_error **e) { return rx_int(acc.i + v.i); }
 static rx_value sum_fail_3(void *ctx, rx_value acc, rx_value v, rx_error **e) {
-  if (v.as.i == 3) *e = rx_error_new(RX_ERROR_USER + 3, "three");
-  return rx_int(acc.as.i + v.as.i);
+  if (v.i == 3) *e = rx_error_new(RX_ERROR_USER + 3, "three");
+  return rx_int(acc.i + v.i);
 }
 static rx_value add_all(void *ctx, const rx_value *vs, size_t n, rx_error **e) {
   int64_t s = 0;
-  for (size_t i = 0; i < n; i++) s += vs[i].as.i;
+  for (size_t i = 0; i < n; i++) s += vs[i].i;
   return rx_int(s);
 }
-static bool same_parity(void *ctx, rx_value a, rx_value b) { return a.as.i % 2 == b.as.i % 2; }
+static bool same_parity(void *ctx, rx_value a, rx_value b) { return a.i % 2 == b.i % 2; }
 
 /* An error released by end() with the observables (rx_release takes any handle). */
 static rx_error *err(int32_t code, const char *msg) {
@@ -583,7 +583,7 @@ static rx_observable *twice_later(void *ctx, rx_value v, rx_error **e) {
   return rx_marble_cold(ts, "-v--v|", t, 1, NULL);
 }
 static rx_observable *twice_later_fail_3(void *ctx, rx_value v, rx_error **e) {
-  if (v.as.i == 3) {
+  if (v.i == 3) {
     *e = rx_error_new(RX_ERROR_USER + 3, "three");
     return NULL;
   }
@@ -1038,7 +1038,7 @@ RX_TEST(marble_switch_latest_inner_completes_before_the_next) {
   end();
 }
 
-static rx_observable *just_twice(void *ctx, rx_value v, rx_error **e) { return rx_just(rx_int(v.as.i * 2)); }
+static rx_observable *just_twice(void *ctx, rx_value v, rx_error **e) { return rx_just(rx_int(v.i * 2)); }
 
 RX_TEST(marble_flat_map_and_concat_map_synchronous_inners) {
   begin();
@@ -1303,7 +1303,7 @@ RX_TEST(marble_sample_source_completion_disposes_the_source_at_once) {
 
 /* ---- more RxSwift cases: comparison base, subscription order, synchronous sources --------- */
 
-static bool close_enough(void *ctx, rx_value a, rx_value b) { return a.as.i - b.as.i <= 1 && b.as.i - a.as.i <= 1; }
+static bool close_enough(void *ctx, rx_value a, rx_value b) { return a.i - b.i <= 1 && b.i - a.i <= 1; }
 
 RX_TEST(marble_distinct_until_changed_compares_with_the_last_emitted_value) {
   /* RxSwift keeps the key of the last value it emitted, not of the last one it saw. */

@@ -5,7 +5,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
-static rx_value times10(void *ctx, rx_value v, rx_error **err) { return rx_int(v.as.i * 10); }
+static rx_value times10(void *ctx, rx_value v, rx_error **err) { return rx_int(v.i * 10); }
 
 RX_TEST(subject_disposed_reaches_subscriber_through_map) {
   rx_subject *s = rx_publish_subject_new();
@@ -63,7 +63,7 @@ typedef struct feedback {
 static void feedback_next(void *ctx, rx_value v) {
   feedback *f = ctx;
   rec_next(&f->r, v);
-  if (v.as.i < 5) rx_subject_on_next(f->s, rx_int(v.as.i + 1)); /* re-entrant push */
+  if (v.i < 5) rx_subject_on_next(f->s, rx_int(v.i + 1)); /* re-entrant push */
 }
 
 RX_TEST(take_with_reentrant_subject_pushes) {
@@ -140,7 +140,7 @@ static void zpar_next(void *ctx, rx_value v) {
   zpar *z = ctx;
   if (atomic_fetch_add(&z->inside, 1) != 0) atomic_fetch_add(&z->overlaps, 1);
   z->pairs++;
-  if (rx_array_get(v, 0).as.i != rx_array_get(v, 1).as.i) z->bad++;
+  if (rx_array_get(v, 0).i != rx_array_get(v, 1).i) z->bad++;
   atomic_fetch_sub(&z->inside, 1);
 }
 static void *push_many(void *arg) {

@@ -72,7 +72,7 @@ typedef struct subjects {
 } subjects;
 static rx_observable *to_subject(void *ctx, rx_value v, rx_error **err) {
   subjects *t = ctx;
-  return rx_retain(rx_subject_as_observable(t->s[v.as.i % K]));
+  return rx_retain(rx_subject_as_observable(t->s[v.i % K]));
 }
 
 static void run_inner_storm(rx_observable *(*op)(rx_observable *, rx_flat_map_fn, void *, rx_free_fn),

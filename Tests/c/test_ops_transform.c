@@ -7,20 +7,20 @@
 static rx_value times2(void *ctx, rx_value v, rx_error **err) {
   (void)err;
   if (ctx) ((counter *)ctx)->calls++;
-  return rx_int(v.as.i * 2);
+  return rx_int(v.i * 2);
 }
 static rx_value fail_on_3(void *ctx, rx_value v, rx_error **err) {
   (void)ctx;
-  if (v.as.i == 3) {
+  if (v.i == 3) {
     *err = user_error("bad");
     return rx_none();
   }
-  return rx_int(v.as.i * 2);
+  return rx_int(v.i * 2);
 }
 static rx_value to_string(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
   char b[32];
-  snprintf(b, sizeof b, "s%lld", (long long)v.as.i);
+  snprintf(b, sizeof b, "s%lld", (long long)v.i);
   return rx_string(b);
 }
 static rx_value fail_with_owned_value(void *ctx, rx_value v, rx_error **err) {
@@ -37,20 +37,20 @@ static rx_value bad_kind(void *ctx, rx_value v, rx_error **err) {
 }
 static rx_value sum(void *ctx, rx_value acc, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
-  return rx_int(acc.as.i + v.as.i);
+  return rx_int(acc.i + v.i);
 }
 static rx_value sum_fail_on_3(void *ctx, rx_value acc, rx_value v, rx_error **err) {
   (void)ctx;
-  if (v.as.i == 3) {
+  if (v.i == 3) {
     *err = user_error("acc");
     return rx_none();
   }
-  return rx_int(acc.as.i + v.as.i);
+  return rx_int(acc.i + v.i);
 }
 static rx_value concat_str(void *ctx, rx_value acc, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
   char b[256];
-  snprintf(b, sizeof b, "%s%lld", rx_value_string(acc), (long long)v.as.i);
+  snprintf(b, sizeof b, "%s%lld", rx_value_string(acc), (long long)v.i);
   return rx_string(b);
 }
 
@@ -229,7 +229,7 @@ RX_TEST(reduce_dispose_in_the_middle) {
 /* ---- flat_map ---- */
 static rx_observable *pair_of(void *ctx, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
-  return INTS_OWNED(v.as.i, v.as.i * 10);
+  return INTS_OWNED(v.i, v.i * 10);
 }
 typedef struct inners {
   rx_observable *obs[4];
@@ -243,7 +243,7 @@ static rx_observable *next_inner(void *ctx, rx_value v, rx_error **err) {
 }
 static rx_observable *selector_fails(void *ctx, rx_value v, rx_error **err) {
   (void)ctx;
-  if (v.as.i == 2) {
+  if (v.i == 2) {
     *err = user_error("sel");
     return NULL;
   }

@@ -12,7 +12,7 @@ typedef struct tap_ctx {
 static void tap_next(void *ctx, rx_value v) {
   tap_ctx *t = ctx;
   char b[64];
-  snprintf(b, sizeof b, "t%lld", (long long)v.as.i);
+  snprintf(b, sizeof b, "t%lld", (long long)v.i);
   t->nexts++;
   if (t->log) rec_append(t->log, b);
 }

@@ -9,7 +9,7 @@ typedef struct inner_table {
 } inner_table;
 static rx_observable *pick_inner(void *ctx, rx_value v, rx_error **err) {
   inner_table *t = ctx;
-  return rx_retain(t->inner[v.as.i]->obs);
+  return rx_retain(t->inner[v.i]->obs);
 }
 
 RX_TEST(vt_merge_hot_sources) {

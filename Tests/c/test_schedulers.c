@@ -653,7 +653,7 @@ RX_TEST(sched_test_scheduler_misuse) {
   CHECK_EQ(rx_test_scheduler_run(rx_scheduler_main()), RX_EHANDLE);
   CHECK_EQ(rx_test_scheduler_advance_by(NULL, 1), RX_EINVAL);
   rx_value v = rx_string("not a scheduler");
-  CHECK_EQ(rx_test_scheduler_run((rx_scheduler *)v.as.box), RX_EHANDLE);
+  CHECK_EQ(rx_test_scheduler_run((rx_scheduler *)RX_PTR_OF(v)), RX_EHANDLE);
   rx_value_release(v);
   rx_scheduler *s = rx_test_scheduler_new();
   rx_disposable *d = rx_schedule(s, vt_reenter, s, NULL);
@@ -787,7 +787,7 @@ RX_TEST(sched_main_stop_is_not_eaten_by_blocking_calls) {
   rx_observable *o = rx_observe_on(off_main, rx_scheduler_main());
   rx_value out = rx_none();
   CHECK_OK(rx_blocking_last(o, 1000LL * 1000000, &out, NULL));
-  CHECK_EQ(out.as.i, 5);
+  CHECK_EQ(out.i, 5);
   int64_t t0 = rxtest_now_ns();
   CHECK_OK(rx_main_run()); /* returns at once: the stop is still pending */
   CHECK(rxtest_now_ns() - t0 < 500LL * 1000000);

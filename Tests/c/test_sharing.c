@@ -221,7 +221,7 @@ RX_TEST(share_concurrent_first_subscriptions_connect_once) {
 static rx_value add_one(void *ctx, rx_value v, rx_error **err) {
   (void)ctx;
   (void)err;
-  return rx_int(v.as.i + 1);
+  return rx_int(v.i + 1);
 }
 
 RX_TEST(driver_replaces_error_and_delivers_on_main) {
@@ -298,8 +298,8 @@ RX_TEST(blocking_to_array_collects_everything) {
   CHECK(err == NULL);
   CHECK_EQ(arr.kind, RX_ARRAY);
   CHECK_EQ(rx_array_count(arr), 4);
-  CHECK_EQ(rx_array_get(arr, 0).as.i, 2);
-  CHECK_EQ(rx_array_get(arr, 3).as.i, 5);
+  CHECK_EQ(rx_array_get(arr, 0).i, 2);
+  CHECK_EQ(rx_array_get(arr, 3).i, 5);
   rx_value_release(arr);
   rx_release(mapped);
   rx_release(src);
@@ -320,7 +320,7 @@ RX_TEST(blocking_calls_report_stream_errors_and_empty_streams) {
   /* a NULL out_error is allowed */
   CHECK_EQ(rx_blocking_last(EMPTY(), -1, &out, NULL), RX_ESTREAM);
   CHECK_OK(rx_blocking_last(INTS(4, 5, 6), -1, &out, NULL));
-  CHECK_EQ(out.as.i, 6);
+  CHECK_EQ(out.i, 6);
   pool_drain();
 }
 
@@ -361,7 +361,7 @@ RX_TEST(blocking_off_main_waits_for_work_on_other_threads) {
   pthread_create(&t, NULL, block_in_thread, &b);
   pthread_join(t, NULL);
   CHECK_OK(b.st);
-  CHECK_EQ(b.out.as.i, 100);
+  CHECK_EQ(b.out.i, 100);
   rx_release(moved);
   rx_release(src);
   rx_release(bg);

@@ -88,10 +88,10 @@ RX_TEST(smoke_plain_values) {
   rx_value big = rx_int(INT64_MIN);
   CHECK(live >= 0);
   CHECK_EQ(a.kind, RX_INT);
-  CHECK_EQ(a.as.i, 42);
+  CHECK_EQ(a.i, 42);
   CHECK_EQ(b.kind, RX_INT);
-  CHECK_EQ(b.as.i, -7);
-  CHECK_EQ(big.as.i, INT64_MIN);
+  CHECK_EQ(b.i, -7);
+  CHECK_EQ(big.i, INT64_MIN);
   /* Plain data allocates nothing. */
   CHECK_EQ(rx_debug_live_objects(), live);
 }

@@ -43,7 +43,7 @@ static void rec_put(rec *r, const char *s) {
 static void rec_on_next(void *ctx, rx_value v) {
   rec *r = ctx;
   char buf[128];
-  if (v.kind == RX_INT) snprintf(buf, sizeof buf, "%" PRId64, v.as.i);
+  if (v.kind == RX_INT) snprintf(buf, sizeof buf, "%" PRId64, v.i);
   else if (v.kind == RX_STRING) snprintf(buf, sizeof buf, "'%s'", rx_value_string(v));
   else snprintf(buf, sizeof buf, "kind%d", (int)v.kind);
   rec_put(r, buf);
@@ -52,7 +52,7 @@ static void rec_on_next(void *ctx, rx_value v) {
     snprintf(t, sizeof t, "%s%s", r->name, buf);
     rec_put(r->trace, t);
   }
-  if (r->dispose_at != 0 && v.kind == RX_INT && v.as.i == r->dispose_at && r->token) {
+  if (r->dispose_at != 0 && v.kind == RX_INT && v.i == r->dispose_at && r->token) {
     rx_disposable *t = r->token;
     r->token = NULL;
     CHECK_OK(rx_dispose(t));
@@ -397,14 +397,14 @@ RX_TEST(subject_behavior_value_follows_and_survives_completion) {
   rx_error *err = (rx_error *)0x1;
   CHECK_OK(rx_subject_value(s, &v, &err));
   CHECK_EQ(v.kind, RX_INT);
-  CHECK_EQ(v.as.i, 1);
+  CHECK_EQ(v.i, 1);
   CHECK(err == NULL);
   next(s, 2);
   CHECK_OK(rx_subject_value(s, &v, NULL));
-  CHECK_EQ(v.as.i, 2);
+  CHECK_EQ(v.i, 2);
   CHECK_OK(rx_subject_on_completed(s));
   CHECK_OK(rx_subject_value(s, &v, NULL));
-  CHECK_EQ(v.as.i, 2);
+  CHECK_EQ(v.i, 2);
   rx_release(s);
 }
 
@@ -489,10 +489,10 @@ RX_TEST(subject_behavior_string_values_are_owned_and_freed) {
 }
 
 RX_TEST(subject_behavior_new_with_bad_value_is_null) {
-  rx_value bad = {.kind = RX_STRING, .as = {.box = NULL}};
+  rx_value bad = {.kind = RX_STRING, .i = 0};
   CHECK(rx_behavior_subject_new(bad) == NULL);
   check_last_error_set();
-  rx_value badkind = {.kind = (rx_kind)77, .as = {.i = 0}};
+  rx_value badkind = {.kind = (rx_kind)77, .i = 0};
   CHECK(rx_behavior_relay_new(badkind) == NULL);
   check_last_error_set();
 }
@@ -674,7 +674,7 @@ RX_TEST(subject_behavior_relay_value_and_late_subscribers) {
   next(r, 11);
   rx_value v;
   CHECK_OK(rx_subject_value(r, &v, NULL));
-  CHECK_EQ(v.as.i, 11);
+  CHECK_EQ(v.i, 11);
   rx_disposable *db = sub(r, &b);
   next(r, 12);
   CHECK_EQ(rx_subject_on_completed(r), RX_ESTATE);
@@ -785,7 +785,7 @@ RX_TEST(subject_null_arguments) {
   rx_subject *s = rx_publish_subject_new();
   CHECK_EQ(rx_subject_on_error(s, NULL), RX_EINVAL);
   check_last_error_set();
-  rx_value bad = {.kind = RX_STRING, .as = {.box = NULL}};
+  rx_value bad = {.kind = RX_STRING, .i = 0};
   CHECK_EQ(rx_subject_on_next(s, bad), RX_EINVAL);
   check_last_error_set();
   rx_release(s);
@@ -854,13 +854,13 @@ RX_TEST(subject_use_after_release_is_reported_under_rxc_debug) {
 static void reentrant_on_next(void *ctx, rx_value v) {
   rec *r = ctx;
   char buf[32];
-  snprintf(buf, sizeof buf, "%s%" PRId64 "<", r->name, v.as.i);
+  snprintf(buf, sizeof buf, "%s%" PRId64 "<", r->name, v.i);
   rec_put(r->trace, buf);
-  if (v.as.i == 1) {
+  if (v.i == 1) {
     CHECK_OK(rx_subject_on_next(r->emit_into, RX_INT(2)));
     CHECK_OK(rx_subject_on_next(r->emit_into, RX_INT(3)));
   }
-  snprintf(buf, sizeof buf, ">%s%" PRId64, r->name, v.as.i);
+  snprintf(buf, sizeof buf, ">%s%" PRId64, r->name, v.i);
   rec_put(r->trace, buf);
 }
 
@@ -882,7 +882,7 @@ RX_TEST(subject_reentrant_emission_is_delivered_after_the_current_event) {
 static void complete_on_one(void *ctx, rx_value v) {
   rec *r = ctx;
   rec_on_next(ctx, v);
-  if (v.as.i == 1) {
+  if (v.i == 1) {
     CHECK_OK(rx_subject_on_completed(r->emit_into));
     CHECK_OK(rx_subject_on_next(r->emit_into, RX_INT(99))); /* after the stop: ignored */
   }
@@ -910,7 +910,7 @@ typedef struct subscribing_ctx {
 
 static void subscribe_on_one(void *ctx, rx_value v) {
   subscribing_ctx *c = ctx;
-  if (v.as.i == 1) c->late_token = sub(c->subject, c->late);
+  if (v.i == 1) c->late_token = sub(c->subject, c->late);
 }
 
 RX_TEST(subject_subscribe_from_inside_callback_sees_later_events) {
@@ -958,7 +958,7 @@ RX_TEST(subject_dispose_own_token_inside_callback) {
 static void dispose_subject_on_one(void *ctx, rx_value v) {
   rec *r = ctx;
   rec_on_next(ctx, v);
-  if (v.as.i == 1) {
+  if (v.i == 1) {
     CHECK_OK(rx_subject_dispose(r->emit_into));
     CHECK_EQ(rx_subject_on_next(r->emit_into, RX_INT(5)), RX_EDISPOSED);
   }
@@ -1031,11 +1031,11 @@ typedef struct conc_obs {
 static void conc_on_next(void *ctx, rx_value v) {
   conc_obs *c = ctx;
   if (atomic_exchange(&c->busy, 1)) atomic_fetch_add(&c->overlaps, 1);
-  int64_t p = v.as.i / 100000000, i = v.as.i % 100000000;
+  int64_t p = v.i / 100000000, i = v.i % 100000000;
   if (p < 0 || p >= PRODUCERS || i != c->last[p] + 1) c->order_errors++;
   else c->last[p] = i;
   c->count++;
-  c->hash = (c->hash ^ (uint64_t)v.as.i) * 1099511628211ull;
+  c->hash = (c->hash ^ (uint64_t)v.i) * 1099511628211ull;
   atomic_store(&c->busy, 0);
 }
 static void conc_on_completed(void *ctx) { ((conc_obs *)ctx)->completed++; }
@@ -1284,8 +1284,8 @@ static void *read_values(void *arg) {
     rx_value v;
     if (rx_subject_value(r->s, &v, NULL) != RX_OK) FAIL("rx_subject_value failed");
     if (v.kind != RX_INT) FAIL("kind %d", (int)v.kind);
-    if (v.as.i < last) r->regressions++;
-    last = v.as.i;
+    if (v.i < last) r->regressions++;
+    last = v.i;
     r->reads++;
     atomic_store(&r->started, 1);
   }
@@ -1309,7 +1309,7 @@ static void subject_behavior_value_read_from_another_thread_while_emitting_body(
   CHECK_EQ(r.regressions, 0);
   rx_value v;
   CHECK_OK(rx_subject_value(s, &v, NULL));
-  CHECK_EQ(v.as.i, n);
+  CHECK_EQ(v.i, n);
   rx_release(s);
 }
 

@@ -82,13 +82,13 @@ static void rec_append(recorder *r, const char *text) {
 static void rec_next(void *ctx, rx_value v) {
   char buf[512];
   if (v.kind == RX_INT) {
-    snprintf(buf, sizeof buf, "%lld", (long long)v.as.i);
+    snprintf(buf, sizeof buf, "%lld", (long long)v.i);
   } else if (v.kind == RX_ARRAY) {
     size_t n = rx_array_count(v), len = 0;
     buf[len++] = '[';
     for (size_t i = 0; i < n && len < sizeof buf - 32; i++)
       len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%lld", i ? "," : "",
-                              (long long)rx_array_get(v, i).as.i);
+                              (long long)rx_array_get(v, i).i);
     snprintf(buf + len, sizeof buf - len, "]");
   } else {
     snprintf(buf, sizeof buf, "?%d", (int)v.kind);
@@ -150,7 +150,7 @@ typedef struct tick_times {
 
 static void tick_at(void *ctx, rx_value v) {
   tick_times *t = ctx;
-  CHECK_EQ(v.as.i, t->n);
+  CHECK_EQ(v.i, t->n);
   if (t->n < 16) t->at[t->n++] = rxtest_now_ns();
 }
 
@@ -361,7 +361,7 @@ static void tr_next(void *ctx, rx_value v) {
   if (atomic_fetch_add(&t->inside, 1) != 0) atomic_fetch_add(&t->overlaps, 1);
   if (t->check_expect && !pthread_equal(pthread_self(), t->expect)) atomic_fetch_add(&t->wrong_thread, 1);
   if (t->must_not_be_main && pthread_equal(pthread_self(), t->main)) atomic_fetch_add(&t->wrong_thread, 1);
-  if (v.as.i != t->next_value) atomic_fetch_add(&t->out_of_order, 1);
+  if (v.i != t->next_value) atomic_fetch_add(&t->out_of_order, 1);
   t->next_value++;
   atomic_fetch_sub(&t->inside, 1);
 }
@@ -525,9 +525,9 @@ typedef struct stopper {
    dispose, and the contract allows none. */
 static void stop_next(void *ctx, rx_value v) {
   stopper *s = ctx;
-  if (v.as.i > 100 && atomic_load(&s->disposed_flag)) atomic_fetch_add(&s->after_dispose, 1);
+  if (v.i > 100 && atomic_load(&s->disposed_flag)) atomic_fetch_add(&s->after_dispose, 1);
   atomic_fetch_add(&s->seen, 1);
-  if (v.as.i == 100) {
+  if (v.i == 100) {
     int64_t deadline = rxtest_now_ns() + 60000LL * 1000000;
     while (!atomic_load(&s->disposed_flag) && rxtest_now_ns() < deadline) rxtest_sleep_ms(1);
   }

@@ -12,7 +12,7 @@ typedef struct tally {
 
 static void t_next(void *ctx, rx_value v) {
   tally *t = ctx;
-  t->sum += v.as.i;
+  t->sum += v.i;
   t->nexts++;
 }
 static void t_completed(void *ctx) { ((tally *)ctx)->completed++; }

@@ -138,6 +138,12 @@ static void rec_next(void *ctx, rx_value v) {
   if (atomic_load(&r->state) != ST_ACTIVE) FAILF("on_next after a terminal event");
   if (v.kind > RX_EVENT) FAILF("on_next with a value of kind %d", v.kind);
   rx_value_release(rx_value_retain(v)); /* the value must be live */
+  /* The readers agree with the payload. */
+  if (v.kind == RX_INT && rx_value_int(v) != v.i) FAILF("rx_value_int disagrees with i");
+  if (v.kind == RX_DOUBLE && rx_value_double(v) != RX_DOUBLE_OF(v) && RX_DOUBLE_OF(v) == RX_DOUBLE_OF(v))
+    FAILF("rx_value_double disagrees with the payload");
+  if (v.kind == RX_BOOL && rx_value_bool(v) != RX_BOOL_OF(v)) FAILF("rx_value_bool disagrees with i");
+  if (v.kind == RX_PTR && rx_value_ptr(v) != RX_PTR_OF(v)) FAILF("rx_value_ptr disagrees with i");
   atomic_fetch_add(&r->nexts, 1);
   rec_leave(r);
 }
@@ -193,10 +199,12 @@ static rx_dispose_bag *bag;
 static rx_error *make_error(int code) { return rx_error_new(RX_ERROR_USER + code, "fuzz"); }
 
 static rx_value make_value(uint8_t b) {
-  switch (b % 4) {
+  switch (b % 6) {
   case 0: return rx_int(b);
   case 1: return rx_string("v");
   case 2: return rx_double(b / 2.0);
+  case 3: return rx_bool(b & 8);
+  case 4: return rx_ptr(&test_sched);
   default: { rx_value items[2] = {rx_int(1), rx_int(b)}; return rx_array(items, 2); }
   }
 }
@@ -248,24 +256,24 @@ static rx_observable *defer_fn(void *ctx) {
 
 static rx_value map_fn(void *ctx, rx_value v, rx_error **error) {
   Ctx *c = ctx_use(ctx);
-  if (c->param == 7 && v.kind == RX_INT && v.as.i == 1) {
+  if (c->param == 7 && v.kind == RX_INT && v.i == 1) {
     *error = make_error(2);
     return rx_none();
   }
-  if (v.kind == RX_INT) return rx_int(v.as.i + c->param);
+  if (v.kind == RX_INT) return rx_int(v.i + c->param);
   return rx_value_retain(v);
 }
 
 static bool pred_fn(void *ctx, rx_value v, rx_error **error) {
   Ctx *c = ctx_use(ctx);
   if (c->param == 5) { *error = make_error(3); return false; }
-  return v.kind != RX_INT || (v.as.i + c->param) % 2 == 0;
+  return v.kind != RX_INT || (v.i + c->param) % 2 == 0;
 }
 
 static rx_value acc_fn(void *ctx, rx_value acc, rx_value v, rx_error **error) {
   (void)error;
   ctx_use(ctx);
-  int64_t a = acc.kind == RX_INT ? acc.as.i : 0, b = v.kind == RX_INT ? v.as.i : 1;
+  int64_t a = acc.kind == RX_INT ? acc.i : 0, b = v.kind == RX_INT ? v.i : 1;
   return rx_int(a + b);
 }
 
@@ -273,7 +281,7 @@ static rx_observable *flat_fn(void *ctx, rx_value v, rx_error **error) {
   Ctx *c = ctx_use(ctx);
   if (c->param == 3) { *error = make_error(4); return NULL; }
   if (c->param == 2 && v.kind == RX_INT) return rx_just(v);
-  return rx_range(v.kind == RX_INT ? v.as.i : 0, (size_t)(c->param & 3));
+  return rx_range(v.kind == RX_INT ? v.i : 0, (size_t)(c->param & 3));
 }
 
 static rx_value combine_fn(void *ctx, const rx_value *values, size_t n, rx_error **error) {
@@ -648,7 +656,7 @@ static void op_misuse(Input *in) {
     } else s = RX_EINVAL;
     break;
   case 6: { name = "rx_value_string(bad box)";
-    rx_value v = {.kind = RX_STRING, .as.ptr = junk};
+    rx_value v = {.kind = RX_STRING, .i = (int64_t)(intptr_t)junk};
     if (rx_value_string(v) != NULL) FAILF("rx_value_string(junk box) succeeded");
     s = RX_EINVAL;
     break;

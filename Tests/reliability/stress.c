@@ -87,8 +87,8 @@ static void on_next(void *ctx, rx_value v) {
   enter(r, "on_next");
   if (atomic_load(&r->completed)) die("%s: on_next after on_completed", r->name);
   if (v.kind != RX_INT) die("%s: value of kind %d", r->name, v.kind);
-  int p = (int)(v.as.i >> SEQ_BITS);
-  int64_t seq = v.as.i & ((INT64_C(1) << SEQ_BITS) - 1);
+  int p = (int)(v.i >> SEQ_BITS);
+  int64_t seq = v.i & ((INT64_C(1) << SEQ_BITS) - 1);
   if (p < 0 || p >= PRODUCERS) die("%s: bad producer %d", r->name, p);
   int64_t last = r->last_seq[p];
   /* steady: every event from 0; churn: consecutive once the window has started */

@@ -208,7 +208,7 @@ static void *mk_emitter(void) {
   return kept_emitter;
 }
 static void *mk_error(void) { return SYM(rx_error_new)(1000, "sweep"); }
-static void *mk_box(void) { return SYM(rx_string)("sweep").as.box; }
+static void *mk_box(void) { return (void *)(intptr_t)SYM(rx_string)("sweep").i; }
 
 static const PoolDef pool_defs[] = {
   {K_OBSERVABLE, "plain", {"rx_just"}, mk_plain},
@@ -243,6 +243,9 @@ typedef struct {
 } ValueDef;
 static const ValueDef value_defs[] = {
   {"int", {"rx_int"}},
+  {"double", {"rx_double"}},
+  {"bool", {"rx_bool"}},
+  {"ptr", {"rx_ptr"}},
   {"string", {"rx_string"}},
   {"bytes", {"rx_bytes"}},
   {"array", {"rx_array", "rx_int"}},
@@ -267,6 +270,9 @@ static rx_value first_event_of(rx_observable *src) {
 static rx_value make_value(int i) {
   const char *n = value_defs[i].name;
   if (!strcmp(n, "int")) return SYM(rx_int)(1);
+  if (!strcmp(n, "double")) return SYM(rx_double)(0.5);
+  if (!strcmp(n, "bool")) return SYM(rx_bool)(true);
+  if (!strcmp(n, "ptr")) return SYM(rx_ptr)(dummy);
   if (!strcmp(n, "string")) return SYM(rx_string)("sweep");
   if (!strcmp(n, "bytes")) return SYM(rx_bytes)("ab", 2);
   if (!strcmp(n, "array")) {
@@ -476,11 +482,11 @@ static rx_value bad_value(CaseKind ck) {
   rx_value v = {0};
   v.kind = RX_STRING;
   switch (ck) {
-  case C_VBOX_NULL: v.as.box = NULL; break;
-  case C_VBOX_GARBAGE: v.as.box = garbage(); break;
-  case C_VBOX_HANDLE: v.as.box = pool[0]; break;
-  case C_VKIND_BAD: v.kind = (rx_kind)77; v.as.box = pool[0]; break;
-  case C_VBOX_MISMATCH: v.as.box = values[value_index("bytes")].as.box; break;
+  case C_VBOX_NULL: v.i = 0; break;
+  case C_VBOX_GARBAGE: v.i = (int64_t)(intptr_t)garbage(); break;
+  case C_VBOX_HANDLE: v.i = (int64_t)(intptr_t)pool[0]; break;
+  case C_VKIND_BAD: v.kind = (rx_kind)77; v.i = (int64_t)(intptr_t)pool[0]; break;
+  case C_VBOX_MISMATCH: v.i = values[value_index("bytes")].i; break;
   default: break;
   }
   return v;

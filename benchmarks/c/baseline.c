@@ -4,7 +4,7 @@
 
 void sink_on_next(void *ctx, rx_value v) {
   sum_sink *s = ctx;
-  s->sum += v.as.i;
+  s->sum += v.i;
   s->count++;
 }
 
@@ -19,17 +19,17 @@ void sink_on_disposed(void *ctx) {
 
 rx_value fn_add1(void *ctx, rx_value v, rx_error **error) {
   (void)ctx, (void)error;
-  return RX_INT(v.as.i + 1);
+  return RX_INT(v.i + 1);
 }
 
 rx_value fn_times2(void *ctx, rx_value v, rx_error **error) {
   (void)ctx, (void)error;
-  return RX_INT(v.as.i * 2);
+  return RX_INT(v.i * 2);
 }
 
 bool fn_even(void *ctx, rx_value v, rx_error **error) {
   (void)ctx, (void)error;
-  return (v.as.i & 1) == 0;
+  return (v.i & 1) == 0;
 }
 
 void raw_publish(void (*on_next)(void *, rx_value), void *ctx, int64_t n) {

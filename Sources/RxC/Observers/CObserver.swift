@@ -99,10 +99,10 @@ final class CObserver: Observer<RxValue>, Cancelable {
     // copy it (an outlined copy and destroy per callback).
     var v = rx_value()
     switch event {
-    case .next(.int(let i)): v.kind = RX_INT; v.as.i = i
-    case .next(.double(let d)): v.kind = RX_DOUBLE; v.as.d = d
-    case .next(.bool(let b)): v.kind = RX_BOOL; v.as.b = b
-    case .next(.ptr(let p)): v.kind = RX_PTR; v.as.ptr = p
+    case .next(.int(let i)): v.kind = RX_INT; v.i = i
+    case .next(.double(let d)): v.kind = RX_DOUBLE; v.d = d
+    case .next(.bool(let b)): v.kind = RX_BOOL; v.b = b
+    case .next(.ptr(let p)): v.kind = RX_PTR; v.ptr = p
     case .next(.none): v.kind = RX_NONE
     case .next(.boxed(let box)): return withExtendedLifetime(box) { next(RxValue.boxed(box).c) }
     case .error, .completed: return stop(with: event)

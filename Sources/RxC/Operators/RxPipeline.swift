@@ -290,7 +290,7 @@ final class RxPipelineSink: Sink<RxValue, RxValue> {
     while i < Int64(range.count), !isDisposed {
       var v = rx_value()
       v.kind = RX_INT
-      v.as.i = range.start &+ i
+      v.i = range.start &+ i
       i += 1
       let out: RxPipeline.Outcome
       do { out = try pipeline.process(v, self) } catch {
@@ -313,10 +313,10 @@ final class RxPipelineSink: Sink<RxValue, RxValue> {
   @inline(__always)
   private func forwardPlain(_ v: rx_value) {
     switch v.kind {
-    case RX_INT: forwardPlain(.int(v.as.i))
-    case RX_DOUBLE: forwardPlain(.double(v.as.d))
-    case RX_BOOL: forwardPlain(.bool(v.as.b))
-    case RX_PTR: forwardPlain(.ptr(v.as.ptr))
+    case RX_INT: forwardPlain(.int(v.i))
+    case RX_DOUBLE: forwardPlain(.double(v.d))
+    case RX_BOOL: forwardPlain(.bool(v.b))
+    case RX_PTR: forwardPlain(.ptr(v.ptr))
     default: forwardPlain(.none)
     }
   }

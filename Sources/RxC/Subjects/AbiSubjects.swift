@@ -54,7 +54,7 @@ public func rx_subject_on_next(_ subject: UnsafeMutablePointer<rx_subject>?, _ v
     p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == ObjectKind.subject.rawValue,
     let publish = Unmanaged<SubjectHandle>.fromOpaque(p)._withUnsafeGuaranteedRef({ $0.publish })
   {
-    let outcome = publish._withUnsafeGuaranteedRef { $0.emitNext(.int(value.as.i)) }
+    let outcome = publish._withUnsafeGuaranteedRef { $0.emitNext(.int(value.i)) }
     return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK
   }
   return subjectOnNext(subject, value)
@@ -67,10 +67,10 @@ private func subjectOnNext(_ subject: UnsafeMutablePointer<rx_subject>?, _ value
   // Each scalar is built in its own branch: the compiler then knows the value holds no
   // reference and destroys nothing after the call.
   switch value.kind {
-  case RX_INT: return emitNext(h, .int(value.as.i))
-  case RX_DOUBLE: return emitNext(h, .double(value.as.d))
-  case RX_BOOL: return emitNext(h, .bool(value.as.b))
-  case RX_PTR: return emitNext(h, .ptr(value.as.ptr))
+  case RX_INT: return emitNext(h, .int(value.i))
+  case RX_DOUBLE: return emitNext(h, .double(value.d))
+  case RX_BOOL: return emitNext(h, .bool(value.b))
+  case RX_PTR: return emitNext(h, .ptr(value.ptr))
   case RX_NONE: return emitNext(h, RxValue.none)
   default:
     guard let v = RxValue.fromBoxed(value, "rx_subject_on_next") else { return RX_EINVAL }

@@ -1,13 +1,33 @@
 import CRxc
 import RxCore
 
-// Section 3 of the contract: values.
+// Values: constructors, readers, boxes, retain/release, equality (rxc.h, "Values").
 
 @c(rx_int) public func rx_int(_ i: Int64) -> rx_value { RxValue.int(i).c }
 @c(rx_double) public func rx_double(_ d: Double) -> rx_value { RxValue.double(d).c }
 @c(rx_bool) public func rx_bool(_ b: Bool) -> rx_value { RxValue.bool(b).c }
 @c(rx_ptr) public func rx_ptr(_ p: UnsafeMutableRawPointer?) -> rx_value { RxValue.ptr(p).c }
 @c(rx_none) public func rx_none() -> rx_value { RxValue.none.c }
+
+/// True if `v` is of `kind`; otherwise rx_last_error() names both kinds.
+@inline(__always) private func isKind(_ v: rx_value, _ kind: rx_kind, _ fn: StaticString) -> Bool {
+  if v.kind == kind { return true }
+  setLastError("\(fn): value is of kind \(v.kind.rawValue), expected \(kind.rawValue)")
+  return false
+}
+
+@c(rx_value_int) public func rx_value_int(_ v: rx_value) -> Int64 {
+  isKind(v, RX_INT, "rx_value_int") ? v.i : 0
+}
+@c(rx_value_double) public func rx_value_double(_ v: rx_value) -> Double {
+  isKind(v, RX_DOUBLE, "rx_value_double") ? v.d : 0
+}
+@c(rx_value_bool) public func rx_value_bool(_ v: rx_value) -> Bool {
+  isKind(v, RX_BOOL, "rx_value_bool") ? v.b : false
+}
+@c(rx_value_ptr) public func rx_value_ptr(_ v: rx_value) -> UnsafeMutableRawPointer? {
+  isKind(v, RX_PTR, "rx_value_ptr") ? v.ptr : nil
+}
 
 @c(rx_string)
 public func rx_string(_ utf8: UnsafePointer<CChar>?) -> rx_value {
@@ -72,10 +92,7 @@ public func rx_value_release(_ v: rx_value) {
 
 /// The box of `v` if it is of `kind`, else nil with rx_last_error() set.
 private func box<T: ValueBox>(_ v: rx_value, _ kind: rx_kind, as: T.Type, _ fn: StaticString) -> T? {
-  guard v.kind == kind else {
-    setLastError("\(fn): value is of kind \(v.kind.rawValue), expected \(kind.rawValue)")
-    return nil
-  }
+  guard isKind(v, kind, fn) else { return nil }
   guard let value = RxValue.from(v, fn), let b = value.box as? T else { return nil }
   return b
 }

@@ -17,13 +17,13 @@ enum RxValue {
     var v = rx_value()
     switch self {
     case .none: v.kind = RX_NONE
-    case .int(let i): v.kind = RX_INT; v.as.i = i
-    case .double(let d): v.kind = RX_DOUBLE; v.as.d = d
-    case .bool(let b): v.kind = RX_BOOL; v.as.b = b
-    case .ptr(let p): v.kind = RX_PTR; v.as.ptr = p
+    case .int(let i): v.kind = RX_INT; v.i = i
+    case .double(let d): v.kind = RX_DOUBLE; v.d = d
+    case .bool(let b): v.kind = RX_BOOL; v.b = b
+    case .ptr(let p): v.kind = RX_PTR; v.ptr = p
     case .boxed(let box):
       v.kind = box.valueKind
-      v.as.box = Unmanaged.passUnretained(box).toOpaque().assumingMemoryBound(to: rx_boxed.self)
+      v.box = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
     }
     return v
   }
@@ -31,7 +31,7 @@ enum RxValue {
   /// `c` of the value at `p`, with no jump table for ints, doubles and pointers. Swift lays
   /// an RxValue out as its 8-byte payload and a tag byte that numbers the payload cases in
   /// declaration order (int 0, double 1, bool 2, ptr 3, boxed 4; `none` after them), so the
-  /// C kind of those three is their tag + 1 and their payload is the C union's bits (a
+  /// C kind of those three is their tag + 1 and their payload is the C value's 64 bits (a
   /// bool's other 7 bytes are not defined: it takes `c`). The C harness's `runs_every_kind_*`
   /// tests (test_subject_runs.c) fail if that layout ever changes.
   @inline(__always) static func c(at p: UnsafePointer<RxValue>) -> rx_value {
@@ -41,7 +41,7 @@ enum RxValue {
     guard MemoryLayout<RxValue>.size == 9, (UInt32(0b1011) &>> UInt32(tag)) & 1 != 0 else { return p.pointee.c }
     var v = rx_value()
     v.kind = rx_kind(UInt32(tag) &+ 1)
-    v.as.i = raw.load(as: Int64.self)
+    v.i = raw.load(as: Int64.self)
     return v
   }
 
@@ -75,10 +75,10 @@ enum RxValue {
   /// Reads a borrowed C value, checking its kind and box. Nil (rx_last_error set) if bad.
   @inline(__always) static func from(_ v: rx_value, _ fn: StaticString) -> RxValue? {
     switch v.kind {
-    case RX_INT: return .int(v.as.i)
-    case RX_DOUBLE: return .double(v.as.d)
-    case RX_BOOL: return .bool(v.as.b)
-    case RX_PTR: return .ptr(v.as.ptr)
+    case RX_INT: return .int(v.i)
+    case RX_DOUBLE: return .double(v.d)
+    case RX_BOOL: return .bool(v.b)
+    case RX_PTR: return .ptr(v.ptr)
     case RX_NONE: return RxValue.none
     default: return fromBoxed(v, fn)
     }
@@ -89,7 +89,7 @@ enum RxValue {
       setLastError("\(fn): value has an invalid kind \(v.kind.rawValue)")
       return nil
     }
-    guard let object = Validate.object(UnsafeRawPointer(v.as.box), .value, fn, "value box"),
+    guard let object = Validate.object(UnsafeRawPointer(v.box), .value, fn, "value box"),
       let box = object as? ValueBox
     else { return nil }
     guard box.valueKind == v.kind else {

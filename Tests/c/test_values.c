@@ -1,0 +1,88 @@
+/* rx_value: the union-free layout every FFI can pass by value, the readers of plain values
+ * (real functions, for FFIs) and their zero-cost C macros. */
+#include <math.h>
+#include <stddef.h>
+
+#include "rxtest.h"
+
+RX_TEST(values_layout_is_a_kind_and_64_bits) {
+  /* What FFIs declare: 16 bytes, the kind at 0 (a C enum, int-sized), the payload at 8. */
+  CHECK_EQ(sizeof(rx_value), 16);
+  CHECK_EQ(offsetof(rx_value, kind), 0);
+  CHECK_EQ(offsetof(rx_value, i), 8);
+  CHECK_EQ(sizeof(rx_kind), 4);
+  CHECK_EQ(_Alignof(rx_value), 8);
+}
+
+RX_TEST(values_constructors_and_macros_agree) {
+  rx_value a = rx_double(-0.25), b = RX_DOUBLE(-0.25);
+  CHECK_EQ(a.kind, RX_DOUBLE);
+  CHECK_EQ(a.i, b.i);
+  CHECK(RX_DOUBLE_OF(a) == -0.25);
+  rx_value t = rx_bool(true), f = rx_bool(false), mt = RX_BOOL(7), mf = RX_BOOL(0);
+  CHECK_EQ(t.i, 1);
+  CHECK_EQ(f.i, 0);
+  CHECK_EQ(mt.i, 1);
+  CHECK_EQ(mf.i, 0);
+  CHECK(RX_BOOL_OF(t) && !RX_BOOL_OF(f));
+  static int cell;
+  rx_value p = rx_ptr(&cell), mp = RX_PTR(&cell);
+  CHECK_EQ(p.kind, RX_PTR);
+  CHECK(RX_PTR_OF(p) == &cell);
+  CHECK_EQ(p.i, mp.i);
+  rx_value n = rx_none();
+  CHECK_EQ(n.kind, RX_NONE);
+  CHECK_EQ(n.i, 0);
+  /* NaN and infinities keep their bits through the library. */
+  rx_value nan = rx_double(NAN), inf = rx_double(-INFINITY);
+  CHECK(isnan(rx_value_double(nan)));
+  CHECK(rx_value_double(inf) == -INFINITY);
+}
+
+RX_TEST(values_readers_read_their_kind) {
+  static int cell;
+  CHECK_EQ(rx_value_int(RX_INT(INT64_MIN)), INT64_MIN);
+  CHECK(rx_value_double(RX_DOUBLE(1e300)) == 1e300);
+  CHECK(rx_value_bool(RX_BOOL(1)));
+  CHECK(!rx_value_bool(RX_BOOL(0)));
+  CHECK(rx_value_ptr(RX_PTR(&cell)) == &cell);
+  CHECK(rx_value_ptr(RX_PTR(NULL)) == NULL);
+}
+
+RX_TEST(values_readers_reject_other_kinds_with_a_message) {
+  rx_value s = rx_string("x");
+  CHECK_EQ(rx_value_int(RX_DOUBLE(2.0)), 0);
+  CHECK(strstr(rx_last_error(), "rx_value_int") != NULL);
+  CHECK(rx_value_double(RX_INT(2)) == 0.0);
+  CHECK(strstr(rx_last_error(), "rx_value_double") != NULL);
+  CHECK(!rx_value_bool(RX_INT(1)));
+  CHECK(strstr(rx_last_error(), "rx_value_bool") != NULL);
+  CHECK(rx_value_ptr(s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_value_ptr") != NULL);
+  rx_value_release(s);
+}
+
+static int64_t got_bits[4];
+static rx_kind got_kind[4];
+static int got_n;
+static void keep(void *ctx, rx_value v) {
+  (void)ctx;
+  if (got_n < 4) { got_kind[got_n] = v.kind; got_bits[got_n] = v.i; got_n++; }
+}
+
+RX_TEST(values_plain_kinds_cross_a_subject_bit_for_bit) {
+  static int cell;
+  rx_subject *s = rx_publish_subject_new();
+  rx_observer o = {.on_next = keep};
+  got_n = 0;
+  rx_disposable *d = rx_subscribe(rx_subject_as_observable(s), o);
+  rx_value sent[4] = {RX_INT(-1), RX_DOUBLE(-0.0), RX_BOOL(1), RX_PTR(&cell)};
+  for (int k = 0; k < 4; k++) CHECK_EQ(rx_subject_on_next(s, sent[k]), RX_OK);
+  CHECK_EQ(got_n, 4);
+  for (int k = 0; k < 4; k++) {
+    CHECK_EQ(got_kind[k], sent[k].kind);
+    CHECK_EQ(got_bits[k], sent[k].i);
+  }
+  rx_dispose(d);
+  rx_release(s);
+}
