@@ -2,7 +2,7 @@
 #
 #   make                 release build: build/lib/librxc.so.X.Y.Z (+ .so.X, .so), build/include
 #   make test            check-abi, swift test, the C harness, the C harness under valgrind,
-#                        check-ffi, install-check; ends with the line "N passed, N failed"
+#                        check-metadata, check-ffi, install-check; ends with the line "N passed, N failed"
 #   make demo            builds and runs every examples-c/*.c
 #   make install         PREFIX=/usr/local DESTDIR= (library, header, pkg-config file)
 #   make sanitize        swift test and the C harness under TSan and ASan
@@ -371,6 +371,7 @@ help:
 	@echo "make examples       build examples-c/*.c into build/examples"
 	@echo "make demo           build and run every example"
 	@echo "make install        PREFIX=$(PREFIX) DESTDIR=  (library, rxc.h, rxc.pc)"
+	@echo "make check-metadata the generic-metadata guard: Swift runtime type lookups per event, per operator (callgrind)"
 	@echo "make check-ffi      the header through cffi's ABI mode: every function called, every callback type called back"
 	@echo "make install-check  install into build/install-check and build hello.c with pkg-config"
 	@echo "make sanitize       swift test and the C harness under TSan and ASan (sanitize-thread, sanitize-address)"

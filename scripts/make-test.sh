@@ -82,11 +82,13 @@ if ((build_rc == 0)); then
   harness_count c-harness "$LOGS"/ctest.log $?
   step c-harness-valgrind "${M[@]}" NO_SWIFT_BUILD=1 ctest-valgrind
   harness_count c-harness-valgrind "$LOGS"/ctest-valgrind.log $?
+  step check-metadata "${M[@]}" NO_SWIFT_BUILD=1 check-metadata
+  harness_count check-metadata "$LOGS"/check-metadata.log $?
   step check-ffi "${M[@]}" NO_SWIFT_BUILD=1 check-ffi
   harness_count check-ffi "$LOGS"/check-ffi.log $?
   step install-check "${M[@]}" NO_SWIFT_BUILD=1 install-check || { failed=$((failed + 1)); notes+=("install-check FAILED"); }
 else
-  echo "==== check-abi, c-harness, c-harness-valgrind, check-ffi, install-check: skipped (the library did not build)"
+  echo "==== check-abi, c-harness, c-harness-valgrind, check-metadata, check-ffi, install-check: skipped (the library did not build)"
   failed=$((failed + 1))
   notes+=("c harness: not run")
 fi

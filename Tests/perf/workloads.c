@@ -1,0 +1,338 @@
+/* One workload per operator of rxc.h in its natural shape (subject -> operator -> C
+ * subscriber, or source -> operator -> subscriber), for the generic-metadata guard
+ * (Tests/perf/metadata_guard.py). Run under callgrind, every workload's counters are dumped
+ * under its own name (CALLGRIND_DUMP_STATS_AT), so one run gives per-workload call counts;
+ * the guard runs it at two sizes and looks at what grows with the number of events.
+ *
+ * Usage: workloads N [name ...]     N events (or subscriptions) per workload
+ * Prints the workloads' names; exits 1 if a workload misbehaves (no event arrived). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <valgrind/callgrind.h>
+
+#include "rxc.h"
+
+static long delivered;
+static void count_next(void *ctx, rx_value v) { (void)ctx; (void)v; delivered++; }
+static void count_error(void *ctx, const rx_error *e) { (void)ctx; (void)e; delivered++; }
+static void count_completed(void *ctx) { (void)ctx; delivered++; }
+static const rx_observer counter = {.on_next = count_next, .on_error = count_error, .on_completed = count_completed};
+
+static rx_value inc(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_int(v.i + 1); }
+static bool keep_all(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)v; (void)e; return true; }
+static bool keep_none(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)v; (void)e; return false; }
+static rx_value add(void *ctx, rx_value acc, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_int(acc.i + v.i); }
+static rx_value sum2(void *ctx, const rx_value *vs, size_t n, rx_error **e) {
+  (void)ctx; (void)e;
+  int64_t s = 0;
+  for (size_t k = 0; k < n; k++) s += vs[k].i;
+  return rx_int(s);
+}
+static bool int_eq(void *ctx, rx_value a, rx_value b) { (void)ctx; return a.i == b.i; }
+static rx_observable *to_just(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_just(v); }
+static rx_observable *to_pair(void *ctx, rx_value v, rx_error **e) {
+  (void)ctx; (void)e;
+  rx_value two[2] = {v, v};
+  return rx_of(two, 2);
+}
+static rx_observable *recover(void *ctx, const rx_error *err) { (void)ctx; (void)err; return rx_just(rx_int(0)); }
+
+static long n_events;
+static rx_scheduler *test_sched;
+
+/* ---- shapes --------------------------------------------------------------------------- */
+
+/* subject -> make(subject's observable) -> counter; n values sent into the subject. */
+static void through_subject(rx_subject *s, rx_observable *(*make)(rx_observable *)) {
+  rx_observable *o = make ? make(rx_subject_as_observable(s)) : rx_retain(rx_subject_as_observable(s));
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) rx_subject_on_next(s, RX_INT(k));
+  rx_subject_on_completed(s); /* reduce, last, to_array ... emit now */
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(s);
+}
+static void with_publish(rx_observable *(*make)(rx_observable *)) { through_subject(rx_publish_subject_new(), make); }
+
+/* Two subjects -> make2 -> counter; each event goes into both. */
+static void through_two(rx_observable *(*make2)(rx_observable *, rx_observable *)) {
+  rx_subject *a = rx_publish_subject_new(), *b = rx_publish_subject_new();
+  rx_observable *o = make2(rx_subject_as_observable(a), rx_subject_as_observable(b));
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) {
+    rx_subject_on_next(a, RX_INT(k));
+    rx_subject_on_next(b, RX_INT(k));
+  }
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(a);
+  rx_release(b);
+}
+
+/* A cold source of n elements -> counter. */
+static void drain_source(rx_observable *o) {
+  rx_disposable *d = rx_subscribe(o, counter);
+  rx_dispose(d);
+  rx_release(o);
+}
+
+/* subject -> make -> counter on the test scheduler: one event and one frame per event. */
+static void timed(rx_observable *(*make)(rx_observable *)) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = make(rx_subject_as_observable(s));
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) {
+    rx_subject_on_next(s, RX_INT(k));
+    rx_test_scheduler_advance_by(test_sched, 1000);
+  }
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(s);
+}
+
+/* ---- the operators, one maker each -------------------------------------------------- */
+#define MAKER(name, expr) \
+  static rx_observable *name(rx_observable *src) { return (expr); }
+MAKER(op_map, rx_map(src, inc, NULL, NULL))
+MAKER(op_filter, rx_filter(src, keep_all, NULL, NULL))
+MAKER(op_scan, rx_scan(src, RX_INT(0), add, NULL, NULL))
+MAKER(op_reduce, rx_reduce(src, RX_INT(0), add, NULL, NULL))
+MAKER(op_take, rx_take(src, (size_t)-1))
+MAKER(op_skip, rx_skip(src, 1))
+MAKER(op_take_while, rx_take_while(src, keep_all, NULL, NULL))
+MAKER(op_skip_while, rx_skip_while(src, keep_none, NULL, NULL))
+MAKER(op_distinct, rx_distinct_until_changed(src, NULL, NULL, NULL))
+MAKER(op_distinct_eq, rx_distinct_until_changed(src, int_eq, NULL, NULL))
+MAKER(op_element_at, rx_element_at(src, (size_t)-1))
+MAKER(op_first, rx_first(src))
+MAKER(op_last, rx_last(src))
+MAKER(op_ignore, rx_ignore_elements(src))
+MAKER(op_take_last, rx_take_last(src, 1))
+MAKER(op_to_array, rx_to_array(src))
+MAKER(op_buffer, rx_buffer(src, 0, 10, NULL))
+MAKER(op_materialize, rx_materialize(src))
+MAKER(op_flat_map, rx_flat_map(src, to_just, NULL, NULL))
+MAKER(op_flat_map_latest, rx_flat_map_latest(src, to_just, NULL, NULL))
+MAKER(op_concat_map, rx_concat_map(src, to_pair, NULL, NULL))
+MAKER(op_catch, rx_catch(src, recover, NULL, NULL))
+MAKER(op_catch_return, rx_catch_and_return(src, RX_INT(0)))
+MAKER(op_retry, rx_retry(src, 3))
+MAKER(op_share, rx_share(src))
+MAKER(op_share_replay, rx_share_replay(src, 1))
+MAKER(op_driver, rx_as_driver(src, RX_INT(0)))
+MAKER(op_observe_on, rx_observe_on(src, rx_scheduler_current_thread()))
+MAKER(op_subscribe_on, rx_subscribe_on(src, rx_scheduler_immediate()))
+MAKER(op_debounce, rx_debounce(src, 500, test_sched))
+MAKER(op_throttle, rx_throttle(src, 500, true, test_sched))
+MAKER(op_delay, rx_delay(src, 500, test_sched))
+MAKER(op_timeout, rx_timeout(src, 1000000, test_sched))
+MAKER(op_buffer_time, rx_buffer(src, 500, 0, test_sched))
+MAKER(op_delay_subscription, rx_delay_subscription(src, 0, rx_scheduler_immediate()))
+
+static rx_observable *op_start_with(rx_observable *src) {
+  rx_value one = RX_INT(1);
+  return rx_start_with(src, &one, 1);
+}
+static rx_observable *op_dematerialize(rx_observable *src) {
+  rx_observable *m = rx_materialize(src), *o = rx_dematerialize(m);
+  rx_release(m);
+  return o;
+}
+static rx_observable *op_do(rx_observable *src) {
+  rx_observer tap = {.on_next = count_next};
+  return rx_do(src, tap, NULL);
+}
+static rx_observable *op_take_until(rx_observable *src) {
+  rx_observable *never = rx_never(), *o = rx_take_until(src, never);
+  rx_release(never);
+  return o;
+}
+static rx_observable *op_skip_until(rx_observable *src) {
+  rx_observable *now = rx_just(RX_INT(0)), *o = rx_skip_until(src, now);
+  rx_release(now);
+  return o;
+}
+static rx_observable *op_publish_ref_count(rx_observable *src) {
+  rx_observable *p = rx_publish(src), *o = rx_ref_count(p);
+  rx_release(p);
+  return o;
+}
+static rx_observable *op_replay_ref_count(rx_observable *src) {
+  rx_observable *p = rx_replay(src, 1), *o = rx_ref_count(p);
+  rx_release(p);
+  return o;
+}
+
+static rx_observable *two_merge(rx_observable *a, rx_observable *b) {
+  rx_observable *v[2] = {a, b};
+  return rx_merge(v, 2);
+}
+static rx_observable *two_combine(rx_observable *a, rx_observable *b) {
+  rx_observable *v[2] = {a, b};
+  return rx_combine_latest(v, 2, sum2, NULL, NULL);
+}
+static rx_observable *two_zip(rx_observable *a, rx_observable *b) {
+  rx_observable *v[2] = {a, b};
+  return rx_zip(v, 2, sum2, NULL, NULL);
+}
+static rx_observable *two_with_latest(rx_observable *a, rx_observable *b) {
+  return rx_with_latest_from(a, b, sum2, NULL, NULL);
+}
+static rx_observable *two_sample(rx_observable *a, rx_observable *b) { return rx_sample(a, b); }
+static rx_observable *two_amb(rx_observable *a, rx_observable *b) {
+  rx_observable *v[2] = {a, b};
+  return rx_amb(v, 2);
+}
+static rx_observable *two_concat(rx_observable *a, rx_observable *b) {
+  rx_observable *v[2] = {a, b};
+  return rx_concat(v, 2);
+}
+
+/* ---- the workloads ------------------------------------------------------------------ */
+static void w_subject(const char *kind) {
+  rx_subject *s = !strcmp(kind, "behavior")         ? rx_behavior_subject_new(RX_INT(0))
+                  : !strcmp(kind, "replay")         ? rx_replay_subject_new(10)
+                  : !strcmp(kind, "replay_all")     ? rx_replay_subject_new_unbounded()
+                  : !strcmp(kind, "async")          ? rx_async_subject_new()
+                  : !strcmp(kind, "publish_relay")  ? rx_publish_relay_new()
+                  : !strcmp(kind, "behavior_relay") ? rx_behavior_relay_new(RX_INT(0))
+                                                    : rx_publish_subject_new();
+  through_subject(s, NULL);
+}
+static void w_switch_latest(void) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = rx_switch_latest(rx_subject_as_observable(s));
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *inner = rx_just(RX_INT(k));
+    rx_value v = rx_observable_value(inner);
+    rx_subject_on_next(s, v);
+    rx_value_release(v);
+    rx_release(inner);
+  }
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(s);
+}
+static void w_subscribe_dispose(rx_observable *(*make)(rx_observable *)) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = make ? make(rx_subject_as_observable(s)) : rx_retain(rx_subject_as_observable(s));
+  for (long k = 0; k < n_events; k++) {
+    rx_disposable *d = rx_subscribe(o, counter);
+    rx_subject_on_next(s, RX_INT(k));
+    rx_dispose(d);
+  }
+  rx_release(o);
+  rx_release(s);
+}
+static void w_just_map(void) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k)), *m = rx_map(j, inc, NULL, NULL);
+    rx_disposable *d = rx_subscribe(m, counter);
+    rx_dispose(d);
+    rx_release(m);
+    rx_release(j);
+  }
+}
+static void w_range_chain(void) {
+  rx_observable *r = rx_range(0, (size_t)n_events), *a = rx_map(r, inc, NULL, NULL);
+  rx_observable *b = rx_filter(a, keep_all, NULL, NULL), *c = rx_scan(b, RX_INT(0), add, NULL, NULL);
+  drain_source(rx_retain(c));
+  rx_release(c);
+  rx_release(b);
+  rx_release(a);
+  rx_release(r);
+}
+static void w_of(void) {
+  rx_value *vs = calloc((size_t)n_events, sizeof *vs);
+  for (long k = 0; k < n_events; k++) vs[k] = RX_INT(k);
+  drain_source(rx_of(vs, (size_t)n_events));
+  free(vs);
+}
+static void w_interval(void) {
+  rx_observable *o = rx_interval(1000, test_sched);
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) rx_test_scheduler_advance_by(test_sched, 1000);
+  rx_dispose(d);
+  rx_release(o);
+}
+static void w_range_flat_map(void) {
+  rx_observable *r = rx_range(0, (size_t)n_events);
+  drain_source(rx_flat_map(r, to_just, NULL, NULL));
+  rx_release(r);
+}
+static void w_range_concat_map(void) {
+  rx_observable *r = rx_range(0, (size_t)n_events);
+  drain_source(rx_concat_map(r, to_pair, NULL, NULL));
+  rx_release(r);
+}
+
+typedef struct {
+  const char *name;
+  void (*run)(const void *arg);
+  const void *arg;
+} Workload;
+
+static void run_subject(const void *a) { w_subject(a); }
+static void run_publish(const void *a) { with_publish((rx_observable * (*)(rx_observable *)) a); }
+static void run_two(const void *a) { through_two((rx_observable * (*)(rx_observable *, rx_observable *)) a); }
+static void run_timed(const void *a) { timed((rx_observable * (*)(rx_observable *)) a); }
+static void run_sub_dispose(const void *a) { w_subscribe_dispose((rx_observable * (*)(rx_observable *)) a); }
+static void run_plain(const void *a) { ((void (*)(void))a)(); }
+
+#define SUBJ(kind) {"subject_" kind, run_subject, kind}
+#define OP(name) {#name, run_publish, (const void *)op_##name}
+#define TWO(name) {#name, run_two, (const void *)two_##name}
+#define TIMED(name) {#name, run_timed, (const void *)op_##name}
+#define PLAIN(name, fn) {name, run_plain, (const void *)fn}
+static const Workload workloads[] = {
+  SUBJ("publish"), SUBJ("behavior"), SUBJ("replay"), SUBJ("replay_all"), SUBJ("async"),
+  SUBJ("publish_relay"), SUBJ("behavior_relay"),
+  OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
+  OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
+  OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
+  OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
+  OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
+  OP(replay_ref_count), OP(driver), OP(observe_on), OP(subscribe_on), OP(delay_subscription),
+  TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),
+  TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
+  PLAIN("switch_latest", w_switch_latest),
+  {"subscribe_dispose_subject", run_sub_dispose, NULL},
+  {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},
+  PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
+  PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
+  PLAIN("range_concat_map_of", w_range_concat_map),
+};
+
+int main(int argc, char **argv) {
+  if (argc < 2 || (n_events = atol(argv[1])) <= 0) {
+    fprintf(stderr, "usage: %s N [workload ...]\n", argv[0]);
+    return 2;
+  }
+  int failed = 0;
+  int64_t live0 = rx_debug_live_objects();
+  test_sched = rx_test_scheduler_new();
+  CALLGRIND_ZERO_STATS;
+  for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++) {
+    const Workload *wl = &workloads[w];
+    int picked = argc == 2;
+    for (int a = 2; a < argc; a++) picked |= !strcmp(argv[a], wl->name);
+    if (!picked) continue;
+    delivered = 0;
+    wl->run(wl->arg);
+    CALLGRIND_DUMP_STATS_AT(wl->name);
+    /* Every workload delivers something (some only their terminal event). */
+    if (delivered == 0) {
+      fprintf(stderr, "workloads: %s delivered nothing\n", wl->name);
+      failed = 1;
+    }
+    printf("%s %ld\n", wl->name, delivered);
+  }
+  rx_release(test_sched);
+  if (rx_debug_live_objects() != live0) {
+    fprintf(stderr, "workloads: %lld objects still live\n", (long long)(rx_debug_live_objects() - live0));
+    failed = 1;
+  }
+  return failed;
+}
