@@ -12,6 +12,8 @@ protocol AbiSubject: AnyObject {
   func detachOwned(_ observer: Observer<RxValue>)
   /// Relays are only ever given `.next` (the C layer refuses the rest first).
   func emit(_ event: Event<RxValue>) -> SubjectOutcome
+  /// `emit(.next(element))` on the subject's inline path (no `Event` or `SubjectOp` built).
+  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome
   func dispose()
   func keepAliveWhileDraining()
   var hasObservers: Bool { get }
@@ -47,6 +49,7 @@ extension PublishRelay: AbiSubject where Element == RxValue {
     guard case .next(let value) = event else { preconditionFailure("a relay takes only elements") }
     return accept(value)
   }
+  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome { accept(copy element) }
 }
 
 extension BehaviorRelay: AbiSubject where Element == RxValue {
@@ -55,5 +58,6 @@ extension BehaviorRelay: AbiSubject where Element == RxValue {
     guard case .next(let value) = event else { preconditionFailure("a relay takes only elements") }
     return accept(value)
   }
+  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome { accept(copy element) }
   func currentValue() throws -> RxValue? { try self.currentValue() as RxValue }
 }

@@ -84,7 +84,7 @@ private func subjectOnNext(_ subject: UnsafeMutablePointer<rx_subject>?, _ value
 private func emitNext(_ h: Unmanaged<SubjectHandle>, _ v: RxValue) -> rx_status {
   let outcome = h._withUnsafeGuaranteedRef { h in
     if let publish = h.publish { return publish._withUnsafeGuaranteedRef { $0.emitNext(v) } }
-    return h.core.emit(.next(v))
+    return h.core.emitNext(v)
   }
   return status(outcome, "rx_subject_on_next")
 }

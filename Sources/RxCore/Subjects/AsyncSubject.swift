@@ -31,12 +31,22 @@ public final class AsyncSubject<Element>: Observable<Element>, SubjectType, Obse
 
   @inlinable @discardableResult
   public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    if case .next(let element) = event { return emitNext(element) }
     let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
     if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
     return outcome
   }
 
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
+
+  /// `emit(.next(element))` for the hot path: when the drain is idle the element becomes
+  /// the last one at once, with no `SubjectOp` built.
+  @inlinable @discardableResult
+  public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
+    drain.emitNext(element, flags, live: { !disposed && stopEvent == nil }, deliver: { last = copy $0 }) {
+      [unowned(unsafe) self] in self.handle($0)
+    }
+  }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     attach(observer)

@@ -13,7 +13,7 @@ public final class BehaviorRelay<Element>: Observable<Element>, Cancelable {
   deinit { Resources.decrement() }
 
   @inlinable @discardableResult
-  public func accept(_ element: Element) -> SubjectOutcome { subject.emit(.next(element)) }
+  public func accept(_ element: Element) -> SubjectOutcome { subject.emitNext(element) }
 
   /// The current value; `RxError.disposed` once disposed (a relay has no other error).
   public func currentValue() throws -> Element { try subject.value() }

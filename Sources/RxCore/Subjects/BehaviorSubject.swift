@@ -54,12 +54,33 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
 
   @inlinable @discardableResult
   public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    if case .next(let element) = event { return emitNext(element) }
     let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
     if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
     return outcome
   }
 
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
+
+  /// `emit(.next(element))` for the hot path: when the drain is idle the element becomes the
+  /// current value and goes straight to the observers, with no `SubjectOp` built.
+  @inlinable @discardableResult
+  public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
+    drain.emitNext(element, flags, live: { !disposed && stopEvent == nil }, deliver: { takeNext($0) }) {
+      [unowned(unsafe) self] in self.handle($0)
+    }
+  }
+
+  // Drain-owned, like `handle`.
+  @inlinable
+  final func takeNext(_ element: borrowing Element) {
+    // Swap, so the old value is released after the lock (its destructor may be user code).
+    var previous = copy element
+    currentLock.lock()
+    swap(&current.value, &previous)
+    currentLock.unlock()
+    observers.deliverNext(element)
+  }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     attach(observer)
@@ -107,12 +128,7 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
       if disposed || stopEvent != nil { return }
       switch event {
       case .next(let element):
-        // Swap, so the old value is released after the lock (its destructor may be user code).
-        var previous = element
-        currentLock.lock()
-        swap(&current.value, &previous)
-        currentLock.unlock()
-        observers.deliver(event)
+        takeNext(element)
       case .error(let error):
         currentLock.lock()
         current.error = error

@@ -13,7 +13,7 @@ public final class PublishRelay<Element>: Observable<Element>, Cancelable {
   deinit { Resources.decrement() }
 
   @inlinable @discardableResult
-  public func accept(_ element: Element) -> SubjectOutcome { subject.emit(.next(element)) }
+  public func accept(_ element: Element) -> SubjectOutcome { subject.emitNext(element) }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     subject.attach(observer)

@@ -47,16 +47,9 @@ public final class PublishSubject<Element>: Observable<Element>, SubjectType, Ob
   /// straight to the observers, with no `SubjectOp` built, copied or destroyed.
   @inlinable @discardableResult
   public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
-    let s = flags.load(ordering: .acquiring)
-    if s & SubjectFlags.disposed != 0 { return .afterDispose }
-    if s & SubjectFlags.stopped != 0 { return .ignoredAfterStop }
-    if drain.enter({ [unowned(unsafe) self] in self.handle($0) }) {
-      if !disposed && stopEvent == nil { observers.deliverNext(element) }
-      drain.exit { [unowned(unsafe) self] in self.handle($0) }
-    } else {
-      drain.submitQueued(.event(.next(copy element))) { [unowned(unsafe) self] in self.handle($0) }
+    drain.emitNext(element, flags, live: { !disposed && stopEvent == nil }, deliver: { observers.deliverNext($0) }) {
+      [unowned(unsafe) self] in self.handle($0)
     }
-    return .accepted
   }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {

@@ -41,12 +41,29 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
 
   @inlinable @discardableResult
   public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    if case .next(let element) = event { return emitNext(element) }
     let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
     if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
     return outcome
   }
 
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
+
+  /// `emit(.next(element))` for the hot path: when the drain is idle the element joins the
+  /// buffer and goes straight to the observers, with no `SubjectOp` built.
+  @inlinable @discardableResult
+  public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
+    drain.emitNext(element, flags, live: { !disposed && stopEvent == nil }, deliver: { takeNext($0) }) {
+      [unowned(unsafe) self] in self.handle($0)
+    }
+  }
+
+  // Drain-owned, like `handle`.
+  @inlinable
+  final func takeNext(_ element: borrowing Element) {
+    buffer.append(copy element)
+    observers.deliverNext(element)
+  }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     attach(observer)
@@ -107,8 +124,7 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       if disposed || stopEvent != nil { return }
       switch event {
       case .next(let element):
-        buffer.append(element)
-        observers.deliver(event)
+        takeNext(element)
       case .error, .completed:
         stopEvent = event
         observers.removeAll { $0.on(event) }

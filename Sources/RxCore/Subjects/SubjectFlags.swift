@@ -32,3 +32,27 @@ import Synchronization
     flags.load(ordering: .acquiring) & disposed != 0
   }
 }
+
+extension Drain {
+  /// The `.next` path every subject shares: when the drain is idle, `deliver` runs inline on
+  /// the caller's element (no `SubjectOp` or `Event` built, copied or destroyed); otherwise the
+  /// element is queued as an event, for whoever holds the drain. `deliver` runs only while the
+  /// subject is neither stopped nor disposed. `handle` is the subject's drain handler
+  /// (capture the subject `unowned(unsafe)`: a strong capture costs a retain/release per call).
+  @inlinable @inline(__always)
+  func emitNext<Element>(
+    _ element: borrowing Element, _ flags: borrowing Atomic<UInt32>, live: () -> Bool,
+    deliver: (borrowing Element) -> Void, _ handle: (Item) -> Void
+  ) -> SubjectOutcome where Item == SubjectOp<Element> {
+    let s = flags.load(ordering: .acquiring)
+    if s & SubjectFlags.disposed != 0 { return .afterDispose }
+    if s & SubjectFlags.stopped != 0 { return .ignoredAfterStop }
+    if enter(handle) {
+      if live() { deliver(element) }
+      exit(handle)
+    } else {
+      submitQueued(.event(.next(copy element)), handle)
+    }
+    return .accepted
+  }
+}
