@@ -137,7 +137,7 @@ private func describe(_ event: Event<RxValue>) -> String {
     case .bool(let b): return "\(b)"
     case .ptr(let p): return "ptr(\(String(describing: p)))"
     case .boxed(let box as StringBox): return "\"\(String(cString: box.bytes))\""
-    case .boxed(let box): return "kind \(box.valueKind.rawValue)"
+    case .boxed: return "kind \(v.box!.valueKind.rawValue)"
     }
   case .error(let e):
     let o = ErrorObject.from(e)

@@ -1,16 +1,12 @@
 import CRxc
 import RxCore
 
-/// The element type the C ABI instantiates the Swift core with. Plain data stays inline (no
-/// reference counting on the int/double path); boxed kinds hold their box with ARC, so the
-/// generic core copies and frees them correctly without knowing about C.
-enum RxValue {
-  case none
-  case int(Int64)
-  case double(Double)
-  case bool(Bool)
-  case ptr(UnsafeMutableRawPointer?)
-  case boxed(ValueBox)
+/// The element type the C ABI instantiates the Swift core with: the core's `Value`, whose
+/// boxed payloads are, on this side, always `ValueBox`es (every boxed value the ABI sees was
+/// made by this layer), held with ARC, so the core copies and frees them without knowing C.
+typealias RxValue = Value
+
+extension Value {
 
   /// A borrowed C view: valid while this RxValue (and so its box) is alive.
   @inline(__always) var c: rx_value {
@@ -21,7 +17,8 @@ enum RxValue {
     case .double(let d): v.kind = RX_DOUBLE; v.d = d
     case .bool(let b): v.kind = RX_BOOL; v.b = b
     case .ptr(let p): v.kind = RX_PTR; v.ptr = p
-    case .boxed(let box):
+    case .boxed(let object):
+      let box = unsafeDowncast(object, to: ValueBox.self)
       v.kind = box.valueKind
       v.box = UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque())
     }
@@ -100,7 +97,7 @@ enum RxValue {
   }
 
   var box: ValueBox? {
-    if case .boxed(let b) = self { return b }
+    if case .boxed(let b) = self { return unsafeDowncast(b, to: ValueBox.self) }
     return nil
   }
 }

@@ -159,7 +159,9 @@ func valuesEqual(_ a: RxValue, _ b: RxValue) -> Bool {
   case (.double(let x), .double(let y)): return x == y
   case (.bool(let x), .bool(let y)): return x == y
   case (.ptr(let x), .ptr(let y)): return x == y
-  case (.boxed(let x), .boxed(let y)): return x.valueKind == y.valueKind && x.isEqual(to: y)
+  case (.boxed, .boxed):
+    let x = a.box!, y = b.box!
+    return x.valueKind == y.valueKind && x.isEqual(to: y)
   default: return false
   }
 }
