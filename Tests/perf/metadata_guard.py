@@ -76,7 +76,6 @@ UNSPECIALIZED = {
     "start_with",
     "subscribe_dispose_map",
     "switch_latest",
-    "take",
     "take_last",
     "take_until",
     "take_while",

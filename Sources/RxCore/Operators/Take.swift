@@ -6,7 +6,14 @@ extension Observable {
   }
 }
 
-final class TakeProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func take(_ count: Int) -> Observable<Value> {
+    if count <= 0 { return Empty() }
+    return ValueTakeProducer(source: self, count: count)
+  }
+}
+
+class TakeProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let count: Int
 
@@ -23,7 +30,7 @@ final class TakeProducer<Element>: Producer<Element> {
   }
 }
 
-final class TakeSink<Element>: Sink<Element, Element> {
+class TakeSink<Element>: Sink<Element, Element> {
   var remaining: Int
 
   init(remaining: Int, observer: Observer<Element>, cancel: any Cancelable) {
@@ -41,4 +48,18 @@ final class TakeSink<Element>: Sink<Element, Element> {
     case .error, .completed: forwardTerminal(event)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueTakeProducer: TakeProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueTakeSink(remaining: count, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueTakeSink: TakeSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }
