@@ -1040,7 +1040,7 @@ RX_EXPORT int64_t rx_debug_live_objects(void);
 
 
 /* ---------------------------------------------------------------------------------------
- * 13. Marble tests (RxJS syntax) on a test scheduler
+ * 12. Marble tests (RxJS syntax) on a test scheduler
  *
  * Marble syntax: '-' one frame (RX_MARBLE_FRAME_NS of virtual time), 'a'-'z', 'A'-'Z',
  * '0'-'9' a value, '|' completed, '#' error, '^' the subscription point, '!' the

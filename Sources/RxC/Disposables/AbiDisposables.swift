@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 5 of the contract: dispose bags and disposable containers. A container takes the
+// rxc.h section 5: dispose bags and disposable containers. A container takes the
 // caller's token only when the call succeeds.
 
 @c(rx_dispose_bag_new)

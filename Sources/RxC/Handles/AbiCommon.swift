@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Sections 1, 2 and 11 of the contract: retain/release, status, version, accounting.
+// rxc.h sections 1, 2 and 11: retain/release, status, version, accounting.
 
 @c(rx_retain)
 public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {

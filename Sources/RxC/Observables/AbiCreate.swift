@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 6 of the contract: creating observables without schedulers.
+// rxc.h section 6: creating observables without schedulers.
 
 @c(rx_create)
 public func rx_create(_ fn: rx_subscribe_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 6 of the contract: rx_interval and rx_timer (ticks are RX_INT 0, 1, 2, ...).
+// rxc.h section 6: rx_interval and rx_timer (ticks are RX_INT 0, 1, 2, ...).
 
 @c(rx_interval)
 public func rx_interval(_ period: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 5 of the contract: subscribing and disposing.
+// rxc.h section 5: subscribing and disposing.
 
 @c(rx_subscribe)
 public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)

@@ -4,16 +4,16 @@ import RxCore
 import Synchronization
 
 /// The end of every subscription made from C, and its rx_disposable token: one object per
-/// subscription. It calls the rx_observer's function pointers and keeps the contract's
-/// promises about them:
+/// subscription. It calls the rx_observer's function pointers and keeps rxc.h's
+/// promises about them (section 5):
 /// - callbacks of one subscription never overlap (its source serializes them), and none
 ///   starts once rx_dispose has returned;
 /// - on_disposed runs exactly once, after every other callback: on the thread that delivers
 ///   the terminal event or disposes, or, if a callback is running elsewhere at that moment,
 ///   on that thread right after it returns.
 ///
-/// The delivering side makes no atomic read-modify-write (W1/W2 of issue 6 leave no room for
-/// one per callback): it marks `inCallback` and checks STOPPED with plain loads and stores.
+/// The delivering side makes no atomic read-modify-write (a subject delivering to one or a
+/// hundred C observers has no room for one per callback: `make bench`, W1 and W2): it marks `inCallback` and checks STOPPED with plain loads and stores.
 /// The rare disposer pays instead, for the store-then-load ordering that needs: it sets
 /// STOPPED, then a process-wide barrier (membarrier) makes sure that a deliverer either sees
 /// STOPPED before its next callback or is visibly inside one; in that case the two settle
@@ -25,7 +25,7 @@ import Synchronization
 /// Swift reference behind the C references stays until the subject has let go too
 /// (`listed`/`unlisted`). Nor does the token hold a reference to the subject when it is on a
 /// loan (`SubjectLender`, for tokens made on the subject's owner thread). A subscribe and
-/// dispose that the subject serves inline (W4 of issue 6) thus cost the token one RMW; which
+/// dispose that the subject serves inline (`make bench`, W4) thus cost the token one RMW; which
 /// calls are inline, the subject's notices learn from `rxc_member_call`.
 final class CObserver: Observer<RxValue>, Cancelable {
   private static let stopped: UInt64 = 1  // no callback may start any more

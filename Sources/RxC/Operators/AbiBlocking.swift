@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 10 of the contract: blocking calls, for programs and tests.
+// rxc.h section 10: blocking calls, for programs and tests.
 
 @c(rx_blocking_to_array)
 public func rx_blocking_to_array(

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 9 of the contract, combine family.
+// rxc.h section 9: combine family.
 
 @c(rx_merge)
 public func rx_merge(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt)

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 9 of the contract, error handling (rx_timeout lives with the schedulers).
+// rxc.h section 9: error handling (rx_timeout lives with the schedulers).
 
 @c(rx_catch)
 public func rx_catch(

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 9 of the contract, filter family (the timed ones live with the schedulers).
+// rxc.h section 9: filter family (the timed ones live with the schedulers).
 
 @c(rx_filter)
 public func rx_filter(

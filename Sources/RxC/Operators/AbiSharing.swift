@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 9 of the contract: sharing and the Driver trait.
+// rxc.h section 9: sharing and the Driver trait.
 
 @c(rx_share)
 public func rx_share(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 9 of the contract, transform family.
+// rxc.h section 9: transform family.
 
 @c(rx_map)
 public func rx_map(

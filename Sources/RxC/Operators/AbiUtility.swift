@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 9 of the contract, utility family (rx_delay* live with the schedulers).
+// rxc.h section 9: utility family (rx_delay* live with the schedulers).
 
 @c(rx_do)
 public func rx_do(_ src: UnsafeMutablePointer<rx_observable>?, _ tap: rx_observer, _ ctxFree: rx_free_fn?)

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 8 of the contract: the main run loop for C programs.
+// rxc.h section 8: the main run loop for C programs.
 
 private func loopStatus(_ status: MainScheduler.LoopStatus, _ fn: StaticString) -> rx_status {
   switch status {

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 8 of the contract: schedulers, scheduling, and the test scheduler.
+// rxc.h section 8: schedulers, scheduling, and the test scheduler.
 
 @c(rx_scheduler_immediate)
 public func rx_scheduler_immediate() -> UnsafeMutablePointer<rx_scheduler>? {

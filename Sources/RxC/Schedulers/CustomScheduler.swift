@@ -6,7 +6,7 @@ import Synchronization
 /// rx_scheduler_custom_new: everything the library schedules on it goes through the C
 /// vtable. Each action reaches C as `customTrampoline` + a retained `CustomAction`; the
 /// library owns that action_ctx and frees it after the call, or when the token the vtable
-/// returned is disposed before the call (the contract says no call starts after that).
+/// returned is disposed before the call (rxc.h: no call starts after that).
 final class CustomScheduler: Scheduler, @unchecked Sendable {
   let vtable: rx_scheduler_vtable
   let context: CContext

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 7 of the contract: subjects and relays. Validate, convert, call the core.
+// rxc.h section 7: subjects and relays. Validate, convert, call the core.
 
 @c(rx_publish_subject_new)
 public func rx_publish_subject_new() -> UnsafeMutablePointer<rx_subject>? {

@@ -3,7 +3,7 @@ import RxCore
 
 /// An rx_subject: a C handle on a core subject or relay. It is the only class of kind
 /// `.subject`, which lets hot entry points reach it from a checked pointer without a cast.
-/// Its last rx_release disposes the subject (contract section 1).
+/// Its last rx_release disposes the subject (rxc.h, rx_release).
 final class SubjectHandle: Handle {
   enum Sort {
     case publish, behavior, replay, async, publishRelay, behaviorRelay

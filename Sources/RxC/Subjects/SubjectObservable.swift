@@ -19,7 +19,7 @@ final class SubjectObservable: Observable<RxValue> {
   private let attachCall: (CObserver) -> Void
   private let detachCall: (CObserver) -> Void
   /// The same subject when it is a publish or a replay subject (the sorts whose subscribe +
-  /// dispose issue 6 times, W4 and W7): called directly, no closure or witness call.
+  /// dispose `make bench` times, W4 and W7): called directly, no closure or witness call.
   private let publish: Unmanaged<PublishSubject<RxValue>>?
   private let replay: Unmanaged<ReplaySubject<RxValue>>?
   private let lock = SpinLock()

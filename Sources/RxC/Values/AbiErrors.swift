@@ -1,6 +1,6 @@
 import CRxc
 
-// Section 4 of the contract: errors carried by streams.
+// rxc.h section 4: errors carried by streams.
 
 @c(rx_error_new)
 public func rx_error_new(_ code: Int32, _ message: UnsafePointer<CChar>?) -> UnsafeMutablePointer<rx_error>? {

@@ -154,7 +154,7 @@
     guard let base else { return }
     let n = count
     // Unprotected: the pointer never escapes the delivery, and a stack protector here costs
-    // W1 of issue 6 six instructions per event.
+    // six instructions per event (`make bench`, W1).
     _withUnprotectedUnsafePointer(to: element) { p in
       if n == 1 { return Self.deliverNext(at: p, to: base[0]) }  // one subscriber: no loop
       var i = 0
