@@ -5,7 +5,7 @@ import Synchronization
 /// fresh subject: once the source terminates or the connection is disposed, the next
 /// subscriber or connect makes a new one.
 ///
-/// Unlike RxSwift (issue #2708), the source is never subscribed while a lock is held: the
+/// Unlike RxSwift, the source is never subscribed while a lock is held: the
 /// lock only decides who connects, and a connect racing with a disconnect is settled by the
 /// connection's single-assignment disposable.
 public final class ConnectableObservable<Element>: Observable<Element> {
