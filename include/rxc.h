@@ -803,6 +803,38 @@ typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
 /* Returns an owned observable to continue with, or NULL to forward the error. */
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
 
+/**
+ * Callbacks by reference, for FFIs whose callbacks cannot take or return a struct by value
+ * (LuaJIT): fill an rx_by_ref with the by-reference forms you need and hand the library the
+ * matching rx_by_ref_* function as the callback, with the rx_by_ref's address as its ctx.
+ * The trampoline calls your function with by_ref->ctx. The rx_by_ref must stay valid (and
+ * unchanged) for as long as the library may call the callback: free it in ctx_free, or in
+ * on_disposed for an observer (whose on_error, on_completed and on_disposed receive the
+ * rx_by_ref's address as their ctx). Ownership is as for the by-value forms: *out receives
+ * an owned value. A NULL rx_by_ref, or a NULL member that is called, fails the stream with
+ * RX_ERROR_UNKNOWN (a NULL on_next drops the value; a NULL equal finds nothing equal).
+ */
+typedef struct rx_by_ref {
+  void *ctx; /* passed to each function below */
+  void (*on_next)(void *ctx, const rx_value *value);
+  void (*map)(void *ctx, const rx_value *v, rx_value *out, rx_error **error);
+  bool (*predicate)(void *ctx, const rx_value *v, rx_error **error);
+  void (*accumulate)(void *ctx, const rx_value *acc, const rx_value *v, rx_value *out, rx_error **error);
+  rx_observable *(*flat_map)(void *ctx, const rx_value *v, rx_error **error);
+  void (*combine)(void *ctx, const rx_value *values, size_t n, rx_value *out, rx_error **error);
+  bool (*equal)(void *ctx, const rx_value *a, const rx_value *b);
+} rx_by_ref;
+
+/* The trampolines: each is a callback of the by-value type it is named after, whose ctx is
+   an rx_by_ref *. */
+RX_EXPORT void rx_by_ref_on_next(void *by_ref, rx_value value);
+RX_EXPORT rx_value rx_by_ref_map(void *by_ref, rx_value v, rx_error **error);
+RX_EXPORT bool rx_by_ref_predicate(void *by_ref, rx_value v, rx_error **error);
+RX_EXPORT rx_value rx_by_ref_accumulate(void *by_ref, rx_value acc, rx_value v, rx_error **error);
+RX_EXPORT rx_observable *rx_by_ref_flat_map(void *by_ref, rx_value v, rx_error **error);
+RX_EXPORT rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_error **error);
+RX_EXPORT bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
+
 /* scheduling */
 /**
  * @abstract Subscribes to src on `scheduler`, and disposes that subscription there too.

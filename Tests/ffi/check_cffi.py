@@ -231,7 +231,9 @@ def arg_for(fname, index, ctype):
         arr = ffi.new("rx_value[2]", [lib.rx_int(1), lib.rx_int(2)])
         keep.append(arr)
         return arr
-    if name in ("rx_error * *", "size_t *"):
+    if name == "rx_error * *":
+        return out_error()
+    if name == "size_t *":
         out = ffi.new(name)
         keep.append(out)
         return out
@@ -269,6 +271,13 @@ def array_value():
     return v
 
 
+def out_error():
+    """An out parameter for an owned error, released at clean-up if one was written."""
+    out = ffi.new("rx_error **")
+    owned.append((lambda p: lib.rx_release(p[0]) if p[0] != NULL else None, out))
+    return out
+
+
 def out_value():
     """An out parameter for an owned value, released at clean-up."""
     out = ffi.new("rx_value *")
@@ -302,7 +311,7 @@ RECIPES = {
     "rx_single_assignment_disposable_set": lambda: [mk_owned(lib.rx_single_assignment_disposable_new),
                                                     fresh("rx_disposable *")],
     "rx_subject_value": lambda: [mk_owned(lambda: lib.rx_behavior_subject_new(lib.rx_int(3))),
-                                 out_value(), ffi.new("rx_error **")],
+                                 out_value(), out_error()],
     "rx_connect": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_ref_count": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_drive": lambda: [mk_owned(lambda: lib.rx_as_driver(fresh_observable(), lib.rx_int(0))), observer()],
@@ -320,8 +329,8 @@ RECIPES = {
     "rx_switch_latest": lambda: [lib_owned(lib.rx_map(fresh_observable(), callback(ffi.typeof("rx_map_fn")), NULL, NULL))],
     "rx_main_run": lambda: (lib.rx_main_stop(), [])[1],  # a stop asked for first ends it at once
     "rx_main_run_for": lambda: [0],
-    "rx_blocking_to_array": lambda: [fresh_observable(), 1_000_000_000, out_value(), ffi.new("rx_error **")],
-    "rx_blocking_last": lambda: [fresh_observable(), 1_000_000_000, out_value(), ffi.new("rx_error **")],
+    "rx_blocking_to_array": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
+    "rx_blocking_last": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
     "rx_timeout": lambda: [fresh_observable(), 1_000_000, test_sched],
     "rx_interval": lambda: [1_000_000, test_sched],
     "rx_timer": lambda: [1_000_000, -1, test_sched],
