@@ -170,9 +170,9 @@ RX_EXPORT rx_value rx_ptr(void *p);
 RX_EXPORT rx_value rx_none(void);
 
 /*
- * Readers of plain values: real functions, for FFI users. A value of another kind gives 0,
- * 0.0, false or NULL and sets rx_last_error() (an RX_INT reads as an int only; use
- * v.i for the raw payload).
+ * Readers of plain values: real functions, for FFI users. A value of another kind gives -1,
+ * 0.0, false or NULL (the library's error results for those types) and sets rx_last_error();
+ * only an RX_INT reads as an int (v.i is the raw payload of any kind).
  */
 RX_EXPORT int64_t rx_value_int(rx_value v);
 RX_EXPORT double rx_value_double(rx_value v);

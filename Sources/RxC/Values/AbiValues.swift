@@ -17,7 +17,7 @@ import RxCore
 }
 
 @c(rx_value_int) public func rx_value_int(_ v: rx_value) -> Int64 {
-  isKind(v, RX_INT, "rx_value_int") ? v.i : 0
+  isKind(v, RX_INT, "rx_value_int") ? v.i : -1
 }
 @c(rx_value_double) public func rx_value_double(_ v: rx_value) -> Double {
   isKind(v, RX_DOUBLE, "rx_value_double") ? v.d : 0
