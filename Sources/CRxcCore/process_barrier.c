@@ -4,10 +4,13 @@
  * ordering it needs (see CObserver.swift).
  *
  * Linux membarrier (private expedited), registered at load time. Where the kernel lacks it,
- * the classic fallback (as .NET's FlushProcessWriteBuffers): changing the protection of a
- * page this process has touched makes the kernel interrupt every CPU running one of its
- * threads to flush its TLB, and an interrupt is a full barrier. RXC_PROCESS_BARRIER=mprotect
- * forces the fallback (make ctest runs the dispose-race tests with it too). */
+ * on x86 only, the classic fallback (as .NET's FlushProcessWriteBuffers): changing the
+ * protection of a page this process has touched makes the kernel interrupt every CPU running
+ * one of its threads to flush its TLB, and an interrupt is a full barrier. Elsewhere (AArch64
+ * broadcasts TLB invalidations without interrupting the other CPUs) there is no fallback:
+ * rxc_process_barrier_works() says 0 and callers fence on both sides (AsymmetricFence.swift).
+ * RXC_PROCESS_BARRIER=mprotect forces the fallback (make ctest runs the dispose-race tests
+ * with it too). docs/CONCURRENCY.md has the argument. */
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -17,9 +20,16 @@
 #include <unistd.h>
 #include "rxc_core.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#define RXC_TLB_FALLBACK 1
+#else
+#define RXC_TLB_FALLBACK 0
+#endif
+
 static int use_membarrier;
-static int barrier_works = 1;
-static volatile char *flush_page;
+static int barrier_works = RXC_TLB_FALLBACK;
+/* The fallback's page: static, so it exists without an mmap that could fail. */
+static volatile char flush_page[1 << 16] __attribute__((aligned(1 << 16)));
 static pthread_mutex_t flush_lock = PTHREAD_MUTEX_INITIALIZER;
 
 __attribute__((constructor)) static void rxc_process_barrier_init(void) {
@@ -28,11 +38,7 @@ __attribute__((constructor)) static void rxc_process_barrier_init(void) {
   if (!(force && strcmp(force, "mprotect") == 0) && cmds >= 0 && (cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
       syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
     use_membarrier = 1;
-  /* Mapped either way: it is also membarrier's fallback. */
-  void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p != MAP_FAILED) flush_page = p;
-  else if (!use_membarrier) barrier_works = 0;
+  if (use_membarrier) barrier_works = 1;
 }
 
 int rxc_process_barrier_works(void) { return barrier_works; }
@@ -41,14 +47,15 @@ void rxc_process_barrier(void) {
   /* A failure (say the registration did not carry over into a forked child) falls back to
    * the page-protection barrier rather than leaving callers without one. */
   if (use_membarrier && syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0) return;
+#if RXC_TLB_FALLBACK
   size_t size = (size_t)sysconf(_SC_PAGESIZE);
   pthread_mutex_lock(&flush_lock);
-  if (flush_page) {
-    flush_page[0]++;  /* dirty and present, so the protection change must shoot down TLBs */
-    mprotect((void *)flush_page, size, PROT_READ);
-    mprotect((void *)flush_page, size, PROT_READ | PROT_WRITE);
-  } else {
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  }
+  flush_page[0]++; /* dirty and present, so the protection change must shoot down TLBs */
+  mprotect((void *)flush_page, size, PROT_READ);
+  mprotect((void *)flush_page, size, PROT_READ | PROT_WRITE);
   pthread_mutex_unlock(&flush_lock);
+#else
+  /* No process barrier here (barrier_works is 0, so callers fenced both sides). */
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
 }

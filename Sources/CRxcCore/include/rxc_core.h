@@ -13,6 +13,8 @@ int rxc_process_barrier_works(void);
 
 /* Orders the surrounding memory accesses for the compiler only (no instruction). */
 static inline void rxc_compiler_fence(void) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+/* A full fence, for the light side of an asymmetric fence where no process barrier exists. */
+static inline void rxc_full_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 /* A value unique to the calling thread among live threads (its thread pointer: one load). */
 static inline uintptr_t rxc_thread_self(void) {

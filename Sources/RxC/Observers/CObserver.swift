@@ -170,14 +170,14 @@ final class CObserver: Observer<RxValue>, Cancelable {
   @inline(__always)
   private func enter() {
     inCallback.store(true, ordering: .relaxed)
-    rxc_compiler_fence()  // the CPU may still reorder: that is what the disposer's barrier is for
+    AsymmetricFence.lightSide()  // the CPU may still reorder: that is what the disposer's barrier is for
   }
 
   @inline(__always)
   private func leave() {
-    rxc_compiler_fence()
+    AsymmetricFence.lightSide()
     inCallback.store(false, ordering: .releasing)
-    rxc_compiler_fence()
+    AsymmetricFence.lightSide()
     if state.load(ordering: .acquiring) & Self.stopped != 0 { leftAfterStop() }
   }
 
@@ -274,7 +274,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// `finishAfterStop` when a deliverer may be inside a callback on another thread.
   @inline(never)
   private func finishAfterStopElsewhere() {
-    rxc_process_barrier()
+    AsymmetricFence.heavySide()
     if inCallback.load(ordering: .acquiring) {
       if state.bitwiseOr(Self.pending, ordering: .acquiringAndReleasing).oldValue & Self.left != 0 {
         claimFinal()

@@ -1,4 +1,5 @@
 import CRxcCore
+import RxCore
 import Synchronization
 
 /// Lends a subject to the subscription tokens made on one thread, its owner, so that a
@@ -11,7 +12,7 @@ import Synchronization
 /// been given back and the subject handle is gone. The owner counts its loans with plain
 /// stores (`lent`); other threads give loans back with an atomic add (`returned`); the one
 /// that closes the lender (the subject handle's end) looks at the owner's count after one
-/// `rxc_process_barrier()`, as the drains' biased mode does, unless it is the owner itself:
+/// `AsymmetricFence.heavySide()`, as the drains' biased mode does, unless it is the owner itself:
 /// the owner either made its change visible before the barrier, or sees the close after it
 /// (it marks itself inside, `ownerIn`, so that the closer knows when the count is in flux
 /// and leaves taking it to the owner). Only the owner lends; other threads' tokens hold a
@@ -47,12 +48,12 @@ struct SubjectLender: ~Copyable {
     let o = owner.load(ordering: .relaxed)
     if o != me && (o != Self.nobody || !claim(me, anchor)) { return false }
     ownerIn.store(true, ordering: .relaxed)
-    rxc_compiler_fence()
+    AsymmetricFence.lightSide()
     guard phase.load(ordering: .acquiring) == Self.open else { return refusedAfterClose(anchor) }
     lent.store(lent.load(ordering: .relaxed) &+ 1, ordering: .releasing)
-    rxc_compiler_fence()
+    AsymmetricFence.lightSide()
     ownerIn.store(false, ordering: .releasing)
-    rxc_compiler_fence()
+    AsymmetricFence.lightSide()
     if phase.load(ordering: .acquiring) != Self.open { freeze() }  // this loan stands
     return true
   }
@@ -63,12 +64,12 @@ struct SubjectLender: ~Copyable {
   func giveBack() -> Bool {
     if owner.load(ordering: .relaxed) == rxc_thread_self() {
       ownerIn.store(true, ordering: .relaxed)
-      rxc_compiler_fence()
+      AsymmetricFence.lightSide()
       if phase.load(ordering: .acquiring) == Self.open {
         lent.store(lent.load(ordering: .relaxed) &- 1, ordering: .releasing)
-        rxc_compiler_fence()
+        AsymmetricFence.lightSide()
         ownerIn.store(false, ordering: .releasing)
-        rxc_compiler_fence()
+        AsymmetricFence.lightSide()
         return phase.load(ordering: .acquiring) != Self.open && ownerSawClose()
       }
       ownerLeftClosed()
@@ -106,7 +107,7 @@ struct SubjectLender: ~Copyable {
       return false  // nobody borrowed, and nobody will
     }
     if owner.load(ordering: .relaxed) != rxc_thread_self() {
-      rxc_process_barrier()
+      AsymmetricFence.heavySide()
       if ownerIn.load(ordering: .acquiring) { return false }  // it takes the count when it leaves
     }
     return ownerSawClose()
@@ -115,7 +116,7 @@ struct SubjectLender: ~Copyable {
   @inline(never)
   private func claim(_ me: UInt, _ anchor: AnyObject) -> Bool {
     // Without a real process barrier the closer could not read the owner's count.
-    guard rxc_process_barrier_works() != 0 else { return false }
+    guard AsymmetricFence.heavySideExists else { return false }
     let a = Unmanaged.passUnretained(anchor).retain()  // before anyone can see a loan
     if owner.compareExchange(expected: Self.nobody, desired: me, ordering: .sequentiallyConsistent).exchanged {
       return true

@@ -16,7 +16,7 @@ import Synchronization
 ///   else around, is biased to that thread (`bias`). The owner then takes it with plain stores
 ///   (its identity into `ownerIn`, then a re-check of `bias`) and no atomic read-modify-write
 ///   at all. Any other thread that wants it revokes the bias for good: it marks `bias`
-///   revoking, runs `rxc_process_barrier()` once (every in-flight owner store becomes visible,
+///   revoking, runs `AsymmetricFence.heavySide()` once (every in-flight owner store becomes visible,
 ///   or the owner's re-check sees the revocation), then looks at `ownerIn`. An owner found
 ///   inside keeps the drain until it lets go; it sees the revocation then and handles what
 ///   was queued for it, fenced. Nobody ever waits for an owner: its handler may be waiting
@@ -28,7 +28,7 @@ import Synchronization
 ///   may, on a real CPU, read the queue before its store is visible, while a submitter reads
 ///   "held" and leaves its item to it. Both sides need a full fence between their store and
 ///   their load. The first submission from a foreign thread that finds the drain held makes it
-///   `shared` for good: it runs `rxc_process_barrier()` once, which makes every in-flight
+///   `shared` for good: it runs `AsymmetricFence.heavySide()` once, which makes every in-flight
 ///   holder's "free" store visible or its next load see `shared`; from then on holders fence
 ///   when they let go, as the usual protocol does.
 ///
@@ -82,7 +82,7 @@ public final class Drain<Item> {
 
   public init() {
     // Without a real process barrier the asymmetric protocols cannot be made safe.
-    let barrier = rxc_process_barrier_works() != 0
+    let barrier = AsymmetricFence.heavySideExists
     mode = Atomic(barrier ? 0 : 2)
     bias = Atomic(barrier ? Self.unbiased : Self.revoked)
   }
@@ -127,7 +127,7 @@ public final class Drain<Item> {
     if bias.load(ordering: .relaxed) == me {
       if holder.load(ordering: .relaxed) == me { return false }  // re-entrant
       ownerIn.store(me, ordering: .relaxed)
-      rxc_compiler_fence()  // the CPU may still reorder: that is what the revoker's barrier is for
+      AsymmetricFence.lightSide()  // the CPU may still reorder: that is what the revoker's barrier is for
       if bias.load(ordering: .relaxed) == me {
         holder.store(me, ordering: .relaxed)
         if queued.load(ordering: .relaxed) != 0 { catchUp(handle) }
@@ -210,7 +210,7 @@ public final class Drain<Item> {
       }
       guard bias.compareExchange(expected: b, desired: Self.revoking, ordering: .sequentiallyConsistent).exchanged
       else { continue }
-      if b != Self.unbiased { rxc_process_barrier() }
+      if b != Self.unbiased { AsymmetricFence.heavySide() }
       bias.store(Self.revoked, ordering: .sequentiallyConsistent)
       return
     }
@@ -252,7 +252,7 @@ public final class Drain<Item> {
   func letGoOfBias(_ handle: (Item) -> Void) {
     holder.store(0, ordering: .relaxed)
     ownerIn.store(0, ordering: .releasing)
-    rxc_compiler_fence()
+    AsymmetricFence.lightSide()
     if bias.load(ordering: .relaxed) != rxc_thread_self() { return revokedWhileHeld(handle) }
     if parked.load(ordering: .relaxed) != nil { releaseParked() }
   }
@@ -289,7 +289,7 @@ public final class Drain<Item> {
     if queued.load(ordering: .relaxed) != 0 { return true }
     holder.store(0, ordering: .relaxed)
     held.store(0, ordering: .releasing)
-    rxc_compiler_fence()
+    AsymmetricFence.lightSide()
     if mode.load(ordering: .relaxed) != 0 { return recheck() }
     // Only this thread can have parked an owner (see the type comment).
     if parked.load(ordering: .relaxed) != nil { releaseParked() }
@@ -333,7 +333,7 @@ public final class Drain<Item> {
   func makeShared() {
     if mode.load(ordering: .acquiring) == 2 { return }
     mode.store(1, ordering: .sequentiallyConsistent)
-    rxc_process_barrier()
+    AsymmetricFence.heavySide()
     mode.store(2, ordering: .releasing)
   }
 

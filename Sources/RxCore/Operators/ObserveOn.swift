@@ -101,7 +101,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       Unmanaged.passUnretained(self).release()
     }
     lingers = trigger != nil
-    mayStream = lingers && !batching && rxc_process_barrier_works() != 0
+    mayStream = lingers && !batching && AsymmetricFence.heavySideExists
   }
 
   // Nothing else can touch either end now. (@_optimize(none): see Sink's deinit.)
@@ -152,7 +152,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   final func published(_ count: Int) {
     published.store(published.load(ordering: .relaxed) &+ count, ordering: .releasing)
     // The store may still pass the load below in the CPU: the drain's barrier covers that.
-    rxc_compiler_fence()
+    AsymmetricFence.lightSide()
     if streaming.load(ordering: .relaxed) { return }
     if wip.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { return scheduleDrain() }
   }
@@ -197,7 +197,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   final func stopStreaming() {
     beforeStreamingStops?()
     streaming.store(false, ordering: .relaxed)
-    rxc_process_barrier()
+    AsymmetricFence.heavySide()
     streamsStopped &+= 1
   }
 
