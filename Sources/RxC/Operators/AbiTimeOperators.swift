@@ -82,6 +82,9 @@ public func rx_buffer(
     guard let h = SchedulerHandle.from(scheduler, "rx_buffer") else { return nil }
     s = h.scheduler
   }
+  if span == 0 {
+    return ObservableHandle.make(o.observable.buffer(count: Int(count), pack: { RxValue.boxed(ArrayBox($0)) }))
+  }
   return ObservableHandle.make(Buffer(
     source: o.observable, timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
     scheduler: s, make: { RxValue.boxed(ArrayBox($0)) }))

@@ -72,5 +72,5 @@ public func rx_concat_map(
 @c(rx_to_array)
 public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_to_array") else { return nil }
-  return ObservableHandle.make(h.observable.toArray().map { CAdapt.array($0) })
+  return ObservableHandle.make(h.observable.toArray(pack: CAdapt.array))
 }

@@ -20,22 +20,22 @@ public func rx_do(_ src: UnsafeMutablePointer<rx_observable>?, _ tap: rx_observe
 @c(rx_materialize)
 public func rx_materialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_materialize") else { return nil }
-  return ObservableHandle.make(h.observable.materialize().map { event -> RxValue in
+  return ObservableHandle.make(h.observable.materialize(pack: { event -> RxValue in
     switch event {
     // Errors become rx_errors so rx_value_event_error can hand them out.
     case .error(let error): return .boxed(EventBox(.error(ErrorObject.from(error))))
     default: return .boxed(EventBox(event))
     }
-  })
+  }))
 }
 
 @c(rx_dematerialize)
 public func rx_dematerialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_dematerialize") else { return nil }
-  return ObservableHandle.make(h.observable.map { v -> Event<RxValue> in
+  return ObservableHandle.make(h.observable.dematerialize(unpack: { v -> Event<RxValue> in
     guard case .boxed(let box) = v, let event = box as? EventBox else {
       throw CAdapt.typeError("rx_dematerialize: the source emitted a value that is not an RX_EVENT")
     }
     return event.event
-  }.dematerialize())
+  }))
 }

@@ -3,7 +3,7 @@
 /// comes first, and a new window opens. `count` nil is time only; `timeSpan` nil is count
 /// only (no timer; completion emits the rest only if there is any). A timed buffer emits its
 /// current contents on completion even when empty. Events and ticks go through a Drain.
-public final class Buffer<Element, Output>: Producer<Output> {
+public class Buffer<Element, Output>: Producer<Output> {
   let source: Observable<Element>
   let timeSpan: Int64?
   let count: Int?
@@ -25,14 +25,18 @@ public final class Buffer<Element, Output>: Producer<Output> {
   public override func run(_ observer: Observer<Output>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = BufferSink(observer: observer, cancel: cancel, parent: self)
+    start(BufferSink(observer: observer, cancel: cancel, parent: self))
+  }
+
+  /// Final, so that a leaf's call gets it specialized.
+  final func start(_ sink: BufferSink<Element, Output>) -> (sink: any Disposable, subscription: any Disposable) {
     sink.armTimer(0)
     let subscription = source.subscribe(sink)
     return (sink, BinaryDisposable(subscription, sink.timer))
   }
 }
 
-final class BufferSink<Element, Output>: Sink<Element, Output> {
+class BufferSink<Element, Output>: Sink<Element, Output> {
   enum Input { case event(Event<Element>), tick(UInt64) }
   let parent: Buffer<Element, Output>
   let timer = SerialDisposable()
@@ -87,4 +91,25 @@ extension ObservableType {
   public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?) -> Observable<[Element]> {
     Buffer(source: asObservable(), timeSpan: timeSpan, count: count, scheduler: scheduler, make: { Array($0) })
   }
+}
+
+extension Observable where Element == Value {
+  /// A count-only buffer (no timer) whose arrays `pack` makes into one element each (the C
+  /// layer's array box), specialized.
+  public func buffer(count: Int, pack: @escaping (ContiguousArray<Value>) -> Value) -> Observable<Value> {
+    ValueBuffer(source: self, timeSpan: nil, count: count, scheduler: nil, make: pack)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueBuffer: Buffer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    start(ValueBufferSink(observer: observer, cancel: cancel, parent: self))
+  }
+}
+
+final class ValueBufferSink: BufferSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -11,7 +11,17 @@ extension Observable {
   }
 }
 
-final class CatchProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func `catch`(_ handler: @escaping (any Error) throws -> Observable<Value>) -> Observable<Value> {
+    ValueCatchProducer(source: self, handler: handler)
+  }
+
+  public func catchAndReturn(_ element: Value) -> Observable<Value> {
+    ValueCatchProducer(source: self, handler: { _ in Just(element) })
+  }
+}
+
+class CatchProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let handler: (any Error) throws -> Observable<Element>
 
@@ -30,7 +40,7 @@ final class CatchProducer<Element>: Producer<Element> {
 
 /// The source has terminated before the handler's observable is subscribed, so events of
 /// the two never overlap and need no serialization.
-final class CatchSink<Element>: Sink<Element, Element> {
+class CatchSink<Element>: Sink<Element, Element> {
   let handler: (any Error) throws -> Observable<Element>
   let subscription = SerialDisposable()
 
@@ -39,7 +49,8 @@ final class CatchSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  func run(_ source: Observable<Element>) -> any Disposable {
+  /// Final, so that a leaf producer's call gets it specialized.
+  final func run(_ source: Observable<Element>) -> any Disposable {
     let first = SingleAssignmentDisposable()
     subscription.set(first)
     first.trySet(source.subscribe(self))
@@ -59,12 +70,15 @@ final class CatchSink<Element>: Sink<Element, Element> {
       }
       let second = SingleAssignmentDisposable()
       subscription.set(second)  // releases the failed source's subscription
-      second.trySet(next.subscribe(CatchProxy(parent: self)))
+      second.trySet(next.subscribe(makeProxy()))
     }
   }
+
+  /// The observer of the handler's observable (a leaf gives its own).
+  func makeProxy() -> Observer<Element> { CatchProxy(parent: self) }
 }
 
-final class CatchProxy<Element>: Observer<Element> {
+class CatchProxy<Element>: Observer<Element> {
   let parent: CatchSink<Element>
   init(parent: CatchSink<Element>) { self.parent = parent }
 
@@ -75,4 +89,25 @@ final class CatchProxy<Element>: Observer<Element> {
   override func dropped() { parent.dropped() }
 
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueCatchProducer: CatchProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueCatchSink(handler: handler, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+final class ValueCatchSink: CatchSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func makeProxy() -> Observer<Value> { ValueCatchProxy(parent: self) }
+}
+
+final class ValueCatchProxy: CatchProxy<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func dropped() { super.dropped() }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

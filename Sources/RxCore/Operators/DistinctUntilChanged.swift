@@ -9,7 +9,13 @@ extension Observable where Element: Equatable {
   public func distinctUntilChanged() -> Observable<Element> { distinctUntilChanged(==) }
 }
 
-final class DistinctUntilChangedProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func distinctUntilChanged(_ comparer: @escaping (Value, Value) throws -> Bool) -> Observable<Value> {
+    ValueDistinctUntilChangedProducer(source: self, comparer: comparer)
+  }
+}
+
+class DistinctUntilChangedProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let comparer: (Element, Element) throws -> Bool
 
@@ -26,7 +32,7 @@ final class DistinctUntilChangedProducer<Element>: Producer<Element> {
   }
 }
 
-final class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
+class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
   let comparer: (Element, Element) throws -> Bool
   var previous: Element?
 
@@ -54,4 +60,18 @@ final class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
       forwardTerminal(event)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueDistinctUntilChangedSink(comparer: comparer, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueDistinctUntilChangedSink: DistinctUntilChangedSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -20,7 +20,22 @@ extension Observable {
   }
 }
 
-final class DoProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func `do`(tap makeTap: @escaping () -> Observer<Value>) -> Observable<Value> {
+    ValueDoProducer(source: self, makeTap: makeTap)
+  }
+
+  public func `do`(
+    onNext: ((Value) -> Void)? = nil, onError: ((any Error) -> Void)? = nil,
+    onCompleted: (() -> Void)? = nil, onDispose: (() -> Void)? = nil
+  ) -> Observable<Value> {
+    ValueDoProducer(source: self, makeTap: {
+      ValueClosureTap(onNext: onNext, onError: onError, onCompleted: onCompleted, onDispose: onDispose)
+    })
+  }
+}
+
+class DoProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let makeTap: () -> Observer<Element>
 
@@ -37,7 +52,7 @@ final class DoProducer<Element>: Producer<Element> {
   }
 }
 
-final class DoSink<Element>: Sink<Element, Element> {
+class DoSink<Element>: Sink<Element, Element> {
   let parent: DoProducer<Element>  // keeps the tap factory (and what it captures) alive
   let tap: Observer<Element>
   let tapFinished = Atomic<Bool>(false)
@@ -70,7 +85,7 @@ final class DoSink<Element>: Sink<Element, Element> {
   }
 }
 
-final class ClosureTap<Element>: Observer<Element> {
+class ClosureTap<Element>: Observer<Element> {
   let onNext: ((Element) -> Void)?
   let onError: ((any Error) -> Void)?
   let onCompleted: (() -> Void)?
@@ -92,4 +107,25 @@ final class ClosureTap<Element>: Observer<Element> {
   }
 
   override func dropped() { onDispose?() }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueDoProducer: DoProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueDoSink(parent: self, tap: makeTap(), observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueDoSink: DoSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func dropped() { super.dropped() }
+  override func dispose() { super.dispose() }
+}
+
+final class ValueClosureTap: ClosureTap<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func dropped() { super.dropped() }
 }

@@ -6,7 +6,13 @@ extension Observable {
   }
 }
 
-final class ElementAtProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func element(at index: Int) -> Observable<Value> {
+    ValueElementAtProducer(source: self, index: index)
+  }
+}
+
+class ElementAtProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let index: Int
 
@@ -23,7 +29,7 @@ final class ElementAtProducer<Element>: Producer<Element> {
   }
 }
 
-final class ElementAtSink<Element>: Sink<Element, Element> {
+class ElementAtSink<Element>: Sink<Element, Element> {
   var remaining: Int
 
   init(index: Int, observer: Observer<Element>, cancel: any Cancelable) {
@@ -43,4 +49,18 @@ final class ElementAtSink<Element>: Sink<Element, Element> {
     case .completed: forwardTerminal(.error(RxError.argumentOutOfRange))
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueElementAtProducer: ElementAtProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueElementAtSink(index: index, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueElementAtSink: ElementAtSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

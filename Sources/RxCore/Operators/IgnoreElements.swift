@@ -3,7 +3,11 @@ extension Observable {
   public func ignoreElements() -> Observable<Element> { IgnoreElementsProducer(source: self) }
 }
 
-final class IgnoreElementsProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func ignoreElements() -> Observable<Value> { ValueIgnoreElementsProducer(source: self) }
+}
+
+class IgnoreElementsProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   init(source: Observable<Element>) { self.source = source }
 
@@ -15,8 +19,22 @@ final class IgnoreElementsProducer<Element>: Producer<Element> {
   }
 }
 
-final class IgnoreElementsSink<Element>: Sink<Element, Element> {
+class IgnoreElementsSink<Element>: Sink<Element, Element> {
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueIgnoreElementsProducer: IgnoreElementsProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueIgnoreElementsSink(observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueIgnoreElementsSink: IgnoreElementsSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -4,7 +4,11 @@ extension Observable {
   public func last() -> Observable<Element> { LastProducer(source: self) }
 }
 
-final class LastProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func last() -> Observable<Value> { ValueLastProducer(source: self) }
+}
+
+class LastProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   init(source: Observable<Element>) { self.source = source }
 
@@ -16,7 +20,7 @@ final class LastProducer<Element>: Producer<Element> {
   }
 }
 
-final class LastSink<Element>: Sink<Element, Element> {
+class LastSink<Element>: Sink<Element, Element> {
   var last: Element?
 
   override func on(_ event: Event<Element>) {
@@ -35,4 +39,18 @@ final class LastSink<Element>: Sink<Element, Element> {
       forwardTerminal(.completed)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueLastProducer: LastProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueLastSink(observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueLastSink: LastSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -7,7 +7,13 @@ extension Observable {
   }
 }
 
-final class ReduceProducer<Source, Accumulate>: Producer<Accumulate> {
+extension Observable where Element == Value {
+  public func reduce(_ seed: Value, accumulator: @escaping (Value, Value) throws -> Value) -> Observable<Value> {
+    ValueReduceProducer(source: self, seed: seed, accumulator: accumulator)
+  }
+}
+
+class ReduceProducer<Source, Accumulate>: Producer<Accumulate> {
   let source: Observable<Source>
   let seed: Accumulate
   let accumulator: (Accumulate, Source) throws -> Accumulate
@@ -26,7 +32,7 @@ final class ReduceProducer<Source, Accumulate>: Producer<Accumulate> {
   }
 }
 
-final class ReduceSink<Source, Accumulate>: Sink<Source, Accumulate> {
+class ReduceSink<Source, Accumulate>: Sink<Source, Accumulate> {
   let parent: ReduceProducer<Source, Accumulate>
   var accumulate: Accumulate
 
@@ -49,4 +55,18 @@ final class ReduceSink<Source, Accumulate>: Sink<Source, Accumulate> {
       forwardTerminal(.completed)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueReduceProducer: ReduceProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueReduceSink(parent: self, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueReduceSink: ReduceSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -8,7 +8,13 @@ extension Observable {
   }
 }
 
-final class RetryProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func retry(_ maxAttempts: Int = 0) -> Observable<Value> {
+    ValueRetryProducer(source: self, maxAttempts: Swift.max(maxAttempts, 0))
+  }
+}
+
+class RetryProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let maxAttempts: Int
 
@@ -28,7 +34,7 @@ final class RetryProducer<Element>: Producer<Element> {
 /// Resubscription goes through a Drain used as a trampoline: a source that fails while
 /// being subscribed queues the next attempt instead of recursing, so many synchronous
 /// failures cost a loop, not stack depth.
-final class RetrySink<Element>: Sink<Element, Element> {
+class RetrySink<Element>: Sink<Element, Element> {
   let parent: RetryProducer<Element>
   let subscription = SerialDisposable()
   let trampoline = Drain<Void>()
@@ -39,7 +45,8 @@ final class RetrySink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  func run() -> any Disposable {
+  /// Final, so that a leaf producer's call gets it specialized.
+  final func run() -> any Disposable {
     resubscribe()
     return subscription
   }
@@ -68,4 +75,18 @@ final class RetrySink<Element>: Sink<Element, Element> {
       }
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueRetryProducer: RetryProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueRetrySink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+final class ValueRetrySink: RetrySink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -7,7 +7,13 @@ extension Observable {
   }
 }
 
-final class ScanProducer<Source, Accumulate>: Producer<Accumulate> {
+extension Observable where Element == Value {
+  public func scan(_ seed: Value, accumulator: @escaping (Value, Value) throws -> Value) -> Observable<Value> {
+    ValueScanProducer(source: self, seed: seed, accumulator: accumulator)
+  }
+}
+
+class ScanProducer<Source, Accumulate>: Producer<Accumulate> {
   let source: Observable<Source>
   let seed: Accumulate
   let accumulator: (Accumulate, Source) throws -> Accumulate
@@ -26,7 +32,7 @@ final class ScanProducer<Source, Accumulate>: Producer<Accumulate> {
   }
 }
 
-final class ScanSink<Source, Accumulate>: Sink<Source, Accumulate> {
+class ScanSink<Source, Accumulate>: Sink<Source, Accumulate> {
   let parent: ScanProducer<Source, Accumulate>
   var accumulate: Accumulate
 
@@ -49,4 +55,18 @@ final class ScanSink<Source, Accumulate>: Sink<Source, Accumulate> {
     case .completed: forwardTerminal(.completed)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueScanProducer: ScanProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueScanSink(parent: self, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueScanSink: ScanSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -5,7 +5,13 @@ extension Observable {
   }
 }
 
-final class SkipProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func skip(_ count: Int) -> Observable<Value> {
+    ValueSkipProducer(source: self, count: count)
+  }
+}
+
+class SkipProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let count: Int
 
@@ -22,7 +28,7 @@ final class SkipProducer<Element>: Producer<Element> {
   }
 }
 
-final class SkipSink<Element>: Sink<Element, Element> {
+class SkipSink<Element>: Sink<Element, Element> {
   var remaining: Int
 
   init(remaining: Int, observer: Observer<Element>, cancel: any Cancelable) {
@@ -41,4 +47,18 @@ final class SkipSink<Element>: Sink<Element, Element> {
     case .error, .completed: forwardTerminal(event)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueSkipProducer: SkipProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSkipSink(remaining: count, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueSkipSink: SkipSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

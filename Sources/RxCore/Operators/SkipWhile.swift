@@ -6,7 +6,13 @@ extension Observable {
   }
 }
 
-final class SkipWhileProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func skip(while predicate: @escaping (Value) throws -> Bool) -> Observable<Value> {
+    ValueSkipWhileProducer(source: self, predicate: predicate)
+  }
+}
+
+class SkipWhileProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let predicate: (Element) throws -> Bool
 
@@ -23,7 +29,7 @@ final class SkipWhileProducer<Element>: Producer<Element> {
   }
 }
 
-final class SkipWhileSink<Element>: Sink<Element, Element> {
+class SkipWhileSink<Element>: Sink<Element, Element> {
   let predicate: (Element) throws -> Bool
   var skipping = true
 
@@ -47,4 +53,18 @@ final class SkipWhileSink<Element>: Sink<Element, Element> {
     case .error, .completed: forwardTerminal(event)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueSkipWhileSink: SkipWhileSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -7,7 +7,15 @@ extension Observable {
   public func startWith(_ elements: Element...) -> Observable<Element> { startWith(elements) }
 }
 
-final class StartWithProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func startWith(_ elements: [Value]) -> Observable<Value> {
+    ValueStartWithProducer(source: self, elements: ContiguousArray(elements))
+  }
+
+  public func startWith(_ elements: Value...) -> Observable<Value> { startWith(elements) }
+}
+
+class StartWithProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let elements: ContiguousArray<Element>
 
@@ -19,7 +27,11 @@ final class StartWithProducer<Element>: Producer<Element> {
   override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = StartWithSink<Element>(observer: observer, cancel: cancel)
+    start(StartWithSink<Element>(observer: observer, cancel: cancel))
+  }
+
+  /// Final, so that a leaf's call gets it specialized.
+  final func start(_ sink: StartWithSink<Element>) -> (sink: any Disposable, subscription: any Disposable) {
     for element in elements {
       if sink.wantsNoMoreEvents { return (sink, NopDisposable.shared) }
       sink.forwardOn(.next(element))
@@ -29,8 +41,21 @@ final class StartWithProducer<Element>: Producer<Element> {
   }
 }
 
-final class StartWithSink<Element>: Sink<Element, Element> {
+class StartWithSink<Element>: Sink<Element, Element> {
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueStartWithProducer: StartWithProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    start(ValueStartWithSink(observer: observer, cancel: cancel))
+  }
+}
+
+final class ValueStartWithSink: StartWithSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -5,7 +5,13 @@ extension Observable {
   }
 }
 
-final class TakeLastProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func takeLast(_ count: Int) -> Observable<Value> {
+    ValueTakeLastProducer(source: self, count: Swift.max(count, 0))
+  }
+}
+
+class TakeLastProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let count: Int
 
@@ -22,7 +28,7 @@ final class TakeLastProducer<Element>: Producer<Element> {
   }
 }
 
-final class TakeLastSink<Element>: Sink<Element, Element> {
+class TakeLastSink<Element>: Sink<Element, Element> {
   let count: Int
   var elements = RingBuffer<Element>()
 
@@ -48,4 +54,18 @@ final class TakeLastSink<Element>: Sink<Element, Element> {
       forwardTerminal(.completed)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueTakeLastProducer: TakeLastProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueTakeLastSink(count: count, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueTakeLastSink: TakeLastSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

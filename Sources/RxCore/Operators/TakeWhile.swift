@@ -5,7 +5,13 @@ extension Observable {
   }
 }
 
-final class TakeWhileProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public func take(while predicate: @escaping (Value) throws -> Bool) -> Observable<Value> {
+    ValueTakeWhileProducer(source: self, predicate: predicate)
+  }
+}
+
+class TakeWhileProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let predicate: (Element) throws -> Bool
 
@@ -22,7 +28,7 @@ final class TakeWhileProducer<Element>: Producer<Element> {
   }
 }
 
-final class TakeWhileSink<Element>: Sink<Element, Element> {
+class TakeWhileSink<Element>: Sink<Element, Element> {
   let predicate: (Element) throws -> Bool
 
   init(predicate: @escaping (Element) throws -> Bool, observer: Observer<Element>, cancel: any Cancelable) {
@@ -43,4 +49,18 @@ final class TakeWhileSink<Element>: Sink<Element, Element> {
     case .error, .completed: forwardTerminal(event)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueTakeWhileProducer: TakeWhileProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueTakeWhileSink(predicate: predicate, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueTakeWhileSink: TakeWhileSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

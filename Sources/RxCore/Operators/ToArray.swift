@@ -1,22 +1,41 @@
 extension Observable {
   /// Collects every element; emits them as one array when the source completes.
-  public func toArray() -> Observable<[Element]> { ToArrayProducer(source: self) }
+  public func toArray() -> Observable<[Element]> { ToArrayProducer(source: self, pack: { $0 }) }
 }
 
-final class ToArrayProducer<Element>: Producer<[Element]> {
-  let source: Observable<Element>
-  init(source: Observable<Element>) { self.source = source }
+extension Observable where Element == Value {
+  /// `toArray` with the array packed into one element by `pack` (the C layer's array box):
+  /// one specialized operator instead of toArray then map.
+  public func toArray(pack: @escaping ([Value]) -> Value) -> Observable<Value> {
+    ValueToArrayProducer(source: self, pack: pack)
+  }
+}
 
-  override func run(_ observer: Observer<[Element]>, cancel: any Cancelable)
+class ToArrayProducer<Element, Result>: Producer<Result> {
+  let source: Observable<Element>
+  let pack: ([Element]) -> Result
+
+  init(source: Observable<Element>, pack: @escaping ([Element]) -> Result) {
+    self.source = source
+    self.pack = pack
+  }
+
+  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ToArraySink<Element>(observer: observer, cancel: cancel)
+    let sink = ToArraySink(pack: pack, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
-final class ToArraySink<Element>: Sink<Element, [Element]> {
+class ToArraySink<Element, Result>: Sink<Element, Result> {
+  let pack: ([Element]) -> Result
   var elements: [Element] = []
+
+  init(pack: @escaping ([Element]) -> Result, observer: Observer<Result>, cancel: any Cancelable) {
+    self.pack = pack
+    super.init(observer: observer, cancel: cancel)
+  }
 
   override func on(_ event: Event<Element>) {
     switch event {
@@ -25,8 +44,22 @@ final class ToArraySink<Element>: Sink<Element, [Element]> {
     case .completed:
       let all = elements
       elements = []
-      forwardOn(.next(all))
+      forwardOn(.next(pack(all)))
       forwardTerminal(.completed)
     }
   }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueToArrayProducer: ToArrayProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueToArraySink(pack: pack, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueToArraySink: ToArraySink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -1,0 +1,194 @@
+import XCTest
+@testable import RxCore
+
+/// The Value overloads (what the C layer calls): each must build its concrete leaf and behave
+/// as the generic operator does.
+final class OperatorValueTests: XCTestCase {
+  var start = 0
+  override func setUp() { start = Resources.total }
+  override func tearDown() { XCTAssertEqual(Resources.total, start, "live objects leaked") }
+
+  final class Ints { let values: [Int64]; init(_ values: [Int64]) { self.values = values } }
+  final class Packed { let event: Event<Value>; init(_ event: Event<Value>) { self.event = event } }
+
+  private func ints(_ values: Int64...) -> Observable<Value> { Observable.from(values.map { .int($0) }) }
+
+  private func record(_ o: Observable<Value>) -> (values: [Int64], completed: Bool, error: (any Error)?) {
+    let r = Recorder<Value>()
+    _ = o.subscribe(r)
+    return (r.elements.map(Self.int), r.completed, r.failedWith)
+  }
+
+  private static func int(_ v: Value) -> Int64 {
+    switch v {
+    case .int(let i): return i
+    case .boxed(let box as Ints): return box.values.reduce(0) { $0 * 100 + $1 }
+    default: return -1
+    }
+  }
+
+  func testFilteringOperators() {
+    let skip = ints(1, 2, 3).skip(1)
+    XCTAssertTrue(skip is ValueSkipProducer)
+    XCTAssertEqual(record(skip).values, [2, 3])
+
+    let skipWhile = ints(1, 2, 3, 1).skip(while: { Self.int($0) < 2 })
+    XCTAssertTrue(skipWhile is ValueSkipWhileProducer)
+    XCTAssertEqual(record(skipWhile).values, [2, 3, 1])
+
+    let takeWhile = ints(1, 2, 3, 1).take(while: { Self.int($0) < 3 })
+    XCTAssertTrue(takeWhile is ValueTakeWhileProducer)
+    let tw = record(takeWhile)
+    XCTAssertEqual(tw.values, [1, 2])
+    XCTAssertTrue(tw.completed)
+
+    let elementAt = ints(5, 6, 7).element(at: 1)
+    XCTAssertTrue(elementAt is ValueElementAtProducer)
+    XCTAssertEqual(record(elementAt).values, [6])
+    XCTAssertEqual(record(ints(5).element(at: 1)).error as? RxError, .argumentOutOfRange)
+
+    let last = ints(5, 6, 7).last()
+    XCTAssertTrue(last is ValueLastProducer)
+    XCTAssertEqual(record(last).values, [7])
+    XCTAssertEqual(record(ints().last()).error as? RxError, .noElements)
+
+    let ignore = ints(5, 6).ignoreElements()
+    XCTAssertTrue(ignore is ValueIgnoreElementsProducer)
+    let ig = record(ignore)
+    XCTAssertEqual(ig.values, [])
+    XCTAssertTrue(ig.completed)
+
+    let takeLast = ints(1, 2, 3, 4).takeLast(2)
+    XCTAssertTrue(takeLast is ValueTakeLastProducer)
+    XCTAssertEqual(record(takeLast).values, [3, 4])
+
+    let distinct = ints(1, 1, 2, 2, 1).distinctUntilChanged { Self.int($0) == Self.int($1) }
+    XCTAssertTrue(distinct is ValueDistinctUntilChangedProducer)
+    XCTAssertEqual(record(distinct).values, [1, 2, 1])
+  }
+
+  func testAccumulatingOperators() {
+    let add: (Value, Value) throws -> Value = { .int(Self.int($0) + Self.int($1)) }
+    let scan = ints(1, 2, 3).scan(.int(10), accumulator: add)
+    XCTAssertTrue(scan is ValueScanProducer)
+    XCTAssertEqual(record(scan).values, [11, 13, 16])
+
+    let reduce = ints(1, 2, 3).reduce(.int(10), accumulator: add)
+    XCTAssertTrue(reduce is ValueReduceProducer)
+    XCTAssertEqual(record(reduce).values, [16])
+
+    let failing = ints(1, 2).scan(.int(0)) { _, _ in throw OpTestError(code: 7) }
+    let f = record(failing)
+    XCTAssertEqual(f.values, [])
+    XCTAssertEqual((f.error as? OpTestError)?.code, 7)
+
+    let toArray = ints(1, 2, 3).toArray(pack: { .boxed(Ints($0.map(Self.int))) })
+    XCTAssertTrue(toArray is ValueToArrayProducer)
+    XCTAssertEqual(record(toArray).values, [10203])
+
+    let buffer = ints(1, 2, 3, 4, 5).buffer(count: 2, pack: { .boxed(Ints($0.map(Self.int))) })
+    XCTAssertTrue(buffer is ValueBuffer)
+    let b = record(buffer)
+    XCTAssertEqual(b.values, [102, 304, 5])
+    XCTAssertTrue(b.completed)
+  }
+
+  func testStartWith() {
+    let array = ints(3).startWith([.int(1), .int(2)])
+    XCTAssertTrue(array is ValueStartWithProducer)
+    XCTAssertEqual(record(array).values, [1, 2, 3])
+    let variadic = ints(3).startWith(.int(1))
+    XCTAssertTrue(variadic is ValueStartWithProducer)
+    XCTAssertEqual(record(variadic).values, [1, 3])
+    XCTAssertEqual(record(variadic.take(1)).values, [1])
+  }
+
+  func testDoTapAndClosures() {
+    var log: [String] = []
+    let hot = HotSource<Value>()
+    let closures = hot.observable.do(onNext: { log.append("n\(Self.int($0))") }, onDispose: { log.append("disposed") })
+    XCTAssertTrue(closures is ValueDoProducer)
+    let r = Recorder<Value>()
+    let d = closures.subscribe(r)
+    hot.next(.int(1))
+    d.dispose()
+    d.dispose()
+    XCTAssertEqual(log, ["n1", "disposed"])
+    XCTAssertEqual(r.elements.map(Self.int), [1])
+    hot.end()
+
+    let tap = Recorder<Value>()
+    let tapped = ints(4, 5).do(tap: { tap })
+    XCTAssertTrue(tapped is ValueDoProducer)
+    XCTAssertEqual(record(tapped).values, [4, 5])
+    XCTAssertEqual(tap.elements.map(Self.int), [4, 5])
+    XCTAssertTrue(tap.completed)
+    XCTAssertEqual(tap.droppedCount, 1)  // once, when the sink disposes after the terminal event
+  }
+
+  func testCatchRetry() {
+    let failing = Observable.concat([ints(1), Observable<Value>.error(OpTestError(code: 1))])
+
+    let handler = HotSource<Value>()
+    let caught = failing.catch { _ in handler.observable }
+    XCTAssertTrue(caught is ValueCatchProducer)
+    let r = Recorder<Value>()
+    let d = caught.subscribe(r)
+    handler.next(.int(2))  // through the leaf's proxy
+    handler.completed()
+    XCTAssertEqual(r.elements.map(Self.int), [1, 2])
+    XCTAssertTrue(r.completed)
+    d.dispose()
+    handler.end()
+
+    let rethrown = record(failing.catch { _ in throw OpTestError(code: 2) })
+    XCTAssertEqual((rethrown.error as? OpTestError)?.code, 2)
+
+    let returned = failing.catchAndReturn(.int(9))
+    XCTAssertTrue(returned is ValueCatchProducer)
+    let cr = record(returned)
+    XCTAssertEqual(cr.values, [1, 9])
+    XCTAssertTrue(cr.completed)
+
+    var subscriptions = 0
+    let flaky = Observable<Value>.create { sink in
+      subscriptions += 1
+      if subscriptions < 3 { sink.on(.error(OpTestError(code: 3))) } else { sink.on(.next(.int(8))); sink.on(.completed) }
+      return Disposables.create()
+    }
+    let retried = flaky.retry(5)
+    XCTAssertTrue(retried is ValueRetryProducer)
+    let rr = record(retried)
+    XCTAssertEqual(rr.values, [8])
+    XCTAssertTrue(rr.completed)
+    XCTAssertEqual(subscriptions, 3)
+    subscriptions = 0
+    let once = record(flaky.retry(2))  // the second attempt's error is forwarded
+    XCTAssertEqual((once.error as? OpTestError)?.code, 3)
+    XCTAssertEqual(subscriptions, 2)
+  }
+
+  func testMaterializeDematerialize() {
+    let failing = Observable.concat([ints(1), Observable<Value>.error(OpTestError(code: 4))])
+    let materialized = failing.materialize(pack: { .boxed(Packed($0)) })
+    XCTAssertTrue(materialized is ValueMaterializeProducer)
+    let r = Recorder<Value>()
+    _ = materialized.subscribe(r)
+    XCTAssertEqual(r.elements.count, 2)
+    XCTAssertTrue(r.completed)
+
+    let unpack: (Value) throws -> Event<Value> = {
+      guard case .boxed(let box as Packed) = $0 else { throw OpTestError(code: 5) }
+      return box.event
+    }
+    let roundTrip = materialized.dematerialize(unpack: unpack)
+    XCTAssertTrue(roundTrip is ValueDematerializeProducer)
+    let rt = record(roundTrip)
+    XCTAssertEqual(rt.values, [1])
+    XCTAssertEqual((rt.error as? OpTestError)?.code, 4)
+
+    let notPacked = record(ints(1, 2).dematerialize(unpack: unpack))
+    XCTAssertEqual(notPacked.values, [])
+    XCTAssertEqual((notPacked.error as? OpTestError)?.code, 5)
+  }
+}
