@@ -662,6 +662,7 @@ FW = 32        # pixels per frame
 R = 13         # marble radius
 LEFT = 96      # room for line names
 RIGHT = 28
+PAD = 22       # from the axis' start to frame 0
 LINE_H = 58
 BOX_H = 40
 CHAR_W = 7.6   # monospace 13px
@@ -680,52 +681,78 @@ def esc(s):
     return html.escape(s, quote=True)
 
 
+STACK = 2 * R + 6  # vertical step between values that share a frame
+
+
 def layout(events, x_of):
-    """x positions for events, pushed right where they would overlap (same or close frames)."""
+    """(frame, kind, text, x, cx, level, w) per event. Values at the same frame stack
+    downwards (level 0 on the line); a column that would overlap the previous one is pushed
+    right (x keeps the true time); a terminal event sits right after its frame's values."""
     placed = []
     right = -1e9
-    for fr, kind, text in events:
+    k = 0
+    while k < len(events):
+        fr = events[k][0]
+        col = []
+        while k < len(events) and events[k][0] == fr:
+            col.append(events[k])
+            k += 1
         x = x_of(fr)
-        if kind == "N":
-            w = max(2 * R, len(text) * CHAR_W + 12)
-            cx = max(x, right + 3 + w / 2)
-            placed.append((fr, kind, text, x, cx, w))
-            right = cx + w / 2
-        else:
-            cx = max(x, right + 6)
-            placed.append((fr, kind, text, x, cx, 0))
-            right = cx + 6
+        values = [e for e in col if e[1] == "N"]
+        widths = [max(2 * R, len(t) * CHAR_W + 12) for _, _, t in values]
+        if values:
+            cw = max(widths)
+            cx = max(x, right + 4 + cw / 2)
+            for level, ((f, kind, t), w) in enumerate(zip(values, widths)):
+                placed.append((f, kind, t, x, cx, level, w))
+            right = cx + widths[0] / 2 if len(values) == 1 else cx + cw / 2
+        for f, kind, t in col:
+            if kind != "N":
+                tx = max(x, right + 6)
+                placed.append((f, kind, t, x, tx, 0, 0))
+                right = tx + 6
     return placed
 
 
+def depth(line):
+    return max([lv for *_, lv, _ in layout(line.events, lambda f: f)] + [0])
+
+
 def draw_line(out, y, line, frames, x_of, width):
-    x0, x1 = x_of(0), width - RIGHT
+    x0, x1 = LEFT, width - RIGHT
     out.append(f'<text class="name" x="{LEFT - 12}" y="{y + 4}" text-anchor="end">{esc(line.name)}</text>')
-    start = x_of(line.at)
+    start = x_of(line.at) if line.at else x0
     if line.at:
         out.append(f'<line class="before" x1="{x0}" y1="{y}" x2="{start}" y2="{y}"/>')
     end = x1
     out.append(f'<line class="axis" x1="{start}" y1="{y}" x2="{end}" y2="{y}"/>')
     out.append(f'<path class="arrow" d="M{end} {y - 5} L{end + 9} {y} L{end} {y + 5} Z"/>')
-    if line.at:  # a late subscription: where it starts
-        out.append(f'<path class="sub" d="M{start} {y + 8} L{start - 5} {y + 16} L{start + 5} {y + 16} Z">'
-                   f'<title>subscribed at frame {line.at:g}</title></path>')
+    # above the line, where nothing else is drawn: ^ a late subscription, ! a dispose
+    if line.at:
+        out.append(f'<text class="sub" x="{start}" y="{y - 19}" text-anchor="middle">^'
+                   f'<title>subscribed at frame {line.at:g}</title></text>')
     if line.dispose_at is not None:
         dx = x_of(line.dispose_at)
-        out.append(f'<text class="unsub" x="{dx}" y="{y + 22}" text-anchor="middle">!'
+        out.append(f'<text class="unsub" x="{dx}" y="{y - 19}" text-anchor="middle">!'
                    f'<title>disposed at frame {line.dispose_at:g}</title></text>')
-    for fr, kind, text, x, cx, w in layout(line.events, x_of):
-        if abs(cx - x) > 0.5:  # pushed right: a tick marks the true time
-            out.append(f'<line class="tick" x1="{x}" y1="{y - 6}" x2="{x}" y2="{y + 6}"/>')
+    placed = layout(line.events, x_of)
+    # behind the marbles: ticks at the true time of pushed columns, stems of stacked ones
+    for fr, kind, text, x, cx, level, w in placed:
+        if kind == "N" and level == 0 and abs(cx - x) > 0.5:
+            out.append(f'<line class="tick" x1="{x}" y1="{y - 7}" x2="{x}" y2="{y + 7}"/>')
+        if kind == "N" and level > 0:
+            out.append(f'<line class="stem" x1="{cx}" y1="{y}" x2="{cx}" y2="{y + level * STACK}"/>')
+    for fr, kind, text, x, cx, level, w in placed:
+        cy = y + level * STACK
         if kind == "N":
             tip = f"<title>next {esc(text)} at frame {fr:g}</title>"
             if w <= 2 * R:
-                out.append(f'<g class="marble">{tip}<circle cx="{cx}" cy="{y}" r="{R}" fill="{color(text)}"/>'
-                           f'<text x="{cx}" y="{y + 4.5}" text-anchor="middle">{esc(text)}</text></g>')
+                shape = f'<circle cx="{cx}" cy="{cy}" r="{R}" fill="{color(text)}"/>'
             else:
-                out.append(f'<g class="marble">{tip}<rect x="{cx - w / 2}" y="{y - R}" width="{w}" height="{2 * R}" '
-                           f'rx="{R}" fill="{color(text)}"/>'
-                           f'<text x="{cx}" y="{y + 4.5}" text-anchor="middle">{esc(text)}</text></g>')
+                shape = (f'<rect x="{cx - w / 2}" y="{cy - R}" width="{w}" height="{2 * R}" '
+                         f'rx="{R}" fill="{color(text)}"/>')
+            out.append(f'<g class="marble">{tip}{shape}'
+                       f'<text x="{cx}" y="{cy + 4.5}" text-anchor="middle">{esc(text)}</text></g>')
         elif kind == "C":
             out.append(f'<line class="complete" x1="{cx}" y1="{y - 14}" x2="{cx}" y2="{y + 14}">'
                        f'<title>completed at frame {fr:g}</title></line>')
@@ -742,9 +769,10 @@ text.call { font-size: 14px; }
 line.axis { stroke: #333; stroke-width: 2; }
 line.before { stroke: #bbb; stroke-width: 2; stroke-dasharray: 3 4; }
 path.arrow { fill: #333; }
-path.sub { fill: #888; }
+text.sub { fill: #555; font-weight: bold; }
 text.unsub { fill: #c00; font-weight: bold; }
 line.tick { stroke: #333; stroke-width: 1.5; }
+line.stem { stroke: #999; stroke-width: 1; stroke-dasharray: 2 2; }
 .marble circle, .marble rect { stroke: #333; stroke-width: 1.5; }
 line.complete { stroke: #333; stroke-width: 3; }
 .error line { stroke: #d33; stroke-width: 3; }
@@ -753,32 +781,39 @@ rect.op { fill: #fff; stroke: #333; stroke-width: 1.5; }
 
 
 def svg(name, call, inputs, outputs, frames):
-    def x_of(fr):
-        return LEFT + fr * FW
+    def x_of(fr):  # frame 0 sits a little right of the axis' start, clear of the name
+        return LEFT + PAD + fr * FW
 
     # wide enough for the axis, for pushed-right marbles and for the call's text
-    width = LEFT + frames * FW + RIGHT + 16
+    width = LEFT + PAD + frames * FW + RIGHT + 16
     for ln in inputs + outputs:
-        for fr, kind, text, x, cx, w in layout(ln.events, x_of):
-            width = max(width, cx + w / 2 + RIGHT + 16)
-    width = max(width, LEFT + len(call) * 8.4 + 40)
-    width = int(width)
-    top = 22
-    h_in = len(inputs) * LINE_H
-    box_y = top + h_in + (0 if inputs else 0)
-    out_y0 = box_y + BOX_H + 30
-    height = out_y0 + (len(outputs) - 1) * LINE_H + 30
+        for fr, kind, text, x, cx, level, w in layout(ln.events, x_of):
+            width = max(width, cx + max(w / 2, 8) + RIGHT + 16)
+    width = int(max(width, LEFT + len(call) * 8.4 + 40))
+    out = []
+    y = 40
+    ys_in = []
+    for ln in inputs:
+        ys_in.append(y)
+        y += LINE_H + depth(ln) * STACK
+    box_y = y - 12 if inputs else 12
+    y = box_y + BOX_H + 44
+    ys_out = []
+    for ln in outputs:
+        ys_out.append(y)
+        y += LINE_H + depth(ln) * STACK
+    height = int(y - LINE_H + 34)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(name)} marble diagram">',
            f'<title>{esc(call)}</title>', f"<style>{STYLE}</style>"]
-    for j, ln in enumerate(inputs):
-        draw_line(out, top + 8 + j * LINE_H, ln, frames, x_of, width)
+    for ln, ly in zip(inputs, ys_in):
+        draw_line(out, ly, ln, frames, x_of, width)
     bx0, bx1 = LEFT - 8, width - 12
     out.append(f'<rect class="op" x="{bx0}" y="{box_y}" width="{bx1 - bx0}" height="{BOX_H}" rx="4"/>')
     out.append(f'<text class="call" x="{(bx0 + bx1) / 2}" y="{box_y + BOX_H / 2 + 5}" '
                f'text-anchor="middle">{esc(call)}</text>')
-    for j, ln in enumerate(outputs):
-        draw_line(out, out_y0 + j * LINE_H, ln, frames, x_of, width)
+    for ln, ly in zip(outputs, ys_out):
+        draw_line(out, ly, ln, frames, x_of, width)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
