@@ -640,7 +640,7 @@ NO_DIAGRAM = {
                     "not on a test scheduler's virtual time",
     "rx_drive": "subscribes on the main scheduler (see rx_as_driver); not an operator",
 }
-NOT_OPERATORS = "callback trampolines (rx_by_ref_*), not operators: they forward a by-value callback to an rx_by_ref"
+NOT_OPERATORS = "callback trampolines, not operators: each forwards a by-value callback to the by-reference function in an rx_by_ref"
 
 
 def run(name):
