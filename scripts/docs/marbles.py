@@ -447,8 +447,9 @@ def _(r):
 @diagram("rx_throttle", 20)
 def _(r):
     src = r.hot("-1-2-3-------4-5-6-|")
-    return "rx_throttle(src, 5 frames, true, test)", [Line("src", src)], \
-        [Line("out", r.own(lib.rx_throttle(src, F(5), True, r.ts)))]
+    return "rx_throttle(src, 5 frames, latest, test)", [Line("src", src)], \
+        [Line("latest: true", r.own(lib.rx_throttle(src, F(5), True, r.ts))),
+         Line("latest: false", r.own(lib.rx_throttle(src, F(5), False, r.ts)))]
 
 
 @diagram("rx_sample", 16)
@@ -613,7 +614,7 @@ def _(r):
     out = r.own(lib.rx_publish(src))
     r.at(3, lambda: r.owned.append(lib.rx_connect(out)))
     return "rx_publish(src), rx_connect at frame 3", [Line("src (cold)", src, at=3)], \
-        [Line("out, 1st", out), Line("out, 2nd", out, at=6)]
+        [Line("out, 1st", out), Line("out, 2nd", out, at=7)]
 
 
 @diagram("rx_replay", 14)
@@ -622,7 +623,7 @@ def _(r):
     out = r.own(lib.rx_replay(src, 2))
     r.at(1, lambda: r.owned.append(lib.rx_connect(out)))
     return "rx_replay(src, 2), rx_connect at frame 1", [Line("src (cold)", src, at=1)], \
-        [Line("out, 1st", out), Line("out, 2nd", out, at=6)]
+        [Line("out, 1st", out), Line("out, 2nd", out, at=7)]
 
 
 @diagram("rx_ref_count", 16)
@@ -630,7 +631,7 @@ def _(r):
     src = r.cold("-1-2-3-4-5-6-|")
     out = r.own(lib.rx_ref_count(r.own(lib.rx_publish(src))))
     return "rx_ref_count(rx_publish(src))", [Line("src (cold)", src, at=2)], \
-        [Line("out, 1st", out, at=2, dispose_at=8), Line("out, 2nd", out, at=5, dispose_at=11)]
+        [Line("out, 1st", out, at=2, dispose_at=8), Line("out, 2nd", out, at=6, dispose_at=11)]
 
 
 NO_DIAGRAM = {
@@ -660,7 +661,7 @@ def run(name):
 # ---- SVG ---------------------------------------------------------------------------------------
 FW = 32        # pixels per frame
 R = 13         # marble radius
-LEFT = 96      # room for line names
+LEFT = 80      # least room for line names
 RIGHT = 28
 PAD = 22       # from the axis' start to frame 0
 LINE_H = 58
@@ -718,9 +719,9 @@ def depth(line):
     return max([lv for *_, lv, _ in layout(line.events, lambda f: f)] + [0])
 
 
-def draw_line(out, y, line, frames, x_of, width):
-    x0, x1 = LEFT, width - RIGHT
-    out.append(f'<text class="name" x="{LEFT - 12}" y="{y + 4}" text-anchor="end">{esc(line.name)}</text>')
+def draw_line(out, y, line, x_of, left, width):
+    x0, x1 = left, width - RIGHT
+    out.append(f'<text class="name" x="{left - 12}" y="{y + 4}" text-anchor="end">{esc(line.name)}</text>')
     start = x_of(line.at) if line.at else x0
     if line.at:
         out.append(f'<line class="before" x1="{x0}" y1="{y}" x2="{start}" y2="{y}"/>')
@@ -781,15 +782,18 @@ rect.op { fill: #fff; stroke: #333; stroke-width: 1.5; }
 
 
 def svg(name, call, inputs, outputs, frames):
+    # room on the left for the longest line name (12px font: about 7.3px a character)
+    left = max(LEFT, int(max([len(ln.name) for ln in inputs + outputs] + [0]) * 7.3 + 24))
+
     def x_of(fr):  # frame 0 sits a little right of the axis' start, clear of the name
-        return LEFT + PAD + fr * FW
+        return left + PAD + fr * FW
 
     # wide enough for the axis, for pushed-right marbles and for the call's text
-    width = LEFT + PAD + frames * FW + RIGHT + 16
+    width = left + PAD + frames * FW + RIGHT + 16
     for ln in inputs + outputs:
         for fr, kind, text, x, cx, level, w in layout(ln.events, x_of):
             width = max(width, cx + max(w / 2, 8) + RIGHT + 16)
-    width = int(max(width, LEFT + len(call) * 8.4 + 40))
+    width = int(max(width, left + len(call) * 8.4 + 40))
     out = []
     y = 40
     ys_in = []
@@ -807,13 +811,13 @@ def svg(name, call, inputs, outputs, frames):
            f'viewBox="0 0 {width} {height}" role="img" aria-label="{esc(name)} marble diagram">',
            f'<title>{esc(call)}</title>', f"<style>{STYLE}</style>"]
     for ln, ly in zip(inputs, ys_in):
-        draw_line(out, ly, ln, frames, x_of, width)
-    bx0, bx1 = LEFT - 8, width - 12
+        draw_line(out, ly, ln, x_of, left, width)
+    bx0, bx1 = left - 8, width - 12
     out.append(f'<rect class="op" x="{bx0}" y="{box_y}" width="{bx1 - bx0}" height="{BOX_H}" rx="4"/>')
     out.append(f'<text class="call" x="{(bx0 + bx1) / 2}" y="{box_y + BOX_H / 2 + 5}" '
                f'text-anchor="middle">{esc(call)}</text>')
     for ln, ly in zip(outputs, ys_out):
-        draw_line(out, ly, ln, frames, x_of, width)
+        draw_line(out, ly, ln, x_of, left, width)
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
