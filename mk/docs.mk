@@ -2,7 +2,8 @@
 # marble diagram (build/docs/marbles/*.svg) for every operator, drawn from what the operator
 # did when run on the test scheduler of the built library (cffi's ABI mode, no compiler).
 # cffi comes from PyPI when missing (ensure-cffi, mk/ffi.mk).
-#   make docs    fails on an exported function without a comment, an operator with neither
+#   make docs    fails on an exported function without a comment (or with an @param it does
+#                not have), an operator with neither
 #                a diagram nor a stated reason, or an SVG that is not well-formed XML
 PYTHON ?= python3
 DOCS_DIR ?= build/docs

@@ -4,7 +4,8 @@ diagram for each operator made by running it against the built library.
 
 Usage: gen_docs.py include/rxc.h build/lib/librxc.so build/docs
 
-Fails (exit 1, naming the function) when an exported function has no comment, when the
+Fails (exit 1, naming the function) when an exported function has no comment or an @param
+that is not one of its parameters, when the
 header's functions and the ones cffi parses from the preprocessed header differ, when an
 operator has neither a diagram nor a stated reason, when running a diagram fails, or when
 an SVG is not well-formed XML.
@@ -167,6 +168,17 @@ def main():
         fail(f"{len(problems)} exported function(s) without a comment in {hdr}")
     funcs = header.functions(sections)
     names = [f[0] for f in funcs]
+    # an @param must name one of the function's parameters (a stale name is a wrong comment)
+    for name, d, e, s in funcs:
+        if e.comment is not None and e.comment.doc:
+            plist = " ".join(d.code.split()).partition("(")[2]
+            for p, _ in header.doc_fields(e.comment.text)["params"]:
+                if not re.search(r"\b" + re.escape(p) + r"\b", plist):
+                    problems.append(f"{name} (line {d.line}): @param {p} is not one of its parameters")
+    if problems:
+        for p in problems:
+            print(f"make docs: {hdr}: {p}", file=sys.stderr)
+        fail(f"{len(problems)} malformed comment(s) in {hdr}")
 
     cffi_funcs = marbles.load(hdr, library, os.environ.get("CC", "cc"))
     missing = sorted(set(cffi_funcs) - set(names))
