@@ -3,8 +3,8 @@
 # did when run on the test scheduler of the built library (cffi's ABI mode, no compiler).
 # cffi comes from PyPI when missing (ensure-cffi, mk/ffi.mk).
 #   make docs    fails on an exported function without a comment (or with an @param it does
-#                not have), an operator with neither
-#                a diagram nor a stated reason, or an SVG that is not well-formed XML
+#                not have), an operator with neither a diagram nor a stated reason, or an
+#                SVG that is not well-formed XML
 PYTHON ?= python3
 DOCS_DIR ?= build/docs
 

@@ -5,10 +5,9 @@ diagram for each operator made by running it against the built library.
 Usage: gen_docs.py include/rxc.h build/lib/librxc.so build/docs
 
 Fails (exit 1, naming the function) when an exported function has no comment or an @param
-that is not one of its parameters, when the
-header's functions and the ones cffi parses from the preprocessed header differ, when an
-operator has neither a diagram nor a stated reason, when running a diagram fails, or when
-an SVG is not well-formed XML.
+that is not one of its parameters, when the header's functions and the ones cffi parses
+from the preprocessed header differ, when an operator has neither a diagram nor a stated
+reason, when running a diagram fails, or when an SVG is not well-formed XML.
 """
 import html
 import os
