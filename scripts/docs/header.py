@@ -74,16 +74,10 @@ def comment_text(raw):
     lines = body.split("\n")
     out = []
     for ln in lines:
-        s = ln.rstrip()
-        stripped = s.lstrip()
-        if stripped.startswith("* ") or stripped == "*":
-            s = stripped[2:]
-        elif ln is lines[0]:
-            s = stripped
-        else:
-            # continuation lines not starting with '*' (e.g. "   rx_last_error(). Results...")
-            s = stripped
-        out.append(s)
+        stripped = ln.strip()
+        # " * text" loses " * " (deeper indentation stays: tables, code); a continuation
+        # line without '*' ("   rx_last_error(). Results ...") loses its indentation
+        out.append(ln.rstrip().lstrip()[2:] if stripped.startswith("* ") or stripped == "*" else stripped)
     while out and not out[0].strip():
         out.pop(0)
     while out and not out[-1].strip():

@@ -8,7 +8,6 @@ strings themselves: a diagram shows what the library did.
 """
 import html
 import re
-import os
 import subprocess
 
 import cffi
@@ -794,7 +793,6 @@ def svg(name, call, inputs, outputs, frames):
         for fr, kind, text, x, cx, level, w in layout(ln.events, x_of):
             width = max(width, cx + max(w / 2, 8) + RIGHT + 16)
     width = int(max(width, left + len(call) * 8.4 + 40))
-    out = []
     y = 40
     ys_in = []
     for ln in inputs:
