@@ -629,7 +629,8 @@ def _(r):
 def _(r):
     src = r.cold("-1-2-3-4-5-6-|")
     out = r.own(lib.rx_ref_count(r.own(lib.rx_publish(src))))
-    return "rx_ref_count(rx_publish(src))", [Line("src (cold)", src, at=2)], \
+    # the source line as ref_count sees it: connected by the 1st, disconnected after the 2nd
+    return "rx_ref_count(rx_publish(src))", [Line("src (cold)", src, at=2, dispose_at=11)], \
         [Line("out, 1st", out, at=2, dispose_at=8), Line("out, 2nd", out, at=6, dispose_at=11)]
 
 
