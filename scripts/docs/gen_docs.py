@@ -324,7 +324,11 @@ def marble_index(sections, figures, ops):
          'A circle is a value, a bar completion, a cross an error; above a line, ^ marks a later '
          'subscription (the dashed part is the time before it) and a red ! a dispose. Values '
          'at the same frame are stacked below the line; a value pushed right to make room has a '
-         'tick at its true time.</p>',
+         'tick at its true time. Where an operator subscribes to an input later, or shares one '
+         '(rx_concat, rx_switch_latest, rx_catch, rx_delay_subscription, the sharing operators), '
+         'that input\'s line is the operator\'s own subscription to it, watched through '
+         '<a href="#rx_defer"><code>rx_defer</code></a> and <a href="#rx_do"><code>rx_do</code></a>: '
+         'when it subscribed, what it received, when it let go.</p>',
          f'<p>{len(figures)} operators have a diagram:</p><ul class="cols">']
     for n in ops:
         if n in figures:

@@ -123,7 +123,29 @@ class Run:
         tok = lib.rx_schedule_after(self.ts, int(frame * FRAME), act, NULL, NULL)
         self.owned.append(tok)
 
-    def subscribe(self, line):
+    def watch(self, name, obs):
+        """(line, observable): the observable to hand the operator in place of obs, and a
+        line that records the operator's own subscription to it: subscription time (through
+        rx_defer), events and an early dispose (through rx_do)."""
+        line = Line(name, None, at=None)
+
+        def factory(ctx):
+            if line.at is None:
+                line.at = self.frame()
+            return ffi.cast("rx_observable *", lib.rx_retain(obs))
+
+        def on_disposed(ctx):
+            if not any(k != "N" for _, k, _ in line.events):
+                line.dispose_at = self.frame()
+
+        tap = keep(ffi.new("rx_observer *"))
+        self.recorder(line, tap)
+        tap.on_disposed = _cb("void(*)(void *)", on_disposed)
+        deferred = self.own(lib.rx_defer(_cb("rx_observable *(*)(void *)", factory), NULL, NULL))
+        return line, self.own(lib.rx_do(deferred, tap[0], NULL))
+
+    def recorder(self, line, o):
+        """Fills the rx_observer o with callbacks that record into line."""
         def on_next(ctx, v):
             line.events.append((self.frame(), "N", label(v)))
 
@@ -133,10 +155,13 @@ class Run:
         def on_completed(ctx):
             line.events.append((self.frame(), "C", ""))
 
-        o = keep(ffi.new("rx_observer *"))
         o.on_next = _cb("void(*)(void *, rx_value)", on_next)
         o.on_error = _cb("void(*)(void *, rx_error *)", on_error)
         o.on_completed = _cb("void(*)(void *)", on_completed)
+
+    def subscribe(self, line):
+        o = keep(ffi.new("rx_observer *"))
+        self.recorder(line, o)
 
         def go():
             line.token = lib.rx_subscribe(line.obs, o[0])
@@ -469,10 +494,10 @@ def _(r):
 
 @diagram("rx_concat", 16)
 def _(r):
-    a, b = r.cold("-1-2-3|"), r.cold("-a-b|")
+    la, a = r.watch("a (cold)", r.cold("-1-2-3|"))
+    lb, b = r.watch("b (cold)", r.cold("-a-b|"))
     arr, n = obs_array(a, b)
-    return "rx_concat({a, b}, 2)", [Line("a (cold)", a), Line("b (cold)", b)], \
-        [Line("out", r.own(lib.rx_concat(arr, n)))]
+    return "rx_concat({a, b}, 2)", [la, lb], [Line("out", r.own(lib.rx_concat(arr, n)))]
 
 
 @diagram("rx_combine_latest", 16)
@@ -508,14 +533,14 @@ def _(r):
 
 @diagram("rx_switch_latest", 18)
 def _(r):
-    A, B = r.cold("1--2--3|"), r.cold("a--b--c|")
+    la, A = r.watch("A (cold)", r.cold("1--2--3|"))
+    lb, B = r.watch("B (cold)", r.cold("a--b--c|"))
     OBS_NAMES[addr(A)], OBS_NAMES[addr(B)] = "A", "B"
     va, vb = lib.rx_observable_value(A), lib.rx_observable_value(B)
     src = r.hot("-A----B--------|", {"A": va, "B": vb})
     lib.rx_value_release(va)
     lib.rx_value_release(vb)
-    return "rx_switch_latest(src)", \
-        [Line("src", src), Line("A", A, at=1, dispose_at=6), Line("B", B, at=6)], \
+    return "rx_switch_latest(src)", [Line("src", src), la, lb], \
         [Line("out", r.own(lib.rx_switch_latest(src)))]
 
 
@@ -530,9 +555,9 @@ def _(r):
 @diagram("rx_catch", 16)
 def _(r):
     src = r.hot("-1-2-#")
-    fallback = r.cold("-7-8-|")
+    lf, fallback = r.watch("fallback (cold)", r.cold("-7-8-|"))
     fn = _cb(CATCH_FN, lambda ctx, e: ffi.cast("rx_observable *", lib.rx_retain(fallback)))
-    return "rx_catch(src, e → fallback)", [Line("src", src), Line("fallback", fallback, at=5)], \
+    return "rx_catch(src, e → fallback)", [Line("src", src), lf], \
         [Line("out", r.own(lib.rx_catch(src, fn, NULL, NULL)))]
 
 
@@ -573,8 +598,8 @@ def _(r):
 
 @diagram("rx_delay_subscription", 14)
 def _(r):
-    src = r.cold("-1-2-3|")
-    return "rx_delay_subscription(src, 4 frames, test)", [Line("src (cold)", src)], \
+    line, src = r.watch("src (cold)", r.cold("-1-2-3|"))
+    return "rx_delay_subscription(src, 4 frames, test)", [line], \
         [Line("out", r.own(lib.rx_delay_subscription(src, F(4), r.ts)))]
 
 
@@ -593,44 +618,43 @@ def _(r):
 # sharing: two subscribers, the second one late, show what is shared
 @diagram("rx_share", 14)
 def _(r):
-    src = r.cold("-1-2-3-4-5-|")
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-5-|"))
     out = r.own(lib.rx_share(src))
-    return "rx_share(src)", [Line("src (cold)", src)], \
+    return "rx_share(src)", [line], \
         [Line("out, 1st", out), Line("out, 2nd", out, at=4)]
 
 
 @diagram("rx_share_replay", 14)
 def _(r):
-    src = r.cold("-1-2-3-4-5-|")
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-5-|"))
     out = r.own(lib.rx_share_replay(src, 1))
-    return "rx_share_replay(src, 1)", [Line("src (cold)", src)], \
+    return "rx_share_replay(src, 1)", [line], \
         [Line("out, 1st", out), Line("out, 2nd", out, at=4)]
 
 
 @diagram("rx_publish", 14)
 def _(r):
-    src = r.cold("-1-2-3-4-|")
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-|"))
     out = r.own(lib.rx_publish(src))
     r.at(3, lambda: r.owned.append(lib.rx_connect(out)))
-    return "rx_publish(src), rx_connect at frame 3", [Line("src (cold)", src, at=3)], \
+    return "rx_publish(src), rx_connect at frame 3", [line], \
         [Line("out, 1st", out), Line("out, 2nd", out, at=7)]
 
 
 @diagram("rx_replay", 14)
 def _(r):
-    src = r.cold("-1-2-3-4-|")
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-|"))
     out = r.own(lib.rx_replay(src, 2))
     r.at(1, lambda: r.owned.append(lib.rx_connect(out)))
-    return "rx_replay(src, 2), rx_connect at frame 1", [Line("src (cold)", src, at=1)], \
+    return "rx_replay(src, 2), rx_connect at frame 1", [line], \
         [Line("out, 1st", out), Line("out, 2nd", out, at=7)]
 
 
 @diagram("rx_ref_count", 16)
 def _(r):
-    src = r.cold("-1-2-3-4-5-6-|")
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-5-6-|"))
     out = r.own(lib.rx_ref_count(r.own(lib.rx_publish(src))))
-    # the source line as ref_count sees it: connected by the 1st, disconnected after the 2nd
-    return "rx_ref_count(rx_publish(src))", [Line("src (cold)", src, at=2, dispose_at=11)], \
+    return "rx_ref_count(rx_publish(src))", [line], \
         [Line("out, 1st", out, at=2, dispose_at=8), Line("out, 2nd", out, at=6, dispose_at=11)]
 
 
@@ -651,7 +675,8 @@ def run(name):
     call, inputs, outputs = fn(r)
     lines = inputs + outputs
     for ln in lines:
-        r.subscribe(ln)
+        if ln.obs is not None:  # watched lines record the operator's own subscription
+            r.subscribe(ln)
     r.finish(frames, lines)
     if FAILURES:
         raise RuntimeError("; ".join(FAILURES))
@@ -722,14 +747,15 @@ def depth(line):
 def draw_line(out, y, line, x_of, left, width):
     x0, x1 = left, width - RIGHT
     out.append(f'<text class="name" x="{left - 12}" y="{y + 4}" text-anchor="end">{esc(line.name)}</text>')
-    start = x_of(line.at) if line.at else x0
-    if line.at:
+    # before the subscription (or all of it, never subscribed) the line is dashed
+    start = x1 if line.at is None else x_of(line.at) if line.at else x0
+    if start > x0:
         out.append(f'<line class="before" x1="{x0}" y1="{y}" x2="{start}" y2="{y}"/>')
     end = x1
     out.append(f'<line class="axis" x1="{start}" y1="{y}" x2="{end}" y2="{y}"/>')
     out.append(f'<path class="arrow" d="M{end} {y - 5} L{end + 9} {y} L{end} {y + 5} Z"/>')
     # above the line, where nothing else is drawn: ^ a late subscription, ! a dispose
-    if line.at:
+    if line.at and start < x1:
         out.append(f'<text class="sub" x="{start}" y="{y - 19}" text-anchor="middle">^'
                    f'<title>subscribed at frame {line.at:g}</title></text>')
     if line.dispose_at is not None:
