@@ -373,6 +373,7 @@ help:
 	@echo "make install        PREFIX=$(PREFIX) DESTDIR=  (library, rxc.h, rxc.pc)"
 	@echo "make check-metadata the generic-metadata guard: Swift runtime type lookups per event, per operator (callgrind)"
 	@echo "make check-ffi      the header through cffi's ABI mode: every function called, every callback type called back"
+	@echo "make docs           the HTML API reference from rxc.h, a marble diagram per operator (build/docs/index.html)"
 	@echo "make install-check  install into build/install-check and build hello.c with pkg-config"
 	@echo "make sanitize       swift test and the C harness under TSan and ASan (sanitize-thread, sanitize-address)"
 	@echo "make clean          remove build/ and make's scratch paths (distclean: also .build)"
