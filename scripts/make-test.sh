@@ -86,9 +86,10 @@ if ((build_rc == 0)); then
   harness_count check-metadata "$LOGS"/check-metadata.log $?
   step check-ffi "${M[@]}" NO_SWIFT_BUILD=1 check-ffi
   harness_count check-ffi "$LOGS"/check-ffi.log $?
+  step docs "${M[@]}" NO_SWIFT_BUILD=1 docs || { failed=$((failed + 1)); notes+=("docs FAILED"); }
   step install-check "${M[@]}" NO_SWIFT_BUILD=1 install-check || { failed=$((failed + 1)); notes+=("install-check FAILED"); }
 else
-  echo "==== check-abi, c-harness, c-harness-valgrind, check-metadata, check-ffi, install-check: skipped (the library did not build)"
+  echo "==== check-abi, c-harness, c-harness-valgrind, check-metadata, check-ffi, docs, install-check: skipped (the library did not build)"
   failed=$((failed + 1))
   notes+=("c harness: not run")
 fi
