@@ -74,7 +74,6 @@ UNSPECIALIZED = {
     "skip_until",
     "skip_while",
     "start_with",
-    "subscribe_dispose_map",
     "switch_latest",
     "take_last",
     "take_until",
