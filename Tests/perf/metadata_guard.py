@@ -45,7 +45,6 @@ UNSPECIALIZED = {
     "combine",
     "concat",
     "concat_map",
-    "debounce",
     "delay",
     "delay_subscription",
     "dematerialize",

@@ -33,7 +33,7 @@ public func rx_debounce(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_debounce") else { return nil }
-  return ObservableHandle.make(Debounce(source: o, dueTime: ns, scheduler: s))
+  return ObservableHandle.make(o.debounce(ns, scheduler: s))
 }
 
 @c(rx_throttle)
