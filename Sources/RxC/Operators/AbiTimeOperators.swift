@@ -17,7 +17,7 @@ public func rx_delay(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_delay") else { return nil }
-  return ObservableHandle.make(Delay(source: o, dueTime: ns, scheduler: s))
+  return ObservableHandle.make(o.delay(ns, scheduler: s))
 }
 
 @c(rx_delay_subscription)
@@ -25,7 +25,7 @@ public func rx_delay_subscription(_ src: UnsafeMutablePointer<rx_observable>?, _
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_delay_subscription") else { return nil }
-  return ObservableHandle.make(DelaySubscription(source: o, dueTime: ns, scheduler: s))
+  return ObservableHandle.make(o.delaySubscription(ns, scheduler: s))
 }
 
 @c(rx_debounce)
@@ -41,7 +41,7 @@ public func rx_throttle(
   _ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ latest: Bool, _ scheduler: UnsafeMutablePointer<rx_scheduler>?
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_throttle") else { return nil }
-  return ObservableHandle.make(Throttle(source: o, dueTime: ns, latest: latest, scheduler: s))
+  return ObservableHandle.make(o.throttle(ns, latest: latest, scheduler: s))
 }
 
 @c(rx_timeout)
@@ -49,7 +49,7 @@ public func rx_timeout(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64,
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timeout") else { return nil }
-  return ObservableHandle.make(Timeout(source: o, dueTime: ns, scheduler: s))
+  return ObservableHandle.make(o.timeout(ns, scheduler: s))
 }
 
 @c(rx_sample)
