@@ -38,8 +38,6 @@ LOOKUPS = re.compile(
 # Workloads known to run unspecialized generic code per event (see the docstring).
 UNSPECIALIZED = {
     "amb",
-    "buffer",
-    "buffer_time",
     "catch",
     "catch_return",
     "combine",

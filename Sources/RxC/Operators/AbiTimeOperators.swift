@@ -82,7 +82,7 @@ public func rx_buffer(
     guard let h = SchedulerHandle.from(scheduler, "rx_buffer") else { return nil }
     s = h.scheduler
   }
-  return ObservableHandle.make(Buffer(
-    source: o.observable, timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
+  return ObservableHandle.make(o.observable.buffer(
+    timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
     scheduler: s, make: { RxValue.boxed(ArrayBox($0)) }))
 }

@@ -3,7 +3,7 @@
 /// comes first, and a new window opens. `count` nil is time only; `timeSpan` nil is count
 /// only (no timer; completion emits the rest only if there is any). A timed buffer emits its
 /// current contents on completion even when empty. Events and ticks go through a Drain.
-public final class Buffer<Element, Output>: Producer<Output> {
+public class Buffer<Element, Output>: Producer<Output> {
   let source: Observable<Element>
   let timeSpan: Int64?
   let count: Int?
@@ -32,7 +32,7 @@ public final class Buffer<Element, Output>: Producer<Output> {
   }
 }
 
-final class BufferSink<Element, Output>: Sink<Element, Output> {
+class BufferSink<Element, Output>: Sink<Element, Output> {
   enum Input { case event(Event<Element>), tick(UInt64) }
   let parent: Buffer<Element, Output>
   let timer = SerialDisposable()
@@ -45,7 +45,7 @@ final class BufferSink<Element, Output>: Sink<Element, Output> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  func armTimer(_ window: UInt64) {
+  final func armTimer(_ window: UInt64) {
     guard let span = parent.timeSpan, let scheduler = parent.scheduler else { return }
     // The first window's timer is armed outside the drain: setScheduled keeps a fast tick
     // from being disposed by this call finishing late.
@@ -54,9 +54,9 @@ final class BufferSink<Element, Output>: Sink<Element, Output> {
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
 
-  private func handle(_ input: Input) {
+  func handle(_ input: Input) {
     if isDisposed { return }
     switch input {
     case .event(.next(let element)):
@@ -74,7 +74,7 @@ final class BufferSink<Element, Output>: Sink<Element, Output> {
     }
   }
 
-  private func emitAndOpenWindow() {
+  private final func emitAndOpenWindow() {
     windowID &+= 1
     let full = buffer
     buffer = []
@@ -87,4 +87,32 @@ extension ObservableType {
   public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?) -> Observable<[Element]> {
     Buffer(source: asObservable(), timeSpan: timeSpan, count: count, scheduler: scheduler, make: { Array($0) })
   }
+}
+
+extension Observable where Element == Value {
+  /// `buffer` for the element type the core is specialized for: each buffer is made into
+  /// a Value by `make` (the C layer boxes it as an array).
+  public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
+                     make: @escaping (ContiguousArray<Value>) -> Value) -> Observable<Value>
+  {
+    ValueBufferProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: make)
+  }
+}
+
+// Specialized for Value (see Value), both forms (count, time, or both): the overrides
+// inline the generic bodies, and the timer callbacks they create are specialized with them.
+final class ValueBufferProducer: Buffer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueBufferSink(observer: observer, cancel: cancel, parent: self)
+    sink.armTimer(0)
+    let subscription = source.subscribe(sink)
+    return (sink, BinaryDisposable(subscription, sink.timer))
+  }
+}
+
+final class ValueBufferSink: BufferSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: Input) { super.handle(input) }
 }
