@@ -51,7 +51,6 @@ UNSPECIALIZED = {
     "element_at",
     "flat_map_latest",
     "ignore",
-    "interval",
     "last",
     "materialize",
     "merge",
