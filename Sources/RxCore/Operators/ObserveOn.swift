@@ -104,8 +104,9 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     mayStream = lingers && !batching && rxc_process_barrier_works() != 0
   }
 
-  // Nothing else can touch either end now. (@_optimize(none): see Sink's deinit.)
-  @_optimize(none) deinit { Queue.destroy(head: head, tail: tail, pool: pool) }
+  // Nothing else can touch either end now. (@inline(never), not @_optimize(none): see
+  // Sink's deinit; a concrete subclass's deinit then runs this body specialized.)
+  @inline(never) deinit { Queue.destroy(head: head, tail: tail, pool: pool) }
 
   @inlinable
   open override func on(_ event: Event<Element>) {
