@@ -86,8 +86,8 @@ final class OperatorValueTests: XCTestCase {
     XCTAssertTrue(toArray is ValueToArrayProducer)
     XCTAssertEqual(record(toArray).values, [10203])
 
-    let buffer = ints(1, 2, 3, 4, 5).buffer(count: 2, pack: { .boxed(Ints($0.map(Self.int))) })
-    XCTAssertTrue(buffer is ValueBuffer)
+    let buffer = ints(1, 2, 3, 4, 5).buffer(timeSpan: nil, count: 2, scheduler: nil, make: { .boxed(Ints(Array($0).map(Self.int))) })
+    XCTAssertTrue(buffer is ValueBufferProducer)
     let b = record(buffer)
     XCTAssertEqual(b.values, [102, 304, 5])
     XCTAssertTrue(b.completed)

@@ -38,16 +38,11 @@ LOOKUPS = re.compile(
 # Workloads known to run unspecialized generic code per event (see the docstring).
 UNSPECIALIZED = {
     "amb",
-    "buffer_time",
     "combine",
     "concat",
     "concat_map",
-    "debounce",
-    "delay",
-    "delay_subscription",
     "driver",
     "flat_map_latest",
-    "interval",
     "merge",
     "publish_ref_count",
     "range_concat_map_of",
@@ -56,11 +51,8 @@ UNSPECIALIZED = {
     "share",
     "share_replay",
     "skip_until",
-    "subscribe_dispose_map",
     "switch_latest",
     "take_until",
-    "throttle",
-    "timeout",
     "with_latest",
     "zip",
 }

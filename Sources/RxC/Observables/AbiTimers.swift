@@ -16,8 +16,7 @@ public func rx_interval(_ period: Int64, _ scheduler: UnsafeMutablePointer<rx_sc
     setLastError("rx_interval: the immediate and current-thread schedulers cannot run periodic work")
     return nil
   }
-  return ObservableHandle.make(TimerObservable(
-    dueTime: period, period: period, scheduler: s.scheduler, make: { RxValue.int($0) }))
+  return ObservableHandle.make(Observable<RxValue>.interval(period, scheduler: s.scheduler))
 }
 
 @c(rx_timer)
@@ -33,7 +32,6 @@ public func rx_timer(_ due: Int64, _ period: Int64, _ scheduler: UnsafeMutablePo
     setLastError("rx_timer: the immediate and current-thread schedulers cannot run periodic work")
     return nil
   }
-  return ObservableHandle.make(TimerObservable(
-    dueTime: max(0, due), period: period > 0 ? period : nil, scheduler: s.scheduler,
-    make: { RxValue.int($0) }))
+  return ObservableHandle.make(Observable<RxValue>.timer(
+    max(0, due), period: period > 0 ? period : nil, scheduler: s.scheduler))
 }

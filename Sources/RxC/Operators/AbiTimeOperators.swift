@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// rxc.h section 9: the time-based operators. Negative durations are zero.
+// Section 9 of the contract, the time-based operators. Negative durations are zero.
 
 /// Validates the source and scheduler every time operator takes.
 private func sourceAndScheduler(
@@ -17,7 +17,7 @@ public func rx_delay(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_delay") else { return nil }
-  return ObservableHandle.make(Delay(source: o, dueTime: ns, scheduler: s))
+  return ObservableHandle.make(o.delay(ns, scheduler: s))
 }
 
 @c(rx_delay_subscription)
@@ -25,7 +25,7 @@ public func rx_delay_subscription(_ src: UnsafeMutablePointer<rx_observable>?, _
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_delay_subscription") else { return nil }
-  return ObservableHandle.make(DelaySubscription(source: o, dueTime: ns, scheduler: s))
+  return ObservableHandle.make(o.delaySubscription(ns, scheduler: s))
 }
 
 @c(rx_debounce)
@@ -33,7 +33,7 @@ public func rx_debounce(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_debounce") else { return nil }
-  return ObservableHandle.make(Debounce(source: o, dueTime: ns, scheduler: s))
+  return ObservableHandle.make(o.debounce(ns, scheduler: s))
 }
 
 @c(rx_throttle)
@@ -41,7 +41,7 @@ public func rx_throttle(
   _ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ latest: Bool, _ scheduler: UnsafeMutablePointer<rx_scheduler>?
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_throttle") else { return nil }
-  return ObservableHandle.make(Throttle(source: o, dueTime: ns, latest: latest, scheduler: s))
+  return ObservableHandle.make(o.throttle(ns, latest: latest, scheduler: s))
 }
 
 @c(rx_timeout)
@@ -49,7 +49,7 @@ public func rx_timeout(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64,
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timeout") else { return nil }
-  return ObservableHandle.make(Timeout(source: o, dueTime: ns, scheduler: s))
+  return ObservableHandle.make(o.timeout(ns, scheduler: s))
 }
 
 @c(rx_sample)
@@ -82,10 +82,7 @@ public func rx_buffer(
     guard let h = SchedulerHandle.from(scheduler, "rx_buffer") else { return nil }
     s = h.scheduler
   }
-  if span == 0 {
-    return ObservableHandle.make(o.observable.buffer(count: Int(count), pack: { RxValue.boxed(ArrayBox($0)) }))
-  }
-  return ObservableHandle.make(Buffer(
-    source: o.observable, timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
+  return ObservableHandle.make(o.observable.buffer(
+    timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
     scheduler: s, make: { RxValue.boxed(ArrayBox($0)) }))
 }

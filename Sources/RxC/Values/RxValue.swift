@@ -42,27 +42,6 @@ extension Value {
     return v
   }
 
-  /// A copy of the value at `p`: plain data by its bits, with no outlined copy (a call and
-  /// a jump table); a boxed one (tag 4, see `c(at:)`) by a retaining copy.
-  @inline(__always) static func copy(at p: UnsafePointer<RxValue>) -> RxValue {
-    guard MemoryLayout<RxValue>.size == 9, UnsafeRawPointer(p).load(fromByteOffset: 8, as: UInt8.self) != 4 else {
-      return p.pointee
-    }
-    // The bytes duplicated into a local of the same layout, then taken from it as an
-    // RxValue: nothing to retain. (Unprotected: no stack protector for a local this small.)
-    var bits = PlainBits(payload: UnsafeRawPointer(p).load(as: UInt64.self),
-                         tag: UnsafeRawPointer(p).load(fromByteOffset: 8, as: UInt8.self))
-    return _withUnprotectedUnsafeMutablePointer(to: &bits) {
-      $0.withMemoryRebound(to: RxValue.self, capacity: 1) { $0.move() }
-    }
-  }
-
-  /// RxValue's layout, with nothing to retain (`copy(at:)`).
-  private struct PlainBits {
-    var payload: UInt64
-    var tag: UInt8
-  }
-
   /// An owned C value: the caller receives its own reference to the box.
   var ownedC: rx_value {
     if case .boxed(let box) = self { _ = Unmanaged.passRetained(box) }

@@ -15,9 +15,11 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
     Resources.increment()
   }
 
-  // @_optimize(none): swiftc 6.3.1 crashes (SIL ownership verifier, "drop_deinit outside
+  // @inline(never): swiftc 6.3.1 crashes (SIL ownership verifier, "drop_deinit outside
   // of lifetime") when RxC inlines this deinit with its Atomic field in a release build.
-  @_optimize(none) deinit { Resources.decrement() }
+  // Not @_optimize(none): that destroys the Atomic<Bool> through its generic deinit, a
+  // runtime type lookup for every sink that dies.
+  @inline(never) deinit { Resources.decrement() }
 
   @inlinable public final var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 

@@ -19,3 +19,30 @@
   case ptr(UnsafeMutableRawPointer?)
   case boxed(AnyObject)
 }
+
+extension Value {
+  /// A copy of the value at `p`: plain data by its bits, with no outlined copy (a call and
+  /// a jump table); a boxed one (tag 4, see the layout above) by a retaining copy.
+  @inlinable @inline(__always) public static func copy(at p: UnsafePointer<Value>) -> Value {
+    guard MemoryLayout<Value>.size == 9, UnsafeRawPointer(p).load(fromByteOffset: 8, as: UInt8.self) != 4 else {
+      return p.pointee
+    }
+    // The bytes duplicated into a local of the same layout, then taken from it as a Value:
+    // nothing to retain. (Unprotected: no stack protector for a local this small.)
+    var bits = PlainBits(payload: UnsafeRawPointer(p).load(as: UInt64.self),
+                         tag: UnsafeRawPointer(p).load(fromByteOffset: 8, as: UInt8.self))
+    return _withUnprotectedUnsafeMutablePointer(to: &bits) {
+      $0.withMemoryRebound(to: Value.self, capacity: 1) { $0.move() }
+    }
+  }
+
+  /// Value's layout, with nothing to retain (`copy(at:)`).
+  @usableFromInline struct PlainBits {
+    @usableFromInline var payload: UInt64
+    @usableFromInline var tag: UInt8
+    @inlinable init(payload: UInt64, tag: UInt8) {
+      self.payload = payload
+      self.tag = tag
+    }
+  }
+}

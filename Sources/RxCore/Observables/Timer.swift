@@ -1,6 +1,6 @@
 /// `interval` and `timer`: a tick count, first after `dueTime`, then every `period` (or once
 /// when `period` is nil). Periodic ticks are drift-free and never overlap (PeriodicTask).
-public final class TimerObservable<Element>: Producer<Element> {
+public class TimerObservable<Element>: Producer<Element> {
   let dueTime: Int64
   let period: Int64?
   let scheduler: Scheduler
@@ -38,12 +38,12 @@ final class TimerSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  func tick() {
+  final func tick() {
     forwardOn(.next(make(count)))
     count &+= 1
   }
 
-  func once() {
+  final func once() {
     forwardOn(.next(make(0)))
     forwardTerminal(.completed)
   }
@@ -56,5 +56,32 @@ extension Observable where Element == Int64 {
 
   public static func timer(_ dueTime: Int64, period: Int64? = nil, scheduler: Scheduler) -> Observable<Int64> {
     TimerObservable(dueTime: dueTime, period: period, scheduler: scheduler, make: { $0 })
+  }
+}
+
+// Disfavored: `Observable.interval(...)` with the element type left to inference stays the
+// Int64 one; `Observable<Value>.interval(...)` can only be these.
+extension Observable where Element == Value {
+  /// `interval` with the ticks as `.int` values (what the C ABI's rx_interval emits).
+  @_disfavoredOverload
+  public static func interval(_ period: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueTimerObservable(dueTime: period, period: period, scheduler: scheduler, make: { .int($0) })
+  }
+
+  /// `timer` with the ticks as `.int` values (what the C ABI's rx_timer emits).
+  @_disfavoredOverload
+  public static func timer(_ dueTime: Int64, period: Int64? = nil, scheduler: Scheduler) -> Observable<Value> {
+    ValueTimerObservable(dueTime: dueTime, period: period, scheduler: scheduler, make: { .int($0) })
+  }
+}
+
+// Specialized for Value (see Value): `run` inlines the generic body, so the sink it makes
+// and the tick callbacks it schedules are specialized code (the sink has no vtable entry of
+// its own on the tick path).
+final class ValueTimerObservable: TimerObservable<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
   }
 }

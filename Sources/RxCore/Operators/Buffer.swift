@@ -25,11 +25,7 @@ public class Buffer<Element, Output>: Producer<Output> {
   public override func run(_ observer: Observer<Output>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    start(BufferSink(observer: observer, cancel: cancel, parent: self))
-  }
-
-  /// Final, so that a leaf's call gets it specialized.
-  final func start(_ sink: BufferSink<Element, Output>) -> (sink: any Disposable, subscription: any Disposable) {
+    let sink = BufferSink(observer: observer, cancel: cancel, parent: self)
     sink.armTimer(0)
     let subscription = source.subscribe(sink)
     return (sink, BinaryDisposable(subscription, sink.timer))
@@ -49,7 +45,7 @@ class BufferSink<Element, Output>: Sink<Element, Output> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  func armTimer(_ window: UInt64) {
+  final func armTimer(_ window: UInt64) {
     guard let span = parent.timeSpan, let scheduler = parent.scheduler else { return }
     // The first window's timer is armed outside the drain: setScheduled keeps a fast tick
     // from being disposed by this call finishing late.
@@ -58,9 +54,9 @@ class BufferSink<Element, Output>: Sink<Element, Output> {
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
 
-  private func handle(_ input: Input) {
+  func handle(_ input: Input) {
     if isDisposed { return }
     switch input {
     case .event(.next(let element)):
@@ -78,7 +74,7 @@ class BufferSink<Element, Output>: Sink<Element, Output> {
     }
   }
 
-  private func emitAndOpenWindow() {
+  private final func emitAndOpenWindow() {
     windowID &+= 1
     let full = buffer
     buffer = []
@@ -94,22 +90,29 @@ extension ObservableType {
 }
 
 extension Observable where Element == Value {
-  /// A count-only buffer (no timer) whose arrays `pack` makes into one element each (the C
-  /// layer's array box), specialized.
-  public func buffer(count: Int, pack: @escaping (ContiguousArray<Value>) -> Value) -> Observable<Value> {
-    ValueBuffer(source: self, timeSpan: nil, count: count, scheduler: nil, make: pack)
+  /// `buffer` for the element type the core is specialized for: each buffer is made into
+  /// a Value by `make` (the C layer boxes it as an array).
+  public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
+                     make: @escaping (ContiguousArray<Value>) -> Value) -> Observable<Value>
+  {
+    ValueBufferProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: make)
   }
 }
 
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueBuffer: Buffer<Value, Value> {
+// Specialized for Value (see Value), both forms (count, time, or both): the overrides
+// inline the generic bodies, and the timer callbacks they create are specialized with them.
+final class ValueBufferProducer: Buffer<Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    start(ValueBufferSink(observer: observer, cancel: cancel, parent: self))
+    let sink = ValueBufferSink(observer: observer, cancel: cancel, parent: self)
+    sink.armTimer(0)
+    let subscription = source.subscribe(sink)
+    return (sink, BinaryDisposable(subscription, sink.timer))
   }
 }
 
 final class ValueBufferSink: BufferSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: Input) { super.handle(input) }
 }

@@ -1,7 +1,7 @@
 /// Emits a value only after `dueTime` has passed without another one (RxSwift's debounce);
 /// completion first flushes the pending value. Events and timer ticks are serialized
 /// through a Drain (see Delay).
-public final class Debounce<Element>: Producer<Element> {
+public class Debounce<Element>: Producer<Element> {
   let source: Observable<Element>
   let dueTime: Int64
   let scheduler: Scheduler
@@ -21,7 +21,7 @@ public final class Debounce<Element>: Producer<Element> {
   }
 }
 
-final class DebounceSink<Element>: Sink<Element, Element> {
+class DebounceSink<Element>: Sink<Element, Element> {
   enum Input { case event(Event<Element>), tick(UInt64) }
   let dueTime: Int64
   let scheduler: Scheduler
@@ -38,9 +38,9 @@ final class DebounceSink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
 
-  private func handle(_ input: Input) {
+  func handle(_ input: Input) {
     if isDisposed { return }
     switch input {
     case .event(.next(let element)):
@@ -70,4 +70,27 @@ extension ObservableType {
   public func debounce(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
     Debounce(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
   }
+}
+
+extension Observable where Element == Value {
+  public func debounce(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueDebounceProducer(source: self, dueTime: dueTime, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
+// callbacks they create are specialized with them.
+final class ValueDebounceProducer: Debounce<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueDebounceSink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
+    let subscription = source.subscribe(sink)
+    return (sink, BinaryDisposable(subscription, sink.timer))
+  }
+}
+
+final class ValueDebounceSink: DebounceSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: Input) { super.handle(input) }
 }

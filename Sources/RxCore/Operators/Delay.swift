@@ -5,7 +5,7 @@
 /// at a time and downstream calls never overlap, without holding a lock over them; a tick
 /// that fires early is queued behind the handler that armed it, so a plain `timer.set` is
 /// safe in handlers.
-public final class Delay<Element>: Producer<Element> {
+public class Delay<Element>: Producer<Element> {
   let source: Observable<Element>
   let dueTime: Int64
   let scheduler: Scheduler
@@ -25,7 +25,7 @@ public final class Delay<Element>: Producer<Element> {
   }
 }
 
-final class DelaySink<Element>: Sink<Element, Element> {
+class DelaySink<Element>: Sink<Element, Element> {
   enum Input { case event(Event<Element>, Int64), tick }
   let dueTime: Int64
   let scheduler: Scheduler
@@ -42,9 +42,9 @@ final class DelaySink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) { submit(.event(event, scheduler.now)) }
 
-  private func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
 
-  private func handle(_ input: Input) {
+  func handle(_ input: Input) {
     if isDisposed { return }
     switch input {
     case .event(.error(let error), _):
@@ -75,7 +75,7 @@ final class DelaySink<Element>: Sink<Element, Element> {
     }
   }
 
-  private func arm(delay: Int64) {
+  private final func arm(delay: Int64) {
     timer.set(scheduler.scheduleAfter(delay) { self.submit(.tick) })
   }
 }
@@ -84,4 +84,27 @@ extension ObservableType {
   public func delay(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
     Delay(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
   }
+}
+
+extension Observable where Element == Value {
+  public func delay(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueDelayProducer(source: self, dueTime: dueTime, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
+// callbacks they create are specialized with them.
+final class ValueDelayProducer: Delay<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueDelaySink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
+    let subscription = source.subscribe(sink)
+    return (sink, BinaryDisposable(subscription, sink.timer))
+  }
+}
+
+final class ValueDelaySink: DelaySink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: Input) { super.handle(input) }
 }

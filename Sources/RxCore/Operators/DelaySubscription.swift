@@ -1,5 +1,5 @@
 /// Subscribes to the source `dueTime` after the subscription, on `scheduler`.
-public final class DelaySubscription<Element>: Producer<Element> {
+public class DelaySubscription<Element>: Producer<Element> {
   let source: Observable<Element>
   let dueTime: Int64
   let scheduler: Scheduler
@@ -13,7 +13,7 @@ public final class DelaySubscription<Element>: Producer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = DelaySubscriptionSink(observer: observer, cancel: cancel)
+    let sink = makeSink(observer, cancel)
     let subscription = SerialDisposable()
     let source = self.source
     subscription.setScheduled {
@@ -21,9 +21,13 @@ public final class DelaySubscription<Element>: Producer<Element> {
     }
     return (sink, subscription)
   }
+
+  func makeSink(_ observer: Observer<Element>, _ cancel: any Cancelable) -> DelaySubscriptionSink<Element> {
+    DelaySubscriptionSink(observer: observer, cancel: cancel)
+  }
 }
 
-final class DelaySubscriptionSink<Element>: Sink<Element, Element> {
+class DelaySubscriptionSink<Element>: Sink<Element, Element> {
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
@@ -33,4 +37,28 @@ extension ObservableType {
   public func delaySubscription(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
     DelaySubscription(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
   }
+}
+
+extension Observable where Element == Value {
+  public func delaySubscription(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueDelaySubscriptionProducer(source: self, dueTime: dueTime, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): `run` inlines the generic body (its scheduled
+// subscription included) and gets the leaf sink from `makeSink`.
+final class ValueDelaySubscriptionProducer: DelaySubscription<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
+  }
+
+  override func makeSink(_ observer: Observer<Value>, _ cancel: any Cancelable) -> DelaySubscriptionSink<Value> {
+    ValueDelaySubscriptionSink(observer: observer, cancel: cancel)
+  }
+}
+
+final class ValueDelaySubscriptionSink: DelaySubscriptionSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -25,7 +25,7 @@ import Synchronization
 ///
 /// Disposing stops delivery before the next event; the terminal event is queued behind
 /// every value.
-public final class ObserveOn<Element>: Producer<Element> {
+public class ObserveOn<Element>: Producer<Element> {
   public typealias SinkFactory = (Observer<Element>, any Cancelable, Scheduler) -> ObserveOnSink<Element>
   let source: Observable<Element>
   let scheduler: Scheduler
@@ -104,8 +104,9 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     mayStream = lingers && !batching && AsymmetricFence.heavySideExists
   }
 
-  // Nothing else can touch either end now. (@_optimize(none): see Sink's deinit.)
-  @_optimize(none) deinit { Queue.destroy(head: head, tail: tail, pool: pool) }
+  // Nothing else can touch either end now. (@inline(never), not @_optimize(none): see
+  // Sink's deinit; a concrete subclass's deinit then runs this body specialized.)
+  @inline(never) deinit { Queue.destroy(head: head, tail: tail, pool: pool) }
 
   @inlinable
   open override func on(_ event: Event<Element>) {
@@ -283,4 +284,31 @@ extension ObservableType {
   public func observe(on scheduler: Scheduler) -> Observable<Element> {
     ObserveOn(source: asObservable(), scheduler: scheduler)
   }
+}
+
+extension Observable where Element == Value {
+  public func observe(on scheduler: Scheduler) -> Observable<Value> {
+    ValueObserveOnProducer(source: self, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueObserveOnProducer: ObserveOn<Value> {
+  init(source: Observable<Value>, scheduler: Scheduler) {
+    super.init(source: source, scheduler: scheduler) { ValueObserveOnSink(observer: $0, cancel: $1, scheduler: $2) }
+  }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
+  }
+}
+
+final class ValueObserveOnSink: ObserveOnSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func onNext(at element: UnsafePointer<Value>) { pushNext(Value.copy(at: element)) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(contentsOf elements: UnsafeBufferPointer<Value>) { super.onNext(contentsOf: elements) }
+  override func drainLoop() { super.drainLoop() }
 }

@@ -1,6 +1,6 @@
 /// Subscribes to the source on `scheduler`, and disposes that subscription there too
 /// (RxSwift's SubscribeOnSink + ScheduledDisposable).
-public final class SubscribeOn<Element>: Producer<Element> {
+public class SubscribeOn<Element>: Producer<Element> {
   public typealias SinkFactory = (Observer<Element>, any Cancelable) -> SubscribeOnSink<Element>
   let source: Observable<Element>
   let scheduler: Scheduler
@@ -65,4 +65,27 @@ extension ObservableType {
   public func subscribe(on scheduler: Scheduler) -> Observable<Element> {
     SubscribeOn(source: asObservable(), scheduler: scheduler)
   }
+}
+
+extension Observable where Element == Value {
+  public func subscribe(on scheduler: Scheduler) -> Observable<Value> {
+    ValueSubscribeOnProducer(source: self, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueSubscribeOnProducer: SubscribeOn<Value> {
+  init(source: Observable<Value>, scheduler: Scheduler) {
+    super.init(source: source, scheduler: scheduler) { ValueSubscribeOnSink(observer: $0, cancel: $1) }
+  }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
+  }
+}
+
+final class ValueSubscribeOnSink: SubscribeOnSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

@@ -2,7 +2,7 @@
 /// `latest`, the last value seen during the quiet window is emitted when it ends; without,
 /// values inside the window are dropped. Completion waits for a pending latest value.
 /// Events and timer ticks are serialized through a Drain (see Delay).
-public final class Throttle<Element>: Producer<Element> {
+public class Throttle<Element>: Producer<Element> {
   let source: Observable<Element>
   let dueTime: Int64
   let latest: Bool
@@ -24,7 +24,7 @@ public final class Throttle<Element>: Producer<Element> {
   }
 }
 
-final class ThrottleSink<Element>: Sink<Element, Element> {
+class ThrottleSink<Element>: Sink<Element, Element> {
   enum Input { case event(Event<Element>), tick }
   let parent: Throttle<Element>
   let timer = SerialDisposable()
@@ -40,9 +40,9 @@ final class ThrottleSink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
 
-  private func handle(_ input: Input) {
+  func handle(_ input: Input) {
     if isDisposed { return }
     switch input {
     case .event(.next(let element)):
@@ -72,7 +72,7 @@ final class ThrottleSink<Element>: Sink<Element, Element> {
     }
   }
 
-  private func sendNow(_ element: Element) {
+  private final func sendNow(_ element: Element) {
     lastUnsent = nil
     forwardOn(.next(element))
     // Measured after delivery: a slow observer gets its full quiet window (as RxSwift).
@@ -84,4 +84,27 @@ extension ObservableType {
   public func throttle(_ dueTime: Int64, latest: Bool = true, scheduler: Scheduler) -> Observable<Element> {
     Throttle(source: asObservable(), dueTime: dueTime, latest: latest, scheduler: scheduler)
   }
+}
+
+extension Observable where Element == Value {
+  public func throttle(_ dueTime: Int64, latest: Bool = true, scheduler: Scheduler) -> Observable<Value> {
+    ValueThrottleProducer(source: self, dueTime: dueTime, latest: latest, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
+// callbacks they create are specialized with them.
+final class ValueThrottleProducer: Throttle<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueThrottleSink(observer: observer, cancel: cancel, parent: self)
+    let subscription = source.subscribe(sink)
+    return (sink, BinaryDisposable(subscription, sink.timer))
+  }
+}
+
+final class ValueThrottleSink: ThrottleSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: Input) { super.handle(input) }
 }

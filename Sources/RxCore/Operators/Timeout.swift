@@ -1,7 +1,7 @@
 /// Fails with `RxError.timeout` if the first value does not arrive within `dueTime` of the
 /// subscription, or the next one within `dueTime` of its predecessor (RxSwift's timeout).
 /// Events and timer ticks are serialized through a Drain (see Delay).
-public final class Timeout<Element>: Producer<Element> {
+public class Timeout<Element>: Producer<Element> {
   let source: Observable<Element>
   let dueTime: Int64
   let scheduler: Scheduler
@@ -22,7 +22,7 @@ public final class Timeout<Element>: Producer<Element> {
   }
 }
 
-final class TimeoutSink<Element>: Sink<Element, Element> {
+class TimeoutSink<Element>: Sink<Element, Element> {
   enum Input { case event(Event<Element>), tick(UInt64) }
   let dueTime: Int64
   let scheduler: Scheduler
@@ -36,15 +36,15 @@ final class TimeoutSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  func armTimer(_ current: UInt64) {
+  final func armTimer(_ current: UInt64) {
     timer.set(scheduler.scheduleAfter(dueTime) { self.submit(.tick(current)) })
   }
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
 
-  private func handle(_ input: Input) {
+  func handle(_ input: Input) {
     if isDisposed { return }
     switch input {
     case .event(.next(let element)):
@@ -64,4 +64,28 @@ extension ObservableType {
   public func timeout(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
     Timeout(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
   }
+}
+
+extension Observable where Element == Value {
+  public func timeout(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueTimeoutProducer(source: self, dueTime: dueTime, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
+// callbacks they create are specialized with them.
+final class ValueTimeoutProducer: Timeout<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueTimeoutSink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
+    sink.armTimer(0)
+    let subscription = source.subscribe(sink)
+    return (sink, BinaryDisposable(subscription, sink.timer))
+  }
+}
+
+final class ValueTimeoutSink: TimeoutSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: Input) { super.handle(input) }
 }

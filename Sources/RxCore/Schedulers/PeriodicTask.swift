@@ -8,7 +8,11 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   private let scheduler: Scheduler
   private let start: Int64
   private let period: Int64
-  private let action = Mutex<(() -> Void)?>(nil)
+  /// The action in a struct: a closure that is itself a generic's value (`Mutex<Value>`) is
+  /// kept at the generic abstraction, and every `withLock` over it wrapped it in one more pair
+  /// of reabstraction thunks, so each tick cost more than the one before.
+  private struct Action { let run: () -> Void }
+  private let action = Mutex<Action?>(nil)
   private let timer = SerialDisposable()
   private var tick: Int64 = 0  // touched only by the (non-overlapping) runs
 
@@ -16,7 +20,7 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
     self.scheduler = scheduler
     self.start = start
     self.period = period
-    self.action.withLock { $0 = action }
+    self.action.withLock { $0 = Action(run: action) }
   }
 
   static func start(on scheduler: Scheduler, startAfter: Int64, period: Int64, _ action: @escaping () -> Void)
@@ -37,7 +41,7 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
 
   private func fire() {
     guard let work = action.withLock({ $0 }) else { return }
-    work()
+    work.run()
     let now = scheduler.now
     var next = tick + 1
     // Latest tick already due: if we are past tick `next`, run once now as that tick.
@@ -51,7 +55,7 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   }
 
   func dispose() {
-    let work = action.withLock { a -> (() -> Void)? in
+    let work = action.withLock { a -> Action? in
       let w = a
       a = nil
       return w
