@@ -162,11 +162,17 @@ typedef struct rx_value {
   int64_t i;
 } rx_value;
 
-/* Constructors of plain values: real functions, for FFI users. */
+/* Constructors of plain values: real functions, for FFI users (C has RX_INT(x)...). Plain
+   values own nothing: no release needed. */
+/** @abstract An RX_INT value holding i. */
 RX_EXPORT rx_value rx_int(int64_t i);
+/** @abstract An RX_DOUBLE value holding d's bits. */
 RX_EXPORT rx_value rx_double(double d);
+/** @abstract An RX_BOOL value: i is 1 for true, 0 for false. */
 RX_EXPORT rx_value rx_bool(bool b);
+/** @abstract An RX_PTR value holding p (never dereferenced or freed by the library; may be NULL). */
 RX_EXPORT rx_value rx_ptr(void *p);
+/** @abstract The RX_NONE value (i is 0). */
 RX_EXPORT rx_value rx_none(void);
 
 /*
@@ -174,9 +180,13 @@ RX_EXPORT rx_value rx_none(void);
  * 0.0, false or NULL (the library's error results for those types) and sets rx_last_error();
  * only an RX_INT reads as an int (v.i is the raw payload of any kind).
  */
+/** @abstract The integer of an RX_INT value; -1 (and rx_last_error()) for another kind. */
 RX_EXPORT int64_t rx_value_int(rx_value v);
+/** @abstract The double of an RX_DOUBLE value; 0.0 (and rx_last_error()) for another kind. */
 RX_EXPORT double rx_value_double(rx_value v);
+/** @abstract The bool of an RX_BOOL value; false (and rx_last_error()) for another kind. */
 RX_EXPORT bool rx_value_bool(rx_value v);
+/** @abstract The pointer of an RX_PTR value; NULL (and rx_last_error()) for another kind. */
 RX_EXPORT void *rx_value_ptr(rx_value v);
 
 /*
@@ -236,6 +246,7 @@ RX_EXPORT void rx_value_release(rx_value v);
 
 /* Accessors. A value of another kind gives NULL / 0 / rx_none() / RX_EVENT_NONE and sets
    rx_last_error(). Results are borrowed from the value. */
+/** @abstract The NUL-terminated UTF-8 text of an RX_STRING value (borrowed from the value). */
 RX_EXPORT const char *rx_value_string(rx_value v);
 /** @abstract The bytes of an RX_BYTES value (borrowed); *len (may be NULL) gets their count. */
 RX_EXPORT const void *rx_value_bytes(rx_value v, size_t *len);
@@ -790,6 +801,7 @@ RX_EXPORT rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
 
 /* Returns the mapped value (owned). */
 typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
+/* True to let v through (filter), to keep going (take_while) or to keep skipping (skip_while). */
 typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
 /* Returns the next accumulation (owned); acc is borrowed. */
 typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_error **error);
@@ -827,12 +839,19 @@ typedef struct rx_by_ref {
 
 /* The trampolines: each is a callback of the by-value type it is named after, whose ctx is
    an rx_by_ref *. */
+/** @abstract An rx_observer on_next: calls by_ref->on_next(by_ref->ctx, &value). */
 RX_EXPORT void rx_by_ref_on_next(void *by_ref, rx_value value);
+/** @abstract An rx_map_fn: by_ref->map(ctx, &v, &out, error); returns out (owned). */
 RX_EXPORT rx_value rx_by_ref_map(void *by_ref, rx_value v, rx_error **error);
+/** @abstract An rx_predicate_fn: returns by_ref->predicate(ctx, &v, error). */
 RX_EXPORT bool rx_by_ref_predicate(void *by_ref, rx_value v, rx_error **error);
+/** @abstract An rx_accumulate_fn: by_ref->accumulate(ctx, &acc, &v, &out, error); returns out (owned). */
 RX_EXPORT rx_value rx_by_ref_accumulate(void *by_ref, rx_value acc, rx_value v, rx_error **error);
+/** @abstract An rx_flat_map_fn: returns by_ref->flat_map(ctx, &v, error) (owned). */
 RX_EXPORT rx_observable *rx_by_ref_flat_map(void *by_ref, rx_value v, rx_error **error);
+/** @abstract An rx_combine_fn: by_ref->combine(ctx, values, n, &out, error); returns out (owned). */
 RX_EXPORT rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_error **error);
+/** @abstract An rx_equal_fn: returns by_ref->equal(ctx, &a, &b). */
 RX_EXPORT bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
 
 /* scheduling */
