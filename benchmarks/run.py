@@ -437,7 +437,7 @@ def catalog(swift_bin):
     log(f"catalog: timed runs done in {time.time() - start:.0f} s; callgrind")
     instr = catalog_instructions()
     log(f"catalog: callgrind done in {time.time() - start:.0f} s")
-    na = sorted(f"{name} {CATALOG_LABEL[i]}: {r['na']}" for (name, i), r in t.items()
+    na = sorted(f"{name} {CATALOG_LABEL[i]}: {r['na'].removeprefix('n/a ').strip('()')}" for (name, i), r in t.items()
                 if "na" in r and i in CATALOG_IMPLS and name in names)
     return rows, t, instr, na
 
@@ -633,8 +633,8 @@ def main():
             fh.write("\n## The catalog: one workload per operator of rxc.h\n\n")
             fh.write(
                 "The workloads of `Tests/perf/workloads.c` (the metadata guard's list), each in its "
-                "natural shape; ns per event is the minimum of "
-                f"{CATALOG_RUNS} timed runs (librxc's median in parentheses), one per pass, each "
+                "natural shape; ns per event is the minimum over "
+                f"{CATALOG_RUNS} pass(es) of one timed run each (librxc's median in parentheses), each "
                 f"pass a fresh process per implementation with one run of about {CATALOG_MAX_MS} ms "
                 "per workload after its warm-ups. librxc runs through the C ABI with a C "
                 "subscriber; RxCore is the Swift core called directly on `Observable<Value>`; "
