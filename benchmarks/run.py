@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make bench`: builds and runs the issue-6 benchmark suite and prints one table.
+"""`make bench`: builds and runs the issue-6 benchmark suite and the operator catalog.
 
 For each workload W1-W9: ns per unit (min and median of 5 runs, one per pass over the suite)
 for the raw C loop, librxc through its C ABI, RxCore (the Swift core called directly) and
@@ -45,7 +45,8 @@ CATALOG_RUNS = int(os.environ.get("BENCH_CATALOG_RUNS", "1" if QUICK else "3"))
 CATALOG_MAX_MS = int(os.environ.get("BENCH_CATALOG_MAX_MS", "10" if QUICK else "100"))
 # Events per workload of the two callgrind runs (difference / size difference).
 CATALOG_CG_SIZES = (200, 600) if QUICK else (1000, 3000)
-RXSWIFT_PATH = os.environ.get("RXSWIFT_PATH")
+# Absolute: Package.swift resolves a relative path from benchmarks/swift.
+RXSWIFT_PATH = os.path.abspath(os.environ["RXSWIFT_PATH"]) if os.environ.get("RXSWIFT_PATH") else None
 
 # name, title, unit, budget ns (or bytes for W9), budget allocations per unit (None: none set)
 WORKLOADS = [
@@ -174,6 +175,8 @@ def build_swift():
     for f in flags:
         cmd += ["-Xswiftc", "-D" + f]
     env = {k: v for k, v in os.environ.items() if k != "RXC_STATIC_STDLIB"}
+    if RXSWIFT_PATH:
+        env["RXSWIFT_PATH"] = RXSWIFT_PATH
     try:
         sh(cmd, cwd=os.path.join(BENCH, "swift"), env=env)
     except subprocess.CalledProcessError:
