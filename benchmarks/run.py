@@ -47,6 +47,10 @@ CATALOG_MAX_MS = int(os.environ.get("BENCH_CATALOG_MAX_MS", "10" if QUICK else "
 CATALOG_CG_SIZES = (200, 600) if QUICK else (1000, 3000)
 # Absolute: Package.swift resolves a relative path from benchmarks/swift.
 RXSWIFT_PATH = os.path.abspath(os.environ["RXSWIFT_PATH"]) if os.environ.get("RXSWIFT_PATH") else None
+if RXSWIFT_PATH:
+    # A scratch path of its own: in a shared one, the RxSwift module a previous build left
+    # keeps canImport(RxSwift) true after RXSWIFT_PATH is unset, and the link fails.
+    SWIFT_SCRATCH = os.path.join(BENCH, ".build-swift-rxswift")
 
 # name, title, unit, budget ns (or bytes for W9), budget allocations per unit (None: none set)
 WORKLOADS = [

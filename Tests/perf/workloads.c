@@ -313,12 +313,18 @@ static const Workload workloads[] = {
 };
 
 static const char *shape(const Workload *wl) {
+  if (wl->run == run_plain) {
+    return !strcmp(wl->name, "switch_latest")        ? "publish subject of just(i) -> switch_latest -> C subscriber"
+           : !strcmp(wl->name, "just_map_subscribe") ? "just(i) -> map -> subscribe + dispose, per lifecycle"
+           : !strcmp(wl->name, "interval")           ? "interval on the test scheduler, advanced per tick"
+                                                     : "cold source -> C subscriber, per element";
+  }
   return wl->run == run_subject       ? "subject -> C subscriber"
          : wl->run == run_publish     ? "publish subject -> operator -> C subscriber"
          : wl->run == run_two         ? "two publish subjects -> operator -> C subscriber"
          : wl->run == run_timed       ? "publish subject -> operator (test scheduler, advanced per event)"
          : wl->run == run_sub_dispose ? "subscribe + one event + dispose, per subscription"
-                                      : "source -> C subscriber";
+                                      : "?";
 }
 
 static double now_ns(void) {
