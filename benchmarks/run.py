@@ -655,7 +655,8 @@ def main():
             fh.write("### Contended: four threads emitting into one subject\n\n")
             fh.write("Four threads send n/4 events each into one publish subject (OpenCombine: "
                      "PassthroughSubject) with one subscriber that sums them; ns per event = wall "
-                     "time from their common start to the last one's end / n. The raw C baseline "
+                     "time from their creation (a barrier then releases them together) to the "
+                     "last one's end / n. The raw C baseline "
                      "calls the subscriber under a pthread mutex. RxSwift is not measured: its "
                      "subjects require serialized callers.\n\n")
             fh.write(cont_tab + "\n\n")

@@ -1,7 +1,7 @@
 /* The contended workload of `make bench`: four threads emit n/4 events each into one publish
- * subject with one subscriber; ns per event = wall time from their common start to the last
- * one's end / n. The raw baseline is the same loop calling the subscriber under a
- * pthread mutex.
+ * subject with one subscriber, released together by a barrier; ns per event = wall time from
+ * their creation to the last one's end / n (as SwiftBench measures it). The raw baseline is
+ * the same loop calling the subscriber under a pthread mutex.
  *
  *   contended --time MS     a warm-up that sizes the run to about MS ms, then one timed run
  *                           per implementation; prints "RESULT contended rxc|raw n=N min_ns=T ..." */
@@ -66,12 +66,15 @@ static double time_one(bool raw, int64_t n) {
   }
   pthread_t th[THREADS];
   job jobs[THREADS];
+  /* From before the threads exist, as SwiftBench measures (thread start-up is tens of us
+     against runs of many ms): a clock read after the barrier could come after the whole
+     run when this thread is descheduled there (5 threads on 2 cores). */
+  double t0 = now_ns();
   for (int t = 0; t < THREADS; t++) {
     jobs[t] = (job){&r, t * r.per_thread, raw};
     pthread_create(&th[t], NULL, emit, &jobs[t]);
   }
   pthread_barrier_wait(&r.start);
-  double t0 = now_ns();
   for (int t = 0; t < THREADS; t++) pthread_join(th[t], NULL);
   double ns = (now_ns() - t0) / (double)(r.per_thread * THREADS);
   if (!raw) {
