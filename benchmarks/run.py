@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make bench`: builds and runs the issue-6 benchmark suite and prints one table.
+"""`make bench`: builds and runs the issue-6 benchmark suite and the operator catalog.
 
 For each workload W1-W9: ns per unit (min and median of 5 runs, one per pass over the suite)
 for the raw C loop, librxc through its C ABI, RxCore (the Swift core called directly) and
@@ -10,8 +10,17 @@ benchmarks/RESULTS.md and benchmarks/chart.png.
 Environment: BENCH_QUICK=1 shrinks every size (a smoke run); BENCH_NO_CALLGRIND=1 skips
 callgrind; BENCH_RUNS=R changes the number of timed runs; BENCH_MAX_MS=T caps one timed run
 (about T ms, 200 by default: n shrinks for slow workloads, so `make bench` stays under 10 min).
+
+Then the catalog: every workload of Tests/perf/workloads.c (one per operator of rxc.h, the
+list of the metadata guard) timed through librxc (`workloads --time`), RxCore on
+Observable<Value>, OpenCombine and, when RXSWIFT_PATH names a RxSwift 6 checkout, RxSwift;
+instructions per event for librxc from one callgrind run per size (the per-workload dumps);
+and the contended workload (4 threads into one publish subject). BENCH_CATALOG_RUNS=R passes
+(3; 1 with BENCH_QUICK), BENCH_CATALOG_MAX_MS=T per timed run (100; 10 with BENCH_QUICK),
+BENCH_NO_CATALOG=1 skips it.
 """
 import concurrent.futures
+import glob
 import os
 import re
 import shutil
@@ -30,6 +39,18 @@ RUNS = int(os.environ.get("BENCH_RUNS", "5"))
 # A timed run of one workload takes at most about this long (n shrinks for slow ones).
 MAX_MS = int(os.environ.get("BENCH_MAX_MS", "200"))
 CALLGRIND = os.environ.get("BENCH_NO_CALLGRIND") != "1" and shutil.which("valgrind")
+CATALOG = os.environ.get("BENCH_NO_CATALOG") != "1"
+# Fewer and shorter passes than the nine: 65 workloads on up to four implementations.
+CATALOG_RUNS = int(os.environ.get("BENCH_CATALOG_RUNS", "1" if QUICK else "3"))
+CATALOG_MAX_MS = int(os.environ.get("BENCH_CATALOG_MAX_MS", "10" if QUICK else "100"))
+# Events per workload of the two callgrind runs (difference / size difference).
+CATALOG_CG_SIZES = (200, 600) if QUICK else (1000, 3000)
+# Absolute: Package.swift resolves a relative path from benchmarks/swift.
+RXSWIFT_PATH = os.path.abspath(os.environ["RXSWIFT_PATH"]) if os.environ.get("RXSWIFT_PATH") else None
+if RXSWIFT_PATH:
+    # A scratch path of its own: in a shared one, the RxSwift module a previous build left
+    # keeps canImport(RxSwift) true after RXSWIFT_PATH is unset, and the link fails.
+    SWIFT_SCRATCH = os.path.join(BENCH, ".build-swift-rxswift")
 
 # name, title, unit, budget ns (or bytes for W9), budget allocations per unit (None: none set)
 WORKLOADS = [
@@ -113,6 +134,17 @@ def build_c():
         os.path.join(c, "bench.c"), os.path.join(c, "baseline.c"),
         "-o", os.path.join(OUT, "bench-cg"), "-L" + cglib, "-lrxc", "-Wl,-rpath," + cglib,
         "-ldl", "-lpthread"])
+    # The catalog: the guard's workloads program (one source for both), optimized as bench.c,
+    # once for timing and once on the callgrind copy of the library; and the contended run.
+    workloads = os.path.join(ROOT, "Tests", "perf", "workloads.c")
+    for name, lib in (("workloads", LIBDIR), ("workloads-cg", cglib)):
+        sh([cc, "-std=gnu11", "-O2", "-gdwarf-4", "-Wall", "-Wextra",
+            "-I" + os.path.join(ROOT, "include"), workloads, "-o", os.path.join(OUT, name),
+            "-L" + lib, "-lrxc", "-Wl,-rpath," + lib])
+    sh([cc, "-O2", "-gdwarf-4", "-Wall", "-Wextra", "-I" + os.path.join(ROOT, "include"),
+        os.path.join(c, "contended.c"), os.path.join(c, "baseline.c"),
+        "-o", os.path.join(OUT, "contended"), "-L" + LIBDIR, "-lrxc", "-Wl,-rpath," + LIBDIR,
+        "-lpthread"])
 
 
 def core_features():
@@ -138,6 +170,8 @@ def core_features():
 def build_swift():
     flags = core_features()
     log("RxCore parts found: " + (", ".join(flags) or "none"))
+    # Package.swift adds RxSwift (and RxSwiftCatalog.swift compiles) only with RXSWIFT_PATH.
+    log(f"RxSwift: {RXSWIFT_PATH}" if RXSWIFT_PATH else "RxSwift: not included (RXSWIFT_PATH unset)")
     cmd = ["swift", "build", "-c", "release", "--scratch-path", SWIFT_SCRATCH,
            # cross-module optimization for every module, OpenCombine included: it halves
            # OpenCombine's times here, so the comparison is with its best build.
@@ -145,6 +179,8 @@ def build_swift():
     for f in flags:
         cmd += ["-Xswiftc", "-D" + f]
     env = {k: v for k, v in os.environ.items() if k != "RXC_STATIC_STDLIB"}
+    if RXSWIFT_PATH:
+        env["RXSWIFT_PATH"] = RXSWIFT_PATH
     try:
         sh(cmd, cwd=os.path.join(BENCH, "swift"), env=env)
     except subprocess.CalledProcessError:
@@ -283,6 +319,134 @@ def instructions(c_bin, swift_bin, timed_results):
             if a is not None and b is not None:
                 counts[(w, impl)] = (b - a) / (n2 - n1)
     return counts
+
+
+# ---------------------------------------------------------------- the catalog
+
+CATALOG_IMPLS = ["rxc", "rxcore", "opencombine", "rxswift"]
+CATALOG_LABEL = {"rxc": "librxc (C ABI)", "rxcore": "RxCore (Swift, Value)",
+                 "opencombine": "OpenCombine", "rxswift": "RxSwift", "raw": "raw C (mutex)"}
+
+
+def catalog_list():
+    out = run_capture([os.path.join(OUT, "workloads"), "--list"])
+    return [tuple(line.split("\t", 1)) for line in (out or "").splitlines() if "\t" in line]
+
+
+def catalog_timed(names, swift_bin):
+    """CATALOG_RUNS passes; in each, one process per program runs every workload once
+    (warm-ups, then one timed run), so a workload's runs are a pass (tens of seconds) apart.
+    Min and median over the passes."""
+    ms = str(CATALOG_MAX_MS)
+    passes = {}
+    for p in range(CATALOG_RUNS):
+        for cmd in ([os.path.join(OUT, "workloads"), "--time", ms] + names,
+                    [os.path.join(OUT, "contended"), "--time", ms],
+                    [swift_bin, "--catalog", ms] + names + ["contended"]):
+            log(f"catalog pass {p + 1}/{CATALOG_RUNS}: {os.path.basename(cmd[0])} {' '.join(cmd[1:3])}")
+            out = run_capture(cmd)
+            for key, r in parse(out or "").items():
+                passes.setdefault(key, []).append(r)
+    results = {}
+    for key, rs in passes.items():
+        if "na" in rs[0]:
+            results[key] = rs[0]
+            continue
+        ns = [r["min_ns"] for r in rs]
+        results[key] = dict(rs[0], min_ns=min(ns), median_ns=statistics.median(ns), runs=len(ns))
+    return results
+
+
+def catalog_instructions():
+    """librxc's instructions per event: workloads-cg under callgrind at two sizes; each
+    workload's counters are dumped under its name (CALLGRIND_DUMP_STATS_AT)."""
+    if not CALLGRIND:
+        return {}
+    cg = os.path.join(OUT, "callgrind-catalog")
+    shutil.rmtree(cg, ignore_errors=True)
+    os.makedirs(cg)
+
+    def one(n):
+        prefix = os.path.join(cg, f"cg.{n}")
+        r = run_capture(["valgrind", "--tool=callgrind", f"--callgrind-out-file={prefix}.%p",
+                         os.path.join(OUT, "workloads-cg"), str(n)])
+        totals = {}
+        if r is None:
+            return totals
+        for path in glob.glob(prefix + ".*"):
+            name = None
+            with open(path, errors="replace") as fh:
+                for line in fh:
+                    if line.startswith("desc: Trigger: Client Request: "):
+                        name = line.split(": ", 3)[3].strip()
+                    elif line.startswith("summary:") and name:
+                        totals[name] = int(line.split()[1])
+                        break
+        return totals
+
+    n1, n2 = CATALOG_CG_SIZES
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        a, b = pool.map(one, (n1, n2))
+    return {name: (b[name] - a[name]) / (n2 - n1) for name in a if name in b}
+
+
+def catalog_table(rows, t, instr):
+    def cell(name, impl, with_median=False):
+        r = t.get((name, impl))
+        if r is None:
+            return "—"
+        if "na" in r:
+            return "n/a"
+        c = fmt(r["min_ns"])
+        if with_median and r.get("runs", 1) > 1:
+            c += f" (med {fmt(r['median_ns'])})"
+        return c
+
+    def ratio(name, impl):
+        a, b = t.get((name, impl), {}), t.get((name, "rxc"), {})
+        if "min_ns" not in a or "min_ns" not in b or b["min_ns"] == 0:
+            return "—"
+        return f"{a['min_ns'] / b['min_ns']:.1f}×"
+
+    head = ("| workload | shape | librxc ns/event | librxc instr/event | RxCore (Swift, Value) "
+            "| OpenCombine | RxSwift | OpenCombine/librxc | RxSwift/librxc |")
+    lines = [head, "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"]
+    for name, shape in rows:
+        ir = instr.get(name)
+        lines.append(f"| {name} | {shape} | {cell(name, 'rxc', True)} | "
+                     f"{fmt(ir, 0) if ir is not None else '—'} | {cell(name, 'rxcore')} "
+                     f"| {cell(name, 'opencombine')} | {cell(name, 'rxswift')} "
+                     f"| {ratio(name, 'opencombine')} | {ratio(name, 'rxswift')} |")
+    return "\n".join(lines)
+
+
+def contended_table(t):
+    impls = ["raw", "rxc", "rxcore", "opencombine", "rxswift"]
+    head = "| workload | " + " | ".join(CATALOG_LABEL[i] for i in impls) + " |"
+    cells = []
+    for i in impls:
+        r = t.get(("contended", i))
+        cells.append("—" if r is None else "n/a" if "na" in r else
+                     fmt(r["min_ns"]) + (f" (med {fmt(r['median_ns'])})" if r.get("runs", 1) > 1 else ""))
+    return "\n".join([head, "|" + "---|" * (len(impls) + 1),
+                      "| 4 threads → one publish subject → 1 subscriber (ns per event: wall time / "
+                      "events) | " + " | ".join(cells) + " |"])
+
+
+def catalog(swift_bin):
+    rows = catalog_list()
+    if not rows:
+        log("catalog: workloads --list printed nothing; no catalog")
+        return None
+    names = [name for name, _ in rows]
+    start = time.time()
+    t = catalog_timed(names, swift_bin)
+    log(f"catalog: timed runs done in {time.time() - start:.0f} s; callgrind")
+    instr = catalog_instructions()
+    log(f"catalog: callgrind done in {time.time() - start:.0f} s")
+    na = sorted(f"{name} {CATALOG_LABEL[i]}: {r['na'].removeprefix('n/a ').strip('()')}" for (name, i), r in t.items()
+                if "na" in r and i in CATALOG_IMPLS and name in names)
+    return rows, t, instr, na
 
 
 # ---------------------------------------------------------------- report
@@ -436,9 +600,18 @@ def main():
     log(f"allocation counts done at {time.time() - start:.0f} s; callgrind")
     instr = instructions(c_bin, swift_bin, t)
     log(f"callgrind done at {time.time() - start:.0f} s")
+    cat = catalog(swift_bin) if CATALOG else None
+    log(f"catalog done at {time.time() - start:.0f} s")
     tab = table(t, allocs, instr, machine)
     print()
     print(tab)
+    if cat:
+        rows, ct, cinstr, cna = cat
+        cat_tab, cont_tab = catalog_table(rows, ct, cinstr), contended_table(ct)
+        print()
+        print(cat_tab)
+        print()
+        print(cont_tab)
     na = sorted({f"{w} {LABEL[i]}: {r['na']}" for (w, i), r in t.items() if "na" in r})
     png = os.path.join(BENCH, "chart.png")
     have_chart = chart(t, png)
@@ -463,6 +636,32 @@ def main():
             fh.write("Not measured:\n\n" + "".join(f"- {x}\n" for x in na) + "\n")
         if have_chart:
             fh.write("![ns per unit, log scale](chart.png)\n")
+        if cat:
+            fh.write("\n## The catalog: one workload per operator of rxc.h\n\n")
+            fh.write(
+                "The workloads of `Tests/perf/workloads.c` (the metadata guard's list), each in its "
+                "natural shape; ns per event is the minimum over "
+                f"{CATALOG_RUNS} pass(es) of one timed run each (librxc's median in parentheses), each "
+                f"pass a fresh process per implementation with one run of about {CATALOG_MAX_MS} ms "
+                "per workload after its warm-ups. librxc runs through the C ABI with a C "
+                "subscriber; RxCore is the Swift core called directly on `Observable<Value>`; "
+                "OpenCombine 0.14.0 and RxSwift use Int64 payloads, with the closest operator "
+                "of their own (see benchmarks/README.md). Instructions per event: one callgrind "
+                f"run at {CATALOG_CG_SIZES[0]} and one at {CATALOG_CG_SIZES[1]} events, per-workload "
+                "dumps, difference over size difference. "
+                + ("RxSwift: built from RXSWIFT_PATH." if RXSWIFT_PATH else
+                   "RxSwift: not built in this run (RXSWIFT_PATH unset).") + "\n\n")
+            fh.write(cat_tab + "\n\n")
+            fh.write("### Contended: four threads emitting into one subject\n\n")
+            fh.write("Four threads send n/4 events each into one publish subject (OpenCombine: "
+                     "PassthroughSubject) with one subscriber that sums them; ns per event = wall "
+                     "time from their creation (a barrier then releases them together) to the "
+                     "last one's end / n. The raw C baseline "
+                     "calls the subscriber under a pthread mutex. RxSwift is not measured: its "
+                     "subjects require serialized callers.\n\n")
+            fh.write(cont_tab + "\n\n")
+            if cna:
+                fh.write("Catalog rows not measured:\n\n" + "".join(f"- {x}\n" for x in cna) + "\n")
     log(f"wrote benchmarks/RESULTS.md{' and benchmarks/chart.png' if have_chart else ''} "
         f"in {time.time() - start:.0f} s")
 

@@ -1,7 +1,9 @@
 # `make bench`: the issue-6 benchmark suite (benchmarks/run.py): builds the shipped library,
-# the C and Swift benchmarks, runs W1-W9 and prints one table; writes benchmarks/RESULTS.md
+# the C and Swift benchmarks, runs W1-W9 and prints their table, then the catalog (one row per
+# workload of Tests/perf/workloads.c) and the contended workload; writes benchmarks/RESULTS.md
 # and benchmarks/chart.png. BENCH_QUICK=1 for a smoke run, BENCH_NO_CALLGRIND=1 to skip
-# callgrind.
+# callgrind, BENCH_NO_CATALOG=1 for the nine only, RXSWIFT_PATH=<RxSwift 6 checkout> to add
+# RxSwift to the catalog (benchmarks/README.md).
 .PHONY: bench
 bench:
 	python3 benchmarks/run.py

@@ -5,10 +5,17 @@
  * the guard runs it at two sizes and looks at what grows with the number of events.
  *
  * Usage: workloads N [name ...]     N events (or subscriptions) per workload
- * Prints the workloads' names; exits 1 if a workload misbehaves (no event arrived). */
+ * Prints the workloads' names; exits 1 if a workload misbehaves (no event arrived).
+ *
+ * `make bench` times the same workloads (its catalog table: one source for both):
+ *   workloads --list                  name and shape of every workload
+ *   workloads --time MS [name ...]    per workload: a warm-up that sizes the run to about
+ *                                     MS ms, then one timed run; prints
+ *                                     "RESULT name rxc n=N min_ns=T median_ns=T" */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <valgrind/callgrind.h>
 
 #include "rxc.h"
@@ -305,7 +312,82 @@ static const Workload workloads[] = {
   PLAIN("range_concat_map_of", w_range_concat_map),
 };
 
+static const char *shape(const Workload *wl) {
+  if (wl->run == run_plain) {
+    return !strcmp(wl->name, "switch_latest")        ? "publish subject of just(i) -> switch_latest -> C subscriber"
+           : !strcmp(wl->name, "just_map_subscribe") ? "just(i) -> map -> subscribe + dispose, per lifecycle"
+           : !strcmp(wl->name, "interval")           ? "interval on the test scheduler, advanced per tick"
+                                                     : "cold source -> C subscriber, per element";
+  }
+  return wl->run == run_subject       ? "subject -> C subscriber"
+         : wl->run == run_publish     ? "publish subject -> operator -> C subscriber"
+         : wl->run == run_two         ? "two publish subjects -> operator -> C subscriber"
+         : wl->run == run_timed       ? "publish subject -> operator (test scheduler, advanced per event)"
+         : wl->run == run_sub_dispose ? "subscribe + one event + dispose, per subscription"
+                                      : "?";
+}
+
+static double now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ns per event of one run of n events. */
+static double time_one(const Workload *wl, long n) {
+  n_events = n;
+  delivered = 0;
+  double t0 = now_ns();
+  wl->run(wl->arg);
+  double ns = (now_ns() - t0) / (double)n;
+  if (delivered == 0) {
+    fprintf(stderr, "workloads: %s delivered nothing\n", wl->name);
+    exit(1);
+  }
+  return ns;
+}
+
+/* Events that fill about max_ms at ns_per_event, within [1000, 4M] (the unbounded replay
+   subject and to_array keep every event). */
+static long size_for(double max_ms, double ns_per_event) {
+  double n = max_ms * 1e6 / (ns_per_event > 0.1 ? ns_per_event : 0.1);
+  return n < 1000 ? 1000 : n > 4e6 ? 4000000 : (long)n;
+}
+
+static int time_workloads(double max_ms, int argc, char **argv) {
+  for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++) {
+    const Workload *wl = &workloads[w];
+    int picked = argc == 0;
+    for (int a = 0; a < argc; a++) picked |= !strcmp(argv[a], wl->name);
+    if (!picked) continue;
+    /* Two warm-ups: the first (1000 events) pays first-use costs, the second (a tenth of
+       the run) sizes it. */
+    long n = size_for(max_ms / 10, time_one(wl, 1000));
+    n = size_for(max_ms, time_one(wl, n));
+    double ns = time_one(wl, n);
+    printf("RESULT %s rxc n=%ld min_ns=%.3f median_ns=%.3f   # %s\n", wl->name, n, ns, ns, shape(wl));
+    fflush(stdout);
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 2 && !strcmp(argv[1], "--list")) {
+    for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++)
+      printf("%s\t%s\n", workloads[w].name, shape(&workloads[w]));
+    return 0;
+  }
+  if (argc >= 3 && !strcmp(argv[1], "--time")) {
+    int64_t live0 = rx_debug_live_objects();
+    test_sched = rx_test_scheduler_new();
+    int rc = time_workloads(atof(argv[2]), argc - 3, argv + 3);
+    rx_release(test_sched);
+    if (rx_debug_live_objects() != live0) {
+      fprintf(stderr, "workloads: %lld objects still live\n", (long long)(rx_debug_live_objects() - live0));
+      rc = 1;
+    }
+    return rc;
+  }
   if (argc < 2 || (n_events = atol(argv[1])) <= 0) {
     fprintf(stderr, "usage: %s N [workload ...]\n", argv[0]);
     return 2;

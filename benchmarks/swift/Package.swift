@@ -1,26 +1,45 @@
 // swift-tools-version:6.0
-// The Swift side of `make bench`: the issue-6 workloads on OpenCombine 0.14.0 and on librxc's
-// Swift core (RxCore) called directly, so the C ABI's own cost is visible. Built by
-// benchmarks/run.sh with its own scratch path (benchmarks/.build-swift, gitignored).
+// The Swift side of `make bench`: the issue-6 workloads and the operator catalog on OpenCombine
+// 0.14.0 and on librxc's Swift core (RxCore) called directly, so the C ABI's own cost is
+// visible; with RXSWIFT_PATH set to a RxSwift 6 checkout, the catalog on RxSwift too. Built by
+// benchmarks/run.py with its own scratch path (benchmarks/.build-swift, gitignored).
 import PackageDescription
+
+// RxSwift is optional: a dependency only when RXSWIFT_PATH names a checkout, so `make bench`
+// needs nothing more without it (RxSwiftCatalog.swift compiles under canImport(RxSwift)).
+let rxSwiftPath = Context.environment["RXSWIFT_PATH"].flatMap { $0.isEmpty ? nil : $0 }
+// A path dependency's package name is its directory's name.
+let rxSwiftPackage = rxSwiftPath.map { path in
+  String(path.split(separator: "/").last ?? "RxSwift")
+}
+
+var dependencies: [Package.Dependency] = [
+  .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+  .package(name: "librxc", path: "../.."),
+]
+var benchDependencies: [Target.Dependency] = [
+  "CBenchSupport",
+  .product(name: "OpenCombine", package: "OpenCombine"),
+  .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+  .product(name: "RxCore", package: "librxc"),
+]
+if let rxSwiftPath, let rxSwiftPackage {
+  dependencies.append(.package(path: rxSwiftPath))
+  benchDependencies += [
+    .product(name: "RxSwift", package: rxSwiftPackage),
+    .product(name: "RxRelay", package: rxSwiftPackage),
+  ]
+}
 
 let package = Package(
   name: "rxc-swift-bench",
-  dependencies: [
-    .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
-    .package(name: "librxc", path: "../.."),
-  ],
+  dependencies: dependencies,
   targets: [
     // mallinfo2(), which Swift's Glibc module does not import.
     .target(name: "CBenchSupport"),
     .executableTarget(
       name: "SwiftBench",
-      dependencies: [
-        "CBenchSupport",
-        .product(name: "OpenCombine", package: "OpenCombine"),
-        .product(name: "OpenCombineDispatch", package: "OpenCombine"),
-        .product(name: "RxCore", package: "librxc"),
-      ],
+      dependencies: benchDependencies,
       swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
   ],
   swiftLanguageModes: [.v5]

@@ -1,5 +1,13 @@
 // SwiftBench: the issue-6 workloads on RxCore (librxc's Swift core, called directly) and on
-// OpenCombine. Same output format as benchmarks/c/bench.
+// OpenCombine, same output format as benchmarks/c/bench; with --catalog, the catalog of
+// Tests/perf/workloads.c on RxCore, OpenCombine and (when built with it) RxSwift.
+import Glibc
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--catalog" {
+  var impls = [RxCoreCatalog.impl, OpenCombineCatalog.impl]
+  if let rx = rxSwiftCatalog { impls.append(rx) }
+  catalogMain(impls, Array(CommandLine.arguments.dropFirst(2)))
+  exit(0)
+}
 let o = OpenCombineBench.self
 let r = RxCoreBench.self
 benchMain([

@@ -1,0 +1,183 @@
+#if canImport(RxSwift)
+import Foundation
+import RxRelay
+import RxSwift
+
+/// The catalog on RxSwift 6 with Int64 payloads (Package.swift adds RxSwift only when
+/// RXSWIFT_PATH names a checkout). Time operators run on a HistoricalScheduler (virtual
+/// time) advanced 1 ms per event, with the C workloads' ratios (due 0.5 ms, timeout 1 s).
+final class RxCount<E>: ObserverType {
+  var count = 0
+  func on(_ event: Event<E>) { count &+= 1 }
+}
+
+let rxSwiftCatalog: CatalogImpl? = RxSwiftCatalog.impl
+
+enum RxSwiftCatalog {
+  static func op<R>(_ make: @escaping (Observable<Int64>) -> Observable<R>) -> CatalogBody {
+    { n in
+      let s = PublishSubject<Int64>(), c = RxCount<R>()
+      let d = make(s.asObservable()).subscribe(c)
+      for k in 0..<Int64(n) { s.onNext(k) }
+      s.onCompleted()
+      d.dispose()
+      return c.count
+    }
+  }
+
+  static func subject<S: ObservableType>(_ make: @escaping () -> S, _ send: @escaping (S, Int64) -> Void,
+                                         _ complete: @escaping (S) -> Void) -> CatalogBody where S.Element == Int64 {
+    { n in
+      let s = make(), c = RxCount<Int64>()
+      let d = s.subscribe(c)
+      for k in 0..<Int64(n) { send(s, k) }
+      complete(s)
+      d.dispose()
+      return c.count
+    }
+  }
+
+  static func two(_ make: @escaping (Observable<Int64>, Observable<Int64>) -> Observable<Int64>) -> CatalogBody {
+    { n in
+      let a = PublishSubject<Int64>(), b = PublishSubject<Int64>(), c = RxCount<Int64>()
+      let d = make(a.asObservable(), b.asObservable()).subscribe(c)
+      for k in 0..<Int64(n) {
+        a.onNext(k)
+        b.onNext(k)
+      }
+      d.dispose()
+      return c.count
+    }
+  }
+
+  static func timed<R>(_ make: @escaping (Observable<Int64>, HistoricalScheduler) -> Observable<R>) -> CatalogBody {
+    { n in
+      let hs = HistoricalScheduler(), s = PublishSubject<Int64>(), c = RxCount<R>()
+      let d = make(s.asObservable(), hs).subscribe(c)
+      for k in 0..<Int64(n) {
+        s.onNext(k)
+        hs.advanceTo(hs.clock.addingTimeInterval(0.001))
+      }
+      d.dispose()
+      return c.count
+    }
+  }
+
+  static func subscribeDispose(_ make: @escaping (Observable<Int64>) -> Observable<Int64>) -> CatalogBody {
+    { n in
+      let s = PublishSubject<Int64>(), o = make(s.asObservable()), c = RxCount<Int64>()
+      for k in 0..<Int64(n) {
+        let d = o.subscribe(c)
+        s.onNext(k)
+        d.dispose()
+      }
+      return c.count
+    }
+  }
+
+  static func drain<R>(_ o: Observable<R>) -> Int {
+    let c = RxCount<R>()
+    o.subscribe(c).dispose()
+    return c.count
+  }
+
+  static let bodies: [String: CatalogBody] = [
+    "subject_publish": subject({ PublishSubject<Int64>() }, { $0.onNext($1) }, { $0.onCompleted() }),
+    "subject_behavior": subject({ BehaviorSubject<Int64>(value: 0) }, { $0.onNext($1) }, { $0.onCompleted() }),
+    "subject_replay": subject({ ReplaySubject<Int64>.create(bufferSize: 10) }, { $0.onNext($1) }, { $0.onCompleted() }),
+    "subject_replay_all": subject({ ReplaySubject<Int64>.createUnbounded() }, { $0.onNext($1) }, { $0.onCompleted() }),
+    "subject_async": subject({ AsyncSubject<Int64>() }, { $0.onNext($1) }, { $0.onCompleted() }),
+    "subject_publish_relay": subject({ PublishRelay<Int64>() }, { $0.accept($1) }, { _ in }),
+    "subject_behavior_relay": subject({ BehaviorRelay<Int64>(value: 0) }, { $0.accept($1) }, { _ in }),
+    "map": op { $0.map { $0 &+ 1 } },
+    "filter": op { $0.filter { _ in true } },
+    "scan": op { $0.scan(0, accumulator: &+) },
+    "reduce": op { $0.reduce(0, accumulator: &+) },
+    "take": op { $0.take(Int.max) },
+    "skip": op { $0.skip(1) },
+    "take_while": op { $0.take(while: { _ in true }) },
+    "skip_while": op { $0.skip(while: { _ in false }) },
+    "distinct": op { $0.distinctUntilChanged() },
+    "distinct_eq": op { $0.distinctUntilChanged { $0 == $1 } },
+    "element_at": op { $0.element(at: Int.max) },
+    "first": op { $0.first().asObservable() },
+    "ignore": op { $0.ignoreElements().asObservable() },
+    "take_last": op { $0.takeLast(1) },
+    "to_array": op { $0.toArray().asObservable() },
+    "materialize": op { $0.materialize() },
+    "dematerialize": op { $0.materialize().dematerialize() },
+    "start_with": op { $0.startWith(1) },
+    "flat_map": op { $0.flatMap { Observable.just($0) } },
+    "flat_map_latest": op { $0.flatMapLatest { Observable.just($0) } },
+    "concat_map": op { $0.concatMap { Observable.from([$0, $0]) } },
+    "catch": op { $0.catch { _ in .just(0) } },
+    "catch_return": op { $0.catchAndReturn(0) },
+    "retry": op { $0.retry(3) },
+    "do": op { o in
+      let tap = RxCount<Int64>()
+      return o.do(onNext: { _ in tap.count &+= 1 })
+    },
+    "take_until": op { $0.take(until: Observable<Int64>.never()) },
+    "skip_until": op { $0.skip(until: Observable<Int64>.just(0)) },
+    "share": op { $0.share() },
+    "share_replay": op { $0.share(replay: 1) },
+    "publish_ref_count": op { $0.publish().refCount() },
+    "replay_ref_count": op { $0.replay(1).refCount() },
+    // RxSwift's Immediate-like schedulers: CurrentThreadScheduler is the closest to both.
+    "observe_on": op { $0.observe(on: CurrentThreadScheduler.instance) },
+    "subscribe_on": op { $0.subscribe(on: CurrentThreadScheduler.instance) },
+    "merge": two { Observable.merge($0, $1) },
+    "combine": two { Observable.combineLatest($0, $1) { $0 &+ $1 } },
+    "zip": two { Observable.zip($0, $1) { $0 &+ $1 } },
+    "with_latest": two { $0.withLatestFrom($1) { $0 &+ $1 } },
+    "sample": two { $0.sample($1) },
+    "amb": two { $0.amb($1) },
+    "concat": two { $0.concat($1) },
+    "debounce": timed { $0.debounce(.microseconds(500), scheduler: $1) },
+    "throttle": timed { $0.throttle(.microseconds(500), latest: true, scheduler: $1) },
+    "delay": timed { $0.delay(.microseconds(500), scheduler: $1) },
+    "timeout": timed { $0.timeout(.seconds(1), scheduler: $1) },
+    "buffer_time": timed { $0.buffer(timeSpan: .microseconds(500), count: Int.max, scheduler: $1) },
+    "switch_latest": { n in
+      let s = PublishSubject<Observable<Int64>>(), c = RxCount<Int64>()
+      let d = s.switchLatest().subscribe(c)
+      for k in 0..<Int64(n) { s.onNext(.just(k)) }
+      d.dispose()
+      return c.count
+    },
+    "subscribe_dispose_subject": subscribeDispose { $0 },
+    "subscribe_dispose_map": subscribeDispose { $0.map { $0 &+ 1 } },
+    "just_map_subscribe": { n in
+      let c = RxCount<Int64>()
+      for k in 0..<Int64(n) { Observable.just(k).map { $0 &+ 1 }.subscribe(c).dispose() }
+      return c.count
+    },
+    "range_map_filter_scan": { n in
+      drain(Observable<Int64>.range(start: 0, count: Int64(n)).map { $0 &+ 1 }.filter { _ in true }.scan(0, accumulator: &+))
+    },
+    "of": { n in drain(Observable.from(Array(0..<Int64(n)))) },
+    "interval": { n in
+      let hs = HistoricalScheduler(), c = RxCount<Int>()
+      let d = Observable<Int>.interval(.milliseconds(1), scheduler: hs).subscribe(c)
+      for _ in 0..<n { hs.advanceTo(hs.clock.addingTimeInterval(0.001)) }
+      d.dispose()
+      return c.count
+    },
+    "range_flat_map_just": { n in drain(Observable<Int64>.range(start: 0, count: Int64(n)).flatMap { Observable.just($0) }) },
+    "range_concat_map_of": { n in
+      drain(Observable<Int64>.range(start: 0, count: Int64(n)).concatMap { Observable.from([$0, $0]) })
+    },
+  ]
+
+  static let impl = CatalogImpl(name: "rxswift", bodies: bodies, missing: [
+    "last": "no last() (take_last is takeLast(1))",
+    "buffer": "buffer needs a time span and a scheduler (buffer_time is the row)",
+    "driver": "Driver is RxCocoa's (not on Linux)",
+    "delay_subscription": "no immediate SchedulerType for a zero delay",
+    "contended": "subjects require serialized callers",
+  ])
+}
+#else
+/// RxSwift is in the package only when RXSWIFT_PATH names a checkout (see Package.swift).
+let rxSwiftCatalog: CatalogImpl? = nil
+#endif
