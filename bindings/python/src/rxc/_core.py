@@ -16,6 +16,7 @@ import datetime
 import struct
 import sys
 import threading
+import traceback
 
 from ._ffi import ffi, lib
 
@@ -199,6 +200,11 @@ def _error_from_exc(exc):
     err = lib.rx_error_new(code, msg.encode("utf-8", "surrogateescape"))
     if err == NULL:  # pragma: no cover (only on a bad code)
         err = lib.rx_error_new(ERROR_PYTHON, msg.encode("utf-8", "surrogateescape"))
+    if isinstance(exc, RxError):
+        return err  # nothing more to remember: code and message say it all
+    # Remembered to become the __cause__ of the subscriber's RxError. Its traceback keeps
+    # the file and line numbers, but not the frames' locals (which could hold handles).
+    traceback.clear_frames(exc.__traceback__)
     with _exc_lock:
         key = _addr(err)
         _exc_by_error.pop(key, None)
@@ -216,8 +222,6 @@ def _error_to_py(err):
     with _exc_lock:
         known = _exc_by_error.get(_addr(err))
     if known is not None and known[0] == code and known[1] == msg:
-        if isinstance(known[2], RxError):
-            return known[2]
         e = RxError(msg, code)
         e.__cause__ = known[2]
         return e
