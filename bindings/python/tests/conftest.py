@@ -2,6 +2,7 @@ import gc
 import os
 import sys
 import time
+import types
 
 import pytest
 
@@ -51,7 +52,13 @@ def no_leaks():
 def unraisable(monkeypatch):
     """The exceptions reported through sys.unraisablehook during the test."""
     seen = []
-    monkeypatch.setattr(sys, "unraisablehook", lambda args: seen.append(args))
+
+    def hook(args):  # keeps no traceback: its frames would keep handles alive
+        if args.exc_value is not None:
+            args.exc_value.__traceback__ = None
+        seen.append(types.SimpleNamespace(exc_type=args.exc_type, exc_value=args.exc_value,
+                                          err_msg=args.err_msg))
+    monkeypatch.setattr(sys, "unraisablehook", hook)
     return seen
 
 

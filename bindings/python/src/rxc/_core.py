@@ -116,6 +116,10 @@ class RxError(Exception):
     with code ERROR_PYTHON and the message "TypeName: text", and the subscriber's RxError
     then has the original exception as its __cause__ (while this process remembers it)."""
 
+    #: For an error made from a Python exception: its formatted traceback (the exception
+    #: itself, the __cause__, is kept without one).
+    python_traceback = None
+
     def __init__(self, message="", code=ERROR_USER):
         super().__init__(message)
         self.message = message
@@ -202,13 +206,20 @@ def _error_from_exc(exc):
         err = lib.rx_error_new(ERROR_PYTHON, msg.encode("utf-8", "surrogateescape"))
     if isinstance(exc, RxError):
         return err  # nothing more to remember: code and message say it all
-    # Remembered to become the __cause__ of the subscriber's RxError. Its traceback keeps
-    # the file and line numbers, but not the frames' locals (which could hold handles).
-    traceback.clear_frames(exc.__traceback__)
+    # Remembered to become the __cause__ of the subscriber's RxError, without its traceback:
+    # a traceback's frames keep their callers' frames, and so the handles in their locals,
+    # alive. The formatted text is kept instead (RxError.python_traceback).
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    seen = set()
+    e = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        e.__traceback__ = None
+        e = e.__cause__ or e.__context__
     with _exc_lock:
         key = _addr(err)
         _exc_by_error.pop(key, None)
-        _exc_by_error[key] = (code, msg, exc)
+        _exc_by_error[key] = (code, msg, exc, text)
         while len(_exc_by_error) > _EXC_CACHE:
             _exc_by_error.popitem(last=False)
     return err
@@ -224,6 +235,7 @@ def _error_to_py(err):
     if known is not None and known[0] == code and known[1] == msg:
         e = RxError(msg, code)
         e.__cause__ = known[2]
+        e.python_traceback = known[3]
         return e
     return RxError(msg, code)
 
