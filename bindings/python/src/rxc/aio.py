@@ -79,61 +79,73 @@ def detach(loop=None):
         loop.remove_reader(b.fd)
 
 
-class _AsyncIterator:
-    """An async iterator over an observable's values; raises the stream's RxError at the
-    end when it failed. Leaving the `async for` early (or aclose()) disposes the
-    subscription."""
+class _Sink:
+    """Where the subscription's callbacks put events (kept by the library until
+    on_disposed; it must not keep the iterator alive, whose collection disposes)."""
 
-    def __init__(self, observable, threadsafe):
-        self._loop = asyncio.get_running_loop()
-        self._items = collections.deque()
-        self._done = False
-        self._error = None
-        self._waiter = None
-        self._tid = threading.get_ident()
-        if threadsafe:
-            src, push = observable, self._push_threadsafe
-        else:
-            src, push = observable.observe_on(scheduler(self._loop)), self._push
-        self._token = src.subscribe(on_next=lambda v: push(True, v),
-                                    on_error=lambda e: push(False, e),
-                                    on_completed=lambda: push(False, None))
+    __slots__ = ("loop", "items", "done", "error", "waiter", "tid")
 
-    def _push(self, is_value, payload):  # on the loop's thread
+    def __init__(self, loop):
+        self.loop = loop
+        self.items = collections.deque()
+        self.done = False
+        self.error = None
+        self.waiter = None
+        self.tid = threading.get_ident()
+
+    def push(self, is_value, payload):  # on the loop's thread
         if is_value:
-            self._items.append(payload)
+            self.items.append(payload)
         else:
-            self._done, self._error = True, payload
-        w = self._waiter
+            self.done, self.error = True, payload
+        w = self.waiter
         if w is not None and not w.done():
             w.set_result(None)
 
-    def _push_threadsafe(self, is_value, payload):  # any thread
-        if threading.get_ident() == self._tid:
-            self._push(is_value, payload)
+    def push_threadsafe(self, is_value, payload):  # any thread
+        if threading.get_ident() == self.tid:
+            self.push(is_value, payload)
             return
         try:
-            self._loop.call_soon_threadsafe(self._push, is_value, payload)
+            self.loop.call_soon_threadsafe(self.push, is_value, payload)
         except RuntimeError:  # the loop is closed: nobody is listening any more
             pass
+
+
+class _AsyncIterator:
+    """An async iterator over an observable's values; raises the stream's RxError at the
+    end when it failed. Leaving the `async for` early (the iterator is collected) or
+    aclose() disposes the subscription."""
+
+    def __init__(self, observable, threadsafe):
+        sink = self._sink = _Sink(asyncio.get_running_loop())
+        if threadsafe:
+            src, push = observable, sink.push_threadsafe
+        else:
+            src, push = observable.observe_on(scheduler(sink.loop)), sink.push
+        self._token = None
+        self._token = src.subscribe(on_next=lambda v: push(True, v),
+                                    on_error=lambda e: push(False, e),
+                                    on_completed=lambda: push(False, None))
 
     def __aiter__(self):
         return self
 
     async def __anext__(self):
+        sink = self._sink
         while True:
-            if self._items:
-                return self._items.popleft()
-            if self._done:
+            if sink.items:
+                return sink.items.popleft()
+            if sink.done:
                 self._close()
-                if self._error is not None:
-                    raise self._error
+                if sink.error is not None:
+                    raise sink.error
                 raise StopAsyncIteration
-            self._waiter = self._loop.create_future()
+            sink.waiter = sink.loop.create_future()
             try:
-                await self._waiter
+                await sink.waiter
             finally:
-                self._waiter = None
+                sink.waiter = None
 
     def _close(self):
         t, self._token = self._token, None

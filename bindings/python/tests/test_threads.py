@@ -1,0 +1,98 @@
+import threading
+
+import rxc
+from conftest import settle
+
+
+def test_observe_on_a_serial_scheduler_delivers_into_python_on_its_thread():
+    main = threading.get_ident()
+    got, threads, done = [], set(), threading.Event()
+    with rxc.SerialScheduler("py.observe_on") as sched:
+        obs = rxc.range(0, 1000).observe_on(sched).map(lambda x: x * 2)
+        with obs.subscribe(on_next=lambda x: (got.append(x), threads.add(threading.get_ident())),
+                           on_completed=done.set):
+            assert done.wait(10)
+    assert got == [2 * i for i in range(1000)]
+    assert main not in threads and len(threads) == 1
+
+
+def test_blocking_on_main_while_library_threads_call_python():
+    # blocking_to_list releases the GIL while it waits (cffi releases it around every C
+    # call), so the scheduler's thread can run the Python map function meanwhile.
+    with rxc.SerialScheduler() as sched:
+        assert rxc.range(0, 100).subscribe_on(sched).map(lambda x: x + 1).blocking_to_list(timeout=10) \
+            == list(range(1, 101))
+
+
+def test_many_python_threads_emit_into_one_subject():
+    n_threads, per = 4, 500
+    got = []
+    with rxc.PublishSubject() as s, s.subscribe(got.append):
+        def producer(k):
+            for i in range(per):
+                s.on_next((k, i))
+        ts = [threading.Thread(target=producer, args=(k,)) for k in range(n_threads)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+    assert len(got) == n_threads * per
+    for k in range(n_threads):  # each producer's order is kept
+        assert [i for (kk, i) in got if kk == k] == list(range(per))
+
+
+def test_concurrent_scheduler_runs_python_actions_on_several_threads():
+    hits, lock = [], threading.Lock()
+    with rxc.ConcurrentScheduler("py.concurrent") as sched:
+        for i in range(50):
+            sched.schedule(lambda i=i: (lock.acquire(), hits.append(i), lock.release())).close()
+        assert settle(lambda: len(hits) == 50)
+    assert sorted(hits) == list(range(50))
+
+
+def test_periodic_and_new_thread_schedulers():
+    ticks = []
+    with rxc.NewThreadScheduler() as nt:
+        d = nt.schedule_periodic(0.002, lambda: ticks.append(threading.get_ident()))
+        assert settle(lambda: len(ticks) >= 3)
+        d.dispose()
+    assert threading.get_ident() not in ticks
+
+
+def test_interval_on_an_operation_queue_scheduler():
+    with rxc.OperationQueueScheduler(1, "py.opq") as q:
+        assert q.is_serial
+        assert rxc.interval(0.001, q).take(5).blocking_to_list(timeout=10) == [0, 1, 2, 3, 4]
+
+
+def test_emitter_used_from_a_python_thread():
+    def subscribe(em):
+        def run():
+            for i in range(3):
+                em.on_next(i)
+            em.on_completed()
+        t = threading.Thread(target=run)
+        t.start()
+        # disposal runs on the thread that completes: the emitting one here
+        return lambda: t.join() if t is not threading.current_thread() else None
+    assert rxc.create(subscribe).blocking_to_list(timeout=10) == [0, 1, 2]
+
+
+def test_dispose_from_another_thread_while_it_emits():
+    got, stop = [], threading.Event()
+    with rxc.PublishSubject() as s:
+        d = s.subscribe(got.append)
+
+        def emit():
+            i = 0
+            while not stop.is_set():
+                s.on_next(i)
+                i += 1
+        t = threading.Thread(target=emit)
+        t.start()
+        assert settle(lambda: len(got) > 100)
+        d.dispose()
+        n = len(got)
+        stop.set()
+        t.join()
+        assert len(got) <= n + 1  # at most one callback already running finishes
