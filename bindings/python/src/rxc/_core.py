@@ -594,10 +594,10 @@ class _Sub:
 
 
 @ffi.callback("void(void *, rx_value)")
-def _obs_next(ctx, v):
-    s = ffi.from_handle(ctx)
+def _obs_next(ctx, v, _from_handle=ffi.from_handle, _INT=_INT):
+    s = _from_handle(ctx)
     try:
-        s.on_next(_to_py(v))
+        s.on_next(v.i if v.kind == _INT else _to_py(v))
     except BaseException:
         _unraisable("Exception ignored in an rxc on_next callback", s.on_next)
 
@@ -675,18 +675,21 @@ _NONE_V = [_NONE, 0]
 
 
 @ffi.callback("rx_value(void *, rx_value, rx_error **)")
-def _map_cb(ctx, v, err):
+def _map_cb(ctx, v, err, _from_handle=ffi.from_handle, _INT=_INT):
     try:
-        return _from_py(ffi.from_handle(ctx)(_to_py(v)))
+        r = _from_handle(ctx)(v.i if v.kind == _INT else _to_py(v))
+        if type(r) is int and _INT64_MIN <= r <= _INT64_MAX:
+            return [_INT, r]
+        return _from_py(r)
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return _NONE_V
 
 
 @ffi.callback("bool(void *, rx_value, rx_error **)")
-def _pred_cb(ctx, v, err):
+def _pred_cb(ctx, v, err, _from_handle=ffi.from_handle, _INT=_INT):
     try:
-        return bool(ffi.from_handle(ctx)(_to_py(v)))
+        return bool(_from_handle(ctx)(v.i if v.kind == _INT else _to_py(v)))
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return False
@@ -1263,6 +1266,9 @@ def zip_(*sources, selector=None):
 # --------------------------------------------------------------------------------------
 
 
+_subject_on_next = lib.rx_subject_on_next
+
+
 class Subject(Observable):
     """An observable you feed by hand (rx_subject). Releasing it (close(), or the last
     Python reference going) disposes it: its observers get on_disposed."""
@@ -1290,11 +1296,14 @@ class Subject(Observable):
             ffi.release(s)
 
     def on_next(self, value):
+        s = self._s
+        if s is None:
+            raise ValueError("the Subject is closed")
         if type(value) is int and _INT64_MIN <= value <= _INT64_MAX:  # the common case, fast
-            st = lib.rx_subject_on_next(self._subject(), [_INT, value])
+            st = _subject_on_next(s, [_INT, value])
         else:
             with _Borrowed(value) as v:
-                st = lib.rx_subject_on_next(self._subject(), v)
+                st = _subject_on_next(s, v)
         if st != 0:
             _raise_status(st)
 
