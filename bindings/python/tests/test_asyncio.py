@@ -108,3 +108,26 @@ def test_loop_scheduler_off_the_main_thread_is_refused():
     t.start()
     t.join(20)
     assert len(errors) == 1
+
+
+def test_threadsafe_scheduler_on_a_loop_in_another_thread():
+    result = []
+
+    def thread_main():
+        async def main():
+            loop = asyncio.get_running_loop()
+            sched = aio.threadsafe_scheduler()
+            me = threading.get_ident()
+            got = await aio.to_list(rxc.interval(0.001, sched).take(3).map(
+                lambda x: (x, threading.get_ident() == me)))
+            with rxc.SerialScheduler() as bg:
+                got += await aio.to_list(rxc.range(10, 2).subscribe_on(bg).observe_on(sched).map(
+                    lambda x: (x, threading.get_ident() == me)))
+            sched.close()
+            await asyncio.sleep(0.01)
+            return got
+        result.append(asyncio.run(main()))
+    t = threading.Thread(target=thread_main)
+    t.start()
+    t.join(20)
+    assert result == [[[0, True], [1, True], [2, True], [10, True], [11, True]]]  # tuples travel as lists

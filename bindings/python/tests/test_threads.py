@@ -96,3 +96,40 @@ def test_dispose_from_another_thread_while_it_emits():
         stop.set()
         t.join()
         assert len(got) <= n + 1  # at most one callback already running finishes
+
+
+def test_custom_scheduler_backed_by_python_threads():
+    import concurrent.futures
+    pool = concurrent.futures.ThreadPoolExecutor(1)
+    timers = []
+
+    def schedule(run):
+        f = pool.submit(run)
+        return f.cancel
+
+    def schedule_after(delay, run):
+        t = threading.Timer(delay, run)
+        timers.append(t)
+        t.start()
+        return t.cancel
+    with rxc.custom_scheduler(schedule, schedule_after, serial=True) as sched:
+        assert sched.is_serial
+        assert rxc.range(0, 50).observe_on(sched).blocking_to_list(timeout=10) == list(range(50))
+        assert rxc.timer(0.002, None, sched).blocking_to_list(timeout=10) == [0]
+        ran = []
+        sched.schedule_after(30, lambda: ran.append(1)).dispose()  # cancelled
+    for t in timers:
+        t.join()
+    pool.shutdown()
+    assert ran == []
+
+
+def test_custom_scheduler_clock_and_failing_schedule(unraisable):
+    def schedule(run):
+        raise RuntimeError("cannot schedule")
+    with rxc.custom_scheduler(schedule, now=lambda: 12.5) as sched:
+        assert sched.now() == 12.5
+        ran = []
+        sched.schedule(lambda: ran.append(1)).close()
+        assert ran == [1]  # run at once instead
+    assert "cannot schedule" in str(unraisable[0].exc_value)

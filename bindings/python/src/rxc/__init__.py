@@ -16,7 +16,7 @@ from ._core import (
     OperationQueueScheduler, PublishRelay, PublishSubject, ReplaySubject, RxError, RxStatusError,
     RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, SingleAssignmentDisposable,
     Subject, TestScheduler, amb, as_observable, combine_latest, concat, create,
-    current_thread_scheduler, default_scheduler, defer, empty, from_iterable,
+    current_thread_scheduler, custom_scheduler, default_scheduler, defer, empty, from_iterable,
     immediate_scheduler, interval, just, last_error, live_callbacks, live_objects,
     main_drain, main_fd, main_run, main_run_for, main_scheduler, main_stop, merge, never, of,
     range_ as range, return_value, throw, timer, version, zip_ as zip,

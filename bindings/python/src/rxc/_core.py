@@ -1434,6 +1434,96 @@ class Scheduler(_Handle):
         return bool(lib.rx_scheduler_is_serial(self.handle))
 
 
+class _Run:
+    """The work a custom scheduler is given: call it once (from any thread) to run it."""
+
+    __slots__ = ("_action", "_ctx", "__weakref__")
+
+    def __init__(self, action, ctx):
+        self._action, self._ctx = action, ctx
+
+    def __call__(self):
+        with _close_lock:
+            a, self._action = self._action, None
+        if a is not None:
+            a(self._ctx)
+
+
+class _Custom:
+    __slots__ = ("schedule", "schedule_after", "now")
+
+    def __init__(self, schedule, schedule_after, now):
+        self.schedule, self.schedule_after, self.now = schedule, schedule_after, now
+
+
+def _custom_scheduled(run, r):
+    try:
+        return _disposable_out(r)
+    except BaseException:
+        _unraisable("Exception ignored in an rxc custom scheduler's result", r)
+        return NULL
+
+
+@ffi.callback("rx_disposable *(void *, rx_action_fn, void *)")
+def _custom_schedule(ctx, action, action_ctx):
+    c = ffi.from_handle(ctx)
+    run = _Run(action, action_ctx)
+    try:
+        r = c.schedule(run)
+    except BaseException:
+        _unraisable("Exception ignored in an rxc custom scheduler's schedule (the work runs "
+                    "at once instead)", c.schedule)
+        run()
+        return NULL
+    return _custom_scheduled(run, r)
+
+
+@ffi.callback("rx_disposable *(void *, int64_t, rx_action_fn, void *)")
+def _custom_schedule_after(ctx, delay_ns, action, action_ctx):
+    c = ffi.from_handle(ctx)
+    run = _Run(action, action_ctx)
+    try:
+        r = c.schedule_after(delay_ns / 1e9, run)
+    except BaseException:
+        _unraisable("Exception ignored in an rxc custom scheduler's schedule_after (the work "
+                    "runs at once instead)", c.schedule_after)
+        run()
+        return NULL
+    return _custom_scheduled(run, r)
+
+
+@ffi.callback("int64_t(void *)")
+def _custom_now(ctx):
+    c = ffi.from_handle(ctx)
+    try:
+        return int(c.now() * 1e9)
+    except BaseException:
+        _unraisable("Exception ignored in an rxc custom scheduler's now", c.now)
+        return 0
+
+
+def custom_scheduler(schedule, schedule_after=None, now=None, serial=False):
+    """A Scheduler backed by Python functions (rx_scheduler_custom_new).
+
+    schedule(run) must arrange for run() to be called once, on any thread; it may return
+    None (the work cannot be cancelled), a Disposable or a callable that cancels it.
+    schedule_after(delay_seconds, run) is the same after a delay (None: the library waits on
+    its own timer, then calls schedule). now() gives the clock in seconds (None: monotonic).
+    serial declares that runs never overlap and keep their order."""
+    c = _Custom(schedule, schedule_after, now)
+    vt = ffi.new("rx_scheduler_vtable *", {
+        "schedule": _custom_schedule,
+        "schedule_after": _custom_schedule_after if schedule_after is not None else NULL,
+        "now_ns": _custom_now if now is not None else NULL,
+        "serial": bool(serial)})
+    ctx = _put(c)
+    p = lib.rx_scheduler_custom_new(vt, ctx, _free_cb)
+    if p == NULL:
+        _drop(ctx)
+        _checkp(p)
+    return Scheduler._own(p)
+
+
 def immediate_scheduler():
     return Scheduler._own(lib.rx_scheduler_immediate())
 

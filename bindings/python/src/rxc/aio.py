@@ -79,6 +79,32 @@ def detach(loop=None):
         loop.remove_reader(b.fd)
 
 
+def threadsafe_scheduler(loop=None):
+    """A Scheduler that runs its work on `loop` (on any thread) through
+    loop.call_soon_threadsafe / call_later: a custom scheduler, so each action costs a
+    Python call more than scheduler(); it works on loops of any thread, today."""
+    loop = loop or asyncio.get_running_loop()
+
+    def schedule(run):
+        h = []
+
+        def start():
+            h.append(loop.call_soon(run))
+        loop.call_soon_threadsafe(start)
+        return lambda: loop.call_soon_threadsafe(lambda: h and h[0].cancel())
+
+    def schedule_after(delay, run):
+        h = []
+
+        def start():
+            h.append(loop.call_later(delay, run))
+        loop.call_soon_threadsafe(start)
+        return lambda: loop.call_soon_threadsafe(lambda: h and h[0].cancel())
+
+    from ._core import custom_scheduler
+    return custom_scheduler(schedule, schedule_after, loop.time, serial=True)
+
+
 class _Sink:
     """Where the subscription's callbacks put events (kept by the library until
     on_disposed; it must not keep the iterator alive, whose collection disposes)."""
