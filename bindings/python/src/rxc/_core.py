@@ -11,11 +11,13 @@ Callbacks. No Python exception ever unwinds into C: a callback with an `rx_error
 parameter turns it into the stream's error; the others report it through
 `sys.unraisablehook`.
 """
+import atexit
 import collections
 import datetime
 import struct
 import sys
 import threading
+import time
 import traceback
 
 from ._ffi import ffi, lib
@@ -256,6 +258,12 @@ class _ErrorRef:
 
 @ffi.callback("void(void *)")
 def _free_cb(ctx):
+    _keep.pop(_addr(ctx), None)
+
+
+@ffi.callback("void(void *)")
+def _scheduled_free_cb(ctx):
+    _untrack(ffi.from_handle(ctx))
     _keep.pop(_addr(ctx), None)
 
 
@@ -584,13 +592,45 @@ class DisposeBag(_Handle):
 
 
 class _Sub:
-    __slots__ = ("on_next", "on_error", "on_completed", "on_disposed")
+    __slots__ = ("on_next", "on_error", "on_completed", "on_disposed", "token", "ended")
 
     def __init__(self, on_next, on_error, on_completed, on_disposed):
         self.on_next = on_next
         self.on_error = on_error
         self.on_completed = on_completed
         self.on_disposed = on_disposed
+        self.token = None  # a reference of our own to the token, for _shutdown
+        self.ended = False
+
+
+class _Scheduled:
+    """A scheduled Python action (with its token, for _shutdown)."""
+
+    __slots__ = ("fn", "token", "ended")
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.token = None
+        self.ended = False
+
+    def __call__(self):
+        self.fn()
+
+
+def _track(obj, token):
+    """Keeps a reference to a live subscription's (or scheduled action's) token until its
+    on_disposed (ctx_free), so that _shutdown can dispose it."""
+    with _close_lock:
+        if not obj.ended:
+            obj.token = lib.rx_retain(token)
+
+
+def _untrack(obj):
+    with _close_lock:
+        obj.ended = True
+        t, obj.token = obj.token, None
+    if t is not None:
+        lib.rx_release(t)
 
 
 @ffi.callback("void(void *, rx_value)")
@@ -633,6 +673,7 @@ def _obs_disposed(ctx):
     except BaseException:
         _unraisable("Exception ignored in an rxc on_disposed callback", s.on_disposed)
     finally:
+        _untrack(s)
         _drop(ctx)  # the library's last use of this subscription's ctx
 
 
@@ -866,6 +907,7 @@ class Observable:
         if p == NULL:
             _drop(ctx)  # no callback will ever run
             _checkp(p)
+        _track(sub, p)
         return Disposable(p)
 
     def blocking_to_list(self, timeout=None):
@@ -1123,6 +1165,7 @@ class Driver(Observable):
         if p == NULL:
             _drop(ctx)
             _checkp(p)
+        _track(sub, p)
         return Disposable(p)
 
 
@@ -1404,11 +1447,13 @@ class Scheduler(_Handle):
     def _schedule(self, make, action, *args):
         if not callable(action):
             raise TypeError("expected a callable")
-        ctx = _put(action)
-        p = make(self.handle, *args, _action_cb, ctx, _free_cb)
+        job = _Scheduled(action)
+        ctx = _put(job)
+        p = make(self.handle, *args, _action_cb, ctx, _scheduled_free_cb)
         if p == NULL:
             _drop(ctx)
             _checkp(p)
+        _track(job, p)
         return Disposable(p)
 
     def schedule(self, action):
@@ -1663,6 +1708,45 @@ def main_stop():
 
 def main_fd():
     return lib.rx_main_fd()
+
+
+# ---- interpreter exit ----------------------------------------------------------------------
+
+
+def _shutdown(timeout=3.0, settle=0.05):
+    """At interpreter exit: dispose every live subscription and pending scheduled action,
+    then wait, the GIL released, until their last callbacks ran and the library is still:
+    no Python object handed to it and no library object has come or gone for `settle`
+    seconds (at most `timeout` seconds in all).
+
+    Why: once the interpreter finalizes, a library thread that calls into Python cannot
+    take the GIL, and CPython (3.11 to 3.13) ends such a thread with pthread_exit, inside
+    libdispatch's worker, which then traps (SIGILL in _libdispatch_tsd_cleanup). The
+    callbacks that still come after a subscription's on_disposed (an operator's ctx_free,
+    an object's destroy function, when they are the last to go) have no event to wait for,
+    hence the settle time."""
+    deadline = time.monotonic() + timeout
+    for h in list(_keep.values()):
+        o = ffi.from_handle(h)
+        if type(o) is _Sub or type(o) is _Scheduled:
+            with _close_lock:
+                t, o.token = o.token, None
+            if t is not None:
+                lib.rx_dispose(t)  # disposes, and releases our reference
+    last, since = None, time.monotonic()
+    while time.monotonic() < deadline:
+        live = [ffi.from_handle(h) for h in list(_keep.values())]
+        pending = any(type(o) is _Sub or type(o) is _Scheduled for o in live)
+        state = (len(live), lib.rx_debug_live_objects())
+        now = time.monotonic()
+        if state != last:
+            last, since = state, now
+        elif not pending and now - since >= settle:
+            return
+        time.sleep(0.002)
+
+
+atexit.register(_shutdown)
 
 
 # ---- misc ------------------------------------------------------------------------------
