@@ -42,11 +42,17 @@ def _candidates():
     return found
 
 
+# RTLD_NODELETE: librxc must never be unloaded. cffi dlcloses a library when its Lib object
+# is collected (at interpreter exit at the latest), while libdispatch's worker threads may
+# still be running the library's code: they then crashed (SIGSEGV) in about 1 run in 5.
+_FLAGS = ffi.RTLD_NOW | getattr(ffi, "RTLD_NODELETE", 0x1000)
+
+
 def _load():
     tried = []
     for path in _candidates():
         try:
-            return ffi.dlopen(path), path
+            return ffi.dlopen(path, _FLAGS), path
         except OSError as e:
             tried.append("%s (%s)" % (path, e))
     raise ImportError("rxc: cannot load librxc; set RXC_LIBRARY to the path of librxc.so, or "
