@@ -1,4 +1,5 @@
-"""Interpreter exit with deliveries still under way on library threads."""
+"""Interpreter exit with deliveries still under way on library threads (each case runs in
+fresh interpreters, several times: the crashes they guard against were timing-dependent)."""
 import os
 import subprocess
 import sys
@@ -33,8 +34,8 @@ def test_exit_right_after_observe_on_completes():
                     s.on_next(w)
                 s.on_completed()
                 done.wait()
-    """, runs=20)
-    assert results == [(0, "A\nB\n")] * 20
+    """, runs=10)
+    assert results == [(0, "A\nB\n")] * 10
 
 
 def test_exit_with_live_intervals_and_pending_actions():
@@ -48,8 +49,8 @@ def test_exit_with_live_intervals_and_pending_actions():
         sched.schedule_after(60, lambda: print("never"))
         time.sleep(0.05)
         print("ticking", len(ticks) > 3)
-    """, runs=3)
-    assert results == [(0, "ticking True\ndisposed at exit\n")] * 3
+    """, runs=2)
+    assert results == [(0, "ticking True\ndisposed at exit\n")] * 2
 
 
 def test_exit_after_async_for_over_an_interval():
@@ -62,5 +63,5 @@ def test_exit_after_async_for_over_an_interval():
             async for x in rxc.interval(0.01).take(3):
                 print("tick", x)
         asyncio.run(main())
-    """, runs=10)
-    assert results == [(0, "tick 0\ntick 1\ntick 2\n")] * 10
+    """, runs=6)
+    assert results == [(0, "tick 0\ntick 1\ntick 2\n")] * 6
