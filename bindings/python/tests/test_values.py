@@ -78,3 +78,19 @@ def test_materialize_dematerialize():
     err = rxc.throw(rxc.RxError("bad", 1234)).materialize().blocking_to_list()
     assert err[0].kind == "E" and err[0].error.code == 1234 and err[0].error.message == "bad"
     del events, err
+
+
+def test_plain_value_conversion_agrees_with_the_library():
+    # the package packs and reads plain values itself; the library's own constructors and
+    # readers must agree with it
+    from rxc import _core, lib
+    for x in [0.0, -1.25, 1e-300, float("inf")]:
+        assert lib.rx_value_double(_core._from_py(x)) == x
+        assert _core._to_py(lib.rx_double(x)) == x
+    for x in [0, -5, 2**63 - 1]:
+        assert lib.rx_value_int(_core._from_py(x)) == x
+        assert _core._to_py(lib.rx_int(x)) == x
+    assert lib.rx_value_bool(_core._from_py(True)) is True and _core._to_py(lib.rx_bool(False)) is False
+    assert _core._to_py(lib.rx_none()) is None
+    p = rxc.ffi.cast("void *", 0xABC)
+    assert lib.rx_value_ptr(_core._from_py(p)) == p and _core._to_py(lib.rx_ptr(p)) == p

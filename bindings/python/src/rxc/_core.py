@@ -174,9 +174,7 @@ def last_error():
 
 
 def _raise_status(status, what=None):
-    msg = last_error()
-    if what and not msg:
-        msg = what
+    msg = last_error() or what or ffi.string(lib.rx_status_string(status)).decode()
     raise _STATUS_CLASSES.get(status, RxStatusError)(status, msg)
 
 
