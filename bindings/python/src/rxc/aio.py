@@ -43,15 +43,19 @@ def _backend(loop):
     """The run-loop backend for `loop`, which must be running on the calling thread.
 
     librxc 0.2 has one run loop, the main thread's. With rx_run_loop (a loop object on any
-    thread) this becomes: rl = lib.rx_run_loop_new(); return _LoopBackend(
-    lib.rx_run_loop_fd(rl), lambda: lib.rx_run_loop_drain(rl),
-    Scheduler._own(lib.rx_retain(lib.rx_run_loop_scheduler(rl)))), with rl released
-    (lib.rx_release) when the loop closes, and no main-thread check."""
+    thread) this becomes, for a loop off the main thread (on the main thread the main
+    scheduler's backend can stay, so that rx_scheduler_main work such as drive() runs too):
+        rl = ffi.gc(lib.rx_run_loop_new(), lib.rx_release)
+        return _LoopBackend(lib.rx_run_loop_fd(rl), lambda: lib.rx_run_loop_drain(rl),
+                            Scheduler._own(lib.rx_retain(lib.rx_run_loop_scheduler(rl))))
+    (keeping rl in the backend; rx_retain only if rx_run_loop_scheduler returns a borrowed
+    handle), and no RuntimeError."""
     global _main_backend
     if threading.current_thread() is not threading.main_thread():
-        raise RuntimeError("rxc.aio needs the asyncio loop on the main thread with librxc 0.2 "
-                           "(its only run loop is the main scheduler's); use "
-                           "aiter(observable, threadsafe=True) from other threads")
+        raise RuntimeError("rxc.aio.scheduler() needs the asyncio loop on the main thread with "
+                           "librxc 0.2 (its only run loop is the main scheduler's); on other "
+                           "threads use rxc.aio.threadsafe_scheduler() or "
+                           "aiter(observable, threadsafe=True)")
     if _main_backend is None:
         _main_backend = _LoopBackend(lib.rx_main_fd(), lib.rx_main_drain, main_scheduler())
     return _main_backend
