@@ -2,7 +2,8 @@
 #
 #   make                 release build: build/lib/librxc.so.X.Y.Z (+ .so.X, .so), build/include
 #   make test            check-abi, swift test, the C harness, the C harness under valgrind,
-#                        check-metadata, check-ffi, install-check; ends with the line "N passed, N failed"
+#                        check-metadata, check-ffi, docs, install-check, the Python package
+#                        (mk/python.mk); ends with the line "N passed, N failed"
 #   make demo            builds and runs every examples-c/*.c
 #   make install         PREFIX=/usr/local DESTDIR= (library, header, pkg-config file)
 #   make sanitize        swift test and the C harness under TSan and ASan
@@ -363,7 +364,8 @@ distclean: clean
 
 help:
 	@echo "make                build build/lib/librxc.so (release, static Swift runtime) and build/include"
-	@echo "make test           check-abi, swift test, C harness, C harness under valgrind, install-check"
+	@echo "make test           check-abi, swift test, C harness, C harness under valgrind, install-check, python-test"
+	@echo "make python-test    the Python package: cdef drift check and pytest (python-cdef, python-bench)"
 	@echo "make check-abi      header vs. Swift exports, C99/C++ header checks, exported symbols, ldd"
 	@echo "make ctest          C harness only (RXTEST_ARGS='name...' to pick tests)"
 	@echo "make ctest-valgrind C harness under valgrind memcheck"

@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # make-test.sh — the steps of `make test`, in order, each run even when an earlier one
 # failed; exits 1 if any failed. The last line printed is always "N passed, N failed":
-# the tests of both C harness runs and of XCTest, plus one failure for each other step
-# that failed (a build, the ABI check, the install check) or a run that gave no count.
+# the tests of both C harness runs, of XCTest and of the Python package's pytest suite
+# (an xfailed test counts as passed), plus one failure for each other step that failed
+# (a build, the ABI check, the install check, the Python cdef drift check) or a run that
+# gave no count.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 MAKE=${MAKE:-make}
 M=("$MAKE" --no-print-directory)
 LOGS=build/logs
 mkdir -p "$LOGS"
-rm -f "$LOGS"/ctest.log "$LOGS"/ctest-valgrind.log "$LOGS"/xctest.log
+rm -f "$LOGS"/ctest.log "$LOGS"/ctest-valgrind.log "$LOGS"/xctest.log "$LOGS"/python-test.log
 
 failed_steps=()
 notes=()
@@ -88,8 +90,26 @@ if ((build_rc == 0)); then
   harness_count check-ffi "$LOGS"/check-ffi.log $?
   step docs "${M[@]}" NO_SWIFT_BUILD=1 docs || { failed=$((failed + 1)); notes+=("docs FAILED"); }
   step install-check "${M[@]}" NO_SWIFT_BUILD=1 install-check || { failed=$((failed + 1)); notes+=("install-check FAILED"); }
+  # The Python package: the cdef drift check, then pytest (its summary line is counted).
+  step python "${M[@]}" NO_SWIFT_BUILD=1 python-test
+  rc=$?
+  line=$(grep -E '^=*[ ]*[0-9]+ (passed|failed|xfailed|errors?|skipped)' "$LOGS"/python-test.log 2>/dev/null | tail -n 1)
+  if [[ -n $line ]]; then
+    count() { local n; n=$(grep -oE "[0-9]+ $1\b" <<<"$line" | head -n 1 | cut -d' ' -f1); echo "${n:-0}"; }
+    p=$(($(count passed) + $(count xfailed)))
+    f=$(($(count failed) + $(count 'errors?')))
+    passed=$((passed + p))
+    failed=$((failed + f))
+    # a failure outside the tests (the drift check) or a non-zero pytest exit with none failed
+    ((rc != 0 && f == 0)) && failed=$((failed + 1))
+    xf=$(count xfailed)
+    notes+=("python $p/$f$( ((xf > 0)) && echo " (of which $xf xfailed)")")
+  else
+    failed=$((failed + 1))
+    notes+=("python: no result")
+  fi
 else
-  echo "==== check-abi, c-harness, c-harness-valgrind, check-metadata, check-ffi, docs, install-check: skipped (the library did not build)"
+  echo "==== check-abi, c-harness, c-harness-valgrind, check-metadata, check-ffi, docs, install-check, python: skipped (the library did not build)"
   failed=$((failed + 1))
   notes+=("c harness: not run")
 fi

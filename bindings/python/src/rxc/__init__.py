@@ -1,0 +1,27 @@
+"""rxc: Reactive Extensions for Python over librxc (cffi ABI mode; no compiler needed).
+
+    >>> import rxc
+    >>> rxc.range(0, 10).map(lambda x: x * x).filter(lambda x: x % 2).blocking_to_list()
+    [1, 9, 25, 49, 81]
+
+See the package README for values, lifetimes, threads and asyncio.
+"""
+from ._ffi import ffi, lib, library_path
+from ._core import (
+    ERROR_ARGUMENT_OUT_OF_RANGE, ERROR_DISPOSED, ERROR_MORE_THAN_ONE_ELEMENT, ERROR_NO_ELEMENTS,
+    ERROR_OVERFLOW, ERROR_PYTHON, ERROR_TIMEOUT, ERROR_TYPE, ERROR_UNKNOWN, ERROR_USER,
+    AsyncSubject, BehaviorRelay, BehaviorSubject, CompositeDisposable, ConcurrentScheduler,
+    ConnectableObservable, Disposable, DisposeBag, DisposedError, Driver, Emitter, HandleError,
+    InvalidArgumentError, InvalidStateError, NewThreadScheduler, Notification, Observable,
+    OperationQueueScheduler, PublishRelay, PublishSubject, ReplaySubject, RxError, RxStatusError,
+    RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, SingleAssignmentDisposable,
+    Subject, TestScheduler, amb, as_observable, combine_latest, concat, create,
+    current_thread_scheduler, custom_scheduler, default_scheduler, defer, empty, from_iterable,
+    immediate_scheduler, interval, just, last_error, live_callbacks, live_objects,
+    main_drain, main_fd, main_run, main_run_for, main_scheduler, main_stop, merge, never, of,
+    range_ as range, return_value, throw, timer, version, zip_ as zip,
+)
+
+__version__ = "0.2.0"
+
+__all__ = [n for n in dir() if not n.startswith("_")]

@@ -1,0 +1,69 @@
+"""Loads librxc through cffi's ABI mode: no compiler at install or run time.
+
+The declarations are src/rxc/_cdef.h, generated from include/rxc.h by gen_cdef.py. The
+library is looked for, in order, at:
+  1. $RXC_LIBRARY (a path or a name for dlopen; if set, nothing else is tried)
+  2. pkg-config's libdir of rxc (`pkg-config --variable=libdir rxc`)
+  3. the standard search path (ctypes.util.find_library("rxc"), then librxc.so.0)
+"""
+import ctypes.util
+import os
+import subprocess
+
+from cffi import FFI
+
+ffi = FFI()
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "_cdef.h")) as _f:
+    ffi.cdef(_f.read())
+
+
+def _pkg_config_libdir():
+    try:
+        out = subprocess.run(["pkg-config", "--variable=libdir", "rxc"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, universal_newlines=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    libdir = out.stdout.strip()
+    return libdir if out.returncode == 0 and libdir else None
+
+
+def _candidates():
+    env = os.environ.get("RXC_LIBRARY")
+    if env:
+        return [env]
+    found = []
+    libdir = _pkg_config_libdir()
+    if libdir:
+        found += [os.path.join(libdir, "librxc.so.0"), os.path.join(libdir, "librxc.so")]
+    name = ctypes.util.find_library("rxc")
+    if name:
+        found.append(name)
+    found += ["librxc.so.0", "librxc.so"]
+    return found
+
+
+# RTLD_NODELETE: librxc must never be unloaded. cffi dlcloses a library when its Lib object
+# is collected (at interpreter exit at the latest), while libdispatch's worker threads may
+# still be running the library's code: they then crashed (SIGSEGV) in about 1 run in 5.
+_FLAGS = ffi.RTLD_NOW | getattr(ffi, "RTLD_NODELETE", 0x1000)
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            return ffi.dlopen(path, _FLAGS), path
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+    raise ImportError("rxc: cannot load librxc; set RXC_LIBRARY to the path of librxc.so, or "
+                      "install librxc where pkg-config or the dynamic linker finds it. Tried: "
+                      + "; ".join(tried))
+
+
+lib, library_path = _load()
+
+_version = ffi.string(lib.rx_version()).decode()
+_major, _minor = (int(x) for x in _version.split(".")[:2])
+if _major != lib.RX_VERSION_MAJOR or _minor < lib.RX_VERSION_MINOR:
+    raise ImportError("rxc: %s is librxc %s, but this package was generated from rxc.h %d.%d"
+                      % (library_path, _version, lib.RX_VERSION_MAJOR, lib.RX_VERSION_MINOR))

@@ -1,0 +1,205 @@
+"""asyncio integration: a scheduler that runs its work on a running asyncio loop, and
+`async for` over an observable.
+
+How it works: librxc's run loop exposes a file descriptor that is readable exactly while
+work is pending, and a drain function that runs that work. `scheduler()` registers the fd
+with `loop.add_reader(fd, drain)`, so the loop calls drain (on its own thread) whenever
+work arrives, from any thread. Today the only such loop in librxc is the main scheduler
+(rx_main_fd / rx_main_drain / rx_scheduler_main), so this needs the asyncio loop to run on
+the main thread; `_backend()` is the one place that picks the (fd, drain, scheduler)
+triple, so moving to rx_run_loop_new() (a loop for any thread) changes only it.
+
+`async for` buffers without bound (there is no backpressure in Rx): a fast synchronous
+source is delivered whole into the iterator's queue.
+"""
+import asyncio
+import collections
+import threading
+import weakref
+
+from ._ffi import lib
+from ._core import Observable, main_scheduler
+
+
+class _LoopBackend:
+    """What a library run loop gives an event loop: fd (readable while work is pending),
+    drain() (runs the pending work on the calling thread) and the Scheduler whose work
+    they run."""
+
+    __slots__ = ("fd", "drain", "scheduler", "__weakref__")
+
+    def __init__(self, fd, drain, scheduler):
+        self.fd = fd
+        self.drain = drain
+        self.scheduler = scheduler
+
+
+_main_backend = None
+_attached = weakref.WeakKeyDictionary()  # asyncio loop -> its _LoopBackend
+_lock = threading.Lock()
+
+
+def _backend(loop):
+    """The run-loop backend for `loop`, which must be running on the calling thread.
+
+    librxc 0.2 has one run loop, the main thread's. With rx_run_loop (a loop object on any
+    thread) this becomes, for a loop off the main thread (on the main thread the main
+    scheduler's backend can stay, so that rx_scheduler_main work such as drive() runs too):
+        rl = ffi.gc(lib.rx_run_loop_new(), lib.rx_release)
+        return _LoopBackend(lib.rx_run_loop_fd(rl), lambda: lib.rx_run_loop_drain(rl),
+                            Scheduler._own(lib.rx_retain(lib.rx_run_loop_scheduler(rl))))
+    (keeping rl in the backend; rx_retain only if rx_run_loop_scheduler returns a borrowed
+    handle), and no RuntimeError."""
+    global _main_backend
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("rxc.aio.scheduler() needs the asyncio loop on the main thread with "
+                           "librxc 0.2 (its only run loop is the main scheduler's); on other "
+                           "threads use rxc.aio.threadsafe_scheduler() or "
+                           "aiter(observable, threadsafe=True)")
+    if _main_backend is None:
+        _main_backend = _LoopBackend(lib.rx_main_fd(), lib.rx_main_drain, main_scheduler())
+    return _main_backend
+
+
+def scheduler(loop=None):
+    """A Scheduler whose work runs on the running asyncio loop (its thread), between its
+    other callbacks. Works from any thread once made (the loop must be running or about to)."""
+    loop = loop or asyncio.get_running_loop()
+    with _lock:
+        b = _attached.get(loop)
+        if b is None:
+            b = _backend(loop)
+            loop.add_reader(b.fd, b.drain)
+            _attached[loop] = b
+    return b.scheduler
+
+
+def detach(loop=None):
+    """Stops the loop from draining rxc's run loop (done anyway when the loop closes)."""
+    loop = loop or asyncio.get_running_loop()
+    with _lock:
+        b = _attached.pop(loop, None)
+    if b is not None and not loop.is_closed():
+        loop.remove_reader(b.fd)
+
+
+def threadsafe_scheduler(loop=None):
+    """A Scheduler that runs its work on `loop` (on any thread) through
+    loop.call_soon_threadsafe / call_later: a custom scheduler, so each action costs a
+    Python call more than scheduler(); it works on loops of any thread, today."""
+    loop = loop or asyncio.get_running_loop()
+
+    def schedule(run):
+        h = []
+
+        def start():
+            h.append(loop.call_soon(run))
+        loop.call_soon_threadsafe(start)
+        return lambda: loop.call_soon_threadsafe(lambda: h and h[0].cancel())
+
+    def schedule_after(delay, run):
+        h = []
+
+        def start():
+            h.append(loop.call_later(delay, run))
+        loop.call_soon_threadsafe(start)
+        return lambda: loop.call_soon_threadsafe(lambda: h and h[0].cancel())
+
+    from ._core import custom_scheduler
+    return custom_scheduler(schedule, schedule_after, loop.time, serial=True)
+
+
+class _Sink:
+    """Where the subscription's callbacks put events (kept by the library until
+    on_disposed; it must not keep the iterator alive, whose collection disposes)."""
+
+    __slots__ = ("loop", "items", "done", "error", "waiter", "tid")
+
+    def __init__(self, loop):
+        self.loop = loop
+        self.items = collections.deque()
+        self.done = False
+        self.error = None
+        self.waiter = None
+        self.tid = threading.get_ident()
+
+    def push(self, is_value, payload):  # on the loop's thread
+        if is_value:
+            self.items.append(payload)
+        else:
+            self.done, self.error = True, payload
+        w = self.waiter
+        if w is not None and not w.done():
+            w.set_result(None)
+
+    def push_threadsafe(self, is_value, payload):  # any thread
+        if threading.get_ident() == self.tid:
+            self.push(is_value, payload)
+            return
+        try:
+            self.loop.call_soon_threadsafe(self.push, is_value, payload)
+        except RuntimeError:  # the loop is closed: nobody is listening any more
+            pass
+
+
+class _AsyncIterator:
+    """An async iterator over an observable's values; raises the stream's RxError at the
+    end when it failed. Leaving the `async for` early (the iterator is collected) or
+    aclose() disposes the subscription."""
+
+    def __init__(self, observable, threadsafe):
+        sink = self._sink = _Sink(asyncio.get_running_loop())
+        if threadsafe:
+            src, push = observable, sink.push_threadsafe
+        else:
+            src, push = observable.observe_on(scheduler(sink.loop)), sink.push
+        self._token = None
+        self._token = src.subscribe(on_next=lambda v: push(True, v),
+                                    on_error=lambda e: push(False, e),
+                                    on_completed=lambda: push(False, None))
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        sink = self._sink
+        while True:
+            if sink.items:
+                return sink.items.popleft()
+            if sink.done:
+                self._close()
+                if sink.error is not None:
+                    raise sink.error
+                raise StopAsyncIteration
+            sink.waiter = sink.loop.create_future()
+            try:
+                await sink.waiter
+            finally:
+                sink.waiter = None
+
+    def _close(self):
+        t, self._token = self._token, None
+        if t is not None:
+            t.dispose()
+
+    async def aclose(self):
+        self._close()
+
+    def __del__(self):
+        self._close()
+
+
+def aiter(observable, threadsafe=None):
+    """`async for x in rxc.aio.aiter(obs)` (or simply `async for x in obs`).
+
+    threadsafe=False delivers through scheduler() (observe_on the loop's run loop; main
+    thread only with librxc 0.2); True subscribes directly and hands each event to the loop
+    with call_soon_threadsafe. None picks the scheduler on the main thread."""
+    if threadsafe is None:
+        threadsafe = threading.current_thread() is not threading.main_thread()
+    return _AsyncIterator(observable, threadsafe)
+
+
+async def to_list(observable):
+    """Awaits every value of the observable, as a list."""
+    return [x async for x in aiter(observable)]

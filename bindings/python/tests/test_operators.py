@@ -1,0 +1,178 @@
+import pytest
+
+import rxc
+
+
+def L(obs, timeout=10):
+    return obs.blocking_to_list(timeout=timeout)
+
+
+def test_map_filter_scan_reduce():
+    assert L(rxc.range(0, 10).map(lambda x: x * x).filter(lambda x: x % 2)) == [1, 9, 25, 49, 81]
+    assert L(rxc.range(1, 4).scan(lambda acc, x: acc + x, 0)) == [1, 3, 6, 10]
+    assert L(rxc.range(1, 4).reduce(lambda acc, x: acc + [x], [])) == [[1, 2, 3, 4]]
+    assert L(rxc.range(5)) == [0, 1, 2, 3, 4]
+
+
+def test_take_skip_family():
+    src = rxc.range(0, 10)
+    assert L(src.take(3)) == [0, 1, 2]
+    assert L(src.skip(7)) == [7, 8, 9]
+    assert L(src.take_while(lambda x: x < 2)) == [0, 1]
+    assert L(src.skip_while(lambda x: x < 8)) == [8, 9]
+    assert L(src.take_last(2)) == [8, 9]
+    assert L(src.element_at(4)) == [4]
+    assert L(src.first()) == [0] and L(src.last()) == [9]
+    assert L(src.ignore_elements()) == []
+    assert L(src.to_list()) == [list(range(10))]
+    assert L(src.buffer(count=4)) == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+
+
+def test_first_of_empty_fails():
+    with pytest.raises(rxc.RxError) as e:
+        rxc.empty().first().blocking_last()
+    assert e.value.code == rxc.ERROR_NO_ELEMENTS
+    with pytest.raises(rxc.RxError) as e:
+        rxc.of(1).element_at(3).blocking_last()
+    assert e.value.code == rxc.ERROR_ARGUMENT_OUT_OF_RANGE
+
+
+def test_distinct_until_changed():
+    src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
+    assert L(src.distinct_until_changed()) == [1, 2, 3, 1]
+    words = rxc.of("a", "A", "b", "B", "a")
+    assert L(words.distinct_until_changed(lambda a, b: a.lower() == b.lower())) == ["a", "b", "a"]
+
+
+def test_flat_map_family():
+    assert sorted(L(rxc.of(1, 2).flat_map(lambda x: rxc.of(x, x * 10)))) == [1, 2, 10, 20]
+    assert L(rxc.of(1, 2).concat_map(lambda x: [x, x])) == [1, 1, 2, 2]
+    assert L(rxc.of(1, 2).flat_map_latest(lambda x: rxc.just(x))) == [1, 2]
+
+
+def test_combining():
+    assert L(rxc.merge(rxc.of(1, 2), rxc.of(3))) == [1, 2, 3]
+    assert L(rxc.of(1).concat(rxc.of(2), rxc.of(3))) == [1, 2, 3]
+    assert L(rxc.zip(rxc.of(1, 2, 3), rxc.of("a", "b"))) == [[1, "a"], [2, "b"]]
+    assert L(rxc.of(1, 2).zip(rxc.of(10, 20), selector=lambda a, b: a + b)) == [11, 22]
+    assert L(rxc.combine_latest(rxc.just(1), rxc.of(2, 3))) == [[1, 2], [1, 3]]
+    assert L(rxc.of(3).start_with(1, "2")) == [1, "2", 3]
+    assert L(rxc.amb(rxc.never(), rxc.of(5))) == [5]
+
+
+def test_with_latest_from_and_sample_on_subjects():
+    with rxc.PublishSubject() as a, rxc.PublishSubject() as b:
+        got = []
+        with a.with_latest_from(b, lambda x, y: (x, y)).subscribe(got.append):
+            a.on_next(1)  # dropped: b has no value yet
+            b.on_next("x")
+            a.on_next(2)
+            b.on_next("y")
+            a.on_next(3)
+        assert got == [[2, "x"], [3, "y"]]
+
+
+def test_take_until_and_skip_until():
+    with rxc.PublishSubject() as src, rxc.PublishSubject() as stop:
+        got = []
+        with src.take_until(stop).subscribe(got.append), src.skip_until(stop).map(lambda x: -x).subscribe(got.append):
+            src.on_next(1)
+            stop.on_next(None)
+            src.on_next(2)
+        assert got == [1, -2]
+
+
+def test_error_handling_operators():
+    boom = rxc.throw(rxc.RxError("boom", 1001))
+    assert L(boom.catch_and_return(-1)) == [-1]
+    assert L(boom.catch(lambda e: rxc.of(e.code))) == [1001]
+    assert L(boom.catch(rxc.of("alt"))) == ["alt"]
+    with pytest.raises(rxc.RxError):
+        L(boom.catch(lambda e: None))
+    attempts = []
+
+    def sub(em):
+        attempts.append(1)
+        if len(attempts) < 3:
+            em.on_error(rxc.RxError("flaky"))
+        else:
+            em.on_next(len(attempts))
+            em.on_completed()
+    assert L(rxc.create(sub).retry(5)) == [3]
+
+
+def test_create_and_defer(rec):
+    cleanup = []
+
+    def subscribe(em):
+        em.on_next("a")
+        em.on_next("b")
+        em.on_completed()
+        return lambda: cleanup.append("done")
+    with rxc.create(subscribe).subscribe(rec):
+        pass
+    assert rec.events == ["a", "b", ("completed",)] and cleanup == ["done"]
+    n = []
+    d = rxc.defer(lambda: rxc.just(len(n)))
+    n.append(1)
+    assert L(d) == [1]
+
+
+def test_do_tap_sees_events_first():
+    order = []
+    obs = rxc.of(1, 2).do(on_next=lambda x: order.append(("tap", x)),
+                          on_completed=lambda: order.append("tap-done"),
+                          on_disposed=lambda: order.append("tap-disposed"))
+    with obs.subscribe(on_next=lambda x: order.append(("sub", x)), on_disposed=lambda: order.append("disposed")):
+        pass
+    assert order == [("tap", 1), ("sub", 1), ("tap", 2), ("sub", 2), "tap-done", "tap-disposed", "disposed"]
+
+
+def test_sharing():
+    subscriptions = []
+
+    def sub(em):
+        subscriptions.append(1)
+        em.on_next(len(subscriptions))
+    src = rxc.create(sub)
+    pub = src.publish()
+    a, b = [], []
+    with pub.subscribe(a.append), pub.subscribe(b.append):
+        with pub.connect():
+            assert a == [1] and b == [1] and len(subscriptions) == 1
+    shared = src.share_replay(1)
+    c, d = [], []
+    with shared.subscribe(c.append), shared.subscribe(d.append):
+        assert c == [2] and d == [2] and len(subscriptions) == 2
+    with src.replay(1).ref_count().subscribe(c.append):
+        assert c[-1] == 3
+
+
+def test_marbles_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    typed = ts.hot("-1-2------3---|")
+    assert ts.expect(typed.debounce(3 * ts.FRAME, ts), "------2------3|")
+    ts2 = rxc.TestScheduler()
+    assert ts2.expect(ts2.cold("-a-b-|").map(lambda s: s.upper()), "-A-B-|")
+    ts3 = rxc.TestScheduler()
+    assert ts3.expect(ts3.cold("-1-2-|").delay(2 * ts3.FRAME, ts3), "---1-2-|")
+    ts4 = rxc.TestScheduler()
+    assert ts4.expect(ts4.cold("-1-----2|").timeout(3 * ts4.FRAME, ts4), "-1--#",
+                      error=rxc.RxError("sequence timeout", rxc.ERROR_TIMEOUT))
+    ts5 = rxc.TestScheduler()
+    assert ts5.expect(rxc.interval(2 * ts5.FRAME, ts5).take(3), "--0-1-(2|)")
+    ts6 = rxc.TestScheduler()
+    assert ts6.expect(ts6.cold("12-3-|").throttle(2 * ts6.FRAME, False, ts6), "1--3-|")
+    for t in (ts, ts2, ts3, ts4, ts5, ts6):
+        t.close()
+
+
+def test_timer_and_interval_on_the_default_scheduler():
+    assert L(rxc.timer(0.001)) == [0]
+    assert L(rxc.interval(0.001).take(3)) == [0, 1, 2]
+    assert L(rxc.of(1, 2).delay(0.001)) == [1, 2]
+
+
+def test_pipe():
+    double = lambda o: o.map(lambda x: 2 * x)  # noqa: E731
+    assert L(rxc.of(1, 2).pipe(double, double)) == [4, 8]
