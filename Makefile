@@ -115,6 +115,7 @@ check-abi: all
 	@echo "  ABI     exports and dependencies of $(LIB_LINK)"
 	$(Q)soname=$$(readelf -d $(LIB_REAL) | sed -n 's/.*Library soname: \[\(.*\)\].*/\1/p'); \
 	  test "$$soname" = librxc.so.$(MAJOR) || { echo "check-abi: soname is '$$soname', not librxc.so.$(MAJOR)"; exit 1; }
+	$(Q)readelf -d $(LIB_REAL) | grep -q 'FLAGS_1.*NODELETE' || { echo "check-abi: $(LIB_REAL) is not linked -z nodelete (an FFI's dlclose would unmap code the library's threads still run)"; exit 1; }
 	$(Q)CLANG=$(CLANG) bash scripts/check-exports.sh include/rxc.h $(LIB_LINK) $(GEN_HEADER)
 
 # ---- the C test harness ----------------------------------------------------------------

@@ -16,6 +16,9 @@ if shipped {
     "-Xlinker", "--version-script=\(root)/Sources/RxC/exports.map",
     "-Xlinker", "--exclude-libs=ALL",
     "-Xlinker", "-soname=librxc.so.0",
+    // Never unmapped by dlclose: the library's own threads (schedulers, timers) may still be
+    // running its code when an FFI (cffi, ctypes, LuaJIT) drops its handle at exit.
+    "-Xlinker", "-z", "-Xlinker", "nodelete",
   ])]
 }
 
