@@ -65,7 +65,7 @@ public func rx_run_loop_new() -> UnsafeMutablePointer<rx_run_loop>? {
     setLastError("rx_run_loop_new: cannot create the loop's pipes (out of file descriptors?)")
     return nil
   }
-  return RunLoopHandle(loop, SchedulerHandle(loop)).cPointer
+  return RunLoopHandle.make(loop)
 }
 
 @c(rx_run_loop_main)
@@ -88,19 +88,20 @@ public func rx_run_loop_fd(_ loop: UnsafeMutablePointer<rx_run_loop>?) -> Int32 
 @c(rx_run_loop_drain)
 public func rx_run_loop_drain(_ loop: UnsafeMutablePointer<rx_run_loop>?) -> UInt {
   guard let h = RunLoopHandle.from(loop, "rx_run_loop_drain") else { return 0 }
-  return drain(h.loop, "rx_run_loop_drain")
+  return withExtendedLifetime(h) { drain(h.loop, "rx_run_loop_drain") }
 }
 
 @c(rx_run_loop_run)
 public func rx_run_loop_run(_ loop: UnsafeMutablePointer<rx_run_loop>?) -> rx_status {
   guard let h = RunLoopHandle.from(loop, "rx_run_loop_run") else { return invalid(loop) }
-  return run(h.loop, nil, "rx_run_loop_run")
+  // The last release may come from another thread while this runs (it ends the run).
+  return withExtendedLifetime(h) { run(h.loop, nil, "rx_run_loop_run") }
 }
 
 @c(rx_run_loop_run_for)
 public func rx_run_loop_run_for(_ loop: UnsafeMutablePointer<rx_run_loop>?, _ timeout: Int64) -> rx_status {
   guard let h = RunLoopHandle.from(loop, "rx_run_loop_run_for") else { return invalid(loop) }
-  return run(h.loop, timeout, "rx_run_loop_run_for")
+  return withExtendedLifetime(h) { run(h.loop, timeout, "rx_run_loop_run_for") }
 }
 
 @c(rx_run_loop_stop)

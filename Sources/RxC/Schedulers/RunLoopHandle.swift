@@ -13,6 +13,13 @@ class RunLoopHandle: Handle {
     super.init(kind: .runLoop)
   }
 
+  /// A new loop's handle, holding its scheduler's handle by one C reference.
+  static func make(_ loop: RunLoopScheduler) -> UnsafeMutablePointer<rx_run_loop> {
+    let scheduler = SchedulerHandle(loop)
+    _ = scheduler.toC()
+    return RunLoopHandle(loop, scheduler).cPointer
+  }
+
   var cPointer: UnsafeMutablePointer<rx_run_loop> {
     toC().assumingMemoryBound(to: rx_run_loop.self)
   }
