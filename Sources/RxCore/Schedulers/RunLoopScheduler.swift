@@ -50,6 +50,25 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   private let stopReadFd: Int32, stopWriteFd: Int32
   /// The fork generation the pipes belong to: a child replaces them on first use.
   private let pipeGeneration = Atomic<UInt>(0)
+  /// What the timers of delayed work reach: the loop while it lives (no weak reference:
+  /// its side table would hide the loop from leak checkers, and the main loop never ends).
+  private let timerTarget = TimerTarget()
+
+  private final class TimerTarget: @unchecked Sendable {
+    let loop = Mutex<Unmanaged<RunLoopScheduler>?>(nil)
+    func fire() {
+      // Under the lock: the loop's deinit waits for it before going on.
+      loop.withLock { l in
+        guard let l else { return }
+        l._withUnsafeGuaranteedRef { $0.promoteDueNow() }
+      }
+    }
+  }
+
+  fileprivate func promoteDueNow() {
+    apply(state.withLock { promoteDue(&$0, now: MonotonicClock.now()) })
+  }
+
   /// Tests: runs on the loop's thread right after each drain of `run`'s loop (a stall
   /// there, as a loaded machine makes one, must not lose work that falls due meanwhile).
   var afterLoopDrain: (() -> Void)?
@@ -64,11 +83,13 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     pipeGeneration.store(rxc_fork_generation(), ordering: .relaxed)
     state.withLock { $0.signaledGeneration = rxc_fork_generation() }
     super.init()
+    timerTarget.loop.withLock { $0 = Unmanaged.passUnretained(self) }
     // The main loop's child gets its fresh pipes before anything else runs there.
     if mainThread { pthread_atfork(nil, nil) { RunLoopScheduler.main.reopenPipesIfForked() } }
   }
 
   deinit {
+    timerTarget.loop.withLock { $0 = nil }
     for fd in [readFd, writeFd, stopReadFd, stopWriteFd] where fd >= 0 { _ = Glibc.close(fd) }
   }
 
@@ -160,10 +181,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
       return true
     }
     guard accepted else { return rejected(item) }
-    Timers.after(delay) { [weak self] in
-      guard let self else { return }
-      self.apply(self.state.withLock { self.promoteDue(&$0, now: MonotonicClock.now()) })
-    }
+    Timers.after(delay) { [timerTarget] in timerTarget.fire() }
     return item
   }
 
