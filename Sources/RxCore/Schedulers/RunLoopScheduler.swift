@@ -396,6 +396,9 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     apply(.clear)
     for item in dropped { item.dispose() }
     stop()
+    // Also wakes a run that does not watch for stops (a blocking call's): it sees `closed`.
+    var byte: UInt8 = 1
+    _ = write(writeFd, &byte, 1)
   }
 
   /// True once `close` ran.
