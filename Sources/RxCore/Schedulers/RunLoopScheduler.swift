@@ -50,18 +50,39 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   private let stopReadFd: Int32, stopWriteFd: Int32
   /// The fork generation the pipes belong to: a child replaces them on first use.
   private let pipeGeneration = Atomic<UInt>(0)
-  /// What the timers of delayed work reach: the loop while it lives (no weak reference:
-  /// its side table would hide the loop from leak checkers, and the main loop never ends).
+  /// What the timers of delayed work reach. It holds the loop (strongly: no weak reference,
+  /// whose side table would hide the loop from leak checkers) while a timer is pending, so a
+  /// firing timer never drops the loop's last reference inside the loop's own lock; `close`
+  /// lets go at once.
   private let timerTarget = TimerTarget()
 
   private final class TimerTarget: @unchecked Sendable {
-    let loop = Mutex<Unmanaged<RunLoopScheduler>?>(nil)
-    func fire() {
-      // Under the lock: the loop's deinit waits for it before going on.
-      loop.withLock { l in
-        guard let l else { return }
-        l._withUnsafeGuaranteedRef { $0.promoteDueNow() }
+    private let state = Mutex<(loop: RunLoopScheduler?, pending: Int)>((nil, 0))
+
+    func armed(_ loop: RunLoopScheduler) {
+      state.withLock {
+        $0.loop = loop
+        $0.pending += 1
       }
+    }
+
+    func fire() {
+      let loop = state.withLock { s -> RunLoopScheduler? in
+        s.pending -= 1
+        let loop = s.loop
+        if s.pending == 0 { s.loop = nil }
+        return loop
+      }
+      loop?.promoteDueNow()
+    }
+
+    func clear() {
+      let loop = state.withLock { s -> RunLoopScheduler? in
+        let loop = s.loop
+        s.loop = nil
+        return loop
+      }
+      _ = loop  // released here, outside the lock
     }
   }
 
@@ -83,13 +104,11 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     pipeGeneration.store(rxc_fork_generation(), ordering: .relaxed)
     state.withLock { $0.signaledGeneration = rxc_fork_generation() }
     super.init()
-    timerTarget.loop.withLock { $0 = Unmanaged.passUnretained(self) }
     // The main loop's child gets its fresh pipes before anything else runs there.
     if mainThread { pthread_atfork(nil, nil) { RunLoopScheduler.main.reopenPipesIfForked() } }
   }
 
   deinit {
-    timerTarget.loop.withLock { $0 = nil }
     for fd in [readFd, writeFd, stopReadFd, stopWriteFd] where fd >= 0 { _ = Glibc.close(fd) }
   }
 
@@ -181,6 +200,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
       return true
     }
     guard accepted else { return rejected(item) }
+    timerTarget.armed(self)
     Timers.after(delay) { [timerTarget] in timerTarget.fire() }
     return item
   }
@@ -394,6 +414,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
       return items
     }
     apply(.clear)
+    timerTarget.clear()
     for item in dropped { item.dispose() }
     stop()
     // Also wakes a run that does not watch for stops (a blocking call's): it sees `closed`.
