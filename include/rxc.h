@@ -728,7 +728,9 @@ RX_EXPORT int rx_main_fd(void);
  * Thread rule: a loop from rx_run_loop_new is bound to the first thread that calls
  * rx_run_loop_drain, rx_run_loop_run or rx_run_loop_run_for on it, for the rest of its life;
  * those three called on any other thread fail with RX_ESTATE (drain: 0) and a message in
- * rx_last_error(), as do calls from inside the loop's own work (nested). Work may be scheduled
+ * rx_last_error(), as do calls from inside the loop's own work (nested). rx_blocking_to_array
+ * and rx_blocking_last called on a loop's bound thread run that loop while they wait, as on
+ * the main thread (from inside its work: RX_ESTATE). Work may be scheduled
  * on its scheduler from any thread at any time, before or after the loop is bound. On the
  * bound thread, while nothing is queued or running there, rx_schedule runs the action at once
  * (as on the main scheduler); elsewhere it enqueues, in FIFO order. rx_run_loop_fd and

@@ -525,3 +525,58 @@ RX_TEST(run_loop_last_release_ends_a_run_in_progress) {
   CHECK_EQ(atomic_load(&p.ran), 0);
   rx_release(late);
 }
+
+/* ---- blocking calls on a loop's thread ------------------------------------------------ */
+
+typedef struct blocking_on_loop {
+  rx_run_loop *loop;
+  rx_status status, nested_status;
+  size_t count;
+  int64_t last;
+  char nested_msg[256];
+} blocking_on_loop;
+
+static void block_from_inside(void *ctx) {
+  blocking_on_loop *b = ctx;
+  rx_value out;
+  rx_observable *src = rx_never(); /* it would have to wait */
+  b->nested_status = rx_blocking_to_array(src, 1000000000, &out, NULL);
+  snprintf(b->nested_msg, sizeof b->nested_msg, "%s", rx_last_error());
+  rx_value_release(out);
+  rx_release(src);
+}
+
+static void *block_on_loop_thread(void *arg) {
+  blocking_on_loop *b = arg;
+  rx_scheduler *sched = rx_run_loop_scheduler(b->loop);
+  CHECK_EQ(rx_run_loop_drain(b->loop), 0); /* binds */
+  /* Values delivered on this very loop: the wait must run it, or it never ends. */
+  rx_observable *src = rx_range(1, 5);
+  rx_observable *on_loop = rx_observe_on(src, sched);
+  rx_observable *late = rx_delay(on_loop, 5 * 1000000, sched);
+  rx_value out;
+  b->status = rx_blocking_last(late, 10LL * 1000000000, &out, NULL);
+  if (b->status == RX_OK) b->last = VAL_I(out);
+  rx_value_release(out);
+  /* From inside the loop's work it cannot run the loop: RX_ESTATE (at once, not after the
+     second it would wait). */
+  rx_release(rx_schedule_after(sched, 0, block_from_inside, b, NULL));
+  b->count = rx_run_loop_drain(b->loop);
+  rx_release(late);
+  rx_release(on_loop);
+  rx_release(src);
+  return NULL;
+}
+
+RX_TEST(run_loop_blocking_call_on_its_thread_runs_the_loop) {
+  blocking_on_loop b = {.loop = rx_run_loop_new()};
+  pthread_t th;
+  CHECK_EQ(pthread_create(&th, NULL, block_on_loop_thread, &b), 0);
+  pthread_join(th, NULL);
+  CHECK_OK(b.status);
+  CHECK_EQ(b.last, 5);
+  CHECK_EQ(b.count, 1);
+  CHECK_EQ(b.nested_status, RX_ESTATE);
+  CHECK(strstr(b.nested_msg, "run loop") != NULL);
+  rx_release(b.loop);
+}

@@ -165,9 +165,40 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     if s.thread == 0 || s.threadGeneration != rxc_fork_generation() {
       s.thread = rxc_thread_self()
       s.threadGeneration = rxc_fork_generation()
+      Self.boundHere.loop = self
       return true
     }
     return isBoundHere(s)
+  }
+
+  /// The calling thread's loop: the main loop on the main thread, else the loop last bound
+  /// to this thread while it is alive and still bound here (blocking calls run it).
+  public static var current: RunLoopScheduler? {
+    if MainThread.isCurrent { return main }
+    guard let p = pthread_getspecific(boundKey) else { return nil }
+    guard let loop = Unmanaged<BoundLoop>.fromOpaque(p).takeUnretainedValue().loop, loop.isLoopThread
+    else { return nil }
+    return loop
+  }
+
+  /// Per thread, behind a pthread key: which loop it drives. Weak: the thread does not keep
+  /// a loop alive.
+  private final class BoundLoop { weak var loop: RunLoopScheduler? }
+
+  private static let boundKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let rc = pthread_key_create(&key) { p in
+      if let p { Unmanaged<BoundLoop>.fromOpaque(p).release() }
+    }
+    precondition(rc == 0, "pthread_key_create failed")
+    return key
+  }()
+
+  private static var boundHere: BoundLoop {
+    if let p = pthread_getspecific(boundKey) { return Unmanaged<BoundLoop>.fromOpaque(p).takeUnretainedValue() }
+    let b = BoundLoop()
+    pthread_setspecific(boundKey, Unmanaged.passRetained(b).toOpaque())
+    return b
   }
 
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
