@@ -169,6 +169,21 @@ static rx_disposable *custom_schedule(void *ctx, rx_action_fn action, void *acti
   return NULL;
 }
 
+/* A blocking call waiting for values delivered on `scheduler` (a semaphore off main, the
+   main loop on main). */
+static void *blocking_sum(void *arg) {
+  rx_scheduler *scheduler = arg;
+  rx_observable *src = rx_range(1, 10);
+  rx_observable *moved = rx_observe_on(src, scheduler);
+  rx_value out;
+  rx_status st = rx_blocking_last(moved, (int64_t)wait_ms() * 1000000, &out, NULL);
+  intptr_t last = st == RX_OK ? (intptr_t)VAL_I(out) : -1;
+  rx_value_release(out);
+  rx_release(moved);
+  rx_release(src);
+  return (void *)last;
+}
+
 /* ---- the schedulers of one process ------------------------------------------------------ */
 
 typedef struct kinds {
@@ -214,6 +229,14 @@ static void exercise(kinds *k, int n) {
   int most = most_at_once(k->opqueue, 8);
   CHECK_MSG(most >= 1 && most <= 2, "operation queue: %d at once (max 2)", most);
   CHECK_MSG(most_at_once(k->concurrent, 8) >= 2, "the concurrent scheduler never ran two at once");
+
+  /* Blocking calls, on this (main) thread and on another. */
+  CHECK_EQ((intptr_t)blocking_sum(k->serial), 10);
+  pthread_t blocker;
+  void *last;
+  CHECK_EQ(pthread_create(&blocker, NULL, blocking_sum, k->concurrent), 0);
+  pthread_join(blocker, &last);
+  CHECK_EQ((intptr_t)last, 10);
 
   /* New thread: off the caller's thread. */
   thread_seen t = {.caller = pthread_self()};
