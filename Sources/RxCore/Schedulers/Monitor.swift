@@ -32,20 +32,4 @@ final class Monitor: @unchecked Sendable {
     var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
     return pthread_cond_timedwait(cond, mutex, &ts) != ETIMEDOUT
   }
-
-  /// Starts a detached thread running `body`.
-  static func spawn(_ body: @escaping () -> Void) {
-    final class Box { let body: () -> Void; init(_ body: @escaping () -> Void) { self.body = body } }
-    var attr = pthread_attr_t()
-    pthread_attr_init(&attr)
-    pthread_attr_setdetachstate(&attr, Int32(PTHREAD_CREATE_DETACHED))
-    var tid = pthread_t()
-    let arg = Unmanaged.passRetained(Box(body)).toOpaque()
-    let rc = pthread_create(&tid, &attr, { arg in
-      Unmanaged<Box>.fromOpaque(arg!).takeRetainedValue().body()
-      return nil
-    }, arg)
-    pthread_attr_destroy(&attr)
-    precondition(rc == 0, "pthread_create failed")
-  }
 }

@@ -27,7 +27,7 @@ final class ThreadPool: @unchecked Sendable {
     }
     monitor.unlock()
     // The thread holds the pool until it ends.
-    if start { Monitor.spawn { [self] in serve() } }
+    if start { DetachedThread.start { [self] in serve() } }
   }
 
   private func serve() {
