@@ -743,12 +743,12 @@ typedef struct rx_run_loop rx_run_loop;
 
 /**
  * @abstract A new run loop, not bound to a thread yet.
- * @result Owned: release with rx_release. Releasing the last reference closes the loop:
- * work still queued or delayed on it never runs and its ctx_free runs at once (on the
- * releasing thread), a run in progress on the loop's thread returns, later rx_schedule calls
- * on its scheduler return NULL with RX_ESTATE's message, and its fd is closed once nothing
- * refers to the loop any more (stop polling it before the release). NULL with a message in
- * rx_last_error() when no pipe can be made (file descriptors exhausted).
+ * @result Owned: release with rx_release, once no call on it is in progress (stop a run
+ * first). Releasing the last reference closes the loop: work still queued or delayed on it
+ * never runs and its ctx_free runs at once (on the releasing thread), later rx_schedule calls
+ * on its scheduler (if you retained it) return NULL with RX_ESTATE's message, and its fd is
+ * closed once nothing refers to the loop any more (stop polling it before the release). NULL
+ * with a message in rx_last_error() when no pipe can be made (file descriptors exhausted).
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_run_loop *rx_run_loop_new(void);
 
@@ -788,7 +788,7 @@ RX_EXPORT size_t rx_run_loop_drain(rx_run_loop *loop);
 /**
  * @abstract Runs the loop's pending and arriving work until rx_run_loop_stop.
  * @result RX_OK after a stop (a stop requested while the loop did not run ends its next run at
- * once) or once the loop was closed by its last release; RX_ESTATE on a thread other than
+ * once); RX_ESTATE on a thread other than
  * the loop's or nested; RX_EHANDLE for a bad handle.
  */
 RX_EXPORT rx_status rx_run_loop_run(rx_run_loop *loop);

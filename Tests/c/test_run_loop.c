@@ -500,32 +500,6 @@ RX_TEST(run_loop_release_with_pending_work_frees_its_ctx) {
   rx_release(sched);
 }
 
-static void *release_later(void *arg) {
-  rxtest_sleep_ms(50);
-  rx_release(arg);
-  return NULL;
-}
-
-/* A run in progress returns when another thread drops the loop's last reference; what was
-   delayed on it is dropped, its ctx freed. */
-RX_TEST(run_loop_last_release_ends_a_run_in_progress) {
-  rx_run_loop *loop = rx_run_loop_new();
-  pending_ctx p = {0};
-  rx_disposable *late =
-      rx_schedule_after(rx_run_loop_scheduler(loop), 60 * 1000 * 1000000LL, pending_run, &p, pending_free);
-  CHECK(late != NULL);
-  pthread_t th;
-  CHECK_EQ(pthread_create(&th, NULL, release_later, loop), 0);
-  int64_t t0 = rxtest_now_ns();
-  CHECK_OK(rx_run_loop_run(loop));
-  int64_t took = rxtest_now_ns() - t0;
-  pthread_join(th, NULL);
-  CHECK_MSG(took < 5000LL * 1000000, "run took %lld ms", (long long)(took / 1000000));
-  CHECK_EQ(atomic_load(&p.freed), 1);
-  CHECK_EQ(atomic_load(&p.ran), 0);
-  rx_release(late);
-}
-
 /* ---- blocking calls on a loop's thread ------------------------------------------------ */
 
 typedef struct blocking_on_loop {

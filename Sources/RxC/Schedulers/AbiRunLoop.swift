@@ -94,7 +94,7 @@ public func rx_run_loop_drain(_ loop: UnsafeMutablePointer<rx_run_loop>?) -> UIn
 @c(rx_run_loop_run)
 public func rx_run_loop_run(_ loop: UnsafeMutablePointer<rx_run_loop>?) -> rx_status {
   guard let h = RunLoopHandle.from(loop, "rx_run_loop_run") else { return invalid(loop) }
-  // The last release may come from another thread while this runs (it ends the run).
+  // Kept alive for the call even if a (contract-breaking) last release comes meanwhile.
   return withExtendedLifetime(h) { run(h.loop, nil, "rx_run_loop_run") }
 }
 
