@@ -317,8 +317,8 @@ RX_TEST(run_loop_stop_from_another_thread) {
 
   /* Another thread ends a run in progress. */
   loop = rx_run_loop_new();
+  t0 = rxtest_now_ns(); /* before the stopper starts its 50 ms */
   CHECK_EQ(pthread_create(&stopper, NULL, stop_later, loop), 0);
-  t0 = rxtest_now_ns();
   CHECK_OK(rx_run_loop_run(loop));
   int64_t took = rxtest_now_ns() - t0;
   pthread_join(stopper, NULL);
