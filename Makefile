@@ -272,6 +272,10 @@ DEMO_ORDER    := $(filter hello,$(EXAMPLE_NAMES)) $(filter subjects,$(EXAMPLE_NA
 EXAMPLE_CFLAGS ?= -std=gnu11 -O2 -g -pthread -Wall -Wextra -Wno-unused-parameter \
   -Werror=implicit-function-declaration -Werror=incompatible-pointer-types
 DEMO_TIMEOUT ?= 120
+# Libraries one example needs beyond librxc (EXAMPLE_LDLIBS_<name>), and the packages that
+# provide them (package:probe, installed by `make examples`).
+EXAMPLE_LDLIBS_libuv := -luv
+EXAMPLE_PKGS := libuv1-dev:/usr/include/uv.h
 
 .PHONY: examples demo
 examples: | ensure-cc
@@ -279,12 +283,12 @@ examples: | ensure-cc
 
 .PHONY: ensure-cc
 ensure-cc:
-	@$(ENSURE) gcc:$(firstword $(CC))
+	@$(ENSURE) gcc:$(firstword $(CC)) $(EXAMPLE_PKGS)
 
 build/examples/%: examples-c/%.c $(LIB_REAL) $(HEADER_OUT)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(EXAMPLE_CFLAGS) -Ibuild/include $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS) -lm
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) -Ibuild/include $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS) $(EXAMPLE_LDLIBS_$*) -lm
 
 demo: examples
 	$(Q)for e in $(DEMO_ORDER); do \

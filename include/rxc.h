@@ -581,6 +581,17 @@ RX_EXPORT rx_status rx_subject_dispose(rx_subject *subject);
  * runs) and releases the token; rx_release only releases it (the work still runs).
  * Rejected calls return NULL, set rx_last_error(), never run the action and do not call
  * ctx_free.
+ *
+ * fork(): every scheduler works in a forked child. The serial, concurrent and
+ * operation-queue schedulers and the library's timers (delayed work on any scheduler) run on
+ * Dispatch in the process that loaded the library and, in a forked child, where Dispatch can
+ * no longer run anything, on threads of the library's own, started on first use there and
+ * ended when idle, with the same ordering and concurrency guarantees. The new-thread
+ * scheduler starts threads as usual; run loops, the main one included, get fresh pipes under
+ * the same fd numbers (see the run-loop note below). Work queued, delayed or running in the
+ * parent at the moment of the fork stays the parent's and never runs in the child (an
+ * rx_observe_on delivery in flight then stalls that stream in the child); everything
+ * scheduled in the child runs.
  */
 
 /**
@@ -756,6 +767,95 @@ RX_EXPORT rx_status rx_main_stop(void);
  * gets its own pipe under the same number).
  */
 RX_EXPORT int rx_main_fd(void);
+
+/*
+ * Run loops. A run loop runs scheduled work on the one thread that drives it: rx_run_loop_run,
+ * rx_run_loop_run_for, rx_run_loop_drain, or the program's own poll/epoll/libuv/GLib loop on
+ * rx_run_loop_fd. The main loop (rx_run_loop_main) is one of them, bound to the main thread;
+ * the rx_main_* functions above are the rx_run_loop_* functions on it.
+ *
+ * Thread rule: a loop from rx_run_loop_new is bound to the first thread that calls
+ * rx_run_loop_drain, rx_run_loop_run or rx_run_loop_run_for on it, for the rest of its life;
+ * those three called on any other thread fail with RX_ESTATE (drain: 0) and a message in
+ * rx_last_error(), as do calls from inside the loop's own work (nested). rx_blocking_to_array
+ * and rx_blocking_last called on a loop's bound thread run that loop while they wait, as on
+ * the main thread (from inside its work: RX_ESTATE). Work may be scheduled
+ * on its scheduler from any thread at any time, before or after the loop is bound. On the
+ * bound thread, while nothing is queued or running there, rx_schedule runs the action at once
+ * (as on the main scheduler); elsewhere it enqueues, in FIFO order. rx_run_loop_fd and
+ * rx_run_loop_stop work from any thread. In a forked child a loop is bound anew (to the
+ * first thread that drives it there) and has its own pipes under the same fd numbers.
+ */
+
+/** A run loop: a serial scheduler whose work runs on the thread that drives the loop. */
+typedef struct rx_run_loop rx_run_loop;
+
+/**
+ * @abstract A new run loop, not bound to a thread yet.
+ * @result Owned: release with rx_release, once no call on it is in progress (stop a run
+ * first). Releasing the last reference closes the loop: work still queued or delayed on it
+ * never runs and its ctx_free runs at once (on the releasing thread), later rx_schedule calls
+ * on its scheduler (if you retained it) return NULL with RX_ESTATE's message, and its fd is
+ * closed once nothing refers to the loop any more (stop polling it before the release). NULL
+ * with a message in rx_last_error() when no pipe can be made (file descriptors exhausted).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_run_loop *rx_run_loop_new(void);
+
+/**
+ * @abstract The main thread's run loop.
+ * @result Borrowed: a shared instance (retain/release are no-ops), never NULL.
+ */
+RX_EXPORT rx_run_loop *rx_run_loop_main(void);
+
+/**
+ * @abstract The loop's scheduler: work scheduled on it runs on the loop's thread.
+ * @discussion Serial. For the main loop it is rx_scheduler_main().
+ * @param loop Borrowed.
+ * @result Borrowed: valid as long as the loop (rx_retain it to keep it longer); NULL and
+ * RX_EHANDLE's message for a bad handle.
+ */
+RX_EXPORT rx_scheduler *rx_run_loop_scheduler(rx_run_loop *loop);
+
+/**
+ * @abstract A file descriptor that is readable exactly while work is due on the loop.
+ * @discussion As rx_main_fd: level-triggered; when it polls readable, call rx_run_loop_drain
+ * on the loop's thread. Never read from or close it. Delayed work makes it readable once due;
+ * one spurious wakeup is possible, a lost one never. The same fd for the loop's life. Any
+ * thread.
+ * @result The fd; -1 and RX_EHANDLE's message for a bad handle.
+ */
+RX_EXPORT int rx_run_loop_fd(rx_run_loop *loop);
+
+/**
+ * @abstract Runs the loop's work pending now (including delayed work now due), not what that
+ * work schedules.
+ * @result How many actions ran. 0 with a message in rx_last_error() for a bad handle, on a
+ * thread other than the loop's, or from inside the loop's own work.
+ */
+RX_EXPORT size_t rx_run_loop_drain(rx_run_loop *loop);
+
+/**
+ * @abstract Runs the loop's pending and arriving work until rx_run_loop_stop.
+ * @result RX_OK after a stop (a stop requested while the loop did not run ends its next run at
+ * once); RX_ESTATE on a thread other than
+ * the loop's or nested; RX_EHANDLE for a bad handle.
+ */
+RX_EXPORT rx_status rx_run_loop_run(rx_run_loop *loop);
+
+/**
+ * @abstract Runs the loop's pending and arriving work for at most timeout_ns (>= 0).
+ * @discussion Work that falls due inside that time runs even when the thread wakes late;
+ * work due after it does not. rx_run_loop_run_for(loop, 0) drains.
+ * @result RX_OK when the time is up or on a stop; RX_EINVAL for a negative timeout; otherwise
+ * as rx_run_loop_run.
+ */
+RX_EXPORT rx_status rx_run_loop_run_for(rx_run_loop *loop, int64_t timeout_ns);
+
+/**
+ * @abstract Ends the loop's current (or next) run / run_for. Any thread.
+ * @result RX_OK; RX_EINVAL for NULL, RX_EHANDLE for a bad handle.
+ */
+RX_EXPORT rx_status rx_run_loop_stop(rx_run_loop *loop);
 
 /**
  * @abstract Advances a test scheduler's clock to time_ns, running (on the calling thread)

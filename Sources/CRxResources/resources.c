@@ -1,8 +1,9 @@
 /* Registry of the per-thread counters (see rxc_resources.h). A thread registers its block on
  * its first count; a pthread key destructor folds the count into `retired` and unregisters
  * it at thread exit. Counts made after that (other TLS destructors releasing objects) go to
- * `retired` directly. A fork()ed child keeps every block (the memory is copied), so the sum
- * stays exact; the atfork handlers keep the mutex consistent across fork. */
+ * `retired` directly. A fork()ed child folds the other threads' blocks into `retired` (see
+ * child_after_fork), so the sum stays exact; the atfork handlers keep the mutex consistent
+ * across fork. */
 #include <pthread.h>
 #include "rxc_resources.h"
 
@@ -28,9 +29,25 @@ static void thread_exit(void *p) {
   unlock_registry();
 }
 
+/* In a forked child only the forking thread exists. The other threads' blocks lie in their
+ * stacks' TLS, which the child reuses for its new threads (zeroing them) or unmaps: keep
+ * them listed and the next unlink writes through a stale pointer. Their counts are folded
+ * into `retired` now, while that memory is still the parent's copy. */
+static void child_after_fork(void) {
+  rxc_resources_block *self = &rxc_resources_tls;
+  for (rxc_resources_block *b = registry.next; b != &registry; b = b->next)
+    if (b != self) retired += __atomic_load_n(&b->count, __ATOMIC_RELAXED);
+  registry.next = registry.prev = &registry;
+  if (self->state == 1) {
+    self->next = self->prev = &registry;
+    registry.next = registry.prev = self;
+  }
+  unlock_registry();
+}
+
 static void setup(void) {
   pthread_key_create(&exit_key, thread_exit);
-  pthread_atfork(lock_registry, unlock_registry, unlock_registry);
+  pthread_atfork(lock_registry, unlock_registry, child_after_fork);
 }
 
 void rxc_resources_add_slow(int64_t delta) {

@@ -166,20 +166,20 @@ final class SchedulerTests: XCTestCase {
     _ = main.schedule {
       log.append("outer")
       _ = main.schedule { log.append("nested") }
-      XCTAssertNil(main.drain())  // nested drain refused
+      XCTAssertEqual(main.drain().error, .nested)  // nested drain refused
     }
     XCTAssertEqual(log, ["outer"])
-    XCTAssertEqual(main.drain(), 1)
+    XCTAssertEqual(main.drain().count, 1)
     XCTAssertEqual(log, ["outer", "nested"])
     let fromThread = Flag()
     Thread { _ = main.schedule { fromThread.add() } }.join()
     XCTAssertEqual(fromThread.count, 0)
     var p = pollfd(fd: main.fd, events: Int16(POLLIN), revents: 0)
     XCTAssertEqual(poll(&p, 1, 0), 1)
-    XCTAssertEqual(main.drain(), 1)
+    XCTAssertEqual(main.drain().count, 1)
     XCTAssertEqual(fromThread.count, 1)
     XCTAssertEqual(poll(&p, 1, 0), 0)
-    Thread { XCTAssertEqual(main.run(timeout: 0), .notMainThread) }.join()
+    Thread { XCTAssertEqual(main.run(timeout: 0), .wrongThread) }.join()
   }
 
   /// `run(timeout:)` when the thread stalls right after a drain until past its window (it
@@ -203,6 +203,12 @@ final class SchedulerTests: XCTestCase {
     d1.dispose()
     d2.dispose()
   }
+}
+
+extension Result where Success == Int, Failure == RunLoopScheduler.LoopError {
+  /// A drain's count (nil when it was refused) and its refusal.
+  var count: Int? { if case .success(let n) = self { return n } else { return nil } }
+  var error: RunLoopScheduler.LoopError? { if case .failure(let e) = self { return e } else { return nil } }
 }
 
 /// A minimal joinable pthread for tests.

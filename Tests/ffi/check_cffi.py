@@ -224,6 +224,8 @@ def arg_for(fname, index, ctype):
         return fresh(name)
     if name == "rx_scheduler *":
         return test_sched
+    if name == "rx_run_loop *":
+        return mk_owned(lib.rx_run_loop_new)
     if name in ("rx_error const *", "rx_error *"):
         return error
     if name in ("rx_value const *", "rx_value *"):
@@ -329,6 +331,8 @@ RECIPES = {
     "rx_switch_latest": lambda: [lib_owned(lib.rx_map(fresh_observable(), callback(ffi.typeof("rx_map_fn")), NULL, NULL))],
     "rx_main_run": lambda: (lib.rx_main_stop(), [])[1],  # a stop asked for first ends it at once
     "rx_main_run_for": lambda: [0],
+    "rx_run_loop_run": lambda: [stopped_loop()],  # a stop asked for first ends it at once
+    "rx_run_loop_run_for": lambda: [mk_owned(lib.rx_run_loop_new), 0],
     "rx_blocking_to_array": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
     "rx_blocking_last": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
     "rx_timeout": lambda: [fresh_observable(), 1_000_000, test_sched],
@@ -338,6 +342,12 @@ RECIPES = {
     "rx_test_scheduler_advance_to": lambda: [test_sched, 10_000_000_000],
     "rx_test_scheduler_advance_by": lambda: [test_sched, 1_000_000],
 }
+
+
+def stopped_loop():
+    loop = mk_owned(lib.rx_run_loop_new)
+    lib.rx_run_loop_stop(loop)
+    return loop
 
 
 def mk_owned(make):
@@ -373,10 +383,12 @@ def call_emitter_functions(emitter):
 emitter_called = set()
 # Functions whose result is borrowed (everything else that returns a handle is owned).
 BORROWED = {"rx_scheduler_immediate", "rx_scheduler_current_thread", "rx_scheduler_main",
-            "rx_subject_as_observable", "rx_value_observable", "rx_value_event_error"}
+            "rx_subject_as_observable", "rx_value_observable", "rx_value_event_error",
+            "rx_run_loop_main", "rx_run_loop_scheduler"}
 # Functions whose rx_value result is borrowed from an argument.
 BORROWED_VALUES = {"rx_array_get", "rx_value_event_value"}
 HANDLE_RESULTS = {"rx_observable *", "rx_subject *", "rx_scheduler *", "rx_dispose_bag *", "rx_error *",
+                  "rx_run_loop *",
                   "void *"}
 
 def release_owned():

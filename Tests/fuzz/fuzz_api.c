@@ -52,7 +52,9 @@
   X(rx_delay_subscription) X(rx_materialize) X(rx_dematerialize) X(rx_share)              \
   X(rx_share_replay) X(rx_publish) X(rx_replay) X(rx_connect) X(rx_ref_count)                \
   X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_main_drain)   \
-  X(rx_marble_cold) X(rx_marble_hot)
+  X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
+  X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
+  X(rx_run_loop_run_for) X(rx_run_loop_stop)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -633,7 +635,7 @@ static void op_misuse(Input *in) {
   void *wrong = obs[a % NOBS] ? (void *)obs[a % NOBS] : (void *)junk;
   rx_status s = RX_OK;
   const char *name = "";
-  switch (what % 8) {
+  switch (what % 9) {
   case 0: name = "rx_dispose(observable)"; s = rx_dispose((rx_disposable *)wrong); break;
   case 1: name = "rx_subscribe(junk)";
     if (rx_subscribe((rx_observable *)junk, rec_observer()) != NULL) FAILF("rx_subscribe(junk) succeeded");
@@ -665,9 +667,44 @@ static void op_misuse(Input *in) {
     if (rx_retain(junk) != NULL) FAILF("rx_retain(junk) succeeded");
     s = RX_EHANDLE;
     break;
+  case 8: if (p_rx_run_loop_run) {
+      name = "rx_run_loop_run(observable)";
+      s = p_rx_run_loop_run((rx_run_loop *)wrong);
+    } else s = RX_EINVAL;
+    break;
   }
   if (s != RX_EINVAL && s != RX_EHANDLE) FAILF("%s returned %d", name, s);
   if (!rx_last_error()[0]) FAILF("%s left rx_last_error() empty", name);
+}
+
+/* A run loop of its own, driven by this thread: work scheduled on it, driven or not, then
+   released (what is still pending is dropped, its ctx freed). */
+static void op_run_loop(Input *in) {
+  uint8_t what = u8(in), a = u8(in);
+  if (!p_rx_run_loop_new || !p_rx_run_loop_scheduler || !p_rx_run_loop_fd || !p_rx_run_loop_drain ||
+      !p_rx_run_loop_run || !p_rx_run_loop_run_for || !p_rx_run_loop_stop || !p_rx_schedule || !p_rx_schedule_after)
+    return;
+  rx_run_loop *loop = p_rx_run_loop_new();
+  if (!loop) FAILF("rx_run_loop_new failed: %s", rx_last_error());
+  rx_scheduler *s = p_rx_run_loop_scheduler(loop);
+  if (!s || p_rx_run_loop_fd(loop) < 0) FAILF("a new run loop has no scheduler or fd");
+  rx_disposable *d[4] = {0};
+  int n = a % 5;
+  for (int i = 0; i < n && i < 4; i++)
+    d[i] = (what >> i) & 1 ? p_rx_schedule_after(s, 1000 * (a % 3), action_fn, ctx_new(0, 0), ctx_free)
+                           : p_rx_schedule(s, action_fn, ctx_new(0, 0), ctx_free);
+  switch ((what >> 4) % 4) {
+  case 0: p_rx_run_loop_drain(loop); break;
+  case 1: if (p_rx_run_loop_run_for(loop, (a & 1) ? 100000 : 0) != RX_OK) FAILF("rx_run_loop_run_for failed"); break;
+  case 2: /* a stop first: run returns at once */
+    p_rx_run_loop_stop(loop);
+    if (p_rx_run_loop_run(loop) != RX_OK) FAILF("rx_run_loop_run after a stop failed");
+    break;
+  case 3: break; /* released with its work pending */
+  }
+  for (int i = 0; i < 4; i++)
+    if (d[i]) { if (what & 0x40) rx_dispose(d[i]); else rx_release(d[i]); }
+  rx_release(loop);
 }
 
 static void op_bag(Input *in) {
@@ -686,7 +723,7 @@ static const OpFn ops[] = {op_source, op_source, op_subject, op_operator, op_ope
                            op_operator, op_subscribe, op_subscribe, op_dispose, op_release_obs,
                            op_subject_event, op_subject_event, op_emitter, op_two_threads,
                            op_scheduler, op_misuse, op_bag, op_retain_release, op_blocking,
-                           op_main_drain};
+                           op_main_drain, op_run_loop};
 #define NOPS (sizeof ops / sizeof ops[0])
 
 /* ------------------------------------------------------------------ the target */

@@ -40,9 +40,9 @@ typedef enum {
 } TypeClass;
 
 typedef enum { K_NONE = -1, K_OBSERVABLE, K_SUBJECT, K_SCHEDULER, K_DISPOSABLE, K_BAG,
-               K_EMITTER, K_ERROR, K_VALUEBOX, K_COUNT } Kind;
+               K_EMITTER, K_ERROR, K_VALUEBOX, K_RUN_LOOP, K_COUNT } Kind;
 static const char *kind_names[] = {"observable", "subject", "scheduler", "disposable",
-                                   "dispose_bag", "emitter", "error", "value_box"};
+                                   "dispose_bag", "emitter", "error", "value_box", "run_loop"};
 
 typedef struct {
   char name[64], type[64];
@@ -73,6 +73,7 @@ static Kind kind_of(const char *t) {
   if (!strcmp(t, "rx_disposable*")) return K_DISPOSABLE;
   if (!strcmp(t, "rx_dispose_bag*")) return K_BAG;
   if (!strcmp(t, "rx_emitter*")) return K_EMITTER;
+  if (!strcmp(t, "rx_run_loop*")) return K_RUN_LOOP;
   if (!strcmp(t, "rx_error*") || !strcmp(t, "const_rx_error*")) return K_ERROR;
   return K_NONE;
 }
@@ -209,6 +210,13 @@ static void *mk_emitter(void) {
 }
 static void *mk_error(void) { return SYM(rx_error_new)(1000, "sweep"); }
 static void *mk_box(void) { return (void *)(intptr_t)SYM(rx_string)("sweep").i; }
+/* Bound to the thread that builds the pool: the calls run on another thread, so a valid
+   rx_run_loop_run returns RX_ESTATE at once instead of running forever. */
+static void *mk_loop(void) {
+  rx_run_loop *loop = SYM(rx_run_loop_new)();
+  SYM(rx_run_loop_drain)(loop);
+  return loop;
+}
 
 static const PoolDef pool_defs[] = {
   {K_OBSERVABLE, "plain", {"rx_just"}, mk_plain},
@@ -231,6 +239,7 @@ static const PoolDef pool_defs[] = {
   {K_EMITTER, "emitter", {"rx_create", "rx_subscribe", "rx_retain"}, mk_emitter},
   {K_ERROR, "error", {"rx_error_new"}, mk_error},
   {K_VALUEBOX, "string_box", {"rx_string"}, mk_box},
+  {K_RUN_LOOP, "loop", {"rx_run_loop_new", "rx_run_loop_drain"}, mk_loop},
 };
 #define NPOOL ((int)(sizeof pool_defs / sizeof pool_defs[0]))
 static int pool_avail[NPOOL];

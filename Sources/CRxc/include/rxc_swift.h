@@ -13,6 +13,7 @@ struct rx_disposable { char rxc_opaque_; };
 struct rx_dispose_bag { char rxc_opaque_; };
 struct rx_emitter { char rxc_opaque_; };
 struct rx_error { char rxc_opaque_; };
+struct rx_run_loop { char rxc_opaque_; };
 
 /* Internal (not exported: the version script keeps only rx_*). */
 void rxc_set_last_error(const char *message);

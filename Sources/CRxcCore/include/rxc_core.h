@@ -24,4 +24,11 @@ static inline uintptr_t rxc_thread_self(void) {
   return (uintptr_t)pthread_self();
 #endif
 }
+
+/* fork_generation.c: 0 in the process that loaded the library, n in the n-th generation of
+ * forked children. One relaxed load. */
+extern unsigned long rxc_fork_generation_value;
+static inline unsigned long rxc_fork_generation(void) {
+  return __atomic_load_n(&rxc_fork_generation_value, __ATOMIC_RELAXED);
+}
 #endif

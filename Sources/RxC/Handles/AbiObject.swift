@@ -33,6 +33,7 @@ struct ObjectKind: RawRepresentable, Equatable {
   static var emitter: ObjectKind { ObjectKind(rawValue: 0x656D_6931) }
   static var error: ObjectKind { ObjectKind(rawValue: 0x6572_7231) }
   static var value: ObjectKind { ObjectKind(rawValue: 0x7661_6C31) }
+  static var runLoop: ObjectKind { ObjectKind(rawValue: 0x726C_7031) }
 
   var name: String {
     switch self {
@@ -44,6 +45,7 @@ struct ObjectKind: RawRepresentable, Equatable {
     case .emitter: return "rx_emitter"
     case .error: return "rx_error"
     case .value: return "rx_value box"
+    case .runLoop: return "rx_run_loop"
     default: return "unknown"
     }
   }

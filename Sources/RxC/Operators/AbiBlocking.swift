@@ -47,8 +47,8 @@ private func blocking(
     return fail(RX_ESTREAM, "\(fn): the sequence failed")
   case .timedOut:
     return fail(RX_ETIMEOUT, "\(fn): no terminal event within \(timeout) ns")
-  case .nestedMainLoop:
-    return fail(RX_ESTATE, "\(fn): called on the main thread from inside main-scheduler work")
+  case .nestedRunLoop:
+    return fail(RX_ESTATE, "\(fn): called on a run loop's thread from inside that loop's work (on the main thread: inside main-scheduler work)")
   }
 }
 

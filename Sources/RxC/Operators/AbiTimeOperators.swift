@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// Section 9 of the contract, the time-based operators. Negative durations are zero.
+// rxc.h section 9: the time-based operators. Negative durations are zero.
 
 /// Validates the source and scheduler every time operator takes.
 private func sourceAndScheduler(

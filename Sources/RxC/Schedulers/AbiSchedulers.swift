@@ -70,12 +70,21 @@ public func rx_scheduler_custom_new(
   return SchedulerHandle.make(CustomScheduler(vt.pointee, CContext(ctx, ctxFree)))
 }
 
+/// A closed run loop (its last handle released) takes no more work.
+@inline(__always)
+private func closedLoop(_ s: SchedulerHandle, _ fn: StaticString) -> Bool {
+  guard let loop = s.scheduler as? RunLoopScheduler, loop.isClosed else { return false }
+  setLastError("\(fn): the scheduler's run loop was released (closed)")
+  return true
+}
+
 @c(rx_schedule)
 public func rx_schedule(
   _ scheduler: UnsafeMutablePointer<rx_scheduler>?, _ action: rx_action_fn?,
   _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_disposable>? {
   guard let s = SchedulerHandle.from(scheduler, "rx_schedule") else { return nil }
+  guard !closedLoop(s, "rx_schedule") else { return nil }
   guard let action else {
     setLastError("rx_schedule: action is NULL")
     return nil
@@ -90,6 +99,7 @@ public func rx_schedule_after(
   _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_disposable>? {
   guard let s = SchedulerHandle.from(scheduler, "rx_schedule_after") else { return nil }
+  guard !closedLoop(s, "rx_schedule_after") else { return nil }
   guard let action else {
     setLastError("rx_schedule_after: action is NULL")
     return nil
@@ -104,6 +114,7 @@ public func rx_schedule_periodic(
   _ action: rx_action_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_disposable>? {
   guard let s = SchedulerHandle.from(scheduler, "rx_schedule_periodic") else { return nil }
+  guard !closedLoop(s, "rx_schedule_periodic") else { return nil }
   guard let action else {
     setLastError("rx_schedule_periodic: action is NULL")
     return nil

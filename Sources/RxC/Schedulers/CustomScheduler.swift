@@ -1,5 +1,4 @@
 import CRxc
-import Dispatch
 import RxCore
 import Synchronization
 
@@ -31,13 +30,11 @@ final class CustomScheduler: Scheduler, @unchecked Sendable {
   override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return submit(delay: nil, action) }
     if vtable.schedule_after != nil { return submit(delay: delay, action) }
-    // No schedule_after: wait on a Dispatch timer, then hand the action to schedule.
+    // No schedule_after: wait on the library's timer, then hand the action to schedule.
     let slot = SerialDisposable()
     let pending = ScheduledAction { [self] in slot.set(submit(delay: nil, action)) }
     slot.set(pending)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Swift.min(delay, 1 << 60)))) {
-      pending.run()
-    }
+    Timers.after(delay) { pending.run() }
     return slot
   }
 

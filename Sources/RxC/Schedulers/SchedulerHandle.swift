@@ -45,12 +45,12 @@ final class SharedSchedulerHandle: SchedulerHandle {
   static let currentThread = SharedSchedulerHandle(CurrentThreadScheduler.instance)
   static let main: SharedSchedulerHandle = {
     MainThread.install(rxc_main_thread)
-    return SharedSchedulerHandle(MainScheduler.instance)
+    return SharedSchedulerHandle(RunLoopScheduler.main)
   }()
 }
 
 /// The main scheduler, with the C layer's notion of the main thread installed.
-var mainScheduler: MainScheduler { SharedSchedulerHandle.main.scheduler as! MainScheduler }
+var mainScheduler: RunLoopScheduler { SharedSchedulerHandle.main.scheduler as! RunLoopScheduler }
 
 /// rx_test_scheduler_new's sort.
 final class TestSchedulerHandle: SchedulerHandle {

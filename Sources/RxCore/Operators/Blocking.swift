@@ -6,21 +6,22 @@ public enum BlockingOutcome<Element> {
   case completed([Element])
   case failed(any Error)
   case timedOut
-  /// Called on the main thread from inside main-scheduler work: the main loop cannot be
-  /// run there, and blocking would deadlock any work the stream needs from main.
-  case nestedMainLoop
+  /// Called on a run loop's thread (main's included) from inside that loop's work: the loop
+  /// cannot be run there, and blocking would deadlock any work the stream needs from it.
+  case nestedRunLoop
 }
 
 extension Observable {
-  /// Subscribes, waits for the terminal event (running the main loop meanwhile when called
-  /// on the main thread) and returns what arrived. `timeout` nil waits without limit; on
+  /// Subscribes, waits for the terminal event (running the calling thread's run loop
+  /// meanwhile: the main loop on the main thread, or the loop bound to this thread) and
+  /// returns what arrived. `timeout` nil waits without limit; on
   /// time-out the subscription is disposed. `lastOnly` keeps just the last element.
   public func blockingCollect(timeout: Int64?, lastOnly: Bool = false) -> BlockingOutcome<Element> {
     let collector = BlockingCollector<Element>(lastOnly: lastOnly)
     let subscription = subscribe(collector)
     let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
     var finished: Bool
-    if MainThread.isCurrent {
+    if let loop = RunLoopScheduler.current {
       finished = collector.finished
       // Short slices, so a terminal event from another thread ends the wait promptly
       // without touching the loop's stop flag (which belongs to the program).
@@ -28,9 +29,15 @@ extension Observable {
         let now = MonotonicClock.now()
         if let deadline, now >= deadline { break }
         let slice = Swift.min(1_000_000, (deadline ?? Int64.max) - now)
-        if case .nested = MainScheduler.instance.run(timeout: slice, honoringStop: false) {
+        switch loop.run(timeout: slice, honoringStop: false) {
+        case .ok: break
+        case .nested, .wrongThread:
           subscription.dispose()
-          return .nestedMainLoop
+          return .nestedRunLoop
+        case .closed:  // nothing will run on it again: wait as any other thread
+          finished = collector.wait(until: deadline)
+          subscription.dispose()
+          return finished ? collector.outcome : .timedOut
         }
         finished = collector.finished
       }

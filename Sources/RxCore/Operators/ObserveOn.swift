@@ -91,7 +91,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler) {
     self.scheduler = scheduler
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
-    self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is MainScheduler)
+    self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is RunLoopScheduler)
     self.nextByPointer = observer.takesNextByPointer
     (head, tail) = Queue.make()
     super.init(observer: observer, cancel: cancel)

@@ -1,11 +1,11 @@
-import Dispatch
-
-/// Runs actions on a concurrent Dispatch queue: several may run at once.
+/// Runs actions on a concurrent queue: several may run at once (Dispatch; up to
+/// `ownThreadLimit` threads of the library's own in a forked child, see WorkQueue).
 public final class ConcurrentQueueScheduler: Scheduler, @unchecked Sendable {
-  public let queue: DispatchQueue
+  public static let ownThreadLimit = 64
+  public let queue: WorkQueue
 
   public init(label: String) {
-    queue = DispatchQueue(label: label, attributes: .concurrent)
+    queue = WorkQueue(label: label, width: Self.ownThreadLimit)
     super.init()
   }
 
@@ -18,7 +18,7 @@ public final class ConcurrentQueueScheduler: Scheduler, @unchecked Sendable {
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
     let item = ScheduledAction(action)
-    queue.asyncAfter(deadline: .after(delay)) { item.run() }
+    queue.asyncAfter(delay) { item.run() }
     return item
   }
 }

@@ -1,17 +1,18 @@
-import Dispatch
 import Synchronization
 
 /// Runs at most `maxConcurrent` actions at once, in FIFO order of submission (delayed work
 /// joins the queue when it is due). Workers are Dispatch blocks that keep taking queued
-/// actions until none are left, so the limit holds without a semaphore per action.
+/// actions until none are left, so the limit holds without a semaphore per action. In a
+/// forked child the queue's own pool of `maxConcurrent` threads keeps order and limit
+/// itself (the count of running workers is the parent's there, so it is not used).
 public final class OperationQueueScheduler: Scheduler, @unchecked Sendable {
   public let maxConcurrent: Int
-  private let queue: DispatchQueue
+  private let queue: WorkQueue
   private let state = Mutex((pending: RingBuffer<ScheduledAction>(), running: 0))
 
   public init(label: String, maxConcurrent: Int) {
     self.maxConcurrent = Swift.max(1, maxConcurrent)
-    queue = DispatchQueue(label: label, attributes: .concurrent)
+    queue = WorkQueue(label: label, width: self.maxConcurrent)
     super.init()
   }
 
@@ -26,13 +27,14 @@ public final class OperationQueueScheduler: Scheduler, @unchecked Sendable {
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
     let item = ScheduledAction(action)
-    queue.asyncAfter(deadline: .after(delay)) { [self] in
+    queue.asyncAfter(delay) { [self] in
       if !item.isDisposed { submit(item) }
     }
     return item
   }
 
   private func submit(_ item: ScheduledAction) {
+    if queue.usesOwnThreads { return queue.async { item.run() } }
     let startWorker = state.withLock { s -> Bool in
       if s.running < maxConcurrent {
         s.running += 1

@@ -36,7 +36,21 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
 
   private func arm(due: Int64) {
     let delay = due - scheduler.now
-    timer.setScheduled { scheduler.scheduleAfter(delay) { [self] in fire() } }
+    let next = NextRun(self)
+    timer.setScheduled { scheduler.scheduleAfter(delay) { next.fire() } }
+  }
+
+  /// The next run, as its scheduler holds it. A scheduler that drops it unrun (a closed
+  /// run loop) ends the task: no run can follow, so the action (and its context) goes now.
+  private final class NextRun {
+    let task: PeriodicTask
+    var fired = false
+    init(_ task: PeriodicTask) { self.task = task }
+    func fire() {
+      fired = true
+      task.fire()
+    }
+    deinit { if !fired { task.dispose() } }
   }
 
   private func fire() {

@@ -1,11 +1,10 @@
-import Dispatch
-
-/// Runs actions one at a time, in order, on a private serial Dispatch queue.
+/// Runs actions one at a time, in order, on a private serial queue (Dispatch; the
+/// library's own thread in a forked child, see WorkQueue).
 public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
-  public let queue: DispatchQueue
+  public let queue: WorkQueue
 
   public init(label: String) {
-    queue = DispatchQueue(label: label)
+    queue = WorkQueue(label: label, width: 1)
     super.init()
   }
 
@@ -21,13 +20,13 @@ public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
   /// its own queue item), where `schedule` wraps every run in new closures and a block.
   public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? {
     let block: @convention(block) () -> Void = action
-    return { [queue] in queue.async(execute: block) }
+    return { [queue] in queue.asyncReusing(block) }
   }
 
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
     let item = ScheduledAction(action)
-    queue.asyncAfter(deadline: .after(delay)) { item.run() }
+    queue.asyncAfter(delay) { item.run() }
     return item
   }
 }

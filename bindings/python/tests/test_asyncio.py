@@ -96,20 +96,24 @@ def test_threadsafe_async_iteration_on_a_loop_in_another_thread():
     assert result == [[0, 1, 2, 3]]
 
 
-def test_loop_scheduler_off_the_main_thread_is_refused():
-    errors = []
+def test_loop_scheduler_off_the_main_thread_runs_work_on_that_thread():
+    result = []
 
     def thread_main():
         async def main():
-            try:
-                aio.scheduler()
-            except RuntimeError as e:
-                errors.append(e)
+            me = threading.get_ident()
+            sched = aio.scheduler()
+            got = await aio.to_list(rxc.interval(0.001, sched).take(3).map(
+                lambda x: (x, threading.get_ident() == me)))
+            result.append(got)
+            async for x in rxc.range(0, 3):  # delivered through this thread's run loop
+                result.append(x)
+            aio.detach()
         asyncio.run(main())
     t = threading.Thread(target=thread_main)
     t.start()
     t.join(20)
-    assert len(errors) == 1
+    assert result == [[[0, True], [1, True], [2, True]], 0, 1, 2]  # tuples come back as lists
 
 
 def test_threadsafe_scheduler_on_a_loop_in_another_thread():

@@ -39,9 +39,6 @@ def _run_child_after_parent_use():
     return None
 
 
-@pytest.mark.xfail(strict=True, reason="librxc's libdispatch is not fork-safe: a child forked "
-                   "after the parent used a serial scheduler and observe_on cannot use them "
-                   "(being fixed on another branch; un-mark this test when it passes)")
 def test_fork_child_uses_serial_scheduler_and_observe_on_after_the_parent():
     problem = _run_child_after_parent_use()
     assert problem is None, problem

@@ -4,10 +4,10 @@
 How it works: librxc's run loop exposes a file descriptor that is readable exactly while
 work is pending, and a drain function that runs that work. `scheduler()` registers the fd
 with `loop.add_reader(fd, drain)`, so the loop calls drain (on its own thread) whenever
-work arrives, from any thread. Today the only such loop in librxc is the main scheduler
-(rx_main_fd / rx_main_drain / rx_scheduler_main), so this needs the asyncio loop to run on
-the main thread; `_backend()` is the one place that picks the (fd, drain, scheduler)
-triple, so moving to rx_run_loop_new() (a loop for any thread) changes only it.
+work arrives, from any thread. An asyncio loop on the main thread drains the main run loop
+(rx_main_fd / rx_main_drain / rx_scheduler_main, so that main-scheduler work such as
+drive() runs there too); a loop on any other thread gets a run loop of its own
+(rx_run_loop_new), bound to that thread by its first drain.
 
 `async for` buffers without bound (there is no backpressure in Rx): a fast synchronous
 source is delivered whole into the iterator's queue.
@@ -17,8 +17,8 @@ import collections
 import threading
 import weakref
 
-from ._ffi import lib
-from ._core import Observable, main_scheduler
+from ._ffi import ffi, lib
+from ._core import Observable, Scheduler, main_scheduler
 
 
 class _LoopBackend:
@@ -26,12 +26,13 @@ class _LoopBackend:
     drain() (runs the pending work on the calling thread) and the Scheduler whose work
     they run."""
 
-    __slots__ = ("fd", "drain", "scheduler", "__weakref__")
+    __slots__ = ("fd", "drain", "scheduler", "run_loop", "__weakref__")
 
-    def __init__(self, fd, drain, scheduler):
+    def __init__(self, fd, drain, scheduler, run_loop=None):
         self.fd = fd
         self.drain = drain
         self.scheduler = scheduler
+        self.run_loop = run_loop  # an owned rx_run_loop (released by cffi with the backend)
 
 
 _main_backend = None
@@ -40,25 +41,20 @@ _lock = threading.Lock()
 
 
 def _backend(loop):
-    """The run-loop backend for `loop`, which must be running on the calling thread.
-
-    librxc 0.2 has one run loop, the main thread's. With rx_run_loop (a loop object on any
-    thread) this becomes, for a loop off the main thread (on the main thread the main
-    scheduler's backend can stay, so that rx_scheduler_main work such as drive() runs too):
-        rl = ffi.gc(lib.rx_run_loop_new(), lib.rx_release)
-        return _LoopBackend(lib.rx_run_loop_fd(rl), lambda: lib.rx_run_loop_drain(rl),
-                            Scheduler._own(lib.rx_retain(lib.rx_run_loop_scheduler(rl))))
-    (keeping rl in the backend; rx_retain only if rx_run_loop_scheduler returns a borrowed
-    handle), and no RuntimeError."""
+    """The run-loop backend for `loop`, which must be running on the calling thread: the
+    main run loop on the main thread, else a new run loop for this asyncio loop."""
     global _main_backend
-    if threading.current_thread() is not threading.main_thread():
-        raise RuntimeError("rxc.aio.scheduler() needs the asyncio loop on the main thread with "
-                           "librxc 0.2 (its only run loop is the main scheduler's); on other "
-                           "threads use rxc.aio.threadsafe_scheduler() or "
-                           "aiter(observable, threadsafe=True)")
-    if _main_backend is None:
-        _main_backend = _LoopBackend(lib.rx_main_fd(), lib.rx_main_drain, main_scheduler())
-    return _main_backend
+    if threading.current_thread() is threading.main_thread():
+        if _main_backend is None:
+            _main_backend = _LoopBackend(lib.rx_main_fd(), lib.rx_main_drain, main_scheduler())
+        return _main_backend
+    p = lib.rx_run_loop_new()
+    if p == ffi.NULL:
+        raise OSError("rx_run_loop_new: " + ffi.string(lib.rx_last_error()).decode())
+    rl = ffi.gc(p, lib.rx_release)
+    # The scheduler is borrowed from the loop: retained, so the Scheduler owns a reference.
+    sched = Scheduler._own(lib.rx_retain(lib.rx_run_loop_scheduler(rl)))
+    return _LoopBackend(lib.rx_run_loop_fd(rl), lambda: lib.rx_run_loop_drain(rl), sched, rl)
 
 
 def scheduler(loop=None):
@@ -192,11 +188,11 @@ class _AsyncIterator:
 def aiter(observable, threadsafe=None):
     """`async for x in rxc.aio.aiter(obs)` (or simply `async for x in obs`).
 
-    threadsafe=False delivers through scheduler() (observe_on the loop's run loop; main
-    thread only with librxc 0.2); True subscribes directly and hands each event to the loop
-    with call_soon_threadsafe. None picks the scheduler on the main thread."""
+    threadsafe=False (the default) delivers through scheduler() (observe_on the loop's run
+    loop); True subscribes directly and hands each event to the loop with
+    call_soon_threadsafe."""
     if threadsafe is None:
-        threadsafe = threading.current_thread() is not threading.main_thread()
+        threadsafe = False
     return _AsyncIterator(observable, threadsafe)
 
 

@@ -1,0 +1,463 @@
+import CRxcCore
+import Glibc
+import Synchronization
+
+/// A run loop: runs work on the thread that drives it, through `run`, `runFor`, `drain`, or
+/// the program's own poll/epoll loop on `fd`, which is readable exactly while work is
+/// pending. The main loop (`RunLoopScheduler.main`) is driven by the main thread only; any
+/// other loop is bound to the first thread that drives it and then to that thread alone
+/// (in a forked child, to the first thread that drives it there).
+///
+/// As RxSwift's MainScheduler, `schedule` called on the loop's thread while nothing is
+/// queued or running there runs the action at once; otherwise it enqueues. Delayed work
+/// waits in a timer queue; a timer moves it to the ready queue (and so makes `fd`
+/// readable) when it is due, and `drain` also collects whatever is due by then.
+public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
+  /// The main thread's loop.
+  public static let main = RunLoopScheduler(mainThread: true)
+
+  public enum LoopStatus { case ok, wrongThread, nested, closed }
+
+  final class Item: ScheduledAction, @unchecked Sendable {
+    // Strong: a token may outlive the loop's last handle. The cycle through the queues
+    // ends when the item leaves them (run, disposed, or the loop closed).
+    let owner: RunLoopScheduler
+    var ready = false  // guarded by owner.state
+    init(_ owner: RunLoopScheduler, _ action: @escaping () -> Void) {
+      self.owner = owner
+      super.init(action)
+    }
+    override func cancelled() { owner.cancelled(self) }
+  }
+
+  struct State {
+    var ready = RingBuffer<Item>()
+    var delayed = TimerQueue<Item>()
+    var live = 0          // ready items not disposed
+    var signaled = false  // the pipe holds its byte
+    var signaledGeneration: UInt = 0  // the fork generation `signaled` belongs to
+    var busy = false      // an action of ours is running on the loop's thread
+    var looping = false   // inside run / runFor
+    var closed = false    // no more work is accepted
+    var thread: UInt = 0  // the bound thread (rxc_thread_self), 0: none yet
+    var threadGeneration: UInt = 0
+  }
+
+  public let isMainLoop: Bool
+  private let state = Mutex(State())
+  private let stopRequested = Atomic<Bool>(false)
+  private let readFd: Int32, writeFd: Int32
+  private let stopReadFd: Int32, stopWriteFd: Int32
+  /// The fork generation the pipes belong to: a child replaces them on first use.
+  private let pipeGeneration = Atomic<UInt>(0)
+  /// What the timers of delayed work reach. It holds the loop (strongly: no weak reference,
+  /// whose side table would hide the loop from leak checkers) while a timer is pending, so a
+  /// firing timer never drops the loop's last reference inside the loop's own lock; `close`
+  /// lets go at once.
+  private let timerTarget = TimerTarget()
+
+  private final class TimerTarget: @unchecked Sendable {
+    private let state = Mutex<(loop: RunLoopScheduler?, pending: Int)>((nil, 0))
+
+    func armed(_ loop: RunLoopScheduler) {
+      state.withLock {
+        $0.loop = loop
+        $0.pending += 1
+      }
+    }
+
+    func fire() {
+      let loop = state.withLock { s -> RunLoopScheduler? in
+        s.pending -= 1
+        let loop = s.loop
+        if s.pending == 0 { s.loop = nil }
+        return loop
+      }
+      loop?.promoteDueNow()
+    }
+
+    func clear() {
+      let loop = state.withLock { s -> RunLoopScheduler? in
+        let loop = s.loop
+        s.loop = nil
+        return loop
+      }
+      _ = loop  // released here, outside the lock
+    }
+  }
+
+  fileprivate func promoteDueNow() {
+    apply(state.withLock { promoteDue(&$0, now: MonotonicClock.now()) })
+  }
+
+  /// Tests: runs on the loop's thread right after each drain of `run`'s loop (a stall
+  /// there, as a loaded machine makes one, must not lose work that falls due meanwhile).
+  var afterLoopDrain: (() -> Void)?
+
+  /// A loop bound to the first thread that drives it.
+  public override convenience init() { self.init(mainThread: false) }
+
+  private init(mainThread: Bool) {
+    isMainLoop = mainThread
+    (readFd, writeFd) = Self.makePipe()
+    (stopReadFd, stopWriteFd) = Self.makePipe()
+    pipeGeneration.store(rxc_fork_generation(), ordering: .relaxed)
+    state.withLock { $0.signaledGeneration = rxc_fork_generation() }
+    super.init()
+    // The main loop's child gets its fresh pipes before anything else runs there.
+    if mainThread { pthread_atfork(nil, nil) { RunLoopScheduler.main.reopenPipesIfForked() } }
+  }
+
+  deinit {
+    for fd in [readFd, writeFd, stopReadFd, stopWriteFd] where fd >= 0 { _ = Glibc.close(fd) }
+  }
+
+  /// A forked child must not share the parent's pipes: fresh ones take the same fd numbers
+  /// (`fd` stays valid), and the next state change re-syncs the readable flag.
+  private func reopenPipesIfForked() {
+    let generation = rxc_fork_generation()
+    let old = pipeGeneration.load(ordering: .acquiring)
+    if old == generation { return }
+    guard pipeGeneration.compareExchange(expected: old, desired: generation, ordering: .acquiringAndReleasing)
+      .exchanged else { return }
+    for (old, fresh) in [((readFd, writeFd), Self.makePipe()), ((stopReadFd, stopWriteFd), Self.makePipe())] {
+      _ = dup2(fresh.0, old.0)
+      _ = dup2(fresh.1, old.1)
+      _ = fcntl(old.0, F_SETFD, FD_CLOEXEC)  // dup2 clears it
+      _ = fcntl(old.1, F_SETFD, FD_CLOEXEC)
+      _ = Glibc.close(fresh.0)
+      _ = Glibc.close(fresh.1)
+    }
+  }
+
+  private static func makePipe() -> (Int32, Int32) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else { return (-1, -1) }
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    return (fds[0], fds[1])
+  }
+
+  public override var isSerial: Bool { true }
+
+  /// Readable exactly while work is pending (do not read from it).
+  public var fd: Int32 {
+    reopenPipesIfForked()
+    return readFd
+  }
+
+  /// True on the thread that drives this loop (for a loop not bound yet: on none).
+  public var isLoopThread: Bool {
+    if isMainLoop { return MainThread.isCurrent }
+    return state.withLock { isBoundHere($0) }
+  }
+
+  private func isBoundHere(_ s: State) -> Bool {
+    s.thread == rxc_thread_self() && s.threadGeneration == rxc_fork_generation()
+  }
+
+  /// Under the lock: may the calling thread drive the loop? Binds a loop that has no
+  /// thread (or only one of the parent process) to it.
+  private func claimThread(_ s: inout State, mainThread: Bool) -> Bool {
+    if isMainLoop { return mainThread }
+    if s.thread == 0 || s.threadGeneration != rxc_fork_generation() {
+      s.thread = rxc_thread_self()
+      s.threadGeneration = rxc_fork_generation()
+      Self.boundHere.loop = self
+      return true
+    }
+    return isBoundHere(s)
+  }
+
+  /// The calling thread's loop: the main loop on the main thread, else the loop last bound
+  /// to this thread while it is alive and still bound here (blocking calls run it).
+  public static var current: RunLoopScheduler? {
+    if MainThread.isCurrent { return main }
+    guard let p = pthread_getspecific(boundKey) else { return nil }
+    guard let loop = Unmanaged<BoundLoop>.fromOpaque(p).takeUnretainedValue().loop, loop.isLoopThread
+    else { return nil }
+    return loop
+  }
+
+  /// Per thread, behind a pthread key: which loop it drives. Weak: the thread does not keep
+  /// a loop alive.
+  private final class BoundLoop { weak var loop: RunLoopScheduler? }
+
+  private static let boundKey: pthread_key_t = {
+    var key = pthread_key_t()
+    let rc = pthread_key_create(&key) { p in
+      if let p { Unmanaged<BoundLoop>.fromOpaque(p).release() }
+    }
+    precondition(rc == 0, "pthread_key_create failed")
+    return key
+  }()
+
+  private static var boundHere: BoundLoop {
+    if let p = pthread_getspecific(boundKey) { return Unmanaged<BoundLoop>.fromOpaque(p).takeUnretainedValue() }
+    let b = BoundLoop()
+    pthread_setspecific(boundKey, Unmanaged.passRetained(b).toOpaque())
+    return b
+  }
+
+  public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
+    let here = isMainLoop ? MainThread.isCurrent : true
+    if here {
+      let (runNow, op) = state.withLock { s -> (Bool, PipeOp) in
+        if s.closed || !(isMainLoop || isBoundHere(s)) { return (false, .none) }
+        let op = promoteDue(&s, now: MonotonicClock.now())
+        if s.live > 0 || s.busy { return (false, op) }
+        s.busy = true
+        return (true, op)
+      }
+      apply(op)
+      if runNow {
+        action()
+        state.withLock { $0.busy = false }
+        return NopDisposable.shared
+      }
+    }
+    return enqueue(Item(self, action))
+  }
+
+  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+    if delay <= 0 { return enqueue(Item(self, action)) }
+    let item = Item(self, action)
+    let due = MonotonicClock.deadline(after: delay, from: now)
+    let accepted = state.withLock { s -> Bool in
+      if s.closed { return false }
+      s.delayed.insert(item, due: due)
+      return true
+    }
+    guard accepted else { return rejected(item) }
+    timerTarget.armed(self)
+    Timers.after(delay) { [timerTarget] in timerTarget.fire() }
+    return item
+  }
+
+  /// Work offered to a closed loop never runs: its action (and what it holds) goes now.
+  private func rejected(_ item: Item) -> Item {
+    item.dispose()
+    return item
+  }
+
+  private func enqueue(_ item: Item) -> Item {
+    let op = state.withLock { s -> PipeOp? in
+      if s.closed { return nil }
+      item.ready = true
+      s.ready.append(item)
+      s.live += 1
+      return signalChange(&s)
+    }
+    guard let op else { return rejected(item) }
+    apply(op)
+    return item
+  }
+
+  /// Moves due delayed items to the ready queue (under the lock).
+  private func promoteDue(_ s: inout State, now: Int64) -> PipeOp {
+    while let top = s.delayed.first, top.due <= now {
+      _ = s.delayed.popFirst()
+      if top.item.isDisposed { continue }
+      top.item.ready = true
+      s.ready.append(top.item)
+      s.live += 1
+    }
+    return signalChange(&s)
+  }
+
+  private func cancelled(_ item: Item) {
+    apply(state.withLock { s -> PipeOp in
+      guard item.ready else { return .none }
+      item.ready = false
+      s.live -= 1
+      return signalChange(&s)
+    })
+  }
+
+  enum PipeOp { case none, set, clear }
+
+  /// Under the lock: what the pipe must do so that it is readable exactly while live work is
+  /// ready. The caller applies it after unlocking.
+  private func signalChange(_ s: inout State) -> PipeOp {
+    let generation = rxc_fork_generation()
+    if s.signaledGeneration != generation {
+      reopenPipesIfForked()
+      s.signaledGeneration = generation
+      s.signaled = false  // the child's new pipe is empty
+    }
+    let want = s.live > 0
+    if want == s.signaled { return .none }
+    s.signaled = want
+    return want ? .set : .clear
+  }
+
+  /// The pipe I/O, outside the lock: a write wakes the loop's thread, which must not then
+  /// block on a lock still held by the (possibly preempted, possibly low-priority) writer.
+  /// Two decisions can reach the pipe out of order; a clear therefore re-checks afterwards
+  /// (work that arrived meanwhile is signaled again: never a lost wakeup), and a byte that
+  /// lands after a clear (a spurious wakeup) is removed by the next drain.
+  private func apply(_ op: PipeOp) {
+    var byte: UInt8 = 1
+    switch op {
+    case .none:
+      return
+    case .set:
+      _ = write(writeFd, &byte, 1)
+    case .clear:
+      while read(readFd, &byte, 1) > 0 {}
+      let again = state.withLock { s -> Bool in
+        guard s.live > 0 else { return false }
+        s.signaled = true
+        return true
+      }
+      if again { _ = write(writeFd, &byte, 1) }
+    }
+  }
+
+  /// Runs what is pending now (not what those actions schedule). `.wrongThread` off the
+  /// loop's thread, `.nested` from inside one of its actions.
+  /// `dueBy`: delayed work due after it stays queued.
+  public func drain(dueBy limit: Int64 = .max) -> Result<Int, LoopError> {
+    let mainThread = isMainLoop && MainThread.isCurrent
+    let started = state.withLock { s -> Result<(Int, PipeOp), LoopError> in
+      if !claimThread(&s, mainThread: mainThread) { return .failure(.wrongThread) }
+      if s.busy { return .failure(.nested) }
+      var op = promoteDue(&s, now: Swift.min(MonotonicClock.now(), limit))
+      if s.live == 0 {
+        s.signaled = false
+        op = .clear  // also removes a byte a late writer left behind
+      }
+      s.busy = true
+      return .success((s.ready.count, op))
+    }
+    let count: Int
+    switch started {
+    case .failure(let error): return .failure(error)
+    case .success(let (n, op)):
+      count = n
+      apply(op)
+    }
+    var ran = 0
+    for _ in 0..<count {
+      let (item, op) = state.withLock { s -> (Item?, PipeOp) in
+        guard let item = s.ready.popFirst() else { return (nil, .none) }
+        guard item.ready else { return (item, .none) }
+        item.ready = false
+        s.live -= 1
+        return (item, signalChange(&s))
+      }
+      apply(op)
+      guard let item else { break }
+      if item.run() { ran += 1 }
+    }
+    state.withLock { $0.busy = false }
+    return .success(ran)
+  }
+
+  public enum LoopError: Error { case wrongThread, nested }
+
+  /// Runs pending and arriving work until `stop()` or, given a timeout, until it is up.
+  /// `honoringStop: false` is for library-internal waits (blocking calls): they neither end
+  /// on nor consume a stop, which belongs to the program's own run.
+  public func run(timeout: Int64?, honoringStop: Bool = true) -> LoopStatus {
+    let mainThread = isMainLoop && MainThread.isCurrent
+    let entered = state.withLock { s -> LoopStatus in
+      if !claimThread(&s, mainThread: mainThread) { return .wrongThread }
+      if s.closed { return .closed }
+      if s.busy || s.looping { return .nested }
+      s.looping = true
+      return .ok
+    }
+    guard entered == .ok else { return entered }
+    defer { state.withLock { $0.looping = false } }
+    let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
+    // The window ended (the thread may have been off the CPU well past it on a loaded
+    // machine, after a drain or a wait): what fell due inside it still runs, nothing later.
+    func lastDrain(_ deadline: Int64) {
+      if !(honoringStop && consumeStop()) { _ = drain(dueBy: deadline) }
+    }
+    while true {
+      if honoringStop && consumeStop() { break }
+      _ = drain()
+      afterLoopDrain?()
+      if honoringStop && consumeStop() { break }
+      let now = MonotonicClock.now()
+      var waitUntil = deadline ?? Int64.max
+      if let deadline, now >= deadline {
+        lastDrain(deadline)
+        break
+      }
+      let (next, closed) = state.withLock { ($0.delayed.first?.due, $0.closed) }
+      if closed { break }
+      if let next { waitUntil = Swift.min(waitUntil, next) }
+      wait(until: waitUntil, now: now, watchStop: honoringStop)
+      if let deadline, MonotonicClock.now() >= deadline {
+        lastDrain(deadline)
+        break
+      }
+    }
+    return .ok
+  }
+
+  private func wait(until deadline: Int64, now: Int64, watchStop: Bool) {
+    reopenPipesIfForked()
+    var fds = [pollfd(fd: readFd, events: Int16(POLLIN), revents: 0),
+               pollfd(fd: stopReadFd, events: Int16(POLLIN), revents: 0)]
+    var ms: Int32 = -1
+    if deadline != Int64.max {
+      let left = Swift.max(0, deadline - now)
+      ms = Int32(Swift.min((left + 999_999) / 1_000_000, Int64(Int32.max)))
+    }
+    _ = poll(&fds, watchStop ? 2 : 1, ms)
+  }
+
+  private func consumeStop() -> Bool {
+    guard stopRequested.exchange(false, ordering: .acquiringAndReleasing) else { return false }
+    var byte: UInt8 = 0
+    while read(stopReadFd, &byte, 1) > 0 {}
+    return true
+  }
+
+  /// Ends the current (or next) run. Any thread.
+  public func stop() {
+    reopenPipesIfForked()
+    if stopRequested.exchange(true, ordering: .acquiringAndReleasing) { return }
+    var byte: UInt8 = 1
+    _ = write(stopWriteFd, &byte, 1)
+  }
+
+  /// Ends the loop for good (its last owner let go): pending and delayed work is dropped
+  /// without running (what each action holds is released now), later work is refused the
+  /// same way, and a run in progress returns. The main loop is never closed.
+  public func close() {
+    guard !isMainLoop else { return }
+    let dropped = state.withLock { s -> [Item] in
+      s.closed = true
+      var items: [Item] = []
+      while let item = s.ready.popFirst() {
+        item.ready = false
+        items.append(item)
+      }
+      while let top = s.delayed.popFirst() { items.append(top.item) }
+      s.live = 0
+      return items
+    }
+    apply(.clear)
+    timerTarget.clear()
+    for item in dropped { item.dispose() }
+    stop()
+    // Also wakes a run that does not watch for stops (a blocking call's): it sees `closed`.
+    var byte: UInt8 = 1
+    _ = write(writeFd, &byte, 1)
+  }
+
+  /// True once `close` ran.
+  public var isClosed: Bool { state.withLock { $0.closed } }
+}
+
+/// The main thread's run loop, under its RxSwift name.
+public enum MainScheduler {
+  public static var instance: RunLoopScheduler { RunLoopScheduler.main }
+}

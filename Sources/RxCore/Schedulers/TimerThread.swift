@@ -1,0 +1,53 @@
+import CRxcCore
+import Synchronization
+
+/// The forked child's timer thread (one per process: a grandchild makes its own).
+final class TimerThread: @unchecked Sendable {
+  private static let current = Mutex<(generation: UInt, timer: TimerThread)?>(nil)
+
+  static func forThisProcess() -> TimerThread {
+    let generation = rxc_fork_generation()
+    return current.withLock { c in
+      if let c, c.generation == generation { return c.timer }
+      let timer = TimerThread()
+      c = (generation, timer)
+      return timer
+    }
+  }
+
+  private let monitor = Monitor()
+  private var items = TimerQueue<() -> Void>()
+  private var running = false
+  private static let idleNanoseconds: Int64 = 200_000_000
+
+  func insert(_ block: @escaping () -> Void, due: Int64) {
+    monitor.lock()
+    items.insert(block, due: due)
+    let start = !running
+    running = true
+    monitor.unlock()
+    monitor.signal()
+    if start { DetachedThread.start { [self] in serve() } }
+  }
+
+  private func serve() {
+    monitor.lock()
+    while true {
+      let now = MonotonicClock.now()
+      if let top = items.first, top.due <= now {
+        _ = items.popFirst()
+        monitor.unlock()
+        top.item()
+        monitor.lock()
+        continue
+      }
+      if let top = items.first {
+        monitor.wait(until: top.due)
+      } else if !monitor.wait(until: now + Self.idleNanoseconds) && items.isEmpty {
+        break
+      }
+    }
+    running = false
+    monitor.unlock()
+  }
+}
