@@ -37,7 +37,6 @@ LOOKUPS = re.compile(
 
 # Workloads known to run unspecialized generic code per event (see the docstring).
 UNSPECIALIZED = {
-    "amb",
     "buffer",
     "buffer_time",
     "catch",
@@ -66,18 +65,15 @@ UNSPECIALIZED = {
     "reduce",
     "replay_ref_count",
     "retry",
-    "sample",
     "scan",
     "share",
     "share_replay",
     "skip",
-    "skip_until",
     "skip_while",
     "start_with",
     "subscribe_dispose_map",
     "switch_latest",
     "take_last",
-    "take_until",
     "take_while",
     "throttle",
     "timeout",
