@@ -8,7 +8,7 @@ import Synchronization
 /// Unlike RxSwift (issue #2708), the source is never subscribed while a lock is held: the
 /// lock only decides who connects, and a connect racing with a disconnect is settled by the
 /// connection's single-assignment disposable.
-public final class ConnectableObservable<Element>: Observable<Element> {
+public class ConnectableObservable<Element>: Observable<Element> {
   let source: Observable<Element>
   let makeSubject: () -> any SubjectType<Element>
 
@@ -42,7 +42,7 @@ public final class ConnectableObservable<Element>: Observable<Element> {
   public func connect() -> any Cancelable {
     let (connection, isNew): (Connection<Element>, Bool) = state.withLock { s in
       if let c = s.connection { return (c, false) }
-      let c = Connection(parent: self, subject: currentSubject(&s))
+      let c = makeConnection(subject: currentSubject(&s))
       s.connection = c
       return (c, true)
     }
@@ -50,6 +50,11 @@ public final class ConnectableObservable<Element>: Observable<Element> {
       connection.subscription.trySet(source.subscribe(connection))
     }
     return connection
+  }
+
+  /// A connection feeding `subject` (a hook for the Value leaf).
+  func makeConnection(subject: any SubjectType<Element>) -> Connection<Element> {
+    Connection(parent: self, subject: subject)
   }
 
   /// Called once per connection when it ends: the next connect gets a fresh subject.
@@ -65,7 +70,7 @@ public final class ConnectableObservable<Element>: Observable<Element> {
 
 /// One connection: forwards source events into its subject; ends on a terminal event or
 /// dispose.
-final class Connection<Element>: Observer<Element>, Cancelable {
+class Connection<Element>: Observer<Element>, Cancelable {
   private weak var parent: ConnectableObservable<Element>?
   private let subject: any SubjectType<Element>
   let subscription = SingleAssignmentDisposable()
@@ -87,8 +92,11 @@ final class Connection<Element>: Observer<Element>, Cancelable {
     if event.isStopEvent {
       end()
     }
-    subject.on(event)
+    feed(event)
   }
+
+  /// Hands `event` to the subject (the Value leaf calls the subject's concrete class).
+  func feed(_ event: Event<Element>) { subject.on(event) }
 
   func dispose() {
     end()
@@ -107,5 +115,45 @@ extension Observable {
     -> ConnectableObservable<Element>
   {
     ConnectableObservable(source: self, makeSubject: makeSubject)
+  }
+}
+
+extension Observable where Element == Value {
+  public func multicast(_ makeSubject: @escaping () -> any SubjectType<Value>) -> ConnectableObservable<Value> {
+    ValueConnectableObservable(source: self, makeSubject: makeSubject)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueConnectableObservable: ConnectableObservable<Value> {
+  override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+
+  override func makeConnection(subject: any SubjectType<Value>) -> Connection<Value> {
+    ValueConnection(parent: self, subject: subject)
+  }
+}
+
+final class ValueConnection: Connection<Value> {
+  // The subject as its concrete class, when it is one of these: a call through the
+  // protocol would run the subject's generic body.
+  private let publish: PublishSubject<Value>?
+  private let replay: ReplaySubject<Value>?
+
+  override init(parent: ConnectableObservable<Value>, subject: any SubjectType<Value>) {
+    publish = subject as? PublishSubject<Value>
+    replay = subject as? ReplaySubject<Value>
+    super.init(parent: parent, subject: subject)
+  }
+
+  override func on(_ event: Event<Value>) { super.on(event) }
+
+  override func feed(_ event: Event<Value>) {
+    if let publish {
+      publish.on(event)
+    } else if let replay {
+      replay.on(event)
+    } else {
+      super.feed(event)
+    }
   }
 }
