@@ -58,7 +58,6 @@ UNSPECIALIZED = {
     "interval",
     "last",
     "materialize",
-    "merge",
     "range_concat_map_of",
     "range_map_filter_scan",
     "reduce",
