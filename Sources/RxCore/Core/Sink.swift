@@ -15,9 +15,11 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
     Resources.increment()
   }
 
-  // @_optimize(none): swiftc 6.3.1 crashes (SIL ownership verifier, "drop_deinit outside
+  // @inline(never): swiftc 6.3.1 crashes (SIL ownership verifier, "drop_deinit outside
   // of lifetime") when RxC inlines this deinit with its Atomic field in a release build.
-  @_optimize(none) deinit { Resources.decrement() }
+  // Not @_optimize(none): unoptimized, destroying the Atomic looks up its associated type
+  // at run time, once per sink (per event where a sink lives for one element).
+  @inline(never) deinit { Resources.decrement() }
 
   @inlinable public final var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 
