@@ -41,7 +41,6 @@ UNSPECIALIZED = {
     "buffer_time",
     "catch",
     "catch_return",
-    "combine",
     "debounce",
     "delay",
     "delay_subscription",
@@ -62,14 +61,11 @@ UNSPECIALIZED = {
     "skip",
     "skip_while",
     "start_with",
-    "subscribe_dispose_map",
     "take_last",
     "take_while",
     "throttle",
     "timeout",
     "to_array",
-    "with_latest",
-    "zip",
 }
 
 
