@@ -17,8 +17,8 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
 
   // @inline(never): swiftc 6.3.1 crashes (SIL ownership verifier, "drop_deinit outside
   // of lifetime") when RxC inlines this deinit with its Atomic field in a release build.
-  // Not @_optimize(none): unoptimized, destroying the Atomic looks up its associated type
-  // at run time, once per sink (per event where a sink lives for one element).
+  // Not @_optimize(none): that destroys the Atomic<Bool> through its generic deinit, a
+  // runtime type lookup for every sink that dies.
   @inline(never) deinit { Resources.decrement() }
 
   @inlinable public final var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
