@@ -45,6 +45,8 @@ class CombineLatestSink<Source, Result>: Sink<Source, Result> {
   var numberOfValues = 0
   var sourceDone: [Bool]
   var numberOfDone = 0
+  /// The selector's argument, refilled for each combination: no allocation per event.
+  var arguments: [Source] = []
 
   init(parent: CombineLatestProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
@@ -96,8 +98,13 @@ class CombineLatestSink<Source, Result>: Sink<Source, Result> {
         if othersDone == n - 1 { forwardTerminal(.completed) }
         return
       }
+      arguments.reserveCapacity(n)
+      for value in values { arguments.append(value!) }
       let result: Result
-      do { result = try parent.resultSelector(values.map { $0! }) } catch {
+      do {
+        defer { arguments.removeAll(keepingCapacity: true) }
+        result = try parent.resultSelector(arguments)
+      } catch {
         forwardTerminal(.error(error))
         return
       }

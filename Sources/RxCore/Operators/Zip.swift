@@ -44,6 +44,8 @@ class ZipSink<Source, Result>: Sink<Source, Result> {
   var numberOfNonEmpty = 0
   var sourceDone: [Bool]
   var numberOfDone = 0
+  /// The selector's argument, refilled for each combination: no allocation per event.
+  var arguments: [Source] = []
 
   init(parent: ZipProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
@@ -87,7 +89,6 @@ class ZipSink<Source, Result>: Sink<Source, Result> {
         if numberOfDone == n - 1 { forwardTerminal(.completed) }
         return
       }
-      var arguments: [Source] = []
       arguments.reserveCapacity(n)
       numberOfNonEmpty = 0
       for i in 0..<n {
@@ -95,7 +96,10 @@ class ZipSink<Source, Result>: Sink<Source, Result> {
         if !queues[i].isEmpty { numberOfNonEmpty += 1 }
       }
       let result: Result
-      do { result = try parent.resultSelector(arguments) } catch {
+      do {
+        defer { arguments.removeAll(keepingCapacity: true) }
+        result = try parent.resultSelector(arguments)
+      } catch {
         forwardTerminal(.error(error))
         return
       }
