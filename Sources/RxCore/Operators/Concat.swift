@@ -13,7 +13,7 @@ extension Observable {
 
 extension Observable where Element == Value {
   public static func concat(_ sources: [Observable<Value>]) -> Observable<Value> {
-    ValueConcatProducer(source: SequenceObservable(ContiguousArray(sources)), selector: { $0 })
+    ValueConcatProducer(source: ValueConcatSources(ContiguousArray(sources)), selector: { $0 })
   }
 
   public func concat(_ other: Observable<Value>) -> Observable<Value> {
@@ -39,4 +39,13 @@ final class ValueConcatSink: ConcatMapSink<Observable<Value>, Value> {
 final class ValueConcatInner: ConcatMapInner<Observable<Value>, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
+
+// The sources, as a sequence whose `run` is specialized (it runs once per subscription).
+final class ValueConcatSources: SequenceObservable<Observable<Value>> {
+  override func run(_ observer: Observer<Observable<Value>>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
+  }
 }

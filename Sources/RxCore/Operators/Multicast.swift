@@ -34,7 +34,12 @@ public class ConnectableObservable<Element>: Observable<Element> {
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     let subject = state.withLock { currentSubject(&$0) }
-    return subject.asObservable().subscribe(observer)
+    return subscribe(observer, to: subject)
+  }
+
+  /// Subscribes `observer` to `subject` (the Value leaf calls the subject's concrete class).
+  func subscribe(_ observer: Observer<Element>, to subject: any SubjectType<Element>) -> any Disposable {
+    subject.asObservable().subscribe(observer)
   }
 
   /// Connects the source to the subject; while connected, returns the same connection.
@@ -128,6 +133,22 @@ extension Observable where Element == Value {
 final class ValueConnectableObservable: ConnectableObservable<Value> {
   override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
 
+  // A subject's own `subscribe`, reached through its vtable, runs its generic body.
+  override func subscribe(_ observer: Observer<Value>, to subject: any SubjectType<Value>) -> any Disposable {
+    if let publish = Self.concrete(subject, PublishSubject<Value>.self) { return publish.attach(observer) }
+    if let replay = Self.concrete(subject, ReplaySubject<Value>.self) { return replay.attach(observer) }
+    return super.subscribe(observer, to: subject)
+  }
+
+  override func connect() -> any Cancelable { super.connect() }
+
+  /// `subject` as `type`, if it is exactly that class. Compares the object's class (an `as?`
+  /// from the protocol goes through the runtime's conformance lookup).
+  static func concrete<S: AnyObject>(_ subject: any SubjectType<Value>, _ type: S.Type) -> S? {
+    let object = subject as AnyObject
+    return ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) ? unsafeDowncast(object, to: type) : nil
+  }
+
   override func makeConnection(subject: any SubjectType<Value>) -> Connection<Value> {
     ValueConnection(parent: self, subject: subject)
   }
@@ -140,12 +161,14 @@ final class ValueConnection: Connection<Value> {
   private let replay: ReplaySubject<Value>?
 
   override init(parent: ConnectableObservable<Value>, subject: any SubjectType<Value>) {
-    publish = subject as? PublishSubject<Value>
-    replay = subject as? ReplaySubject<Value>
+    publish = ValueConnectableObservable.concrete(subject, PublishSubject<Value>.self)
+    replay = ValueConnectableObservable.concrete(subject, ReplaySubject<Value>.self)
     super.init(parent: parent, subject: subject)
   }
 
   override func on(_ event: Event<Value>) { super.on(event) }
+  override func dispose() { super.dispose() }
+  override var isDisposed: Bool { super.isDisposed }
 
   override func feed(_ event: Event<Value>) {
     if let publish {
