@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Observable {
   /// Maps each element to an observable and mirrors only the latest one, disposing the
   /// previous inner subscription when a new element arrives.
@@ -78,16 +80,16 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
       nextId &+= 1
       let id = nextId
       submit(.switched(id))
-      let subscription = SingleAssignmentDisposable()
-      innerSubscription.set(subscription)  // disposes the previous inner
-      subscription.trySet(inner.subscribe(makeInner(id: id)))
+      let observer = makeInner(id: id)
+      innerSubscription.set(observer)  // disposes the previous inner
+      observer.attach(inner.subscribe(observer))
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
   }
 
   /// The observer of the inner subscription `id` (a hook for the Value leaf).
-  func makeInner(id: UInt64) -> Observer<Result> { SwitchInner(parent: self, id: id) }
+  func makeInner(id: UInt64) -> SwitchInner<Source, Result> { SwitchInner(parent: self, id: id) }
 
   final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
 
@@ -116,9 +118,13 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
-class SwitchInner<Source, Result>: Observer<Result> {
+/// The observer of one inner subscription, and the disposable for it (one object, no
+/// SingleAssignmentDisposable): `attach` and `dispose` may race; whichever comes second
+/// disposes the subscription.
+class SwitchInner<Source, Result>: Observer<Result>, Disposable {
   let parent: SwitchSink<Source, Result>
   let id: UInt64
+  private let subscription = Mutex<(disposed: Bool, inner: (any Disposable)?)>((false, nil))
 
   init(parent: SwitchSink<Source, Result>, id: UInt64) {
     self.parent = parent
@@ -126,6 +132,27 @@ class SwitchInner<Source, Result>: Observer<Result> {
   }
 
   override func on(_ event: Event<Result>) { parent.submit(.inner(event, id)) }
+
+  /// Called once, with what `subscribe` returned.
+  final func attach(_ d: any Disposable) {
+    let disposeNow = subscription.withLock { s in
+      if s.disposed { return true }
+      s.inner = d
+      return false
+    }
+    if disposeNow { d.dispose() }
+  }
+
+  final func dispose() {
+    let d: (any Disposable)? = subscription.withLock { s in
+      if s.disposed { return nil }
+      s.disposed = true
+      let d = s.inner
+      s.inner = nil
+      return d
+    }
+    d?.dispose()
+  }
 
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
@@ -142,7 +169,7 @@ final class ValueSwitchProducer: SwitchProducer<Value, Value> {
 
 final class ValueSwitchSink: SwitchSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
-  override func makeInner(id: UInt64) -> Observer<Value> { ValueSwitchInner(parent: self, id: id) }
+  override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, id: id) }
 }
 
 final class ValueSwitchInner: SwitchInner<Value, Value> {
