@@ -33,7 +33,7 @@ final class ValueConcatProducer: ConcatMapProducer<Observable<Value>, Value> {
 
 final class ValueConcatSink: ConcatMapSink<Observable<Value>, Value> {
   override func on(_ event: Event<Observable<Value>>) { super.on(event) }
-  override func makeInner() -> Observer<Value> { ValueConcatInner(parent: self) }
+  override func makeInner() -> ConcatMapInner<Observable<Value>, Value> { ValueConcatInner(parent: self) }
 }
 
 final class ValueConcatInner: ConcatMapInner<Observable<Value>, Value> {

@@ -82,7 +82,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   }
 
   /// The observer of one inner subscription (a hook for the Value leaves).
-  func makeInner() -> Observer<Result> { ConcatMapInner(parent: self) }
+  func makeInner() -> ConcatMapInner<Source, Result> { ConcatMapInner(parent: self) }
 
   /// Every submitter, drainer or not, subscribes what the drain left pending once it is out.
   final func submit(_ signal: Signal) {
@@ -100,9 +100,9 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       return next
     }) else { return }
     if wantsNoMoreEvents { return }
-    let subscription = SingleAssignmentDisposable()
-    innerSubscription.set(subscription)
-    subscription.trySet(next.subscribe(makeInner()))
+    let observer = makeInner()
+    innerSubscription.set(observer)
+    observer.attach(next.subscribe(observer))
   }
 
   private func setPending(_ next: Observable<Result>) {
@@ -142,7 +142,8 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
-class ConcatMapInner<Source, Result>: Observer<Result> {
+/// The observer of one inner subscription, and its disposable.
+class ConcatMapInner<Source, Result>: SubscribedObserver<Result> {
   let parent: ConcatMapSink<Source, Result>
   init(parent: ConcatMapSink<Source, Result>) { self.parent = parent }
   override func on(_ event: Event<Result>) { parent.submit(.inner(event)) }
@@ -161,7 +162,7 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
 
 final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
-  override func makeInner() -> Observer<Value> { ValueConcatMapInner(parent: self) }
+  override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
 }
 
 final class ValueConcatMapInner: ConcatMapInner<Value, Value> {

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Observable {
   /// Maps each element to an observable and mirrors only the latest one, disposing the
   /// previous inner subscription when a new element arrives.
@@ -118,13 +116,10 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
-/// The observer of one inner subscription, and the disposable for it (one object, no
-/// SingleAssignmentDisposable): `attach` and `dispose` may race; whichever comes second
-/// disposes the subscription.
-class SwitchInner<Source, Result>: Observer<Result>, Disposable {
+/// The observer of one inner subscription, and its disposable.
+class SwitchInner<Source, Result>: SubscribedObserver<Result> {
   let parent: SwitchSink<Source, Result>
   let id: UInt64
-  private let subscription = Mutex<(disposed: Bool, inner: (any Disposable)?)>((false, nil))
 
   init(parent: SwitchSink<Source, Result>, id: UInt64) {
     self.parent = parent
@@ -132,27 +127,6 @@ class SwitchInner<Source, Result>: Observer<Result>, Disposable {
   }
 
   override func on(_ event: Event<Result>) { parent.submit(.inner(event, id)) }
-
-  /// Called once, with what `subscribe` returned.
-  final func attach(_ d: any Disposable) {
-    let disposeNow = subscription.withLock { s in
-      if s.disposed { return true }
-      s.inner = d
-      return false
-    }
-    if disposeNow { d.dispose() }
-  }
-
-  final func dispose() {
-    let d: (any Disposable)? = subscription.withLock { s in
-      if s.disposed { return nil }
-      s.disposed = true
-      let d = s.inner
-      s.inner = nil
-      return d
-    }
-    d?.dispose()
-  }
 
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
