@@ -284,18 +284,3 @@ extension ObservableType {
     ObserveOn(source: asObservable(), scheduler: scheduler)
   }
 }
-
-extension Observable where Element == Value {
-  public func observe(on scheduler: Scheduler) -> Observable<Value> {
-    ObserveOn(source: self, scheduler: scheduler) { ValueObserveOnSink(observer: $0, cancel: $1, scheduler: $2) }
-  }
-}
-
-// Specialized for Value (see Value and ObserveOn.init): the overrides inline the generic bodies.
-final class ValueObserveOnSink: ObserveOnSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override func onNext(at element: UnsafePointer<Value>) { super.onNext(at: element) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(contentsOf elements: UnsafeBufferPointer<Value>) { super.onNext(contentsOf: elements) }
-  override func drainLoop() { super.drainLoop() }
-}
