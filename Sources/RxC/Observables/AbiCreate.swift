@@ -68,13 +68,13 @@ public func rx_of(_ values: UnsafePointer<rx_value>?, _ count: UInt) -> UnsafeMu
     setLastError("rx_of: values is NULL but n is \(n)")
     return nil
   }
-  var items = ContiguousArray<RxValue>()
+  var items: [RxValue] = []
   items.reserveCapacity(n)
   for i in 0..<n {
     guard let v = RxValue.from(values![i], "rx_of") else { return nil }
     items.append(v)
   }
-  return ObservableHandle.make(SequenceObservable(items))
+  return ObservableHandle.make(Observable.from(items))
 }
 
 @c(rx_range)

@@ -53,8 +53,7 @@ public func rx_with_latest_from(
       withExtendedLifetime(context) { latest }
     })
   }
-  let combine = CAdapt.combine(fn, context, "rx_with_latest_from")
-  return ObservableHandle.make(h.observable.withLatestFrom(o.observable) { try combine([$0, $1]) })
+  return ObservableHandle.make(h.observable.withLatestFrom(o.observable, resultSelector: CAdapt.combine2(fn, context, "rx_with_latest_from")))
 }
 
 @c(rx_start_with)

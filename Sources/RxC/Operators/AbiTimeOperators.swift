@@ -59,7 +59,7 @@ public func rx_sample(_ src: UnsafeMutablePointer<rx_observable>?, _ sampler: Un
   guard let o = ObservableHandle.from(src, "rx_sample"),
     let t = ObservableHandle.from(sampler, "rx_sample", "sampler")
   else { return nil }
-  return ObservableHandle.make(Sample(source: o.observable, sampler: t.observable))
+  return ObservableHandle.make(o.observable.sample(t.observable))
 }
 
 @c(rx_buffer)

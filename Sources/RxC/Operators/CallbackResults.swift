@@ -121,9 +121,32 @@ enum CAdapt {
   static func combine(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString) -> ([RxValue]) throws -> RxValue {
     { values in
       var err: UnsafeMutablePointer<rx_error>? = nil
-      let views = values.map { $0.c }
-      let r = views.withUnsafeBufferPointer { fn(context.ctx, $0.baseAddress, $0.count, &err) }
+      let r: rx_value
+      if values.isEmpty {
+        r = [rx_value]().withUnsafeBufferPointer { fn(context.ctx, $0.baseAddress, 0, &err) }
+      } else {
+        // The views on the stack: no allocation per combination.
+        r = withUnsafeTemporaryAllocation(of: rx_value.self, capacity: values.count) { views in
+          for k in values.indices { views.initializeElement(at: k, to: values[k].c) }
+          return fn(context.ctx, views.baseAddress, values.count, &err)
+        }
+      }
       withExtendedLifetime(values) {}
+      return try CallbackResult.value(r, err, name)
+    }
+  }
+
+  /// `combine` for two values (rx_with_latest_from): no array at all.
+  static func combine2(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString)
+    -> (RxValue, RxValue) throws -> RxValue
+  {
+    { a, b in
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      var views = (a.c, b.c)  // homogeneous: laid out as an array of two
+      let r = withUnsafeMutablePointer(to: &views) {
+        $0.withMemoryRebound(to: rx_value.self, capacity: 2) { fn(context.ctx, $0, 2, &err) }
+      }
+      withExtendedLifetime((a, b)) {}
       return try CallbackResult.value(r, err, name)
     }
   }

@@ -1,6 +1,6 @@
 /// Emits the elements of an array in order, then completes. Synchronous, but it stops as
 /// soon as the subscription is disposed (even from inside an observer callback).
-public final class SequenceObservable<Element>: Producer<Element> {
+public class SequenceObservable<Element>: Producer<Element> {
   let elements: ContiguousArray<Element>
   public init(_ elements: ContiguousArray<Element>) { self.elements = elements }
 
@@ -25,5 +25,24 @@ extension Observable {
   }
   public static func from(_ elements: [Element]) -> Observable<Element> {
     SequenceObservable(ContiguousArray(elements))
+  }
+}
+
+extension Observable where Element == Value {
+  public static func of(_ elements: Value...) -> Observable<Value> {
+    ValueSequenceObservable(ContiguousArray(elements))
+  }
+  public static func from(_ elements: [Value]) -> Observable<Value> {
+    ValueSequenceObservable(ContiguousArray(elements))
+  }
+}
+
+// Specialized for Value (see Value): a concat_map or flat_map over `of` subscribes one per
+// element, and the generic `run` would look up types each time.
+final class ValueSequenceObservable: SequenceObservable<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
   }
 }

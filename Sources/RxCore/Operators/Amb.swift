@@ -10,7 +10,16 @@ extension Observable {
   public func amb(_ other: Observable<Element>) -> Observable<Element> { Observable.amb([self, other]) }
 }
 
-final class AmbProducer<Element>: Producer<Element> {
+extension Observable where Element == Value {
+  public static func amb(_ sources: [Observable<Value>]) -> Observable<Value> {
+    if sources.isEmpty { return Never() }
+    return ValueAmbProducer(sources: sources)
+  }
+
+  public func amb(_ other: Observable<Value>) -> Observable<Value> { Observable.amb([self, other]) }
+}
+
+class AmbProducer<Element>: Producer<Element> {
   let sources: [Observable<Element>]
   init(sources: [Observable<Element>]) { self.sources = sources }
 
@@ -23,7 +32,7 @@ final class AmbProducer<Element>: Producer<Element> {
 }
 
 /// Events of all sources are serialized through one Drain: the first one decides the winner.
-final class AmbSink<Element>: Sink<Element, Element> {
+class AmbSink<Element>: Sink<Element, Element> {
   let drain = Drain<(Int, Event<Element>)>()
   let subscriptions: [SingleAssignmentDisposable]
   var winner = -1  // drain-owned
@@ -39,12 +48,17 @@ final class AmbSink<Element>: Sink<Element, Element> {
       // A source that already lost (an earlier one emitted while being subscribed) is
       // not subscribed at all.
       if subscriptions[i].isDisposed { continue }
-      subscriptions[i].trySet(sources[i].subscribe(IndexedObserver(parent: self, index: i) { self.submit($0, $1) }))
+      subscriptions[i].trySet(sources[i].subscribe(makeObserver(i)))
     }
     return CompositeDisposable(disposables: subscriptions)
   }
 
-  func submit(_ index: Int, _ event: Event<Element>) {
+  /// The observer of the i-th source (a hook for the Value leaf).
+  func makeObserver(_ index: Int) -> Observer<Element> {
+    IndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+  }
+
+  final func submit(_ index: Int, _ event: Event<Element>) {
     drain.submit((index, event)) { self.handle($0.0, $0.1) }
   }
 
@@ -56,5 +70,21 @@ final class AmbSink<Element>: Sink<Element, Element> {
     }
     guard index == winner else { return }
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueAmbProducer: AmbProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueAmbSink(count: sources.count, observer: observer, cancel: cancel)
+    return (sink, sink.run(sources))
+  }
+}
+
+final class ValueAmbSink: AmbSink<Value> {
+  override func makeObserver(_ index: Int) -> Observer<Value> {
+    ValueIndexedObserver(parent: self, index: index) { self.submit($0, $1) }
   }
 }

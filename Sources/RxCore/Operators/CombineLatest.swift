@@ -10,7 +10,15 @@ extension Observable {
   }
 }
 
-final class CombineLatestProducer<Source, Result>: Producer<Result> {
+extension Observable where Element == Value {
+  public static func combineLatest(
+    _ sources: [Observable<Value>], resultSelector: @escaping ([Value]) throws -> Value
+  ) -> Observable<Value> {
+    ValueCombineLatestProducer(sources: sources, resultSelector: resultSelector)
+  }
+}
+
+class CombineLatestProducer<Source, Result>: Producer<Result> {
   let sources: [Observable<Source>]
   let resultSelector: ([Source]) throws -> Result
 
@@ -29,7 +37,7 @@ final class CombineLatestProducer<Source, Result>: Producer<Result> {
 
 /// Events of all sources are serialized through one Drain; the state below is touched only
 /// by the draining thread.
-final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
+class CombineLatestSink<Source, Result>: Sink<Source, Result> {
   let parent: CombineLatestProducer<Source, Result>
   let drain = Drain<(Int, Event<Source>)>()
   let subscriptions: [SingleAssignmentDisposable]
@@ -37,6 +45,8 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
   var numberOfValues = 0
   var sourceDone: [Bool]
   var numberOfDone = 0
+  /// The selector's argument, refilled for each combination: no allocation per event.
+  var arguments: [Source] = []
 
   init(parent: CombineLatestProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
@@ -61,14 +71,17 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
     }
     for i in 0..<n {
       if wantsNoMoreEvents { break }
-      subscriptions[i].trySet(parent.sources[i].subscribe(IndexedObserver(parent: self, index: i) {
-        self.submit($0, $1)
-      }))
+      subscriptions[i].trySet(parent.sources[i].subscribe(makeObserver(i)))
     }
     return CompositeDisposable(disposables: subscriptions)
   }
 
-  func submit(_ index: Int, _ event: Event<Source>) {
+  /// The observer of the i-th source (a hook for the Value leaf).
+  func makeObserver(_ index: Int) -> Observer<Source> {
+    IndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+  }
+
+  final func submit(_ index: Int, _ event: Event<Source>) {
     drain.submit((index, event)) { self.handle($0.0, $0.1) }
   }
 
@@ -85,8 +98,13 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
         if othersDone == n - 1 { forwardTerminal(.completed) }
         return
       }
+      arguments.reserveCapacity(n)
+      for value in values { arguments.append(value!) }
       let result: Result
-      do { result = try parent.resultSelector(values.map { $0! }) } catch {
+      do {
+        defer { arguments.removeAll(keepingCapacity: true) }
+        result = try parent.resultSelector(arguments)
+      } catch {
         forwardTerminal(.error(error))
         return
       }
@@ -103,5 +121,21 @@ final class CombineLatestSink<Source, Result>: Sink<Source, Result> {
         subscriptions[index].dispose()
       }
     }
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueCombineLatestProducer: CombineLatestProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueCombineLatestSink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+final class ValueCombineLatestSink: CombineLatestSink<Value, Value> {
+  override func makeObserver(_ index: Int) -> Observer<Value> {
+    ValueIndexedObserver(parent: self, index: index) { self.submit($0, $1) }
   }
 }

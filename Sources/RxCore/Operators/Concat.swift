@@ -10,3 +10,42 @@ extension Observable {
     Observable.concat([self, other])
   }
 }
+
+extension Observable where Element == Value {
+  public static func concat(_ sources: [Observable<Value>]) -> Observable<Value> {
+    ValueConcatProducer(source: ValueConcatSources(ContiguousArray(sources)), selector: { $0 })
+  }
+
+  public func concat(_ other: Observable<Value>) -> Observable<Value> {
+    Observable.concat([self, other])
+  }
+}
+
+// `concat` for Value: concatMap over the sources, with Value leaves (see Value).
+final class ValueConcatProducer: ConcatMapProducer<Observable<Value>, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueConcatSink(selector: selector, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+final class ValueConcatSink: ConcatMapSink<Observable<Value>, Value> {
+  override func on(_ event: Event<Observable<Value>>) { super.on(event) }
+  override func makeInner() -> ConcatMapInner<Observable<Value>, Value> { ValueConcatInner(parent: self) }
+}
+
+final class ValueConcatInner: ConcatMapInner<Observable<Value>, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
+
+// The sources, as a sequence whose `run` is specialized (it runs once per subscription).
+final class ValueConcatSources: SequenceObservable<Observable<Value>> {
+  override func run(_ observer: Observer<Observable<Value>>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
+  }
+}

@@ -8,7 +8,13 @@ extension Observable {
   }
 }
 
-final class ConcatMapProducer<Source, Result>: Producer<Result> {
+extension Observable where Element == Value {
+  public func concatMap(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
+    ValueConcatMapProducer(source: self, selector: selector)
+  }
+}
+
+class ConcatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   let selector: (Source) throws -> Observable<Result>
 
@@ -30,7 +36,7 @@ final class ConcatMapProducer<Source, Result>: Producer<Result> {
 /// through a second Drain used as a trampoline. So an inner observable that emits while being
 /// subscribed is delivered at once (not queued), and a long run of inner observables that
 /// complete synchronously is handled in a loop, not by recursion.
-final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
+class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   enum Signal {
     case fail(any Error)
     case outerCompleted
@@ -75,8 +81,11 @@ final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
     }
   }
 
+  /// The observer of one inner subscription (a hook for the Value leaves).
+  func makeInner() -> ConcatMapInner<Source, Result> { ConcatMapInner(parent: self) }
+
   /// Every submitter, drainer or not, subscribes what the drain left pending once it is out.
-  func submit(_ signal: Signal) {
+  final func submit(_ signal: Signal) {
     drain.submit(signal) { self.handle($0) }
     if hasPending.load(ordering: .acquiring) {
       trampoline.submit(()) { _ in self.subscribePending() }
@@ -91,9 +100,9 @@ final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       return next
     }) else { return }
     if wantsNoMoreEvents { return }
-    let subscription = SingleAssignmentDisposable()
-    innerSubscription.set(subscription)
-    subscription.trySet(next.subscribe(ConcatMapInner(parent: self)))
+    let observer = makeInner()
+    innerSubscription.set(observer)
+    observer.attach(next.subscribe(observer))
   }
 
   private func setPending(_ next: Observable<Result>) {
@@ -133,9 +142,30 @@ final class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
-final class ConcatMapInner<Source, Result>: Observer<Result> {
+/// The observer of one inner subscription, and its disposable.
+class ConcatMapInner<Source, Result>: SubscribedObserver<Result> {
   let parent: ConcatMapSink<Source, Result>
   init(parent: ConcatMapSink<Source, Result>) { self.parent = parent }
   override func on(_ event: Event<Result>) { parent.submit(.inner(event)) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueConcatMapSink(selector: selector, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
+}
+
+final class ValueConcatMapInner: ConcatMapInner<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

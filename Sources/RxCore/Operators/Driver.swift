@@ -8,3 +8,12 @@ extension Observable {
       .share(replay: 1)
   }
 }
+
+// The same composition for Value, so that each step picks its Value overload.
+extension Observable where Element == Value {
+  public func asDriver(onErrorJustReturn element: Value) -> Observable<Value> {
+    catchAndReturn(element)
+      .observe(on: MainScheduler.instance)
+      .share(replay: 1)
+  }
+}

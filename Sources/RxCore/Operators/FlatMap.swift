@@ -8,7 +8,13 @@ extension Observable {
   }
 }
 
-final class FlatMapProducer<Source, Result>: Producer<Result> {
+extension Observable where Element == Value {
+  public func flatMap(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
+    ValueFlatMapProducer(source: self, selector: selector)
+  }
+}
+
+class FlatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   let selector: (Source) throws -> Observable<Result>
 
@@ -217,4 +223,25 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
   }
 
   @inlinable open override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueFlatMapProducer: FlatMapProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueFlatMapSink(selector: selector, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+final class ValueFlatMapSink: FlatMapSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func select(_ element: Value) throws -> Selected { try super.select(element) }
+  override func makeInner() -> FlatMapInner<Value, Value> { ValueFlatMapInner(parent: self) }
+}
+
+final class ValueFlatMapInner: FlatMapInner<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

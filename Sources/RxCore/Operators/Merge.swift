@@ -5,3 +5,35 @@ extension Observable {
     SequenceObservable(ContiguousArray(sources)).flatMap { $0 }
   }
 }
+
+extension Observable where Element == Value {
+  public static func merge(_ sources: [Observable<Value>]) -> Observable<Value> {
+    ValueMergeProducer(sources: ContiguousArray(sources))
+  }
+}
+
+/// `merge` for Value: a FlatMapSink over the sources that runs the array's loop itself
+/// (`run(count:)`, the same events as subscribing a SequenceObservable), with Value leaves.
+final class ValueMergeProducer: Producer<Value> {
+  let sources: ContiguousArray<Observable<Value>>
+  init(sources: ContiguousArray<Observable<Value>>) { self.sources = sources }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueMergeSink(selector: nil, observer: observer, cancel: cancel)
+    let sources = self.sources
+    return (sink, sink.run(count: sources.count) { sources[$0] })
+  }
+}
+
+final class ValueMergeSink: FlatMapSink<Observable<Value>, Value> {
+  override func on(_ event: Event<Observable<Value>>) { super.on(event) }
+  override func select(_ element: Observable<Value>) throws -> Selected { .observable(element) }
+  override func makeInner() -> FlatMapInner<Observable<Value>, Value> { ValueMergeInner(parent: self) }
+}
+
+final class ValueMergeInner: FlatMapInner<Observable<Value>, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}

@@ -8,7 +8,7 @@ import Synchronization
 /// Unlike RxSwift, the source is never subscribed while a lock is held: the
 /// lock only decides who connects, and a connect racing with a disconnect is settled by the
 /// connection's single-assignment disposable.
-public final class ConnectableObservable<Element>: Observable<Element> {
+public class ConnectableObservable<Element>: Observable<Element> {
   let source: Observable<Element>
   let makeSubject: () -> any SubjectType<Element>
 
@@ -34,7 +34,12 @@ public final class ConnectableObservable<Element>: Observable<Element> {
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     let subject = state.withLock { currentSubject(&$0) }
-    return subject.asObservable().subscribe(observer)
+    return subscribe(observer, to: subject)
+  }
+
+  /// Subscribes `observer` to `subject` (the Value leaf calls the subject's concrete class).
+  func subscribe(_ observer: Observer<Element>, to subject: any SubjectType<Element>) -> any Disposable {
+    subject.asObservable().subscribe(observer)
   }
 
   /// Connects the source to the subject; while connected, returns the same connection.
@@ -42,7 +47,7 @@ public final class ConnectableObservable<Element>: Observable<Element> {
   public func connect() -> any Cancelable {
     let (connection, isNew): (Connection<Element>, Bool) = state.withLock { s in
       if let c = s.connection { return (c, false) }
-      let c = Connection(parent: self, subject: currentSubject(&s))
+      let c = makeConnection(subject: currentSubject(&s))
       s.connection = c
       return (c, true)
     }
@@ -50,6 +55,11 @@ public final class ConnectableObservable<Element>: Observable<Element> {
       connection.subscription.trySet(source.subscribe(connection))
     }
     return connection
+  }
+
+  /// A connection feeding `subject` (a hook for the Value leaf).
+  func makeConnection(subject: any SubjectType<Element>) -> Connection<Element> {
+    Connection(parent: self, subject: subject)
   }
 
   /// Called once per connection when it ends: the next connect gets a fresh subject.
@@ -65,7 +75,7 @@ public final class ConnectableObservable<Element>: Observable<Element> {
 
 /// One connection: forwards source events into its subject; ends on a terminal event or
 /// dispose.
-final class Connection<Element>: Observer<Element>, Cancelable {
+class Connection<Element>: Observer<Element>, Cancelable {
   private weak var parent: ConnectableObservable<Element>?
   private let subject: any SubjectType<Element>
   let subscription = SingleAssignmentDisposable()
@@ -87,8 +97,11 @@ final class Connection<Element>: Observer<Element>, Cancelable {
     if event.isStopEvent {
       end()
     }
-    subject.on(event)
+    feed(event)
   }
+
+  /// Hands `event` to the subject (the Value leaf calls the subject's concrete class).
+  func feed(_ event: Event<Element>) { subject.on(event) }
 
   func dispose() {
     end()
@@ -107,5 +120,63 @@ extension Observable {
     -> ConnectableObservable<Element>
   {
     ConnectableObservable(source: self, makeSubject: makeSubject)
+  }
+}
+
+extension Observable where Element == Value {
+  public func multicast(_ makeSubject: @escaping () -> any SubjectType<Value>) -> ConnectableObservable<Value> {
+    ValueConnectableObservable(source: self, makeSubject: makeSubject)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueConnectableObservable: ConnectableObservable<Value> {
+  override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+
+  // A subject's own `subscribe`, reached through its vtable, runs its generic body.
+  override func subscribe(_ observer: Observer<Value>, to subject: any SubjectType<Value>) -> any Disposable {
+    if let publish = Self.concrete(subject, PublishSubject<Value>.self) { return publish.attach(observer) }
+    if let replay = Self.concrete(subject, ReplaySubject<Value>.self) { return replay.attach(observer) }
+    return super.subscribe(observer, to: subject)
+  }
+
+  override func connect() -> any Cancelable { super.connect() }
+
+  /// `subject` as `type`, if it is exactly that class. Compares the object's class (an `as?`
+  /// from the protocol goes through the runtime's conformance lookup).
+  static func concrete<S: AnyObject>(_ subject: any SubjectType<Value>, _ type: S.Type) -> S? {
+    let object = subject as AnyObject
+    return ObjectIdentifier(Swift.type(of: object)) == ObjectIdentifier(type) ? unsafeDowncast(object, to: type) : nil
+  }
+
+  override func makeConnection(subject: any SubjectType<Value>) -> Connection<Value> {
+    ValueConnection(parent: self, subject: subject)
+  }
+}
+
+final class ValueConnection: Connection<Value> {
+  // The subject as its concrete class, when it is one of these: a call through the
+  // protocol would run the subject's generic body.
+  private let publish: PublishSubject<Value>?
+  private let replay: ReplaySubject<Value>?
+
+  override init(parent: ConnectableObservable<Value>, subject: any SubjectType<Value>) {
+    publish = ValueConnectableObservable.concrete(subject, PublishSubject<Value>.self)
+    replay = ValueConnectableObservable.concrete(subject, ReplaySubject<Value>.self)
+    super.init(parent: parent, subject: subject)
+  }
+
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func dispose() { super.dispose() }
+  override var isDisposed: Bool { super.isDisposed }
+
+  override func feed(_ event: Event<Value>) {
+    if let publish {
+      publish.on(event)
+    } else if let replay {
+      replay.on(event)
+    } else {
+      super.feed(event)
+    }
   }
 }

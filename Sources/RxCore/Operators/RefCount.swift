@@ -7,7 +7,7 @@ import Synchronization
 /// connects under a lock (#2708): the subscriber count is kept under a lock, but connect
 /// and disconnect run through a Drain, in order, outside any lock. Connections carry the
 /// generation (count period) they were made in, so a stale disconnect is ignored.
-public final class RefCount<Element>: Producer<Element> {
+public class RefCount<Element>: Producer<Element> {
   let source: ConnectableObservable<Element>
 
   private struct State {
@@ -32,7 +32,7 @@ public final class RefCount<Element>: Producer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = RefCountSink(observer: observer, cancel: cancel)
+    let sink = makeSink(observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     let generation: UInt64 = state.withLock { s in
       s.count += 1
@@ -43,6 +43,11 @@ public final class RefCount<Element>: Producer<Element> {
     // connection ended with a terminal event reconnects (to a fresh subject).
     ops.submit(.connect(generation)) { self.handle($0) }
     return (sink, BinaryDisposable(subscription, AnonymousDisposable { self.release() }))
+  }
+
+  /// One subscriber's sink (a hook for the Value leaf).
+  func makeSink(observer: Observer<Element>, cancel: any Cancelable) -> RefCountSink<Element> {
+    RefCountSink(observer: observer, cancel: cancel)
   }
 
   private func release() {
@@ -69,7 +74,7 @@ public final class RefCount<Element>: Producer<Element> {
   }
 }
 
-final class RefCountSink<Element>: Sink<Element, Element> {
+class RefCountSink<Element>: Sink<Element, Element> {
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
@@ -77,4 +82,25 @@ final class RefCountSink<Element>: Sink<Element, Element> {
 
 extension ConnectableObservable {
   public func refCount() -> Observable<Element> { RefCount(self) }
+}
+
+extension ConnectableObservable where Element == Value {
+  public func refCount() -> Observable<Value> { ValueRefCount(self) }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueRefCount: RefCount<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
+  }
+
+  override func makeSink(observer: Observer<Value>, cancel: any Cancelable) -> RefCountSink<Value> {
+    ValueRefCountSink(observer: observer, cancel: cancel)
+  }
+}
+
+final class ValueRefCountSink: RefCountSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
 }

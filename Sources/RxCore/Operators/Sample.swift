@@ -1,7 +1,7 @@
 /// Emits the source's latest value each time `sampler` ticks, if a new one arrived since the
 /// last tick (RxSwift's sample). The source completing ends the output at the next tick;
 /// the sampler completing emits a last sample. Both inputs go through one Drain.
-public final class Sample<Element, SamplerElement>: Producer<Element> {
+public class Sample<Element, SamplerElement>: Producer<Element> {
   let source: Observable<Element>
   let sampler: Observable<SamplerElement>
 
@@ -20,7 +20,7 @@ public final class Sample<Element, SamplerElement>: Producer<Element> {
   }
 }
 
-final class SampleSink<Element>: Sink<Element, Element> {
+class SampleSink<Element>: Sink<Element, Element> {
   enum Input { case source(Event<Element>), tick, samplerError(any Error) }
   let sourceSubscription = SingleAssignmentDisposable()
   private let drain = Drain<Input>()
@@ -29,7 +29,7 @@ final class SampleSink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) { submit(.source(event)) }
 
-  func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+  final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
 
   private func handle(_ input: Input) {
     if isDisposed { return }
@@ -53,7 +53,7 @@ final class SampleSink<Element>: Sink<Element, Element> {
   }
 }
 
-final class SamplerObserver<Element, SamplerElement>: Observer<SamplerElement> {
+class SamplerObserver<Element, SamplerElement>: Observer<SamplerElement> {
   let sink: SampleSink<Element>
   init(_ sink: SampleSink<Element>) { self.sink = sink }
 
@@ -71,4 +71,31 @@ extension ObservableType {
   public func sample<S>(_ sampler: Observable<S>) -> Observable<Element> {
     Sample(source: asObservable(), sampler: sampler)
   }
+}
+
+extension Observable where Element == Value {
+  public func sample(_ sampler: Observable<Value>) -> Observable<Value> {
+    ValueSample(source: self, sampler: sampler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueSample: Sample<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSampleSink(observer: observer, cancel: cancel)
+    let samplerSubscription = sampler.subscribe(ValueSamplerObserver(sink))
+    sink.sourceSubscription.setDisposable(source.subscribe(sink))
+    return (sink, BinaryDisposable(sink.sourceSubscription, samplerSubscription))
+  }
+}
+
+final class ValueSampleSink: SampleSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+}
+
+final class ValueSamplerObserver: SamplerObserver<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func dropped() { super.dropped() }
 }

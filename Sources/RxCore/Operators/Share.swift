@@ -21,3 +21,21 @@ extension Observable {
     replay(bufferSize).refCount()
   }
 }
+
+// The same compositions for Value, so that each step picks its Value overload.
+extension Observable where Element == Value {
+  public func publish() -> ConnectableObservable<Value> {
+    multicast { PublishSubject<Value>() }
+  }
+
+  public func replay(_ bufferSize: Int) -> ConnectableObservable<Value> {
+    if bufferSize == 0 { return publish() }
+    return multicast { ReplaySubject<Value>(bufferSize: bufferSize) }
+  }
+
+  public func share() -> Observable<Value> { publish().refCount() }
+
+  public func share(replay bufferSize: Int) -> Observable<Value> {
+    replay(bufferSize).refCount()
+  }
+}

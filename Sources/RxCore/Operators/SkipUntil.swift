@@ -7,7 +7,13 @@ extension Observable {
   }
 }
 
-final class SkipUntilProducer<Element, Other>: Producer<Element> {
+extension Observable where Element == Value {
+  public func skip(until other: Observable<Value>) -> Observable<Value> {
+    ValueSkipUntilProducer(source: self, other: other)
+  }
+}
+
+class SkipUntilProducer<Element, Other>: Producer<Element> {
   let source: Observable<Element>
   let other: Observable<Other>
 
@@ -25,7 +31,7 @@ final class SkipUntilProducer<Element, Other>: Producer<Element> {
 }
 
 /// Source and other events are serialized through one Drain.
-final class SkipUntilSink<Element, Other>: Sink<Element, Element> {
+class SkipUntilSink<Element, Other>: Sink<Element, Element> {
   enum Signal {
     case source(Event<Element>)
     case other(Event<Other>)
@@ -38,13 +44,16 @@ final class SkipUntilSink<Element, Other>: Sink<Element, Element> {
 
   func run(_ source: Observable<Element>, _ other: Observable<Other>) -> any Disposable {
     sourceSubscription.trySet(source.subscribe(self))
-    if !wantsNoMoreEvents { otherSubscription.trySet(other.subscribe(SkipUntilOther(parent: self))) }
+    if !wantsNoMoreEvents { otherSubscription.trySet(other.subscribe(makeOther())) }
     return BinaryDisposable(sourceSubscription, otherSubscription)
   }
 
+  /// The observer of `other` (a hook for the Value leaf).
+  func makeOther() -> Observer<Other> { SkipUntilOther(parent: self) }
+
   override func on(_ event: Event<Element>) { submit(.source(event)) }
 
-  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
@@ -71,9 +80,29 @@ final class SkipUntilSink<Element, Other>: Sink<Element, Element> {
   }
 }
 
-final class SkipUntilOther<Element, Other>: Observer<Other> {
+class SkipUntilOther<Element, Other>: Observer<Other> {
   let parent: SkipUntilSink<Element, Other>
   init(parent: SkipUntilSink<Element, Other>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueSkipUntilProducer: SkipUntilProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSkipUntilSink(observer: observer, cancel: cancel)
+    return (sink, sink.run(source, other))
+  }
+}
+
+final class ValueSkipUntilSink: SkipUntilSink<Value, Value> {
+  override func makeOther() -> Observer<Value> { ValueSkipUntilOther(parent: self) }
+  override func on(_ event: Event<Value>) { super.on(event) }
+}
+
+final class ValueSkipUntilOther: SkipUntilOther<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

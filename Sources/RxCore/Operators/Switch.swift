@@ -11,7 +11,13 @@ extension Observable {
   }
 }
 
-final class SwitchProducer<Source, Result>: Producer<Result> {
+extension Observable where Element == Value {
+  public func flatMapLatest(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
+    ValueSwitchProducer(source: self, selector: selector)
+  }
+}
+
+class SwitchProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   let selector: (Source) throws -> Observable<Result>
 
@@ -32,7 +38,7 @@ final class SwitchProducer<Source, Result>: Producer<Result> {
 /// FlatMapSink); outer elements are handled directly in `on`, so the new inner observable
 /// is subscribed outside the drain. Each inner subscription carries an id, announced to
 /// the drain (`.switched`) before it is subscribed; events of a superseded inner are ignored.
-final class SwitchSink<Source, Result>: Sink<Source, Result> {
+class SwitchSink<Source, Result>: Sink<Source, Result> {
   enum Signal {
     case fail(any Error)
     case outerCompleted
@@ -72,15 +78,18 @@ final class SwitchSink<Source, Result>: Sink<Source, Result> {
       nextId &+= 1
       let id = nextId
       submit(.switched(id))
-      let subscription = SingleAssignmentDisposable()
-      innerSubscription.set(subscription)  // disposes the previous inner
-      subscription.trySet(inner.subscribe(SwitchInner(parent: self, id: id)))
+      let observer = makeInner(id: id)
+      innerSubscription.set(observer)  // disposes the previous inner
+      observer.attach(inner.subscribe(observer))
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
   }
 
-  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  /// The observer of the inner subscription `id` (a hook for the Value leaf).
+  func makeInner(id: UInt64) -> SwitchInner<Source, Result> { SwitchInner(parent: self, id: id) }
+
+  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
@@ -107,7 +116,8 @@ final class SwitchSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
-final class SwitchInner<Source, Result>: Observer<Result> {
+/// The observer of one inner subscription, and its disposable.
+class SwitchInner<Source, Result>: SubscribedObserver<Result> {
   let parent: SwitchSink<Source, Result>
   let id: UInt64
 
@@ -119,4 +129,24 @@ final class SwitchInner<Source, Result>: Observer<Result> {
   override func on(_ event: Event<Result>) { parent.submit(.inner(event, id)) }
 
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueSwitchProducer: SwitchProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSwitchSink(selector: selector, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+final class ValueSwitchSink: SwitchSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, id: id) }
+}
+
+final class ValueSwitchInner: SwitchInner<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -6,7 +6,13 @@ extension Observable {
   }
 }
 
-final class TakeUntilProducer<Element, Other>: Producer<Element> {
+extension Observable where Element == Value {
+  public func take(until other: Observable<Value>) -> Observable<Value> {
+    ValueTakeUntilProducer(source: self, other: other)
+  }
+}
+
+class TakeUntilProducer<Element, Other>: Producer<Element> {
   let source: Observable<Element>
   let other: Observable<Other>
 
@@ -24,7 +30,7 @@ final class TakeUntilProducer<Element, Other>: Producer<Element> {
 }
 
 /// Source and other events are serialized through one Drain.
-final class TakeUntilSink<Element, Other>: Sink<Element, Element> {
+class TakeUntilSink<Element, Other>: Sink<Element, Element> {
   enum Signal {
     case source(Event<Element>)
     case other(Event<Other>)
@@ -36,14 +42,17 @@ final class TakeUntilSink<Element, Other>: Sink<Element, Element> {
 
   func run(_ source: Observable<Element>, _ other: Observable<Other>) -> any Disposable {
     // `other` first, as RxSwift does: if it fires at once, the source is never subscribed.
-    otherSubscription.trySet(other.subscribe(TakeUntilOther(parent: self)))
+    otherSubscription.trySet(other.subscribe(makeOther()))
     if !wantsNoMoreEvents { sourceSubscription.trySet(source.subscribe(self)) }
     return BinaryDisposable(sourceSubscription, otherSubscription)
   }
 
+  /// The observer of `other` (a hook for the Value leaf).
+  func makeOther() -> Observer<Other> { TakeUntilOther(parent: self) }
+
   override func on(_ event: Event<Element>) { submit(.source(event)) }
 
-  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
@@ -60,9 +69,29 @@ final class TakeUntilSink<Element, Other>: Sink<Element, Element> {
   }
 }
 
-final class TakeUntilOther<Element, Other>: Observer<Other> {
+class TakeUntilOther<Element, Other>: Observer<Other> {
   let parent: TakeUntilSink<Element, Other>
   init(parent: TakeUntilSink<Element, Other>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueTakeUntilProducer: TakeUntilProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueTakeUntilSink(observer: observer, cancel: cancel)
+    return (sink, sink.run(source, other))
+  }
+}
+
+final class ValueTakeUntilSink: TakeUntilSink<Value, Value> {
+  override func makeOther() -> Observer<Value> { ValueTakeUntilOther(parent: self) }
+  override func on(_ event: Event<Value>) { super.on(event) }
+}
+
+final class ValueTakeUntilOther: TakeUntilOther<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

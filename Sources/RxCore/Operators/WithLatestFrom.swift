@@ -8,7 +8,15 @@ extension Observable {
   }
 }
 
-final class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
+extension Observable where Element == Value {
+  public func withLatestFrom(
+    _ other: Observable<Value>, resultSelector: @escaping (Value, Value) throws -> Value
+  ) -> Observable<Value> {
+    ValueWithLatestFromProducer(source: self, other: other, resultSelector: resultSelector)
+  }
+}
+
+class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
   let source: Observable<Source>
   let other: Observable<Other>
   let resultSelector: (Source, Other) throws -> Result
@@ -28,7 +36,7 @@ final class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
 }
 
 /// Source and other events are serialized through one Drain.
-final class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
+class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   enum Signal {
     case source(Event<Source>)
     case other(Event<Other>)
@@ -46,14 +54,17 @@ final class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   }
 
   func run() -> any Disposable {
-    otherSubscription.trySet(parent.other.subscribe(WithLatestFromOther(parent: self)))
+    otherSubscription.trySet(parent.other.subscribe(makeOther()))
     if !wantsNoMoreEvents { sourceSubscription.trySet(parent.source.subscribe(self)) }
     return BinaryDisposable(sourceSubscription, otherSubscription)
   }
 
+  /// The observer of `other` (a hook for the Value leaf).
+  func makeOther() -> Observer<Other> { WithLatestFromOther(parent: self) }
+
   override func on(_ event: Event<Source>) { submit(.source(event)) }
 
-  func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
@@ -78,9 +89,29 @@ final class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   }
 }
 
-final class WithLatestFromOther<Source, Other, Result>: Observer<Other> {
+class WithLatestFromOther<Source, Other, Result>: Observer<Other> {
   let parent: WithLatestFromSink<Source, Other, Result>
   init(parent: WithLatestFromSink<Source, Other, Result>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueWithLatestFromProducer: WithLatestFromProducer<Value, Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueWithLatestFromSink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+final class ValueWithLatestFromSink: WithLatestFromSink<Value, Value, Value> {
+  override func makeOther() -> Observer<Value> { ValueWithLatestFromOther(parent: self) }
+  override func on(_ event: Event<Value>) { super.on(event) }
+}
+
+final class ValueWithLatestFromOther: WithLatestFromOther<Value, Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

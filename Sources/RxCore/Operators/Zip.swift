@@ -9,7 +9,15 @@ extension Observable {
   }
 }
 
-final class ZipProducer<Source, Result>: Producer<Result> {
+extension Observable where Element == Value {
+  public static func zip(
+    _ sources: [Observable<Value>], resultSelector: @escaping ([Value]) throws -> Value
+  ) -> Observable<Value> {
+    ValueZipProducer(sources: sources, resultSelector: resultSelector)
+  }
+}
+
+class ZipProducer<Source, Result>: Producer<Result> {
   let sources: [Observable<Source>]
   let resultSelector: ([Source]) throws -> Result
 
@@ -28,7 +36,7 @@ final class ZipProducer<Source, Result>: Producer<Result> {
 
 /// Events of all sources are serialized through one Drain; the state below is touched only
 /// by the draining thread.
-final class ZipSink<Source, Result>: Sink<Source, Result> {
+class ZipSink<Source, Result>: Sink<Source, Result> {
   let parent: ZipProducer<Source, Result>
   let drain = Drain<(Int, Event<Source>)>()
   let subscriptions: [SingleAssignmentDisposable]
@@ -36,6 +44,8 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
   var numberOfNonEmpty = 0
   var sourceDone: [Bool]
   var numberOfDone = 0
+  /// The selector's argument, refilled for each combination: no allocation per event.
+  var arguments: [Source] = []
 
   init(parent: ZipProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
@@ -54,14 +64,17 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
     }
     for i in 0..<n {
       if wantsNoMoreEvents { break }
-      subscriptions[i].trySet(parent.sources[i].subscribe(IndexedObserver(parent: self, index: i) {
-        self.submit($0, $1)
-      }))
+      subscriptions[i].trySet(parent.sources[i].subscribe(makeObserver(i)))
     }
     return CompositeDisposable(disposables: subscriptions)
   }
 
-  func submit(_ index: Int, _ event: Event<Source>) {
+  /// The observer of the i-th source (a hook for the Value leaf).
+  func makeObserver(_ index: Int) -> Observer<Source> {
+    IndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+  }
+
+  final func submit(_ index: Int, _ event: Event<Source>) {
     drain.submit((index, event)) { self.handle($0.0, $0.1) }
   }
 
@@ -76,7 +89,6 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
         if numberOfDone == n - 1 { forwardTerminal(.completed) }
         return
       }
-      var arguments: [Source] = []
       arguments.reserveCapacity(n)
       numberOfNonEmpty = 0
       for i in 0..<n {
@@ -84,7 +96,10 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
         if !queues[i].isEmpty { numberOfNonEmpty += 1 }
       }
       let result: Result
-      do { result = try parent.resultSelector(arguments) } catch {
+      do {
+        defer { arguments.removeAll(keepingCapacity: true) }
+        result = try parent.resultSelector(arguments)
+      } catch {
         forwardTerminal(.error(error))
         return
       }
@@ -101,5 +116,21 @@ final class ZipSink<Source, Result>: Sink<Source, Result> {
         subscriptions[index].dispose()
       }
     }
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueZipProducer: ZipProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueZipSink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+final class ValueZipSink: ZipSink<Value, Value> {
+  override func makeObserver(_ index: Int) -> Observer<Value> {
+    ValueIndexedObserver(parent: self, index: index) { self.submit($0, $1) }
   }
 }

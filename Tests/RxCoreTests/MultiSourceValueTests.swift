@@ -1,0 +1,305 @@
+import XCTest
+@testable import RxCore
+
+/// The Value overloads of the multi-source, higher-order and sharing operators (what the C
+/// layer calls): each must build its concrete leaves and behave as the generic operator does.
+final class MultiSourceValueTests: XCTestCase {
+  var start = 0
+  override func setUp() { start = Resources.total }
+  override func tearDown() { XCTAssertEqual(Resources.total, start, "live objects leaked") }
+
+  private static func int(_ v: Value) -> Int64 {
+    if case .int(let i) = v { return i }
+    return -1
+  }
+  private func ints(_ values: Int64...) -> Observable<Value> { Observable.from(values.map { .int($0) }) }
+  private func values(_ r: Recorder<Value>) -> [Int64] { r.elements.map(Self.int) }
+  private let sum: ([Value]) throws -> Value = { .int($0.map(MultiSourceValueTests.int).reduce(0, +)) }
+
+  func testOfAndFrom() {
+    let of = Observable.of(Value.int(1), .int(2))
+    XCTAssertTrue(of is ValueSequenceObservable)
+    let r = Recorder<Value>()
+    _ = of.subscribe(r)
+    XCTAssertEqual(values(r), [1, 2])
+    XCTAssertTrue(r.completed)
+    XCTAssertTrue(ints(1) is ValueSequenceObservable)
+  }
+
+  func testFlatMapAndMerge() {
+    let flat = ints(1, 2).flatMap { v in self.ints(Self.int(v), Self.int(v) * 10) }
+    XCTAssertTrue(flat is ValueFlatMapProducer)
+    let r = Recorder<Value>()
+    _ = flat.subscribe(r)
+    XCTAssertEqual(values(r), [1, 10, 2, 20])
+    XCTAssertTrue(r.completed)
+
+    // Inner subjects: events in arrival order; completed once the outer and every inner are.
+    let a = PublishSubject<Value>(), b = PublishSubject<Value>()
+    let merged = Observable.merge([a.asObservable(), b.asObservable()])
+    XCTAssertTrue(merged is ValueMergeProducer)
+    let m = Recorder<Value>()
+    let d = merged.subscribe(m)
+    a.on(.next(.int(1)))
+    b.on(.next(.int(2)))
+    a.on(.completed)
+    b.on(.next(.int(3)))
+    XCTAssertFalse(m.completed)
+    b.on(.completed)
+    XCTAssertEqual(values(m), [1, 2, 3])
+    XCTAssertTrue(m.completed)
+    d.dispose()
+
+    let c = PublishSubject<Value>()
+    let e = Recorder<Value>()
+    let d2 = Observable.merge([c.asObservable(), ints(4)]).subscribe(e)
+    c.on(.error(OpTestError(code: 3)))
+    XCTAssertEqual(values(e), [4])
+    XCTAssertEqual(e.errorCode, 3)
+    d2.dispose()
+
+    let none = Recorder<Value>()
+    _ = Observable<Value>.merge([]).subscribe(none)
+    XCTAssertTrue(none.completed)
+
+    // A downstream that is done stops the merge's own loop over the sources.
+    let first = Recorder<Value>()
+    _ = Observable.merge([ints(1, 2), ints(3)]).take(1).subscribe(first)
+    XCTAssertEqual(values(first), [1])
+    XCTAssertTrue(first.completed)
+  }
+
+  func testSwitchConcatMapAndConcat() {
+    let outer = PublishSubject<Value>()
+    let inners = [PublishSubject<Value>(), PublishSubject<Value>()]
+    let switched = outer.asObservable().flatMapLatest { inners[Int(Self.int($0))].asObservable() }
+    XCTAssertTrue(switched is ValueSwitchProducer)
+    let r = Recorder<Value>()
+    let d = switched.subscribe(r)
+    outer.on(.next(.int(0)))
+    inners[0].on(.next(.int(1)))
+    outer.on(.next(.int(1)))
+    inners[0].on(.next(.int(2)))  // superseded
+    inners[1].on(.next(.int(3)))
+    outer.on(.completed)
+    XCTAssertFalse(r.completed)
+    inners[1].on(.completed)
+    XCTAssertEqual(values(r), [1, 3])
+    XCTAssertTrue(r.completed)
+    d.dispose()
+
+    let failing = Recorder<Value>()
+    _ = ints(1).flatMapLatest { _ in throw OpTestError(code: 4) }.subscribe(failing)
+    XCTAssertEqual(failing.errorCode, 4)
+
+    let concatMapped = ints(1, 2).concatMap { v in self.ints(Self.int(v), Self.int(v) * 10) }
+    XCTAssertTrue(concatMapped is ValueConcatMapProducer)
+    let cm = Recorder<Value>()
+    _ = concatMapped.subscribe(cm)
+    XCTAssertEqual(values(cm), [1, 10, 2, 20])
+    XCTAssertTrue(cm.completed)
+
+    // The second source is subscribed only once the first completed.
+    let a = PublishSubject<Value>(), b = PublishSubject<Value>()
+    let concatenated = Observable.concat([a.asObservable(), b.asObservable()])
+    XCTAssertTrue(concatenated is ValueConcatProducer)
+    let c = Recorder<Value>()
+    let d2 = concatenated.subscribe(c)
+    b.on(.next(.int(9)))
+    a.on(.next(.int(1)))
+    a.on(.completed)
+    b.on(.next(.int(2)))
+    b.on(.completed)
+    XCTAssertEqual(values(c), [1, 2])
+    XCTAssertTrue(c.completed)
+    d2.dispose()
+    XCTAssertTrue(ints(1).concat(ints(2)) is ValueConcatProducer)
+  }
+
+  func testCombineLatestZipAndWithLatestFrom() {
+    let a = PublishSubject<Value>(), b = PublishSubject<Value>()
+    let combined = Observable.combineLatest([a.asObservable(), b.asObservable()], resultSelector: sum)
+    XCTAssertTrue(combined is ValueCombineLatestProducer)
+    let r = Recorder<Value>()
+    let d = combined.subscribe(r)
+    a.on(.next(.int(1)))
+    b.on(.next(.int(10)))
+    a.on(.next(.int(2)))
+    b.on(.next(.int(20)))
+    a.on(.completed)
+    XCTAssertFalse(r.completed)
+    b.on(.completed)
+    XCTAssertEqual(values(r), [11, 12, 22])
+    XCTAssertTrue(r.completed)
+    d.dispose()
+
+    let x = PublishSubject<Value>(), y = PublishSubject<Value>()
+    let zipped = Observable.zip([x.asObservable(), y.asObservable()], resultSelector: sum)
+    XCTAssertTrue(zipped is ValueZipProducer)
+    let z = Recorder<Value>()
+    let d2 = zipped.subscribe(z)
+    x.on(.next(.int(1)))
+    x.on(.next(.int(2)))
+    y.on(.next(.int(10)))
+    y.on(.next(.int(20)))
+    y.on(.next(.int(30)))
+    XCTAssertEqual(values(z), [11, 22])
+    x.on(.error(OpTestError(code: 5)))
+    XCTAssertEqual(z.errorCode, 5)
+    d2.dispose()
+
+    let source = PublishSubject<Value>(), other = PublishSubject<Value>()
+    let latest = source.asObservable().withLatestFrom(other.asObservable()) { .int(Self.int($0) * 100 + Self.int($1)) }
+    XCTAssertTrue(latest is ValueWithLatestFromProducer)
+    let w = Recorder<Value>()
+    let d3 = latest.subscribe(w)
+    source.on(.next(.int(1)))  // nothing from other yet: dropped
+    other.on(.next(.int(5)))
+    source.on(.next(.int(2)))
+    other.on(.next(.int(6)))
+    other.on(.completed)
+    source.on(.next(.int(3)))
+    source.on(.completed)
+    XCTAssertEqual(values(w), [205, 306])
+    XCTAssertTrue(w.completed)
+    d3.dispose()
+  }
+
+  func testSampleAmbTakeUntilSkipUntil() {
+    let source = PublishSubject<Value>(), ticks = PublishSubject<Value>()
+    let sampled = source.asObservable().sample(ticks.asObservable())
+    XCTAssertTrue(sampled is ValueSample)
+    let s = Recorder<Value>()
+    let d = sampled.subscribe(s)
+    source.on(.next(.int(1)))
+    source.on(.next(.int(2)))
+    ticks.on(.next(.none))
+    ticks.on(.next(.none))  // nothing new since the last tick
+    source.on(.next(.int(3)))
+    source.on(.completed)
+    XCTAssertFalse(s.completed)
+    ticks.on(.next(.none))
+    XCTAssertEqual(values(s), [2, 3])
+    XCTAssertTrue(s.completed)
+    d.dispose()
+
+    let a = PublishSubject<Value>(), b = PublishSubject<Value>()
+    let amb = Observable.amb([a.asObservable(), b.asObservable()])
+    XCTAssertTrue(amb is ValueAmbProducer)
+    let r = Recorder<Value>()
+    let d2 = amb.subscribe(r)
+    b.on(.next(.int(5)))
+    a.on(.next(.int(1)))
+    b.on(.next(.int(6)))
+    b.on(.completed)
+    XCTAssertEqual(values(r), [5, 6])
+    XCTAssertTrue(r.completed)
+    XCTAssertFalse(a.hasObservers)
+    d2.dispose()
+    XCTAssertTrue(ints(1).amb(ints(2)) is ValueAmbProducer)
+
+    let src = PublishSubject<Value>(), stop = PublishSubject<Value>()
+    let taken = src.asObservable().take(until: stop.asObservable())
+    XCTAssertTrue(taken is ValueTakeUntilProducer)
+    let t = Recorder<Value>()
+    let d3 = taken.subscribe(t)
+    src.on(.next(.int(1)))
+    stop.on(.next(.none))
+    src.on(.next(.int(2)))
+    XCTAssertEqual(values(t), [1])
+    XCTAssertTrue(t.completed)
+    d3.dispose()
+
+    let src2 = PublishSubject<Value>(), go = PublishSubject<Value>()
+    let skipped = src2.asObservable().skip(until: go.asObservable())
+    XCTAssertTrue(skipped is ValueSkipUntilProducer)
+    let k = Recorder<Value>()
+    let d4 = skipped.subscribe(k)
+    src2.on(.next(.int(1)))
+    go.on(.next(.none))
+    src2.on(.next(.int(2)))
+    src2.on(.completed)
+    XCTAssertEqual(values(k), [2])
+    XCTAssertTrue(k.completed)
+    d4.dispose()
+  }
+
+  func testSharing() {
+    let s = PublishSubject<Value>()
+    let shared = s.asObservable().share()
+    XCTAssertTrue(shared is ValueRefCount)
+    let r1 = Recorder<Value>(), r2 = Recorder<Value>()
+    let d1 = shared.subscribe(r1)
+    s.on(.next(.int(1)))
+    let d2 = shared.subscribe(r2)
+    s.on(.next(.int(2)))
+    XCTAssertEqual(values(r1), [1, 2])
+    XCTAssertEqual(values(r2), [2])
+    d1.dispose()
+    d2.dispose()
+    XCTAssertFalse(s.hasObservers)
+
+    let replayed = s.asObservable().share(replay: 1)
+    XCTAssertTrue(replayed is ValueRefCount)
+    let r3 = Recorder<Value>(), r4 = Recorder<Value>()
+    let d3 = replayed.subscribe(r3)
+    s.on(.next(.int(3)))
+    s.on(.next(.int(4)))
+    let d4 = replayed.subscribe(r4)
+    s.on(.completed)
+    XCTAssertEqual(values(r3), [3, 4])
+    XCTAssertEqual(values(r4), [4])
+    XCTAssertTrue(r3.completed && r4.completed)
+    d3.dispose()
+    d4.dispose()
+
+    let t = PublishSubject<Value>()
+    let published = t.asObservable().publish()
+    XCTAssertTrue(published is ValueConnectableObservable)
+    XCTAssertTrue(t.asObservable().replay(2) is ValueConnectableObservable)
+    XCTAssertTrue(t.asObservable().multicast { PublishSubject<Value>() } is ValueConnectableObservable)
+    let p = Recorder<Value>()
+    let d5 = published.subscribe(p)
+    t.on(.next(.int(0)))  // not connected yet
+    let connection = published.connect()
+    t.on(.next(.int(5)))
+    connection.dispose()
+    t.on(.next(.int(6)))
+    XCTAssertEqual(values(p), [5])
+    d5.dispose()
+
+    let counted = t.asObservable().replay(2).refCount()
+    XCTAssertTrue(counted is ValueRefCount)
+    let q = Recorder<Value>()
+    let d6 = counted.subscribe(q)
+    t.on(.next(.int(7)))
+    t.on(.error(OpTestError(code: 8)))
+    XCTAssertEqual(values(q), [7])
+    XCTAssertEqual(q.errorCode, 8)
+    d6.dispose()
+  }
+
+  func testDriverAndObserveOnMain() {
+    let s = PublishSubject<Value>()
+    let driver = s.asObservable().asDriver(onErrorJustReturn: .int(-1))
+    XCTAssertTrue(driver is ValueRefCount)
+    let r = Recorder<Value>()
+    let d = driver.subscribe(r)
+    s.on(.next(.int(1)))
+    s.on(.next(.int(2)))
+    _ = MainScheduler.instance.drain()
+    XCTAssertEqual(values(r), [1, 2])
+    s.on(.error(OpTestError(code: 9)))
+    _ = MainScheduler.instance.drain()
+    XCTAssertEqual(values(r), [1, 2, -1])
+    XCTAssertTrue(r.completed)
+    d.dispose()
+
+    let o = Recorder<Value>()
+    let d2 = ints(1, 2, 3).observe(on: MainScheduler.instance).subscribe(o)
+    _ = MainScheduler.instance.drain()
+    XCTAssertEqual(values(o), [1, 2, 3])
+    XCTAssertTrue(o.completed)
+    d2.dispose()
+  }
+}
