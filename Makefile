@@ -181,6 +181,7 @@ rxtests: $(RXTESTS)
 
 # The harness, each test in its own process. Output also goes to build/logs/.
 DISPOSE_RACE_TESTS := dispose_race_subject_subscription_from_another_thread \
+  dispose_race_own_deliverer_disposes_while_another_thread_starts_emitting \
   dispose_race_operator_chain_from_another_thread dispose_race_inside_own_callback_while_another_thread_emits \
   drain_fairness_subscribe_and_dispose_return_while_another_thread_emits_nonstop \
   drain_bias_revoked_while_the_owner_is_inside_a_callback drain_bias_revocation_races_the_owners_stream \

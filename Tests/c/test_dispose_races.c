@@ -123,6 +123,45 @@ RX_TEST(dispose_race_subject_subscription_from_another_thread) { race_with(as_is
 
 RX_TEST(dispose_race_operator_chain_from_another_thread) { race_with(mapped); }
 
+/* A subscription first fed by the thread that later disposes it: that thread is the only
+   deliverer, so its dispose skips the process barrier, unless another thread has started
+   delivering meanwhile. Here another thread starts emitting at once, so the dispose races
+   with that thread's first deliveries (its claim to deliver) or follows them. */
+RX_TEST(dispose_race_own_deliverer_disposes_while_another_thread_starts_emitting) {
+  int64_t live = rx_debug_live_objects();
+  int64_t rounds = race_rounds();
+  for (int64_t r = 0; r < rounds; r++) {
+    emitter_thread e = {rx_publish_subject_new(), 0, 0};
+    rx_observable *m = mapped(rx_subject_as_observable(e.s));
+    race_obs *o = calloc(1, sizeof *o);
+    CHECK(o != NULL);
+    rx_observer ob = {race_on_next, NULL, NULL, race_on_disposed, o};
+    rx_disposable *d = rx_subscribe(m, ob);
+    CHECK_OK(rx_subject_on_next(e.s, RX_INT(-1)));  /* this thread delivers first */
+    CHECK_EQ(atomic_load(&o->nexts), 1);
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, emit_until_stopped, &e), 0);
+    long want = 1 + r % 3;  /* dispose at once, or after the other thread's first events */
+    int64_t until = rxtest_now_ns() + 200000000LL;
+    while (want > 1 && atomic_load(&o->nexts) < want && rxtest_now_ns() < until) sched_yield();
+    CHECK_OK(rx_dispose(d));
+    until = rxtest_now_ns() + 10000000000LL;
+    while (atomic_load(&o->disposed) == 0 && rxtest_now_ns() < until) sched_yield();
+    long before = atomic_load(&o->nexts);
+    for (int k = 0; k < 20; k++) sched_yield();
+    atomic_store(&e.stop, 1);
+    pthread_join(t, NULL);
+    CHECK_EQ(atomic_load(&o->disposed), 1);
+    CHECK_EQ(atomic_load(&o->late), 0);
+    CHECK_EQ(atomic_load(&o->overlaps), 0);
+    CHECK_EQ(atomic_load(&o->nexts), before);
+    free(o);
+    rx_release(m);
+    rx_release(e.s);
+  }
+  CHECK_EQ(rx_debug_live_objects(), live);
+}
+
 /* A disposer inside the subscription's own callback, while another thread keeps emitting:
    on_disposed follows that callback on the same thread, and nothing after it. */
 typedef struct self_dispose {

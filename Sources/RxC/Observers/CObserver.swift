@@ -59,6 +59,11 @@ final class CObserver: Observer<RxValue>, Cancelable {
   private var upstream: Upstream = .none
   /// Written only by the (serialized) deliverer; read by a disposer after the barrier.
   private let inCallback = Atomic<Bool>(false)
+  /// The one thread that has delivered to this observer (`rxc_thread_self`), 0 before any,
+  /// `manyDeliverers` once a second one has. A disposer on that thread (or before any
+  /// delivery) needs no process barrier: no other thread can be inside a callback.
+  private let deliverer = Atomic<UInt>(0)
+  private static let manyDeliverers: UInt = 1
   /// Set by the subject during this observer's own inline `detachOwned` call (and read by
   /// the same thread right after it).
   private var detachedInline = false
@@ -169,6 +174,7 @@ final class CObserver: Observer<RxValue>, Cancelable {
 
   @inline(__always)
   private func enter() {
+    if deliverer.load(ordering: .relaxed) != rxc_thread_self() { claimDeliverer() }
     inCallback.store(true, ordering: .relaxed)
     AsymmetricFence.lightSide()  // the CPU may still reorder: that is what the disposer's barrier is for
   }
@@ -179,6 +185,33 @@ final class CObserver: Observer<RxValue>, Cancelable {
     inCallback.store(false, ordering: .releasing)
     AsymmetricFence.lightSide()
     if state.load(ordering: .acquiring) & Self.stopped != 0 { leftAfterStop() }
+  }
+
+  /// A thread's first delivery: it becomes the deliverer, or there are now several. The full
+  /// fence pairs with the one in `disposerIsTheOnlyDeliverer` (Dekker): either the disposer
+  /// sees this claim, or this thread's STOPPED check, after it, sees the disposer's.
+  /// (Once there are several, each delivery comes here and leaves at once: the claim that
+  /// made them several was fenced, and no later one changes anything.)
+  @inline(never)
+  private func claimDeliverer() {
+    let me = rxc_thread_self()
+    var old = deliverer.load(ordering: .relaxed)
+    if old == Self.manyDeliverers { return }
+    while old != me && old != Self.manyDeliverers {
+      let r = deliverer.compareExchange(
+        expected: old, desired: old == 0 ? me : Self.manyDeliverers, ordering: .sequentiallyConsistent)
+      if r.exchanged { break }
+      old = r.original
+    }
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+  }
+
+  /// For a disposer that has set STOPPED: true if no thread but this one has delivered (see
+  /// `claimDeliverer`).
+  private func disposerIsTheOnlyDeliverer() -> Bool {
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    let d = deliverer.load(ordering: .sequentiallyConsistent)
+    return d == 0 || d == rxc_thread_self()
   }
 
   /// A deliverer that saw STOPPED: if a disposer left on_disposed to it (PENDING), run it.
@@ -271,10 +304,12 @@ final class CObserver: Observer<RxValue>, Cancelable {
     finishAfterStopElsewhere()
   }
 
-  /// `finishAfterStop` when a deliverer may be inside a callback on another thread.
+  /// `finishAfterStop` when a deliverer may be inside a callback on another thread. A
+  /// disposer that is the only thread ever to deliver (its subscription through operators,
+  /// say, fed on this thread) skips the barrier: `inCallback` is then its own.
   @inline(never)
   private func finishAfterStopElsewhere() {
-    AsymmetricFence.heavySide()
+    if !disposerIsTheOnlyDeliverer() { AsymmetricFence.heavySide() }
     if inCallback.load(ordering: .acquiring) {
       if state.bitwiseOr(Self.pending, ordering: .acquiringAndReleasing).oldValue & Self.left != 0 {
         claimFinal()
