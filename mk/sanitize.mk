@@ -3,10 +3,9 @@
 #   make sanitize-stress-thread / sanitize-stress-address / sanitize-sweep-address
 # The main Makefile's sanitize-thread / sanitize-address run these too (prerequisites below).
 #
-# TSan cannot see Synchronization.Mutex hand a contended lock over (it goes through the
-# kernel), so every contended critical section looks like a race. -DRXC_TSAN swaps in a
-# pthread lock that TSan intercepts (Sources/RxCore/Core/TSanMutex.swift): every
-# `swift test/build --sanitize=thread` passes SAN_SWIFT_FLAGS_thread (set in the Makefile).
+# The core's locks are pthread mutexes, which TSan intercepts (Sources/RxCore/Core/Mutex.swift);
+# -DRXC_TSAN leaves out what TSan cannot follow: every `swift test/build --sanitize=thread`
+# passes SAN_SWIFT_FLAGS_thread (set in the Makefile).
 SAN_SCRATCH_thread ?= .build-tsan
 SAN_SCRATCH_address ?= .build-asan
 SWIFT ?= swift

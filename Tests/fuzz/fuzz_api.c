@@ -119,6 +119,7 @@ static Ctx *ctx_use(void *p) {
 enum { ST_ACTIVE, ST_TERMINATED, ST_DISPOSED };
 
 typedef struct Rec {
+  rx_by_ref by; /* first: an observer whose on_next is rx_by_ref_on_next gets this Rec as ctx */
   atomic_int busy;
   atomic_int state;
   atomic_int nexts, terminals, disposed;
@@ -134,6 +135,38 @@ static void rec_enter(Rec *r, const char *what) {
 }
 static void rec_leave(Rec *r) { atomic_store(&r->busy, 0); }
 
+/* Every reader of a boxed value, on a borrowed value (nested arrays and events too). */
+static void inspect(rx_value v, int depth) {
+  if (depth > 3) return;
+  size_t len = 7;
+  switch (v.kind) {
+  case RX_ARRAY: {
+    size_t n = rx_array_count(v);
+    for (size_t i = 0; i < n && i < 4; i++) inspect(rx_array_get(v, i), depth + 1);
+    if (rx_array_get(v, n).kind != RX_NONE) FAILF("rx_array_get out of range gave a value");
+    break;
+  }
+  case RX_BYTES:
+    if (!rx_value_bytes(v, &len) && len != 0) FAILF("rx_value_bytes gave NULL for %zu bytes", len);
+    break;
+  case RX_OBJECT: (void)rx_object_data(v); break;
+  case RX_OBSERVABLE: if (!rx_value_observable(v)) FAILF("rx_value_observable gave NULL"); break;
+  case RX_EVENT:
+    switch (rx_value_event_kind(v)) {
+    case RX_EVENT_NEXT: inspect(rx_value_event_value(v), depth + 1); break;
+    case RX_EVENT_ERROR: {
+      const rx_error *e = rx_value_event_error(v);
+      if (!e || rx_error_code(e) == 0) FAILF("an error event without its error");
+      break;
+    }
+    case RX_EVENT_COMPLETED: break;
+    default: FAILF("an event value of no event kind");
+    }
+    break;
+  default: break;
+  }
+}
+
 static void rec_next(void *ctx, rx_value v) {
   Rec *r = ctx;
   rec_enter(r, "on_next");
@@ -146,6 +179,7 @@ static void rec_next(void *ctx, rx_value v) {
     FAILF("rx_value_double disagrees with the payload");
   if (v.kind == RX_BOOL && rx_value_bool(v) != RX_BOOL_OF(v)) FAILF("rx_value_bool disagrees with i");
   if (v.kind == RX_PTR && rx_value_ptr(v) != RX_PTR_OF(v)) FAILF("rx_value_ptr disagrees with i");
+  inspect(v, 0);
   atomic_fetch_add(&r->nexts, 1);
   rec_leave(r);
 }
@@ -169,13 +203,20 @@ static void rec_disposed(void *ctx) {
   rec_leave(r);
 }
 
+static void rec_next_ref(void *ctx, const rx_value *v) { rec_next(ctx, *v); }
+
 static rx_observer rec_observer(void) {
+  static atomic_uint made;
   Rec *r = calloc(1, sizeof *r);
+  r->by.ctx = r;
+  r->by.on_next = rec_next_ref;
   pthread_mutex_lock(&rec_lock);
   r->next = rec_list;
   rec_list = r;
   pthread_mutex_unlock(&rec_lock);
-  return (rx_observer){rec_next, rec_error, rec_completed, rec_disposed, r};
+  /* Every third observer takes its values by reference, through rx_by_ref_on_next. */
+  void (*on_next)(void *, rx_value) = atomic_fetch_add(&made, 1) % 3 == 2 ? rx_by_ref_on_next : rec_next;
+  return (rx_observer){on_next, rec_error, rec_completed, rec_disposed, r};
 }
 
 /* A tap for rx_do: shared by all subscriptions of the observable, so it only checks ctx. */
@@ -201,12 +242,15 @@ static rx_dispose_bag *bag;
 static rx_error *make_error(int code) { return rx_error_new(RX_ERROR_USER + code, "fuzz"); }
 
 static rx_value make_value(uint8_t b) {
-  switch (b % 6) {
+  static int cell;
+  switch (b % 8) {
   case 0: return rx_int(b);
   case 1: return rx_string("v");
   case 2: return rx_double(b / 2.0);
   case 3: return rx_bool(b & 8);
   case 4: return rx_ptr(&test_sched);
+  case 5: return rx_bytes("xy", b & 2);
+  case 6: return rx_object(&cell, NULL);
   default: { rx_value items[2] = {rx_int(1), rx_int(b)}; return rx_array(items, 2); }
   }
 }
@@ -297,6 +341,36 @@ static bool equal_fn(void *ctx, rx_value a, rx_value b) {
   return rx_value_equal(a, b);
 }
 
+/* The by-value callbacks above, by reference (rx_by_ref), for the rx_by_ref_* trampolines. */
+static void br_map(void *ctx, const rx_value *v, rx_value *out, rx_error **e) { *out = map_fn(ctx, *v, e); }
+static bool br_pred(void *ctx, const rx_value *v, rx_error **e) { return pred_fn(ctx, *v, e); }
+static void br_acc(void *ctx, const rx_value *a, const rx_value *v, rx_value *out, rx_error **e) {
+  *out = acc_fn(ctx, *a, *v, e);
+}
+static rx_observable *br_flat(void *ctx, const rx_value *v, rx_error **e) { return flat_fn(ctx, *v, e); }
+static void br_combine(void *ctx, const rx_value *vs, size_t n, rx_value *out, rx_error **e) {
+  *out = combine_fn(ctx, vs, n, e);
+}
+static bool br_equal(void *ctx, const rx_value *a, const rx_value *b) { return equal_fn(ctx, *a, *b); }
+
+static rx_by_ref *byref_new(uint8_t param) {
+  rx_by_ref *b = calloc(1, sizeof *b);
+  b->ctx = ctx_new(param % 8, 0);
+  b->map = br_map;
+  b->predicate = br_pred;
+  b->accumulate = br_acc;
+  b->flat_map = br_flat;
+  b->combine = br_combine;
+  b->equal = br_equal;
+  return b;
+}
+/* Freed here: a trampoline called after its ctx_free reads freed memory (ASan reports it). */
+static void byref_free(void *p) {
+  rx_by_ref *b = p;
+  ctx_free(b->ctx);
+  free(b);
+}
+
 static rx_observable *catch_fn(void *ctx, const rx_error *e) {
   Ctx *c = ctx_use(ctx);
   (void)e;
@@ -374,7 +448,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 51) {
+  switch (which % 57) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -454,6 +528,14 @@ static void op_operator(Input *in) {
     rx_value_release(table[1].value);
     break;
   }
+  case 51: if (p_rx_map) o = p_rx_map(src, rx_by_ref_map, byref_new(c), byref_free); break;
+  case 52: if (p_rx_filter) o = p_rx_filter(src, rx_by_ref_predicate, byref_new(c), byref_free); break;
+  case 53: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), rx_by_ref_accumulate, byref_new(c), byref_free); break;
+  case 54: if (p_rx_flat_map) o = p_rx_flat_map(src, rx_by_ref_flat_map, byref_new(c), byref_free); break;
+  case 55: if (p_rx_combine_latest) o = p_rx_combine_latest(srcs, n, rx_by_ref_combine, byref_new(c), byref_free); break;
+  case 56: if (p_rx_distinct_until_changed)
+      o = p_rx_distinct_until_changed(src, rx_by_ref_equal, byref_new(c), byref_free);
+    break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};
@@ -575,7 +657,7 @@ static void op_emitter(Input *in) {
   uint8_t slot = u8(in) % NEMIT, what = u8(in);
   rx_emitter *e = emitters[slot];
   if (!e) return;
-  switch (what % 5) {
+  switch (what % 8) {
   case 0: case 1: rx_emitter_next(e, rx_int(what)); break;
   case 2: rx_emitter_completed(e); break;
   case 3: { rx_error *err = make_error(6); rx_emitter_error(e, err); rx_release(err); break; }
@@ -623,6 +705,15 @@ static void op_scheduler(Input *in) {
     break;
   case 4: if (p_rx_schedule_periodic)
       put_sub(p_rx_schedule_periodic(test_sched, 0, 1000000 * (1 + a % 3), action_fn, ctx_new(0, 0), ctx_free), slot);
+    break;
+  case 5: (void)rx_scheduler_is_serial(pick_scheduler(a)); break;
+  case 6: /* main-scheduler work: op_main_drain (or the end of the program) runs it */
+    if (p_rx_schedule) put_sub(p_rx_schedule(rx_scheduler_main(), action_fn, ctx_new(0, 0), ctx_free), slot);
+    break;
+  case 7:
+    if (rx_main_fd() < 0) FAILF("rx_main_fd failed: %s", rx_last_error());
+    if (a & 1) rx_main_stop(); /* ends the next run at once */
+    if (rx_main_run_for(0) != RX_OK) FAILF("rx_main_run_for(0) failed: %s", rx_last_error());
     break;
   }
 }
@@ -707,6 +798,31 @@ static void op_run_loop(Input *in) {
   rx_release(loop);
 }
 
+/* Disposable containers: a token moved from its slot into a composite, serial or
+   single-assignment disposable, which takes the slot's place. */
+static void op_containers(Input *in) {
+  uint8_t what = u8(in), a = u8(in), slot = u8(in);
+  rx_disposable *d = subs[a % NSUBS];
+  subs[a % NSUBS] = NULL;
+  rx_disposable *c = NULL;
+  switch (what % 3) {
+  case 0:
+    c = rx_composite_disposable_new();
+    if (d && rx_composite_disposable_add(c, d) != RX_OK) FAILF("composite add failed: %s", rx_last_error());
+    break;
+  case 1:
+    c = rx_serial_disposable_new();
+    if (d && rx_serial_disposable_set(c, d) != RX_OK) FAILF("serial set failed: %s", rx_last_error());
+    break;
+  case 2:
+    c = rx_single_assignment_disposable_new();
+    if (d && rx_single_assignment_disposable_set(c, d) != RX_OK) FAILF("single-assignment set failed: %s", rx_last_error());
+    if (rx_single_assignment_disposable_set(c, NULL) == RX_OK) FAILF("single-assignment set NULL succeeded");
+    break;
+  }
+  put_sub(c, slot);
+}
+
 static void op_bag(Input *in) {
   (void)in;
   rx_dispose_bag_drain(bag);
@@ -723,7 +839,7 @@ static const OpFn ops[] = {op_source, op_source, op_subject, op_operator, op_ope
                            op_operator, op_subscribe, op_subscribe, op_dispose, op_release_obs,
                            op_subject_event, op_subject_event, op_emitter, op_two_threads,
                            op_scheduler, op_misuse, op_bag, op_retain_release, op_blocking,
-                           op_main_drain, op_run_loop};
+                           op_main_drain, op_run_loop, op_containers};
 #define NOPS (sizeof ops / sizeof ops[0])
 
 /* ------------------------------------------------------------------ the target */

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""The lists kept beside the header, checked against it (part of `make check-abi`).
+
+Usage: check-lists.py include/rxc.h Tests/sweep/api.txt
+
+- Tests/sweep/api.txt names exactly the functions the header declares (the sweep's list).
+- The fuzzer (Tests/fuzz/fuzz_api.c) calls every declared function, or FUZZ_EXEMPT says why
+  not; its operator switch's modulus is its number of cases.
+- The README's operator table names every operator of the header's section 9.
+Prints one line per problem and exits 1 if there is any.
+"""
+import re
+import sys
+
+# Functions the fuzzer does not call, and why.
+FUZZ_EXEMPT = {
+    "rx_main_run": "blocks until rx_main_stop",
+    "rx_scheduler_new_thread": "a thread per schedule: too slow for a fuzz step",
+    "rx_scheduler_concurrent_new": "real threads; the stress test covers them",
+    "rx_scheduler_serial_new": "real threads; the stress test covers them",
+    "rx_scheduler_operation_queue_new": "real threads; the stress test covers them",
+    "rx_scheduler_custom_new": "needs a scheduler implementation; the C tests cover it",
+    "rx_marble_expect": "prints diffs; the marble tests cover it",
+    "rx_version": "constant",
+    "rx_status_string": "constant",
+}
+
+header, api = sys.argv[1], sys.argv[2]
+text = open(header).read()
+declared = sorted(set(re.findall(r"RX_EXPORT[^;(]*?\b(rx_[a-z0-9_]+)\s*\(", text)))
+problems = []
+
+listed = sorted({line.split()[1] for line in open(api) if line.strip() and not line.startswith("#")})
+for name in sorted(set(declared) - set(listed)):
+    problems.append(f"{api}: {name} is declared in {header} but not listed (make sweep-api)")
+for name in sorted(set(listed) - set(declared)):
+    problems.append(f"{api}: {name} is listed but not declared in {header}")
+
+fuzz = open("Tests/fuzz/fuzz_api.c").read()
+for name in declared:
+    if name in FUZZ_EXEMPT:
+        if re.search(r"\b%s\b" % name, fuzz):
+            problems.append(f"Tests/fuzz/fuzz_api.c calls {name}: remove it from FUZZ_EXEMPT in {sys.argv[0]}")
+    elif not re.search(r"\b%s\b" % name, fuzz):
+        problems.append(f"Tests/fuzz/fuzz_api.c never calls {name} (call it, or say why not in FUZZ_EXEMPT)")
+m = re.search(r"switch \(which % (\d+)\) \{(.*?)\n  default:", fuzz, re.S)
+if not m:
+    problems.append("Tests/fuzz/fuzz_api.c: the operator switch (`switch (which % N)`) is not found")
+else:
+    cases = len(re.findall(r"\n  case \d+:", m.group(2)))
+    if cases != int(m.group(1)):
+        problems.append(f"Tests/fuzz/fuzz_api.c: `which % {m.group(1)}` but the switch has {cases} cases")
+
+start = text.index("9. Operators")
+end = text.index("10. Blocking")
+operators = sorted(set(re.findall(r"RX_EXPORT[^;(]*?\b(rx_[a-z0-9_]+)\s*\(", text[start:end])) -
+                   {n for n in declared if n.startswith("rx_by_ref_")})
+readme = open("README.md").read()
+table = readme[readme.index("| family | operator | meaning |"):]
+table = table[:table.index("\n\n")]
+for name in operators:
+    if f"`{name}`" not in table:
+        problems.append(f"README.md: the operator table does not name {name}")
+
+for p in problems:
+    print("check-lists: " + p, file=sys.stderr)
+if problems:
+    sys.exit(1)
+print(f"check-lists: {len(declared)} functions: api.txt, the fuzzer ({len(FUZZ_EXEMPT)} exempt) "
+      f"and the README's operator table ({len(operators)} operators) agree with {header}")
