@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`make bench`: builds and runs the issue-6 benchmark suite and the operator catalog.
+"""`make bench`: builds and runs the benchmark suite (W1-W9) and the operator catalog.
 
 For each workload W1-W9: ns per unit (min and median of 5 runs, one per pass over the suite)
 for the raw C loop, librxc through its C ABI, RxCore (the Swift core called directly) and
@@ -628,7 +628,7 @@ def main():
                  "Allocations per unit: LD_PRELOAD malloc counter around the measured region at "
                  "two sizes, difference over size difference. Instructions "
                  "per unit: `valgrind --tool=callgrind` at two sizes, same difference (removes "
-                 "start-up). Budgets are issue 6's; \"met\" compares librxc's minimum time and "
+                 "start-up). The budgets are the project's; \"met\" compares librxc's minimum time and "
                  "allocations with them. Wall time on these shared 2-core machines is noisy; "
                  "instruction counts are not.\n\n")
         fh.write(tab + "\n\n")

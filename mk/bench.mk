@@ -1,4 +1,4 @@
-# `make bench`: the issue-6 benchmark suite (benchmarks/run.py): builds the shipped library,
+# `make bench`: the benchmark suite (benchmarks/run.py): builds the shipped library,
 # the C and Swift benchmarks, runs W1-W9 and prints their table, then the catalog (one row per
 # workload of Tests/perf/workloads.c) and the contended workload; writes benchmarks/RESULTS.md
 # and benchmarks/chart.png. BENCH_QUICK=1 for a smoke run, BENCH_NO_CALLGRIND=1 to skip

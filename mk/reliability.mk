@@ -1,4 +1,4 @@
-# Reliability (issue 5): shared settings and the aggregate targets. The pieces live in
+# Reliability: shared settings and the aggregate targets. The pieces live in
 # mk/sweep.mk, mk/fuzz.mk, mk/stress.mk and mk/sanitize.mk; README.md "Reliability" explains them.
 #   make reliability      sweep + fuzz-ci + stress + soak (MINUTES=1)
 #   make reliability-ci   what CI runs: sweep, fuzz-ci, soak MINUTES=1; ends "N passed, N failed"

@@ -1,4 +1,4 @@
-# Additions to the main Makefile's `make sanitize` (issue 5): the stress test against the
+# Additions to the main Makefile's `make sanitize`: the stress test against the
 # TSan and ASan builds of the library, and the bad-input sweep against the ASan build.
 #   make sanitize-stress-thread / sanitize-stress-address / sanitize-sweep-address
 # The main Makefile's sanitize-thread / sanitize-address run these too (prerequisites below).

@@ -117,7 +117,7 @@ static long env_long(const char *name, long fallback) {
   return (*end == '\0' && x >= 0) ? x : fallback;
 }
 
-/* The shared schedulers may count as live objects from their first use on (CONTRACT.md
+/* The shared schedulers may count as live objects from their first use on (rxc.h
    section 11): touch them before taking the baseline, when the library has them. */
 #pragma weak rx_scheduler_immediate
 #pragma weak rx_scheduler_current_thread

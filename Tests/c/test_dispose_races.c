@@ -1,4 +1,4 @@
-/* Disposing a subscription from one thread while another thread delivers to it (contract
+/* Disposing a subscription from one thread while another thread delivers to it (rxc.h
  * section 5): no callback starts once on_disposed has run, callbacks never overlap,
  * on_disposed runs exactly once. The delivering side of a subscription makes no atomic
  * read-modify-write; a cross-thread disposer uses a process-wide barrier instead (see

@@ -1,5 +1,5 @@
 /* Utility operators through the C ABI: do, materialize, dematerialize. Cases follow
- * RxSwift's Observable+DoOn, +Materialize and +Dematerialize tests, plus the contract's
+ * RxSwift's Observable+DoOn, +Materialize and +Dematerialize tests, plus rxc.h's
  * rules for the tap: its callbacks run before the subscriber's, on_disposed included, for
  * every subscription, and ctx_free(tap.ctx) runs once at the very end. */
 #include "ops_support.h"

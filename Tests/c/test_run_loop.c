@@ -1,4 +1,4 @@
-/* Run loops (CONTRACT.md section 8): rx_run_loop_new driven by a thread other than main,
+/* Run loops (rxc.h section 8): rx_run_loop_new driven by a thread other than main,
  * work arriving from other threads, the fd, drain counts, run_for timing, stop, the thread
  * rule, bad handles, and what the last release does with pending work. */
 #include <poll.h>

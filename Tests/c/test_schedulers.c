@@ -1,4 +1,4 @@
-/* Schedulers (CONTRACT.md section 8): the scheduler family, the main run loop and its fd,
+/* Schedulers (rxc.h section 8): the scheduler family, the main run loop and its fd,
  * the virtual-time test scheduler, disposal, periodic work. */
 #include <poll.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 /*
- * test_subjects.c — the subjects and relays through the C ABI (contract section 7):
+ * test_subjects.c — the subjects and relays through the C ABI (rxc.h section 7):
  * RxSwift's PublishSubjectTest, BehaviorSubjectTest, ReplaySubjectTest and AsyncSubjectTest
  * cases written out, relays, rx_subject_value, lifecycles (on_disposed exactly once and
  * last, ctx freed), bad input, and concurrent and re-entrant emission.

@@ -1,4 +1,4 @@
-/* Time and threads (CONTRACT.md sections 6, 8, 9, 12): interval/timer and the time
+/* Time and threads (rxc.h sections 6, 8, 9, 12): interval/timer and the time
  * operators, each exact under the test scheduler (the (time, event) pairs are recorded
  * and compared), and subscribe_on/observe_on thread identity and order. */
 #include <pthread.h>
@@ -522,7 +522,7 @@ typedef struct stopper {
 } stopper;
 
 /* Value 100 waits until main's rx_dispose has returned: any call after it started after the
-   dispose, and the contract allows none. */
+   dispose, and rxc.h allows none. */
 static void stop_next(void *ctx, rx_value v) {
   stopper *s = ctx;
   if (v.i > 100 && atomic_load(&s->disposed_flag)) atomic_fetch_add(&s->after_dispose, 1);

@@ -1,4 +1,4 @@
-/* librxc benchmark: workloads W1-W9 of issue 6 through the C ABI, plus the raw C baseline.
+/* librxc benchmark: workloads W1-W9 through the C ABI, plus the raw C baseline.
  *
  *   bench [--runs R] [--scale S] [--max-ms T] [--warm 1]
  *                                         every workload, R timed runs each (min, median);
