@@ -123,7 +123,7 @@ enum CAdapt {
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r: rx_value
       if values.isEmpty {
-        r = [rx_value]().withUnsafeBufferPointer { fn(context.ctx, $0.baseAddress, 0, &err) }
+        r = fn(context.ctx, nil, 0, &err)
       } else {
         // The views on the stack: no allocation per combination.
         r = withUnsafeTemporaryAllocation(of: rx_value.self, capacity: values.count) { views in

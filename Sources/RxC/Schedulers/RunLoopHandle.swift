@@ -15,7 +15,7 @@ class RunLoopHandle: Handle {
 
   /// A new loop's handle, holding its scheduler's handle by one C reference.
   static func make(_ loop: RunLoopScheduler) -> UnsafeMutablePointer<rx_run_loop> {
-    let scheduler = SchedulerHandle(loop)
+    let scheduler = SchedulerHandle(loop, closableLoop: loop)
     _ = scheduler.toC()
     return RunLoopHandle(loop, scheduler).cPointer
   }

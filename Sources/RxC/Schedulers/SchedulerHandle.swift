@@ -5,9 +5,13 @@ import RxCore
 /// other (serial, concurrent, operation queue, new thread, custom).
 class SchedulerHandle: Handle {
   let scheduler: Scheduler
+  /// The loop, when this is an rx_run_loop's scheduler: it refuses work once the loop is
+  /// closed (`rx_schedule`...). Set at creation, so no call pays a cast to find out.
+  let closableLoop: RunLoopScheduler?
 
-  init(_ scheduler: Scheduler) {
+  init(_ scheduler: Scheduler, closableLoop: RunLoopScheduler? = nil) {
     self.scheduler = scheduler
+    self.closableLoop = closableLoop
     super.init(kind: .scheduler)
   }
 
@@ -31,7 +35,7 @@ class SchedulerHandle: Handle {
 /// effect), and they are not counted as live objects, so a first use inside a test does
 /// not look like a leak.
 final class SharedSchedulerHandle: SchedulerHandle {
-  override init(_ scheduler: Scheduler) {
+  init(_ scheduler: Scheduler) {
     super.init(scheduler)
     cRefs.store(Int.max / 2, ordering: .relaxed)
     Resources.decrement()

@@ -21,7 +21,7 @@ public final class NewThreadScheduler: Scheduler, @unchecked Sendable {
   }
 }
 
-/// One NewThreadScheduler thread: a timer queue, a mutex and a monotonic condition.
+/// One NewThreadScheduler thread: a timer queue and a `Monitor`.
 final class ThreadLoop: @unchecked Sendable {
   final class Item: ScheduledAction, @unchecked Sendable {
     // Strong: a dispose may race with the thread popping the item and exiting.
@@ -35,8 +35,7 @@ final class ThreadLoop: @unchecked Sendable {
 
   let owner: Scheduler
   private var items = TimerQueue<Item>()
-  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-  private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+  private let monitor = Monitor()
 
   private static let key: pthread_key_t = {
     var key = pthread_key_t()
@@ -49,34 +48,19 @@ final class ThreadLoop: @unchecked Sendable {
     return Unmanaged<ThreadLoop>.fromOpaque(p).takeUnretainedValue()
   }
 
-  init(owner: Scheduler) {
-    self.owner = owner
-    pthread_mutex_init(mutex, nil)
-    var attr = pthread_condattr_t()
-    pthread_condattr_init(&attr)
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
-    pthread_cond_init(cond, &attr)
-    pthread_condattr_destroy(&attr)
-  }
-
-  deinit {
-    pthread_cond_destroy(cond)
-    pthread_mutex_destroy(mutex)
-    cond.deallocate()
-    mutex.deallocate()
-  }
+  init(owner: Scheduler) { self.owner = owner }
 
   func insert(_ item: Item, due: Int64) {
-    pthread_mutex_lock(mutex)
+    monitor.lock()
     items.insert(item, due: due)
-    pthread_mutex_unlock(mutex)
-    pthread_cond_signal(cond)
+    monitor.unlock()
+    monitor.signal()
   }
 
   func wake() {
-    pthread_mutex_lock(mutex)
-    pthread_mutex_unlock(mutex)
-    pthread_cond_signal(cond)
+    monitor.lock()
+    monitor.unlock()
+    monitor.signal()
   }
 
   func start() {
@@ -103,8 +87,8 @@ final class ThreadLoop: @unchecked Sendable {
   /// The next due, live item; nil once nothing is left (then the thread ends). Only this
   /// thread adds work while it runs, so an empty queue stays empty.
   private func next() -> Item? {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    monitor.lock()
+    defer { monitor.unlock() }
     while let top = items.first {
       if top.item.isDisposed {
         _ = items.popFirst()
@@ -114,8 +98,7 @@ final class ThreadLoop: @unchecked Sendable {
         _ = items.popFirst()
         return top.item
       }
-      var ts = timespec(tv_sec: Int(top.due / 1_000_000_000), tv_nsec: Int(top.due % 1_000_000_000))
-      _ = pthread_cond_timedwait(cond, mutex, &ts)
+      monitor.wait(until: top.due)
     }
     return nil
   }
