@@ -6,7 +6,9 @@ import Synchronization
 /// the program's own poll/epoll loop on `fd`, which is readable exactly while work is
 /// pending. The main loop (`RunLoopScheduler.main`) is driven by the main thread only; any
 /// other loop is bound to the first thread that drives it and then to that thread alone
-/// (in a forked child, to the first thread that drives it there).
+/// (in a forked child, to the first thread that drives it there). That thread holds the
+/// loop (so blocking calls there can run it) until `close`, until it binds another loop,
+/// or until it exits.
 ///
 /// As RxSwift's MainScheduler, `schedule` called on the loop's thread while nothing is
 /// queued or running there runs the action at once; otherwise it enqueues. Delayed work
@@ -41,6 +43,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     var closed = false    // no more work is accepted
     var thread: UInt = 0  // the bound thread (rxc_thread_self), 0: none yet
     var threadGeneration: UInt = 0
+    var binding: BoundLoop?  // the bound thread's record of this loop, cleared by close
   }
 
   public let isMainLoop: Bool
@@ -112,6 +115,14 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     for fd in [readFd, writeFd, stopReadFd, stopWriteFd] where fd >= 0 { _ = Glibc.close(fd) }
   }
 
+  /// Drops the bound thread's reference to this loop (see `BoundLoop`).
+  private func unbind() {
+    state.withLock { s -> BoundLoop? in
+      defer { s.binding = nil }
+      return s.binding
+    }?.clear(self)
+  }
+
   /// A forked child must not share the parent's pipes: fresh ones take the same fd numbers
   /// (`fd` stays valid), and the next state change re-syncs the readable flag.
   private func reopenPipesIfForked() {
@@ -165,7 +176,9 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     if s.thread == 0 || s.threadGeneration != rxc_fork_generation() {
       s.thread = rxc_thread_self()
       s.threadGeneration = rxc_fork_generation()
-      Self.boundHere.loop = self
+      let binding = Self.boundHere
+      binding.set(self)
+      s.binding = binding
       return true
     }
     return isBoundHere(s)
@@ -176,14 +189,38 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   public static var current: RunLoopScheduler? {
     if MainThread.isCurrent { return main }
     guard let p = pthread_getspecific(boundKey) else { return nil }
-    guard let loop = Unmanaged<BoundLoop>.fromOpaque(p).takeUnretainedValue().loop, loop.isLoopThread
+    guard let loop = Unmanaged<BoundLoop>.fromOpaque(p).takeUnretainedValue().get(), loop.isLoopThread
     else { return nil }
     return loop
   }
 
-  /// Per thread, behind a pthread key: which loop it drives. Weak: the thread does not keep
-  /// a loop alive.
-  private final class BoundLoop { weak var loop: RunLoopScheduler? }
+  /// Per thread, behind a pthread key: which loop it drives. Strong, and broken by the
+  /// loop's `close`, by binding the thread to another loop, or by the thread's exit: a weak
+  /// reference would give the loop a side table, memory that leak checkers cannot trace.
+  /// Locked: `close` clears it from any thread.
+  final class BoundLoop {
+    private let slot = Mutex<RunLoopScheduler?>(nil)
+
+    func get() -> RunLoopScheduler? { slot.withLock { $0 } }
+
+    func set(_ loop: RunLoopScheduler) {
+      let old = slot.withLock { s -> RunLoopScheduler? in
+        defer { s = loop }
+        return s
+      }
+      _ = old  // released outside the lock
+    }
+
+    /// Forgets the loop only if it is still the one recorded (the thread may have moved on).
+    func clear(_ loop: RunLoopScheduler) {
+      let old = slot.withLock { s -> RunLoopScheduler? in
+        guard s === loop else { return nil }
+        defer { s = nil }
+        return s
+      }
+      _ = old
+    }
+  }
 
   private static let boundKey: pthread_key_t = {
     var key = pthread_key_t()
@@ -446,6 +483,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     }
     apply(.clear)
     timerTarget.clear()
+    unbind()
     for item in dropped { item.dispose() }
     stop()
     // Also wakes a run that does not watch for stops (a blocking call's): it sees `closed`.
