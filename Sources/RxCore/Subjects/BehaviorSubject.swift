@@ -3,7 +3,9 @@ import Synchronization
 /// Holds a current value: each new subscriber gets it first, then every later event
 /// (RxSwift's `BehaviorSubject`). After a stop event late subscribers get only the stop
 /// event; after dispose, `RxError.disposed`. Serialized like `PublishSubject`.
-public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, ObserverType, Cancelable,
+  SubjectKind
+{
   /// What `value()` reads from any thread; written only by the drain handler.
   @usableFromInline struct Current {
     @usableFromInline var value: Element
@@ -12,32 +14,14 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     @usableFromInline init(_ value: Element) { self.value = value }
   }
 
-  @usableFromInline let drain = Drain<SubjectOp<Element>>()
-  @usableFromInline let flags = Atomic<UInt32>(0)
-  @usableFromInline let observerCount = Atomic<Int>(0)
-  /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
-  @usableFromInline let detach: SubjectSubscription.Detach
   /// Guards `current` (see `SpinLock`): `value()` readers and the drain handler only copy
   /// or swap under it.
   @usableFromInline let currentLock = SpinLock()
   @usableFromInline var current: Current
-  // Drain-owned state: touched only inside `handle`.
-  @usableFromInline var observers = SubjectObservers<Element>()
-  @usableFromInline var stopEvent: Event<Element>?
-  @usableFromInline var disposed = false
 
   @inlinable public init(value: Element) {
     current = Current(value)
-    detach = { owner, subscription in
-      unsafeDowncast(owner, to: BehaviorSubject<Element>.self).unsubscribe(subscription)
-    }
-    super.init()
-    Resources.increment()
-  }
-
-  deinit {
-    observers.deallocate()
-    Resources.decrement()
+    super.init { unsafeDowncast($0, to: BehaviorSubject<Element>.self).handle($1) }
   }
 
   /// The current value, from any thread. Throws the stream's error after `onError`, and
@@ -52,21 +36,11 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     return c.value
   }
 
-  @inlinable @discardableResult
-  public func emit(_ event: Event<Element>) -> SubjectOutcome {
-    if case .next(let element) = event { return emitNext(element) }
-    let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
-    if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
-    return outcome
-  }
-
-  @inlinable public func on(_ event: Event<Element>) { emit(event) }
-
   /// `emit(.next(element))` for the hot path: when the drain is idle the element becomes the
   /// current value and goes straight to the observers, with no `SubjectOp` built.
   @inlinable @discardableResult
   public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
-    drain.emitNext(element, flags, live: { !disposed && stopEvent == nil }, deliver: { takeNext($0) }) {
+    drain.emitNext(element, flags, live: { isLive }, deliver: { takeNext($0) }) {
       [unowned(unsafe) self] in self.handle($0)
     }
   }
@@ -82,50 +56,11 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
     observers.deliverNext(element)
   }
 
-  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    attach(observer)
-  }
-
-  /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
-  /// run specialized code.
-  @inlinable
-  public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
-    let subscription = SubjectSubscription(owner: self, detach: detach)
-    drain.submit(.add(.subscription(subscription), observer)) { self.handle($0) }
-    return subscription
-  }
-
-  @inlinable
-  func unsubscribe(_ subscription: SubjectSubscription) {
-    drain.submit(.remove(.subscription(subscription))) { self.handle($0) }
-  }
-
-  /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
-  /// subscription object is made, and `detachOwned` removes it.
-  @inlinable public func attachOwned(_ observer: Observer<Element>) {
-    drain.submit(.add(.owned(observer), observer)) { self.handle($0) }
-  }
-
-  @inlinable public func detachOwned(_ observer: Observer<Element>) {
-    drain.submit(.remove(.owned(observer))) { self.handle($0) }
-  }
-
-  @inlinable public func dispose() {
-    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
-  }
-
-  /// Keeps this subject alive until its current drain ends: for a last reference dropped
-  /// from inside one of its own callbacks, while its emitting caller still runs on it.
-  public func keepAliveWhileDraining() { drain.keepAliveWhileDraining(self) }
-
-  public var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
-  public var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
-
   @inlinable
   final func handle(_ op: SubjectOp<Element>) {
     switch op {
     case .event(let event):
-      if disposed || stopEvent != nil { return }
+      if !isLive { return }
       switch event {
       case .next(let element):
         takeNext(element)
@@ -133,37 +68,35 @@ public final class BehaviorSubject<Element>: Observable<Element>, SubjectType, O
         currentLock.lock()
         current.error = error
         currentLock.unlock()
-        stopEvent = event
-        observers.removeAll { $0.on(event) }
-        observerCount.store(0, ordering: .relaxed)
+        deliverStop(event)
       case .completed:
-        stopEvent = event
-        observers.removeAll { $0.on(event) }
-        observerCount.store(0, ordering: .relaxed)
+        deliverStop(event)
       }
     case .add(let subscription, let observer):
-      if subscription.isDisposed { return }
-      if disposed { return observer.on(.error(RxError.disposed)) }
-      if let stopEvent { return observer.on(stopEvent) }
-      observers.insert(observer, subscription)
-      observerCount.store(observers.count, ordering: .relaxed)
-      currentLock.lock()
-      let value = current.value
-      currentLock.unlock()
-      observer.on(.next(value))
+      add(subscription, observer)
     case .remove(let subscription):
-      observers.remove(subscription)
-      observerCount.store(observers.count, ordering: .relaxed)
+      remove(subscription)
     case .dispose:
-      disposed = true
-      stopEvent = nil
       currentLock.lock()
       current.disposed = true
       let error = current.error.take()
       currentLock.unlock()
       withExtendedLifetime(error) {}  // released after the lock
-      observers.removeAll { $0.dropped() }
-      observerCount.store(0, ordering: .relaxed)
+      dropAll()
     }
   }
+
+  // Drain-owned, like `handle`.
+  @inlinable
+  final func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
+    if !admit(subscription, observer) { return }
+    if let stopEvent { return observer.on(stopEvent) }
+    insert(observer, subscription)
+    currentLock.lock()
+    let value = current.value
+    currentLock.unlock()
+    observer.on(.next(value))
+  }
+
+  @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
 }

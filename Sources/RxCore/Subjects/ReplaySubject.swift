@@ -1,59 +1,33 @@
-import Synchronization
-
 /// Replays up to `bufferSize` recent elements (or all, unbounded) to each new subscriber,
 /// then continues live (RxSwift's `ReplaySubject`). After a stop event late subscribers get
 /// the buffer and then the stop event; after dispose, `RxError.disposed` (the buffer is
 /// freed). Serialized like `PublishSubject`.
-public final class ReplaySubject<Element>: Observable<Element>, SubjectType, ObserverType, Cancelable {
+public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, ObserverType, Cancelable,
+  SubjectKind
+{
   /// Int.max when unbounded.
   public let bufferSize: Int
-  @usableFromInline let drain = Drain<SubjectOp<Element>>()
-  @usableFromInline let flags = Atomic<UInt32>(0)
-  @usableFromInline let observerCount = Atomic<Int>(0)
-  /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
-  @usableFromInline let detach: SubjectSubscription.Detach
-  // Drain-owned state: touched only inside `handle`.
-  @usableFromInline var observers = SubjectObservers<Element>()
+  // Drain-owned, like `handle`.
   @usableFromInline var buffer: ReplayBuffer<Element>
-  @usableFromInline var stopEvent: Event<Element>?
-  @usableFromInline var disposed = false
 
   /// A replay subject keeping the last `bufferSize` (>= 1) elements.
   @inlinable public init(bufferSize: Int) {
     precondition(bufferSize >= 1, "ReplaySubject buffer size must be at least 1")
     self.bufferSize = bufferSize
     buffer = ReplayBuffer(limit: bufferSize)
-    detach = { owner, subscription in
-      unsafeDowncast(owner, to: ReplaySubject<Element>.self).unsubscribe(subscription)
-    }
-    super.init()
-    Resources.increment()
+    super.init { unsafeDowncast($0, to: ReplaySubject<Element>.self).handle($1) }
   }
 
   @inlinable public static func create(bufferSize: Int) -> ReplaySubject { ReplaySubject(bufferSize: bufferSize) }
   @inlinable public static func createUnbounded() -> ReplaySubject { ReplaySubject(bufferSize: .max) }
 
-  deinit {
-    observers.deallocate()
-    buffer.deallocate()
-    Resources.decrement()
-  }
-
-  @inlinable @discardableResult
-  public func emit(_ event: Event<Element>) -> SubjectOutcome {
-    if case .next(let element) = event { return emitNext(element) }
-    let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
-    if case .accepted = outcome { drain.submit(.event(event)) { self.handle($0) } }
-    return outcome
-  }
-
-  @inlinable public func on(_ event: Event<Element>) { emit(event) }
+  deinit { buffer.deallocate() }
 
   /// `emit(.next(element))` for the hot path: when the drain is idle the element joins the
   /// buffer and goes straight to the observers, with no `SubjectOp` built.
   @inlinable @discardableResult
   public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
-    drain.emitNext(element, flags, live: { !disposed && stopEvent == nil }, deliver: { takeNext($0) }) {
+    drain.emitNext(element, flags, live: { isLive }, deliver: { takeNext($0) }) {
       [unowned(unsafe) self] in self.handle($0)
     }
   }
@@ -65,89 +39,31 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
     observers.deliverNext(element)
   }
 
-  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    attach(observer)
-  }
-
-  /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
-  /// run specialized code.
-  @inlinable
-  public func attach(_ observer: Observer<Element>) -> SubjectSubscription {
-    let subscription = SubjectSubscription(owner: self, detach: detach)
-    drain.submit(.add(.subscription(subscription), observer)) { self.handle($0) }
-    return subscription
-  }
-
-  @inlinable
-  func unsubscribe(_ subscription: SubjectSubscription) {
-    drain.submit(.remove(.subscription(subscription))) { self.handle($0) }
-  }
-
-  /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
-  /// subscription object is made, and `detachOwned` removes it.
-  /// When the drain is idle this runs inline, without building a `SubjectOp`.
-  /// (Spelled out as `PublishSubject`'s: through `submit(_:inline:_:)` the closures' captures
-  /// cost a retain/release pair of `self` per call.)
-  @inlinable public func attachOwned(_ observer: Observer<Element>) {
-    if drain.enter({ [unowned(unsafe) self] in self.handle($0) }) {
-      add(.owned(observer), observer)
-      drain.exit { [unowned(unsafe) self] in self.handle($0) }
-    } else {
-      drain.submitQueued(.add(.owned(observer), observer)) { [unowned(unsafe) self] in self.handle($0) }
-    }
-  }
-
-  @inlinable public func detachOwned(_ observer: Observer<Element>) {
-    if drain.enter({ [unowned(unsafe) self] in self.handle($0) }) {
-      remove(.owned(observer))
-      drain.exit { [unowned(unsafe) self] in self.handle($0) }
-    } else {
-      drain.submitQueued(.remove(.owned(observer))) { [unowned(unsafe) self] in self.handle($0) }
-    }
-  }
-
-  @inlinable public func dispose() {
-    if SubjectFlags.markDisposed(flags) { drain.submit(.dispose) { self.handle($0) } }
-  }
-
-  /// Keeps this subject alive until its current drain ends: for a last reference dropped
-  /// from inside one of its own callbacks, while its emitting caller still runs on it.
-  public func keepAliveWhileDraining() { drain.keepAliveWhileDraining(self) }
-
-  public var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
-  public var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
-
   @inlinable
   final func handle(_ op: SubjectOp<Element>) {
     switch op {
     case .event(let event):
-      if disposed || stopEvent != nil { return }
+      if !isLive { return }
       switch event {
       case .next(let element):
         takeNext(element)
       case .error, .completed:
-        stopEvent = event
-        observers.removeAll { $0.on(event) }
-        observerCount.store(0, ordering: .relaxed)
+        deliverStop(event)
       }
     case .add(let subscription, let observer):
       add(subscription, observer)
     case .remove(let subscription):
       remove(subscription)
     case .dispose:
-      disposed = true
-      stopEvent = nil
       buffer.removeAll()
-      observers.removeAll { $0.dropped() }
-      observerCount.store(0, ordering: .relaxed)
+      dropAll()
     }
   }
 
   // Drain-owned, like `handle`.
   @inlinable
   final func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
-    if subscription.isDisposed { return }
-    if disposed { return observer.on(.error(RxError.disposed)) }
+    if !admit(subscription, observer) { return }
     // The buffer cannot change meanwhile: handlers never nest.
     switch subscription {
     case .owned:  // checks its own disposal between elements
@@ -169,13 +85,8 @@ public final class ReplaySubject<Element>: Observable<Element>, SubjectType, Obs
       return
     }
     if subscription.isDisposed { return }
-    observers.insert(observer, subscription)
-    observerCount.store(observers.count, ordering: .relaxed)
+    insert(observer, subscription)
   }
 
-  @inlinable
-  final func remove(_ subscription: SubjectMember<Element>) {
-    observers.remove(subscription)
-    observerCount.store(observers.count, ordering: .relaxed)
-  }
+  @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
 }

@@ -1,0 +1,174 @@
+import Synchronization
+
+/// What every subject kind shares: one `Drain` through which every event, subscription,
+/// unsubscription and dispose goes (so all observers see one serialized order, and a
+/// re-entrant call is handled after the current one returns; no callback runs under a
+/// lock), the call-time flags, the observer list and the stop event.
+///
+/// A kind (`PublishSubject`, `BehaviorSubject`, ...) adds its own state and its drain
+/// handler, which it hands over as a capture-free thunk made in its (specialized)
+/// initializer: the shared methods here are final and reach the handler with one direct
+/// closure call, no vtable. The per-event path, `emitNext`, stays in each kind, which calls
+/// its own handler directly.
+public class SubjectBase<Element>: Observable<Element> {
+  @usableFromInline typealias Handler = (SubjectBase<Element>, SubjectOp<Element>) -> Void
+
+  @usableFromInline let drain = Drain<SubjectOp<Element>>()
+  @usableFromInline let flags = Atomic<UInt32>(0)
+  @usableFromInline let observerCount = Atomic<Int>(0)
+  /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
+  @usableFromInline let detach: SubjectSubscription.Detach
+  @usableFromInline let handler: Handler
+  // Drain-owned state: touched only inside the handler.
+  @usableFromInline var observers = SubjectObservers<Element>()
+  @usableFromInline var stopEvent: Event<Element>?
+  @usableFromInline var disposed = false
+
+  @inlinable init(handler: @escaping Handler) {
+    self.handler = handler
+    detach = { owner, subscription in
+      unsafeDowncast(owner, to: SubjectBase<Element>.self).unsubscribe(subscription)
+    }
+    super.init()
+    Resources.increment()
+  }
+
+  deinit {
+    observers.deallocate()
+    Resources.decrement()
+  }
+
+  @inlinable final func submit(_ op: SubjectOp<Element>) {
+    drain.submit(op) { [unowned(unsafe) self] in self.handler(self, $0) }
+  }
+
+  /// `emit` of a stop event: of several racing ones exactly one is accepted.
+  @inlinable @discardableResult
+  public final func emitStop(_ event: Event<Element>) -> SubjectOutcome {
+    let outcome = SubjectFlags.admit(flags, stop: event.isStopEvent)
+    if case .accepted = outcome { submit(.event(event)) }
+    return outcome
+  }
+
+  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    attach(observer)
+  }
+
+  /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
+  /// run specialized code.
+  @inlinable
+  public final func attach(_ observer: Observer<Element>) -> SubjectSubscription {
+    let subscription = SubjectSubscription(owner: self, detach: detach)
+    submit(.add(.subscription(subscription), observer))
+    return subscription
+  }
+
+  @inlinable
+  final func unsubscribe(_ subscription: SubjectSubscription) {
+    submit(.remove(.subscription(subscription)))
+  }
+
+  /// Removes an observer that `attachOwned` attached. When the drain is idle this runs
+  /// inline. (Spelled out rather than through `submit(_:inline:_:)`, whose closures'
+  /// captures cost a retain/release pair of `self` per call.)
+  @inlinable public final func detachOwned(_ observer: Observer<Element>) {
+    if drain.enter({ [unowned(unsafe) self] in self.handler(self, $0) }) {
+      remove(.owned(observer))
+      drain.exit { [unowned(unsafe) self] in self.handler(self, $0) }
+    } else {
+      drain.submitQueued(.remove(.owned(observer))) { [unowned(unsafe) self] in self.handler(self, $0) }
+    }
+  }
+
+  /// Drops every observer (each gets `dropped()`); later subscribers get `RxError.disposed`.
+  @inlinable public final func dispose() {
+    if SubjectFlags.markDisposed(flags) { submit(.dispose) }
+  }
+
+  /// Keeps this subject alive until its current drain ends: for a last reference dropped
+  /// from inside one of its own callbacks, while its emitting caller still runs on it.
+  public final func keepAliveWhileDraining() { drain.keepAliveWhileDraining(self) }
+
+  @inlinable public final var shared: SubjectBase<Element> { self }
+
+  public final var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
+  public final var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
+
+  // MARK: the handlers' shared steps (drain-owned)
+
+  /// Neither stopped nor disposed: events still count.
+  @inlinable final var isLive: Bool { !disposed && stopEvent == nil }
+
+  /// The stop event: every observer gets it and leaves.
+  @inlinable final func deliverStop(_ event: Event<Element>) {
+    stopEvent = event
+    observers.removeAll { $0.on(event) }
+    observerCount.store(0, ordering: .relaxed)
+  }
+
+  /// The dispose: every observer is dropped; later subscribers get `RxError.disposed`.
+  @inlinable final func dropAll() {
+    disposed = true
+    stopEvent = nil
+    observers.removeAll { $0.dropped() }
+    observerCount.store(0, ordering: .relaxed)
+  }
+
+  /// The start of every add: false when the subscription was disposed meanwhile, or the
+  /// subject was (then the observer got `RxError.disposed`).
+  @inlinable final func admit(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) -> Bool {
+    if subscription.isDisposed { return false }
+    if disposed {
+      observer.on(.error(RxError.disposed))
+      return false
+    }
+    return true
+  }
+
+  @inlinable final func insert(_ observer: Observer<Element>, _ subscription: SubjectMember<Element>) {
+    observers.insert(observer, subscription)
+    observerCount.store(observers.count, ordering: .relaxed)
+  }
+
+  @inlinable final func remove(_ subscription: SubjectMember<Element>) {
+    observers.remove(subscription)
+    observerCount.store(observers.count, ordering: .relaxed)
+  }
+}
+
+/// What each subject kind supplies to the shared methods below, which its callers reach
+/// with static dispatch (specialized, no vtable): its per-event path and its add.
+public protocol SubjectKind<Element>: AnyObject {
+  associatedtype Element
+  /// `emit(.next(element))`, the per-event path: each kind's own.
+  @discardableResult func emitNext(_ element: borrowing Element) -> SubjectOutcome
+  /// Drain-owned (called only by the thread holding the subject's drain): adds an observer
+  /// that keeps its own subscription state.
+  func addOwnedNow(_ observer: Observer<Element>)
+  /// The subject itself, as its shared part (`SubjectBase` supplies it).
+  var shared: SubjectBase<Element> { get }
+}
+
+extension SubjectKind {
+  /// Emits `event` and says whether it was taken.
+  @inlinable @discardableResult
+  public func emit(_ event: Event<Element>) -> SubjectOutcome {
+    if case .next(let element) = event { return emitNext(element) }
+    return shared.emitStop(event)
+  }
+
+  @inlinable public func on(_ event: Event<Element>) { emit(event) }
+
+  /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
+  /// subscription object is made, and `detachOwned` removes it. When the drain is idle this
+  /// runs inline, without building a `SubjectOp`.
+  @inlinable public func attachOwned(_ observer: Observer<Element>) {
+    let base = shared
+    if base.drain.enter({ [unowned(unsafe) base] in base.handler(base, $0) }) {
+      addOwnedNow(observer)
+      base.drain.exit { [unowned(unsafe) base] in base.handler(base, $0) }
+    } else {
+      base.drain.submitQueued(.add(.owned(observer), observer)) { [unowned(unsafe) base] in base.handler(base, $0) }
+    }
+  }
+}
