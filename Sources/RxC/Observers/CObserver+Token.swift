@@ -1,0 +1,154 @@
+import CRxc
+import CRxcCore
+import RxCore
+import Synchronization
+
+/// A C observer as the rx_disposable token of its subscription: made (or reused) at
+/// subscribe, counted C references, rx_dispose and rx_release.
+extension CObserver {
+  /// The token of a subscription that ended inside rx_subscribe (see `runToEnd`).
+  @inline(__always)
+  static func ended(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
+    let o = make(callbacks)
+    o._withUnsafeGuaranteedRef { $0.state.storeUnshared(TokenState(oneReference: [.stopped, .final])) }
+    return o
+  }
+
+  /// Runs a subscription that ends before its token exists (an rx_just, or a map/filter
+  /// pipeline on one): `element`'s outcome as on_next and on_completed, or on_error, then
+  /// on_disposed, called in a row. No rx_dispose can reach a token that does not exist yet,
+  /// so none of the delivery handshake is needed: the token is born ended.
+  /// `run` hands the element, if there is one, to its argument (valid for that call), or
+  /// throws.
+  @inline(__always)
+  static func runToEnd(_ callbacks: rx_observer, _ run: (_ next: (rx_value) -> Void) throws -> Void)
+    -> UnsafeMutablePointer<rx_disposable>
+  {
+    let token = ended(callbacks).toOpaque()
+    do {
+      try run { callbacks.on_next?(callbacks.ctx, $0) }
+      callbacks.on_completed?(callbacks.ctx)
+    } catch {
+      let e = ErrorObject.from(error)
+      callbacks.on_error?(callbacks.ctx, e.cPointer)
+      withExtendedLifetime(e) {}
+    }
+    callbacks.on_disposed?(callbacks.ctx)
+    return token.assumingMemoryBound(to: rx_disposable.self)
+  }
+
+  /// The upstream subscription this observer's token disposes. Called once, before the
+  /// token exists.
+  func attach(_ upstream: any Disposable) { setUpstream { .disposable(upstream) } }
+
+  /// Sets `upstream`, which is empty (a new token, or a spare: see `retire`), without the
+  /// outlined destroy of an old value.
+  @inline(__always)
+  func setUpstream(_ u: () -> Upstream) {
+    if case .none = upstream {} else { assertionFailure("a token's upstream is set once") }
+    withUnsafeMutablePointer(to: &upstream) { $0.initialize(to: u()) }
+  }
+
+  /// A subscription to any other observable: its token.
+  @inline(never)
+  static func subscribe(_ callbacks: rx_observer, to observable: Observable<RxValue>) -> UnsafeMutablePointer<rx_disposable> {
+    make(callbacks)._withUnsafeGuaranteedRef { o in
+      o.attach(observable.subscribe(o))
+      return o.token
+    }
+  }
+
+  /// A new observer, returned with the one reference that its C token will own.
+  @inline(__always)
+  static func make(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
+    if let p = rxc_spare_take_token() {
+      let o = Unmanaged<CObserver>.fromOpaque(p)
+      o._withUnsafeGuaranteedRef { $0.revive(callbacks) }
+      return o
+    }
+    return Unmanaged.passRetained(CObserver(callbacks))
+  }
+
+  /// The token: this object (its C reference is the one `make` returned).
+  var token: UnsafeMutablePointer<rx_disposable> {
+    Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_disposable.self)
+  }
+
+  func retainC() -> Bool { state.addCReferenceIfAlive() }
+
+  func releaseC() {
+    if dropCReference() { Self.retire(Unmanaged.passUnretained(self)) }
+  }
+
+  /// Drops one C reference; true when the caller must now release the Swift reference that
+  /// backed them (the last one went, no subject listing waits on it, and RXC_DEBUG is not
+  /// keeping the token poisoned).
+  func dropCReference() -> Bool {
+    // The caller's reference is the only one, no subject lists it and nothing else holds
+    // the object (e.g. a token that ended inside rx_subscribe, W5): no other thread can
+    // touch `state`, so a plain store does.
+    let s = state.load()
+    if s.hasOneCReference && !s.isListed
+      && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())
+      && mayReuseUniqueObject()
+    {
+      state.storeUnshared(s.droppingOneCReference())
+      return lastCReferenceDropped()
+    }
+    let old = state.dropOneCReference()
+    return old.hasOneCReference && lastCReferenceDropped() && !old.waitsForSubject
+  }
+
+  @inline(__always)
+  func lastCReferenceDropped() -> Bool {
+    magic = AbiObject.deadMagic
+    // Poisoned tokens stay allocated for ever and stop counting as live (see Handle).
+    if debugPoison {
+      Resources.decrement()
+      return false
+    }
+    return true
+  }
+
+  /// The object behind a pointer already checked to be a live rx_disposable: a token when its
+  /// class is exactly this one.
+  static func token(at p: UnsafeRawPointer) -> CObserver? {
+    isToken(p) ? Unmanaged<CObserver>.fromOpaque(p).takeUnretainedValue() : nil
+  }
+
+  @inline(__always)
+  static func isToken(_ p: UnsafeRawPointer) -> Bool {
+    p.load(as: UnsafeRawPointer.self) == rxc_token_class()
+  }
+
+  /// rx_dispose on a token (checked live).
+  @inline(__always)
+  static func dispose(token p: UnsafeMutableRawPointer) -> rx_status {
+    let token = Unmanaged<CObserver>.fromOpaque(p)
+    if token._withUnsafeGuaranteedRef({ $0.disposeAndDropCReference() }) { retire(token) }
+    return RX_OK
+  }
+
+  /// rx_release on a token (checked live).
+  @inline(never)
+  static func release(token p: UnsafeMutableRawPointer) {
+    let token = Unmanaged<CObserver>.fromOpaque(p)
+    if token._withUnsafeGuaranteedRef({ $0.dropOnlyReference() }) { return retireUnique(token) }
+    if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { retire(token) }
+  }
+
+  /// `dropCReference` when the caller's reference is the only one of any kind and no subject
+  /// lists the token (a token that ended inside rx_subscribe, W5): nothing else can touch it,
+  /// so plain stores do. False, and nothing done, otherwise.
+  @inline(__always)
+  func dropOnlyReference() -> Bool {
+    let s = state.load()
+    guard s.hasOneCReference && !s.isListed
+      && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())
+      && mayReuseUniqueObject() && !debugPoison
+    else { return false }
+    state.storeUnshared(s.droppingOneCReference())
+    magic = AbiObject.deadMagic
+    return true
+  }
+}
