@@ -1,19 +1,67 @@
-# Additions to the main Makefile's `make sanitize`: the stress test against the
-# TSan and ASan builds of the library, and the bad-input sweep against the ASan build.
-#   make sanitize-stress-thread / sanitize-stress-address / sanitize-sweep-address
-# The main Makefile's sanitize-thread / sanitize-address run these too (prerequisites below).
+# Every sanitizer setting and target (`make sanitize`): for each of thread and address,
+# XCTest under the sanitizer; the C harness built with the toolchain's clang -fsanitize=...
+# against a sanitizer build of librxc (Swift runtime shared: no RXC_STATIC_STDLIB), each in
+# its own scratch path; the stress test against the same builds; and the bad-input sweep
+# against the ASan build. (The fuzzer's ASan build is its own: mk/fuzz.mk.)
+#   make sanitize-thread / sanitize-address, or one part: sanitize-xctest-% / sanitize-ctest-% /
+#   sanitize-stress-% / sanitize-sweep-address
 #
-# The core's locks are pthread mutexes, which TSan intercepts (Sources/RxCore/Core/Mutex.swift);
-# -DRXC_TSAN leaves out what TSan cannot follow: every `swift test/build --sanitize=thread`
-# passes SAN_SWIFT_FLAGS_thread (set in the Makefile).
-SAN_SCRATCH_thread ?= .build-tsan
-SAN_SCRATCH_address ?= .build-asan
-SWIFT ?= swift
-CLANG ?= clang
+# C tests run as in `make ctest`; a sanitizer report makes the test process exit with 66
+# (TSan halts on the first report; LeakSanitizer runs at the end of each test).
+# The core's locks are pthread mutexes, which TSan intercepts (Sources/RxCore/Core/Mutex.swift).
+SAN_CFLAGS  ?= -std=gnu11 -g -O1 -fno-omit-frame-pointer -pthread -Wall -Wextra -Wno-unused-parameter
+SAN_LDFLAGS ?= -fuse-ld=lld
+SAN_TIMEOUT ?= 120
+SAN_EXITCODE := 66
+SAN_ENV_address := ASAN_OPTIONS=exitcode=$(SAN_EXITCODE):detect_leaks=1:abort_on_error=0:$(ASAN_OPTIONS)
+SAN_ENV_thread  := TSAN_OPTIONS=exitcode=$(SAN_EXITCODE):halt_on_error=1:$(TSAN_OPTIONS)
+# The toolchain's TSan runtime intercepts libdispatch, so the harness links it too.
+SWIFT_LIBDIR := $(abspath $(dir $(shell command -v $(SWIFT) 2>/dev/null))../lib/swift/linux)
+SAN_LIBS_thread  := -L$(SWIFT_LIBDIR) -ldispatch -lBlocksRuntime -Wl,-rpath,$(SWIFT_LIBDIR)
+SAN_LIBS_address :=
+# XCTest itself leaks on Linux (a weak reference in awaitUsingExpectation), so LeakSanitizer
+# is off for swift test; leaks are the C harness's job (live objects, LSan, valgrind).
+XCTEST_SAN_ENV_address := ASAN_OPTIONS=detect_leaks=0:$(ASAN_OPTIONS)
+XCTEST_SAN_ENV_thread  :=
+SAN_SCRATCH_address := $(ASAN_SCRATCH)
+SAN_SCRATCH_thread  := $(TSAN_SCRATCH)
+# RXC_TSAN: what TSan cannot follow is left out (spare-handle reuse, Sources/RxC/Handles/Spares.swift).
+SAN_SWIFT_FLAGS_thread  := -Xswiftc -DRXC_TSAN
+SAN_SWIFT_FLAGS_address :=
+# The C programs link a release TSan build: in a debug build the core runs unspecialized, and
+# under TSan the runtime's generic-metadata cache (swift_once) livelocks the most concurrent
+# tests. ASan stays on the debug build (more checks, no such interaction).
+SAN_CONFIG_thread  := release
+SAN_CONFIG_address := debug
+
+.PHONY: sanitize sanitize-thread sanitize-address sanitize-xctest-thread sanitize-xctest-address \
+        sanitize-ctest-thread sanitize-ctest-address
+sanitize: sanitize-thread sanitize-address
+sanitize-thread: sanitize-xctest-thread sanitize-ctest-thread
+sanitize-address: sanitize-xctest-address sanitize-ctest-address
+
+sanitize-xctest-thread sanitize-xctest-address: sanitize-xctest-%:
+	@mkdir -p $(LOGS)
+	@echo "  SWIFT   swift test --sanitize=$* ($(SAN_SCRATCH_$*))"
+	$(Q)$(XCTEST_SAN_ENV_$*) $(SWIFT) test --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*) \
+	    >$(LOGS)/xctest-$*.log 2>&1; rc=$$?; \
+	  grep -E "error:|: failed|WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|SUMMARY: " $(LOGS)/xctest-$*.log | uniq -c | head -n 40; \
+	  grep -E "Executed [0-9]+ tests?, with" $(LOGS)/xctest-$*.log | tail -n 1; \
+	  if [ $$rc -ne 0 ]; then echo "sanitize: swift test --sanitize=$* failed, exit status $$rc (log: $(LOGS)/xctest-$*.log)"; fi; \
+	  exit $$rc
+
+sanitize-ctest-thread sanitize-ctest-address: sanitize-ctest-%: $(RXTESTS) sanitize-lib-%
+	@mkdir -p $(LOGS) build/sanitize/$*
+	@echo "  CC      C harness with -fsanitize=$*"
+	$(Q)rm -f build/sanitize/$*/*.o && for f in $(TEST_SRCS) Tests/c/runner.c; do \
+	  $(CLANG) $(TEST_CPPFLAGS) $(SAN_CFLAGS) -fsanitize=$* -c $$f -o build/sanitize/$*/$$(basename $$f .c).o || exit 1; \
+	done
+	$(Q)$(CLANG) -fsanitize=$* $(SAN_LDFLAGS) build/sanitize/$*/*.o -o build/sanitize/$*/rxtests \
+	    -L$(SAN_SCRATCH_$*)/$(SAN_CONFIG_$*) -lrxc -Wl,-rpath,$(CURDIR)/$(SAN_SCRATCH_$*)/$(SAN_CONFIG_$*) $(SAN_LIBS_$*) -lm
+	$(Q)set -o pipefail; $(SAN_ENV_$*) RXTEST_SANITIZER=$* RXTEST_SANITIZER_EXITCODE=$(SAN_EXITCODE) \
+	  RXTEST_TIMEOUT=$(SAN_TIMEOUT) build/sanitize/$*/rxtests $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest-$*.log
+
 SAN_STRESS_EVENTS ?= 20000
-# The TSan runtime intercepts libdispatch, so TSan programs link the toolchain's copy.
-SWIFT_LIBDIR ?= $(abspath $(dir $(shell command -v $(SWIFT) 2>/dev/null))../lib/swift/linux)
-SAN_LIBS_thread ?= -L$(SWIFT_LIBDIR) -ldispatch -lBlocksRuntime -Wl,-rpath,$(SWIFT_LIBDIR)
 SAN_STRESS_ENV_thread ?= TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:$(TSAN_OPTIONS)
 SAN_STRESS_ENV_address ?= ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:$(ASAN_OPTIONS)
 
@@ -23,7 +71,10 @@ sanitize-address: sanitize-stress-address sanitize-sweep-address
 .PHONY: sanitize-lib-thread sanitize-lib-address sanitize-stress-thread sanitize-stress-address \
         sanitize-sweep-address
 sanitize-lib-thread sanitize-lib-address: sanitize-lib-%:
-	$(SWIFT) build -c $(SAN_CONFIG_$*) --product rxc --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*)
+	@mkdir -p $(LOGS)
+	@echo "  SWIFT   librxc with --sanitize=$* ($(SAN_SCRATCH_$*), $(SAN_CONFIG_$*))"
+	$(Q)$(SWIFT) build -c $(SAN_CONFIG_$*) --product rxc --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*) \
+	    $(call SWIFT_LOG,$(LOGS)/swift-build-$*.log) || { tail -n 40 $(LOGS)/swift-build-$*.log; exit 1; }
 
 sanitize-stress-thread sanitize-stress-address: sanitize-stress-%: sanitize-lib-%
 	@mkdir -p build/sanitize/$*
