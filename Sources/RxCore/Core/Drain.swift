@@ -2,6 +2,9 @@ import CRxcCore
 import Glibc
 import Synchronization
 
+/// (Over 400 lines on purpose: the three ways in below share the drain's private state and
+/// prove each other's safety; read in one place, the protocol can be checked.)
+///
 /// Serializes work items from any number of threads, including re-entrant submissions from
 /// inside a handler, without ever running a handler under a lock.
 ///

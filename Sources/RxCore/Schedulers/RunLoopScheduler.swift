@@ -43,7 +43,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     var closed = false    // no more work is accepted
     var thread: UInt = 0  // the bound thread (rxc_thread_self), 0: none yet
     var threadGeneration: UInt = 0
-    var binding: BoundLoop?  // the bound thread's record of this loop, cleared by close
+    var binding: RunLoopBinding?  // the bound thread's record of this loop, cleared by close
   }
 
   public let isMainLoop: Bool
@@ -53,43 +53,10 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   private let stopReadFd: Int32, stopWriteFd: Int32
   /// The fork generation the pipes belong to: a child replaces them on first use.
   private let pipeGeneration = Atomic<UInt>(0)
-  /// What the timers of delayed work reach. It holds the loop (strongly: no weak reference,
-  /// whose side table would hide the loop from leak checkers) while a timer is pending, so a
-  /// firing timer never drops the loop's last reference inside the loop's own lock; `close`
-  /// lets go at once.
-  private let timerTarget = TimerTarget()
+  /// What the timers of delayed work reach (see `RunLoopTimerTarget`).
+  private let timerTarget = RunLoopTimerTarget()
 
-  private final class TimerTarget: @unchecked Sendable {
-    private let state = Mutex<(loop: RunLoopScheduler?, pending: Int)>((nil, 0))
-
-    func armed(_ loop: RunLoopScheduler) {
-      state.withLock {
-        $0.loop = loop
-        $0.pending += 1
-      }
-    }
-
-    func fire() {
-      let loop = state.withLock { s -> RunLoopScheduler? in
-        s.pending -= 1
-        let loop = s.loop
-        if s.pending == 0 { s.loop = nil }
-        return loop
-      }
-      loop?.promoteDueNow()
-    }
-
-    func clear() {
-      let loop = state.withLock { s -> RunLoopScheduler? in
-        let loop = s.loop
-        s.loop = nil
-        return loop
-      }
-      _ = loop  // released here, outside the lock
-    }
-  }
-
-  fileprivate func promoteDueNow() {
+  func promoteDueNow() {
     apply(state.withLock { promoteDue(&$0, now: MonotonicClock.now()) })
   }
 
@@ -117,7 +84,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
 
   /// Drops the bound thread's reference to this loop (see `BoundLoop`).
   private func unbind() {
-    state.withLock { s -> BoundLoop? in
+    state.withLock { s -> RunLoopBinding? in
       defer { s.binding = nil }
       return s.binding
     }?.clear(self)
@@ -176,66 +143,12 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     if s.thread == 0 || s.threadGeneration != rxc_fork_generation() {
       s.thread = rxc_thread_self()
       s.threadGeneration = rxc_fork_generation()
-      let binding = Self.boundHere
+      let binding = RunLoopBinding.here
       binding.set(self)
       s.binding = binding
       return true
     }
     return isBoundHere(s)
-  }
-
-  /// The calling thread's loop: the main loop on the main thread, else the loop last bound
-  /// to this thread while it is alive and still bound here (blocking calls run it).
-  public static var current: RunLoopScheduler? {
-    if MainThread.isCurrent { return main }
-    guard let p = pthread_getspecific(boundKey) else { return nil }
-    guard let loop = Unmanaged<BoundLoop>.fromOpaque(p).takeUnretainedValue().get(), loop.isLoopThread
-    else { return nil }
-    return loop
-  }
-
-  /// Per thread, behind a pthread key: which loop it drives. Strong, and broken by the
-  /// loop's `close`, by binding the thread to another loop, or by the thread's exit: a weak
-  /// reference would give the loop a side table, memory that leak checkers cannot trace.
-  /// Locked: `close` clears it from any thread.
-  final class BoundLoop {
-    private let slot = Mutex<RunLoopScheduler?>(nil)
-
-    func get() -> RunLoopScheduler? { slot.withLock { $0 } }
-
-    func set(_ loop: RunLoopScheduler) {
-      let old = slot.withLock { s -> RunLoopScheduler? in
-        defer { s = loop }
-        return s
-      }
-      _ = old  // released outside the lock
-    }
-
-    /// Forgets the loop only if it is still the one recorded (the thread may have moved on).
-    func clear(_ loop: RunLoopScheduler) {
-      let old = slot.withLock { s -> RunLoopScheduler? in
-        guard s === loop else { return nil }
-        defer { s = nil }
-        return s
-      }
-      _ = old
-    }
-  }
-
-  private static let boundKey: pthread_key_t = {
-    var key = pthread_key_t()
-    let rc = pthread_key_create(&key) { p in
-      if let p { Unmanaged<BoundLoop>.fromOpaque(p).release() }
-    }
-    precondition(rc == 0, "pthread_key_create failed")
-    return key
-  }()
-
-  private static var boundHere: BoundLoop {
-    if let p = pthread_getspecific(boundKey) { return Unmanaged<BoundLoop>.fromOpaque(p).takeUnretainedValue() }
-    let b = BoundLoop()
-    pthread_setspecific(boundKey, Unmanaged.passRetained(b).toOpaque())
-    return b
   }
 
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
@@ -493,9 +406,4 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
 
   /// True once `close` ran.
   public var isClosed: Bool { state.withLock { $0.closed } }
-}
-
-/// The main thread's run loop, under its RxSwift name.
-public enum MainScheduler {
-  public static var instance: RunLoopScheduler { RunLoopScheduler.main }
 }
