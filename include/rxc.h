@@ -1250,7 +1250,7 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_marble_hot(rx_scheduler *test,
  * subscription is made at '^' (default: frame 0) and disposed at '!' (default: after the
  * run). The scheduler is advanced 750 frames past the last expected frame, so extra events
  * are caught. Values compare with rx_value_equal; '#' matches an error with the same code
- * and message as `error` (or the default error). On a mismatch a readable diff (both
+ * and message as `error` (NULL: the default error). On a mismatch a readable diff (both
  * diagrams and both event lists with their frames) is printed to stderr.
  * @result true if they match; false on a mismatch or a bad argument (see rx_last_error()).
  */

@@ -7,6 +7,10 @@ Usage: check-lists.py include/rxc.h Tests/sweep/api.txt
 - The fuzzer (Tests/fuzz/fuzz_api.c) calls every declared function, or FUZZ_EXEMPT says why
   not; its operator switch's modulus is its number of cases.
 - The README's operator table names every operator of the header's section 9.
+- Every parameter api.txt marks `null_ok` (the sweep then passes NULL as a valid argument) is
+  documented as NULL-able in the header: its function's comment, or a comment it refers to
+  with "as for rx_...", mentions NULL with the parameter in the same sentence. (ctx,
+  ctx_free, destroy, out_error and label are NULL-able everywhere, as the header says.)
 Prints one line per problem and exits 1 if there is any.
 """
 import re
@@ -62,9 +66,44 @@ for name in operators:
     if f"`{name}`" not in table:
         problems.append(f"README.md: the operator table does not name {name}")
 
+NULLABLE_EVERYWHERE = {"ctx", "ctx_free", "destroy", "out_error", "label"}
+
+
+def doc_of(name):
+    """The comment right before name's declaration, and its parameter list."""
+    m = re.search(r"RX_EXPORT[^;(]*?\b%s\s*\(([^;]*)\);" % name, text)
+    if not m:
+        return "", ""
+    before = text[:m.start()]
+    j = before.rfind("*/")
+    i = before.rfind("/**", 0, j)
+    return (before[i:j] if i >= 0 and not before[j + 2:].strip() else ""), m.group(1)
+
+
+def says_nullable(name, param, seen=()):
+    doc, params = doc_of(name)
+    sentence = r"\b%s\b[^.]*\bNULL\b|\bNULL\b[^.]*\b%s\b" % (param, param)
+    if re.search(sentence, doc) or re.search(r"\b%s\b[^,]*/\*[^*]*NULL" % param, params):
+        return True
+    return any(says_nullable(other, param, seen + (name,))
+               for other in re.findall(r"as for (rx_[a-z0-9_]+)", doc) if other not in seen)
+
+
+for line in open(api):
+    fields = line.split()
+    if not fields or line.startswith("#"):
+        continue
+    for param in fields[2:]:
+        parts = param.split(":")
+        if len(parts) > 2 and "null_ok" in parts[2].split(",") and parts[0] not in NULLABLE_EVERYWHERE:
+            if not says_nullable(fields[1], parts[0]):
+                problems.append(f"{api}: {fields[1]}'s {parts[0]} is null_ok, but {header} does not say "
+                                f"it may be NULL (document it, or drop the override in Tests/sweep/gen_api.py)")
+
 for p in problems:
     print("check-lists: " + p, file=sys.stderr)
 if problems:
     sys.exit(1)
-print(f"check-lists: {len(declared)} functions: api.txt, the fuzzer ({len(FUZZ_EXEMPT)} exempt) "
-      f"and the README's operator table ({len(operators)} operators) agree with {header}")
+print(f"check-lists: {len(declared)} functions: api.txt, the fuzzer ({len(FUZZ_EXEMPT)} exempt)"
+      f", the README's operator table ({len(operators)} operators) and the NULL-able parameters "
+      f"agree with {header}")
