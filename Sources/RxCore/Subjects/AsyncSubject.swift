@@ -1,54 +1,30 @@
 /// Emits only the last element, and only when the source completes (RxSwift's
 /// `AsyncSubject`): observers get that element then `completed`, or just `completed` if
 /// there was none, or the error. Late subscribers get the same; after dispose,
-/// `RxError.disposed`. Serialized like `PublishSubject`.
+/// `RxError.disposed`. Serialized like every subject (see `SubjectBase`).
 public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, ObserverType, Cancelable,
-  SubjectKind
+  SubjectHandling
 {
-  // Drain-owned, like `handle`.
+  // Drain-owned, like the hooks.
   @usableFromInline var last: Element?
 
   @inlinable public init() {
     super.init { unsafeDowncast($0, to: AsyncSubject<Element>.self).handle($1) }
   }
 
-  /// `emit(.next(element))` for the hot path: when the drain is idle the element becomes
-  /// the last one at once, with no `SubjectOp` built.
-  @inlinable @discardableResult
-  public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
-    drain.emitNext(element, flags, live: { isLive }, deliver: { last = copy $0 }) {
-      [unowned(unsafe) self] in self.handle($0)
-    }
+  // The hooks of `SubjectHandling`, drain-owned.
+
+  @inlinable public func takeNext(_ element: borrowing Element) { last = copy element }
+
+  @inlinable
+  func takeStop(_ event: Event<Element>) {
+    // As RxSwift: the value to everyone, then completed to everyone.
+    if case .completed = event, let last { observers.deliver(.next(last)) }
+    deliverStop(event)
   }
 
   @inlinable
-  final func handle(_ op: SubjectOp<Element>) {
-    switch op {
-    case .event(let event):
-      if !isLive { return }
-      switch event {
-      case .next(let element):
-        last = element
-      case .error:
-        deliverStop(event)
-      case .completed:
-        // As RxSwift: the value to everyone, then completed to everyone.
-        if let last { observers.deliver(.next(last)) }
-        deliverStop(event)
-      }
-    case .add(let subscription, let observer):
-      add(subscription, observer)
-    case .remove(let subscription):
-      remove(subscription)
-    case .dispose:
-      last = nil
-      dropAll()
-    }
-  }
-
-  // Drain-owned, like `handle`.
-  @inlinable
-  final func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
+  func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
     if !admit(subscription, observer) { return }
     if let stopEvent {
       if case .completed = stopEvent, let last {
@@ -59,6 +35,8 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
     }
     insert(observer, subscription)
   }
+
+  @inlinable func willDispose() { last = nil }
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
 }

@@ -2,9 +2,9 @@ import Synchronization
 
 /// Holds a current value: each new subscriber gets it first, then every later event
 /// (RxSwift's `BehaviorSubject`). After a stop event late subscribers get only the stop
-/// event; after dispose, `RxError.disposed`. Serialized like `PublishSubject`.
+/// event; after dispose, `RxError.disposed`. Serialized like every subject (see `SubjectBase`).
 public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, ObserverType, Cancelable,
-  SubjectKind
+  SubjectHandling
 {
   /// What `value()` reads from any thread; written only by the drain handler.
   @usableFromInline struct Current {
@@ -36,18 +36,10 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     return c.value
   }
 
-  /// `emit(.next(element))` for the hot path: when the drain is idle the element becomes the
-  /// current value and goes straight to the observers, with no `SubjectOp` built.
-  @inlinable @discardableResult
-  public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
-    drain.emitNext(element, flags, live: { isLive }, deliver: { takeNext($0) }) {
-      [unowned(unsafe) self] in self.handle($0)
-    }
-  }
+  // The hooks of `SubjectHandling`, drain-owned.
 
-  // Drain-owned, like `handle`.
   @inlinable
-  final func takeNext(_ element: borrowing Element) {
+  public func takeNext(_ element: borrowing Element) {
     // Swap, so the old value is released after the lock (its destructor may be user code).
     var previous = copy element
     currentLock.lock()
@@ -57,38 +49,17 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
   }
 
   @inlinable
-  final func handle(_ op: SubjectOp<Element>) {
-    switch op {
-    case .event(let event):
-      if !isLive { return }
-      switch event {
-      case .next(let element):
-        takeNext(element)
-      case .error(let error):
-        currentLock.lock()
-        current.error = error
-        currentLock.unlock()
-        deliverStop(event)
-      case .completed:
-        deliverStop(event)
-      }
-    case .add(let subscription, let observer):
-      add(subscription, observer)
-    case .remove(let subscription):
-      remove(subscription)
-    case .dispose:
+  func takeStop(_ event: Event<Element>) {
+    if case .error(let error) = event {
       currentLock.lock()
-      current.disposed = true
-      let error = current.error.take()
+      current.error = error
       currentLock.unlock()
-      withExtendedLifetime(error) {}  // released after the lock
-      dropAll()
     }
+    deliverStop(event)
   }
 
-  // Drain-owned, like `handle`.
   @inlinable
-  final func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
+  func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
     if !admit(subscription, observer) { return }
     if let stopEvent { return observer.on(stopEvent) }
     insert(observer, subscription)
@@ -96,6 +67,15 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     let value = current.value
     currentLock.unlock()
     observer.on(.next(value))
+  }
+
+  @inlinable
+  func willDispose() {
+    currentLock.lock()
+    current.disposed = true
+    let error = current.error.take()
+    currentLock.unlock()
+    withExtendedLifetime(error) {}  // released after the lock
   }
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }

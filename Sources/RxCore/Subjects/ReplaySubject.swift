@@ -1,13 +1,13 @@
 /// Replays up to `bufferSize` recent elements (or all, unbounded) to each new subscriber,
 /// then continues live (RxSwift's `ReplaySubject`). After a stop event late subscribers get
 /// the buffer and then the stop event; after dispose, `RxError.disposed` (the buffer is
-/// freed). Serialized like `PublishSubject`.
+/// freed). Serialized like every subject (see `SubjectBase`).
 public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, ObserverType, Cancelable,
-  SubjectKind
+  SubjectHandling
 {
   /// Int.max when unbounded.
   public let bufferSize: Int
-  // Drain-owned, like `handle`.
+  // Drain-owned, like the hooks.
   @usableFromInline var buffer: ReplayBuffer<Element>
 
   /// A replay subject keeping the last `bufferSize` (>= 1) elements.
@@ -23,46 +23,16 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
 
   deinit { buffer.deallocate() }
 
-  /// `emit(.next(element))` for the hot path: when the drain is idle the element joins the
-  /// buffer and goes straight to the observers, with no `SubjectOp` built.
-  @inlinable @discardableResult
-  public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
-    drain.emitNext(element, flags, live: { isLive }, deliver: { takeNext($0) }) {
-      [unowned(unsafe) self] in self.handle($0)
-    }
-  }
+  // The hooks of `SubjectHandling`, drain-owned.
 
-  // Drain-owned, like `handle`.
   @inlinable
-  final func takeNext(_ element: borrowing Element) {
+  public func takeNext(_ element: borrowing Element) {
     buffer.append(copy element)
     observers.deliverNext(element)
   }
 
   @inlinable
-  final func handle(_ op: SubjectOp<Element>) {
-    switch op {
-    case .event(let event):
-      if !isLive { return }
-      switch event {
-      case .next(let element):
-        takeNext(element)
-      case .error, .completed:
-        deliverStop(event)
-      }
-    case .add(let subscription, let observer):
-      add(subscription, observer)
-    case .remove(let subscription):
-      remove(subscription)
-    case .dispose:
-      buffer.removeAll()
-      dropAll()
-    }
-  }
-
-  // Drain-owned, like `handle`.
-  @inlinable
-  final func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
+  func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
     if !admit(subscription, observer) { return }
     // The buffer cannot change meanwhile: handlers never nest.
     switch subscription {
@@ -87,6 +57,8 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     if subscription.isDisposed { return }
     insert(observer, subscription)
   }
+
+  @inlinable func willDispose() { buffer.removeAll() }
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
 }

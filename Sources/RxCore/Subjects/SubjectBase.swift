@@ -137,13 +137,13 @@ public class SubjectBase<Element>: Observable<Element> {
 }
 
 /// What each subject kind supplies to the shared methods below, which its callers reach
-/// with static dispatch (specialized, no vtable): its per-event path and its add.
+/// with static dispatch (specialized, no vtable).
 public protocol SubjectKind<Element>: AnyObject {
   associatedtype Element
-  /// `emit(.next(element))`, the per-event path: each kind's own.
-  @discardableResult func emitNext(_ element: borrowing Element) -> SubjectOutcome
-  /// Drain-owned (called only by the thread holding the subject's drain): adds an observer
-  /// that keeps its own subscription state.
+  /// Drain-owned (called only by the thread holding the subject's drain): the kind's
+  /// bookkeeping of a next element, and its delivery.
+  func takeNext(_ element: borrowing Element)
+  /// Drain-owned: adds an observer that keeps its own subscription state.
   func addOwnedNow(_ observer: Observer<Element>)
   /// The subject itself, as its shared part (`SubjectBase` supplies it).
   var shared: SubjectBase<Element> { get }
@@ -159,6 +159,16 @@ extension SubjectKind {
 
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
 
+  /// `emit(.next(element))`, the per-event path: when the drain is idle the element goes to
+  /// `takeNext` at once, with no `SubjectOp` built, copied or destroyed.
+  @inlinable @discardableResult
+  public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
+    let base = shared
+    return base.drain.emitNext(element, base.flags, live: { base.isLive }, deliver: { takeNext($0) }) {
+      [unowned(unsafe) base] in base.handler(base, $0)
+    }
+  }
+
   /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
   /// subscription object is made, and `detachOwned` removes it. When the drain is idle this
   /// runs inline, without building a `SubjectOp`.
@@ -169,6 +179,38 @@ extension SubjectKind {
       base.drain.exit { [unowned(unsafe) base] in base.handler(base, $0) }
     } else {
       base.drain.submitQueued(.add(.owned(observer), observer)) { [unowned(unsafe) base] in base.handler(base, $0) }
+    }
+  }
+}
+
+/// The drain handler every kind shares, over the kind's hooks (all drain-owned).
+@usableFromInline protocol SubjectHandling: SubjectKind {
+  /// The start or end of a subscription.
+  func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>)
+  /// The stop event (the default: every observer gets it and leaves).
+  func takeStop(_ event: Event<Element>)
+  /// Before every observer is dropped by a dispose (the default: nothing).
+  func willDispose()
+}
+
+extension SubjectHandling {
+  @inlinable func takeStop(_ event: Event<Element>) { shared.deliverStop(event) }
+  @inlinable func willDispose() {}
+
+  /// The handler of every `SubjectOp`: the one place a subject's state changes.
+  @inlinable func handle(_ op: SubjectOp<Element>) {
+    let base = shared
+    switch op {
+    case .event(let event):
+      if !base.isLive { return }
+      if case .next(let element) = event { takeNext(element) } else { takeStop(event) }
+    case .add(let subscription, let observer):
+      add(subscription, observer)
+    case .remove(let subscription):
+      base.remove(subscription)
+    case .dispose:
+      willDispose()
+      base.dropAll()
     }
   }
 }

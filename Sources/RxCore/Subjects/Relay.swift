@@ -1,0 +1,34 @@
+/// What both relays share: a subject that only accepts elements and never terminates
+/// (RxSwift's relays). A relay can still be disposed, after which late subscribers get
+/// `RxError.disposed` as with subjects.
+public class Relay<Subject: SubjectKind>: Observable<Subject.Element>, Cancelable {
+  public typealias Element = Subject.Element
+  @usableFromInline let subject: Subject
+
+  @inlinable init(_ subject: Subject) {
+    self.subject = subject
+    super.init()
+    Resources.increment()
+  }
+
+  deinit { Resources.decrement() }
+
+  @inlinable @discardableResult
+  public final func accept(_ element: Element) -> SubjectOutcome { subject.emitNext(element) }
+
+  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    subject.shared.attach(observer)
+  }
+
+  /// See `SubjectBase.attach`.
+  @inlinable
+  public final func attach(_ observer: Observer<Element>) -> SubjectSubscription { subject.shared.attach(observer) }
+  @inlinable public final func attachOwned(_ observer: Observer<Element>) { subject.attachOwned(observer) }
+  @inlinable public final func detachOwned(_ observer: Observer<Element>) { subject.shared.detachOwned(observer) }
+
+  @inlinable public final func dispose() { subject.shared.dispose() }
+  /// See `SubjectBase.keepAliveWhileDraining`.
+  public final func keepAliveWhileDraining() { subject.shared.drain.keepAliveWhileDraining(self) }
+  public final var isDisposed: Bool { subject.shared.isDisposed }
+  public final var hasObservers: Bool { subject.shared.hasObservers }
+}
