@@ -156,13 +156,15 @@ final class ValueConnectableObservable: ConnectableObservable<Value> {
 
 final class ValueConnection: Connection<Value> {
   // The subject as its concrete class, when it is one of these: a call through the
-  // protocol would run the subject's generic body.
-  private let publish: PublishSubject<Value>?
-  private let replay: ReplaySubject<Value>?
+  // protocol would run the subject's generic body. Unmanaged: `subject` keeps it, and a
+  // strong copy per event would be a retain/release pair (on the slow path, since the
+  // subject's subscriptions refer to it weakly).
+  private let publish: Unmanaged<PublishSubject<Value>>?
+  private let replay: Unmanaged<ReplaySubject<Value>>?
 
   override init(parent: ConnectableObservable<Value>, subject: any SubjectType<Value>) {
-    publish = ValueConnectableObservable.concrete(subject, PublishSubject<Value>.self)
-    replay = ValueConnectableObservable.concrete(subject, ReplaySubject<Value>.self)
+    publish = ValueConnectableObservable.concrete(subject, PublishSubject<Value>.self).map { Unmanaged.passUnretained($0) }
+    replay = ValueConnectableObservable.concrete(subject, ReplaySubject<Value>.self).map { Unmanaged.passUnretained($0) }
     super.init(parent: parent, subject: subject)
   }
 
@@ -172,9 +174,9 @@ final class ValueConnection: Connection<Value> {
 
   override func feed(_ event: Event<Value>) {
     if let publish {
-      publish.on(event)
+      publish._withUnsafeGuaranteedRef { $0.on(event) }
     } else if let replay {
-      replay.on(event)
+      replay._withUnsafeGuaranteedRef { $0.on(event) }
     } else {
       super.feed(event)
     }
