@@ -7,6 +7,8 @@ Usage: check-lists.py include/rxc.h Tests/sweep/api.txt
 - The fuzzer (Tests/fuzz/fuzz_api.c) calls every declared function, or FUZZ_EXEMPT says why
   not; its operator switch's modulus is its number of cases.
 - The README's operator table names every operator of the header's section 9.
+- The metadata guard's catalog (Tests/perf/workloads.c) runs every operator of section 9, or
+  WORKLOAD_EXEMPT says why not.
 - Every parameter api.txt marks `null_ok` (the sweep then passes NULL as a valid argument) is
   documented as NULL-able in the header: its function's comment, or a comment it refers to
   with "as for rx_...", mentions NULL with the parameter in the same sentence. (ctx,
@@ -27,6 +29,12 @@ FUZZ_EXEMPT = {
     "rx_marble_expect": "prints diffs; the marble tests cover it",
     "rx_version": "constant",
     "rx_status_string": "constant",
+}
+
+# Operators of section 9 with no workload of their own in Tests/perf/workloads.c, and why.
+WORKLOAD_EXEMPT = {
+    "rx_connect": "connects a connectable; per event it is the publish/replay workloads' path",
+    "rx_drive": "subscribes to a driver; the driver workload measures its events",
 }
 
 header, api = sys.argv[1], sys.argv[2]
@@ -65,6 +73,15 @@ table = table[:table.index("\n\n")]
 for name in operators:
     if f"`{name}`" not in table:
         problems.append(f"README.md: the operator table does not name {name}")
+
+workloads = open("Tests/perf/workloads.c").read()
+for name in operators:
+    if name in WORKLOAD_EXEMPT:
+        if re.search(r"\b%s\b" % name, workloads):
+            problems.append(f"Tests/perf/workloads.c runs {name}: remove it from WORKLOAD_EXEMPT in {sys.argv[0]}")
+    elif not re.search(r"\b%s\b" % name, workloads):
+        problems.append(f"Tests/perf/workloads.c has no workload for {name} (add one, or say why not in "
+                        f"WORKLOAD_EXEMPT)")
 
 NULLABLE_EVERYWHERE = {"ctx", "ctx_free", "destroy", "out_error", "label"}
 
@@ -105,5 +122,5 @@ for p in problems:
 if problems:
     sys.exit(1)
 print(f"check-lists: {len(declared)} functions: api.txt, the fuzzer ({len(FUZZ_EXEMPT)} exempt)"
-      f", the README's operator table ({len(operators)} operators) and the NULL-able parameters "
+      f", the README's operator table and the workloads ({len(operators)} operators) and the NULL-able parameters "
       f"agree with {header}")

@@ -21,6 +21,7 @@ from ._core import (
     main_drain, main_fd, main_run, main_run_for, main_scheduler, main_stop, merge, never, of,
     range_ as range, return_value, throw, timer, version, zip_ as zip,
 )
+from ._runloop import RunLoop
 
 __version__ = "0.2.0"
 
