@@ -49,7 +49,7 @@ extension PublishRelay: AbiSubject where Element == RxValue {
     guard case .next(let value) = event else { preconditionFailure("a relay takes only elements") }
     return accept(value)
   }
-  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome { accept(copy element) }
+  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome { accept(element) }
 }
 
 extension BehaviorRelay: AbiSubject where Element == RxValue {
@@ -58,6 +58,6 @@ extension BehaviorRelay: AbiSubject where Element == RxValue {
     guard case .next(let value) = event else { preconditionFailure("a relay takes only elements") }
     return accept(value)
   }
-  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome { accept(copy element) }
+  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome { accept(element) }
   func currentValue() throws -> RxValue? { try self.currentValue() as RxValue }
 }

@@ -47,17 +47,27 @@ public func rx_behavior_relay_new(_ initial: rx_value) -> UnsafeMutablePointer<r
 @c(rx_subject_on_next)
 public func rx_subject_on_next(_ subject: UnsafeMutablePointer<rx_subject>?, _ value: rx_value) -> rx_status {
   // The hot case in a frame of its own (nothing is live across the call, so nothing is
-  // saved): an integer into a live publish subject. Everything else, checks and messages
-  // included, is `subjectOnNext`.
+  // saved): an integer into a live subject, a publish subject called directly. Everything
+  // else, checks and messages included, is `subjectOnNext`.
   if value.kind == RX_INT, let p = UnsafeRawPointer(subject), UInt(bitPattern: p) & 15 == 0,
     p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic,
-    p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == ObjectKind.subject.rawValue,
-    let publish = Unmanaged<SubjectHandle>.fromOpaque(p)._withUnsafeGuaranteedRef({ $0.publish })
+    p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == ObjectKind.subject.rawValue
   {
-    let outcome = publish._withUnsafeGuaranteedRef { $0.emitNext(.int(value.i)) }
-    return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK
+    let h = Unmanaged<SubjectHandle>.fromOpaque(p)
+    if let publish = h._withUnsafeGuaranteedRef({ $0.publish }) {
+      let outcome = publish._withUnsafeGuaranteedRef { $0.emitNext(.int(value.i)) }
+      return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK
+    }
+    return intoOtherKind(h, value.i)
   }
   return subjectOnNext(subject, value)
+}
+
+/// An integer into a subject of another kind than publish: one witness call.
+@inline(never)
+private func intoOtherKind(_ h: Unmanaged<SubjectHandle>, _ i: Int64) -> rx_status {
+  let outcome = h._withUnsafeGuaranteedRef { $0.core.emitNext(.int(i)) }
+  return outcome == .accepted ? RX_OK : status(outcome, "rx_subject_on_next")
 }
 
 @inline(never)

@@ -14,7 +14,7 @@ public class Relay<Subject: SubjectKind>: Observable<Subject.Element>, Cancelabl
   deinit { Resources.decrement() }
 
   @inlinable @discardableResult
-  public final func accept(_ element: Element) -> SubjectOutcome { subject.emitNext(element) }
+  public final func accept(_ element: borrowing Element) -> SubjectOutcome { subject.emitNext(element) }
 
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     subject.shared.attach(observer)
