@@ -23,6 +23,9 @@ public class SubjectBase<Element>: Observable<Element> {
   @usableFromInline var observers = SubjectObservers<Element>()
   @usableFromInline var stopEvent: Event<Element>?
   @usableFromInline var disposed = false
+  /// Neither stopped nor disposed: events still count. Kept beside `stopEvent` and
+  /// `disposed` because testing the optional event for nil copies and destroys it.
+  @usableFromInline var isLive = true
 
   @inlinable init(handler: @escaping Handler) {
     self.handler = handler
@@ -96,12 +99,10 @@ public class SubjectBase<Element>: Observable<Element> {
 
   // MARK: the handlers' shared steps (drain-owned)
 
-  /// Neither stopped nor disposed: events still count.
-  @inlinable final var isLive: Bool { !disposed && stopEvent == nil }
-
   /// The stop event: every observer gets it and leaves.
   @inlinable final func deliverStop(_ event: Event<Element>) {
     stopEvent = event
+    isLive = false
     observers.removeAll { $0.on(event) }
     observerCount.store(0, ordering: .relaxed)
   }
@@ -110,6 +111,7 @@ public class SubjectBase<Element>: Observable<Element> {
   @inlinable final func dropAll() {
     disposed = true
     stopEvent = nil
+    isLive = false
     observers.removeAll { $0.dropped() }
     observerCount.store(0, ordering: .relaxed)
   }
