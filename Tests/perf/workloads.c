@@ -269,6 +269,18 @@ static void w_range_flat_map(void) {
   drain_source(rx_flat_map(r, to_just, NULL, NULL));
   rx_release(r);
 }
+/* publish subject -> share -> 10 C subscribers: each event is 10 deliveries. */
+static void w_share_10(void) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = rx_share(rx_subject_as_observable(s));
+  rx_disposable *d[10];
+  for (int i = 0; i < 10; i++) d[i] = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) rx_subject_on_next(s, RX_INT(k));
+  rx_subject_on_completed(s);
+  for (int i = 0; i < 10; i++) rx_dispose(d[i]);
+  rx_release(o);
+  rx_release(s);
+}
 static void w_range_concat_map(void) {
   rx_observable *r = rx_range(0, (size_t)n_events);
   drain_source(rx_concat_map(r, to_pair, NULL, NULL));
@@ -309,7 +321,7 @@ static const Workload workloads[] = {
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
-  PLAIN("range_concat_map_of", w_range_concat_map),
+  PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),
 };
 
 static const char *shape(const Workload *wl) {
@@ -317,6 +329,7 @@ static const char *shape(const Workload *wl) {
     return !strcmp(wl->name, "switch_latest")        ? "publish subject of just(i) -> switch_latest -> C subscriber"
            : !strcmp(wl->name, "just_map_subscribe") ? "just(i) -> map -> subscribe + dispose, per lifecycle"
            : !strcmp(wl->name, "interval")           ? "interval on the test scheduler, advanced per tick"
+           : !strcmp(wl->name, "share_10")           ? "publish subject -> share -> 10 C subscribers, per event (10 deliveries)"
                                                      : "cold source -> C subscriber, per element";
   }
   return wl->run == run_subject       ? "subject -> C subscriber"

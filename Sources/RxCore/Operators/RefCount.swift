@@ -103,4 +103,12 @@ final class ValueRefCount: RefCount<Value> {
 
 final class ValueRefCountSink: RefCountSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+
+  // Elements pass through unchanged: by pointer when downstream takes them so (a C
+  // observer), with no `Event` built per delivery.
+  override var takesNextByPointer: Bool { observer.takesNextByPointer }
+  override func onNext(at element: UnsafePointer<Value>) {
+    if isDisposed { return }
+    observer.onNext(at: element)
+  }
 }

@@ -203,6 +203,14 @@ enum OpenCombineCatalog {
     },
     "range_map_filter_scan": { n in drain((0..<Int64(n)).publisher.map { $0 &+ 1 }.filter { _ in true }.scan(0, &+)) },
     "of": { n in drain(Array(0..<Int64(n)).publisher) },
+    "share_10": { n in
+      let s = PassthroughSubject<Int64, Never>(), o = s.share(), cs = (0..<10).map { _ in OCCount() }
+      let ks = cs.map { sink(o, $0) }
+      for i in 0..<Int64(n) { s.send(i) }
+      s.send(completion: .finished)
+      ks.forEach { $0.cancel() }
+      return cs.reduce(0) { $0 + $1.count }
+    },
     "range_flat_map_just": { n in drain((0..<Int64(n)).publisher.flatMap { Just($0) }) },
     "range_concat_map_of": { n in drain((0..<Int64(n)).publisher.flatMap(maxPublishers: .max(1)) { [$0, $0].publisher }) },
     "contended": { n in

@@ -184,6 +184,14 @@ enum RxCoreCatalog {
     },
     "range_map_filter_scan": { n in drain(range(n).map(inc).filter { _ in true }.scan(.int(0), accumulator: add), CountValue()) },
     "of": { n in drain(Observable.from((0..<Int64(n)).map { Value.int($0) }), CountValue()) },
+    "share_10": { n in
+      let s = PublishSubject<Value>(), o = s.share(), cs = (0..<10).map { _ in CountValue() }
+      let ds = cs.map { o.subscribe($0) }
+      for k in 0..<Int64(n) { s.on(.next(.int(k))) }
+      s.on(.completed)
+      ds.forEach { $0.dispose() }
+      return cs.reduce(0) { $0 + $1.count }
+    },
     "interval": { n in
       let vts = VirtualTimeScheduler(), c = CountValue()
       let d = TimerObservable<Value>(dueTime: 1000, period: 1000, scheduler: vts, make: { .int($0) }).subscribe(c)

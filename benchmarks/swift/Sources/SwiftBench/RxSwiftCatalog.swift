@@ -156,6 +156,14 @@ enum RxSwiftCatalog {
       drain(Observable<Int64>.range(start: 0, count: Int64(n)).map { $0 &+ 1 }.filter { _ in true }.scan(0, accumulator: &+))
     },
     "of": { n in drain(Observable.from(Array(0..<Int64(n)))) },
+    "share_10": { n in
+      let s = PublishSubject<Int64>(), o = s.asObservable().share(), cs = (0..<10).map { _ in RxCount<Int64>() }
+      let ds = cs.map { o.subscribe($0) }
+      for k in 0..<Int64(n) { s.onNext(k) }
+      s.onCompleted()
+      ds.forEach { $0.dispose() }
+      return cs.reduce(0) { $0 + $1.count }
+    },
     "interval": { n in
       let hs = HistoricalScheduler(), c = RxCount<Int>()
       let d = Observable<Int>.interval(.milliseconds(1), scheduler: hs).subscribe(c)
