@@ -2,7 +2,7 @@
 /// emitted when it holds `count` values or `timeSpan` after its window opened, whichever
 /// comes first, and a new window opens. `count` nil is time only; `timeSpan` nil is count
 /// only (no timer; completion emits the rest only if there is any). A timed buffer emits its
-/// current contents on completion even when empty. Events and ticks go through a Drain.
+/// current contents on completion even when empty.
 public class Buffer<Element, Output>: Producer<Output> {
   let source: Observable<Element>
   let timeSpan: Int64?
@@ -25,28 +25,24 @@ public class Buffer<Element, Output>: Producer<Output> {
   public override func run(_ observer: Observer<Output>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = BufferSink(observer: observer, cancel: cancel, parent: self)
-    sink.armTimer(0)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    BufferSink(observer: observer, cancel: cancel, parameters: self).start(source)
   }
 }
 
-class BufferSink<Element, Output>: Sink<Element, Output> {
-  enum Input { case event(Event<Element>), tick(UInt64) }
-  let parent: Buffer<Element, Output>
-  let timer = SerialDisposable()
-  private let drain = Drain<Input>()
+class BufferSink<Element, Output>:
+  TimedSink<Buffer<Element, Output>, Element, Output, TimedInput<Element, UInt64>>
+{
   private var buffer = ContiguousArray<Element>()
   private var windowID: UInt64 = 0
 
-  init(observer: Observer<Output>, cancel: any Cancelable, parent: Buffer<Element, Output>) {
-    self.parent = parent
-    super.init(observer: observer, cancel: cancel)
+  /// Arms the first window's timer, then subscribes.
+  final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    armTimer(0)
+    return run(source)
   }
 
-  final func armTimer(_ window: UInt64) {
-    guard let span = parent.timeSpan, let scheduler = parent.scheduler else { return }
+  private final func armTimer(_ window: UInt64) {
+    guard let span = parameters.timeSpan, let scheduler = parameters.scheduler else { return }
     // The first window's timer is armed outside the drain: setScheduled keeps a fast tick
     // from being disposed by this call finishing late.
     timer.setScheduled { scheduler.scheduleAfter(span) { self.submit(.tick(window)) } }
@@ -54,19 +50,16 @@ class BufferSink<Element, Output>: Sink<Element, Output> {
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
-
-  func handle(_ input: Input) {
-    if isDisposed { return }
+  override func handle(_ input: TimedInput<Element, UInt64>) {
     switch input {
     case .event(.next(let element)):
       buffer.append(element)
-      if let count = parent.count, buffer.count >= count { emitAndOpenWindow() }
+      if let count = parameters.count, buffer.count >= count { emitAndOpenWindow() }
     case .event(.error(let error)):
       buffer = []
       forwardTerminal(.error(error))
     case .event(.completed):
-      if parent.timeSpan != nil || !buffer.isEmpty { forwardOn(.next(parent.make(buffer))) }
+      if parameters.timeSpan != nil || !buffer.isEmpty { forwardOn(.next(parameters.make(buffer))) }
       buffer = []
       forwardTerminal(.completed)
     case .tick(let window):
@@ -78,7 +71,7 @@ class BufferSink<Element, Output>: Sink<Element, Output> {
     windowID &+= 1
     let full = buffer
     buffer = []
-    forwardOn(.next(parent.make(full)))
+    forwardOn(.next(parameters.make(full)))
     armTimer(windowID)
   }
 }
@@ -105,14 +98,11 @@ final class ValueBufferProducer: Buffer<Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueBufferSink(observer: observer, cancel: cancel, parent: self)
-    sink.armTimer(0)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    ValueBufferSink(observer: observer, cancel: cancel, parameters: self).start(source)
   }
 }
 
 final class ValueBufferSink: BufferSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
-  override func handle(_ input: Input) { super.handle(input) }
+  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }

@@ -1,53 +1,26 @@
 /// Emits a value only after `dueTime` has passed without another one (RxSwift's debounce);
-/// completion first flushes the pending value. Events and timer ticks are serialized
-/// through a Drain (see Delay).
-public class Debounce<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let dueTime: Int64
-  let scheduler: Scheduler
-
-  public init(source: Observable<Element>, dueTime: Int64, scheduler: Scheduler) {
-    self.source = source
-    self.dueTime = Swift.max(0, dueTime)
-    self.scheduler = scheduler
-  }
-
+/// completion first flushes the pending value. Ticks carry the value's number, so a tick
+/// armed for an older value does nothing.
+public class Debounce<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = DebounceSink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    DebounceSink(observer: observer, cancel: cancel, parameters: timing).run(source)
   }
 }
 
-class DebounceSink<Element>: Sink<Element, Element> {
-  enum Input { case event(Event<Element>), tick(UInt64) }
-  let dueTime: Int64
-  let scheduler: Scheduler
-  let timer = SerialDisposable()
-  private let drain = Drain<Input>()
+class DebounceSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Element, UInt64>> {
   private var id: UInt64 = 0
   private var value: Element?
 
-  init(observer: Observer<Element>, cancel: any Cancelable, dueTime: Int64, scheduler: Scheduler) {
-    self.dueTime = dueTime
-    self.scheduler = scheduler
-    super.init(observer: observer, cancel: cancel)
-  }
-
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
-
-  func handle(_ input: Input) {
-    if isDisposed { return }
+  override func handle(_ input: TimedInput<Element, UInt64>) {
     switch input {
     case .event(.next(let element)):
       id &+= 1
-      let current = id
       value = element
-      timer.set(scheduler.scheduleAfter(dueTime) { self.submit(.tick(current)) })
+      schedule(id, after: parameters.dueTime, on: parameters.scheduler)
     case .event(.error(let error)):
       value = nil
       forwardTerminal(.error(error))
@@ -84,13 +57,11 @@ final class ValueDebounceProducer: Debounce<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueDebounceSink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    ValueDebounceSink(observer: observer, cancel: cancel, parameters: timing).run(source)
   }
 }
 
 final class ValueDebounceSink: DebounceSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
-  override func handle(_ input: Input) { super.handle(input) }
+  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }

@@ -1,51 +1,29 @@
 /// Shifts every event by `dueTime` on `scheduler` (an error is delivered at once, dropping
 /// what is still delayed, as RxSwift does). Each event is stamped with the scheduler's time
 /// when it arrives and delivered once that time + dueTime has come; one timer is pending at
-/// a time. Events and timer ticks go through a Drain, so the state is touched by one thread
-/// at a time and downstream calls never overlap, without holding a lock over them; a tick
-/// that fires early is queued behind the handler that armed it, so a plain `timer.set` is
-/// safe in handlers.
-public class Delay<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let dueTime: Int64
-  let scheduler: Scheduler
-
-  public init(source: Observable<Element>, dueTime: Int64, scheduler: Scheduler) {
-    self.source = source
-    self.dueTime = Swift.max(0, dueTime)
-    self.scheduler = scheduler
-  }
-
+/// a time.
+public class Delay<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = DelaySink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    DelaySink(observer: observer, cancel: cancel, parameters: timing).run(source)
   }
 }
 
-class DelaySink<Element>: Sink<Element, Element> {
-  enum Input { case event(Event<Element>, Int64), tick }
-  let dueTime: Int64
-  let scheduler: Scheduler
-  let timer = SerialDisposable()
-  private let drain = Drain<Input>()
+/// Delay's input: the stamp is taken on arrival, before the event waits for the drain.
+enum DelayInput<Element>: TimerInput {
+  case event(Event<Element>, Int64)
+  case tick(Void)
+}
+
+class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element>> {
   private var queue = RingBuffer<(time: Int64, event: Event<Element>)>()
   private var timerActive = false
 
-  init(observer: Observer<Element>, cancel: any Cancelable, dueTime: Int64, scheduler: Scheduler) {
-    self.dueTime = dueTime
-    self.scheduler = scheduler
-    super.init(observer: observer, cancel: cancel)
-  }
+  override func on(_ event: Event<Element>) { submit(.event(event, parameters.scheduler.now)) }
 
-  override func on(_ event: Event<Element>) { submit(.event(event, scheduler.now)) }
-
-  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
-
-  func handle(_ input: Input) {
-    if isDisposed { return }
+  override func handle(_ input: DelayInput<Element>) {
+    let dueTime = parameters.dueTime
     switch input {
     case .event(.error(let error), _):
       queue.removeAll()
@@ -54,10 +32,10 @@ class DelaySink<Element>: Sink<Element, Element> {
       queue.append((time, event))
       if !timerActive {
         timerActive = true
-        arm(delay: time + dueTime - scheduler.now)
+        schedule(after: time + dueTime - parameters.scheduler.now, on: parameters.scheduler)
       }
     case .tick:
-      let now = scheduler.now
+      let now = parameters.scheduler.now
       while let head = queue.first, head.time + dueTime <= now {
         _ = queue.popFirst()
         if head.event.isStopEvent {
@@ -68,15 +46,11 @@ class DelaySink<Element>: Sink<Element, Element> {
         if isDisposed { return }
       }
       if let head = queue.first {
-        arm(delay: head.time + dueTime - now)
+        schedule(after: head.time + dueTime - now, on: parameters.scheduler)
       } else {
         timerActive = false
       }
     }
-  }
-
-  private final func arm(delay: Int64) {
-    timer.set(scheduler.scheduleAfter(delay) { self.submit(.tick) })
   }
 }
 
@@ -98,13 +72,11 @@ final class ValueDelayProducer: Delay<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueDelaySink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    ValueDelaySink(observer: observer, cancel: cancel, parameters: timing).run(source)
   }
 }
 
 final class ValueDelaySink: DelaySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
-  override func handle(_ input: Input) { super.handle(input) }
+  override func handle(_ input: DelayInput<Value>) { super.handle(input) }
 }

@@ -1,15 +1,5 @@
 /// Subscribes to the source `dueTime` after the subscription, on `scheduler`.
-public class DelaySubscription<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let dueTime: Int64
-  let scheduler: Scheduler
-
-  public init(source: Observable<Element>, dueTime: Int64, scheduler: Scheduler) {
-    self.source = source
-    self.dueTime = Swift.max(0, dueTime)
-    self.scheduler = scheduler
-  }
-
+public class DelaySubscription<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
@@ -17,7 +7,7 @@ public class DelaySubscription<Element>: Producer<Element> {
     let subscription = SerialDisposable()
     let source = self.source
     subscription.setScheduled {
-      scheduler.scheduleAfter(dueTime) { subscription.set(source.subscribe(sink)) }
+      timing.scheduler.scheduleAfter(timing.dueTime) { subscription.set(source.subscribe(sink)) }
     }
     return (sink, subscription)
   }

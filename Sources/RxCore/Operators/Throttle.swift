@@ -1,62 +1,50 @@
 /// Emits the first value, then at most one value per `dueTime` (RxSwift's throttle): with
 /// `latest`, the last value seen during the quiet window is emitted when it ends; without,
 /// values inside the window are dropped. Completion waits for a pending latest value.
-/// Events and timer ticks are serialized through a Drain (see Delay).
-public class Throttle<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let dueTime: Int64
+public class Throttle<Element>: TimedProducer<Element> {
   let latest: Bool
-  let scheduler: Scheduler
 
   public init(source: Observable<Element>, dueTime: Int64, latest: Bool, scheduler: Scheduler) {
-    self.source = source
-    self.dueTime = Swift.max(0, dueTime)
     self.latest = latest
-    self.scheduler = scheduler
+    super.init(source: source, dueTime: dueTime, scheduler: scheduler)
   }
+
+  final var parameters: ThrottleParameters { ThrottleParameters(timing: timing, latest: latest) }
 
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ThrottleSink(observer: observer, cancel: cancel, parent: self)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    ThrottleSink(observer: observer, cancel: cancel, parameters: parameters).run(source)
   }
 }
 
-class ThrottleSink<Element>: Sink<Element, Element> {
-  enum Input { case event(Event<Element>), tick }
-  let parent: Throttle<Element>
-  let timer = SerialDisposable()
-  private let drain = Drain<Input>()
+/// Throttle's parameters, copied into its sink.
+struct ThrottleParameters {
+  let timing: Timing
+  let latest: Bool
+}
+
+class ThrottleSink<Element>: TimedSink<ThrottleParameters, Element, Element, TimedInput<Element, Void>> {
   private var lastUnsent: Element?
   private var lastSentTime: Int64?
   private var completed = false
 
-  init(observer: Observer<Element>, cancel: any Cancelable, parent: Throttle<Element>) {
-    self.parent = parent
-    super.init(observer: observer, cancel: cancel)
-  }
-
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
-
-  func handle(_ input: Input) {
-    if isDisposed { return }
+  override func handle(_ input: TimedInput<Element, Void>) {
     switch input {
     case .event(.next(let element)):
-      let now = parent.scheduler.now
-      let remaining = lastSentTime.map { parent.dueTime - (now - $0) } ?? 0
+      let now = parameters.timing.scheduler.now
+      let remaining = lastSentTime.map { parameters.timing.dueTime - (now - $0) } ?? 0
       if remaining <= 0 {
         sendNow(element)
         return
       }
-      if !parent.latest { return }
+      if !parameters.latest { return }
       let inFlight = lastUnsent != nil
       lastUnsent = element
       if inFlight { return }
-      timer.set(parent.scheduler.scheduleAfter(remaining) { self.submit(.tick) })
+      schedule(after: remaining, on: parameters.timing.scheduler)
     case .event(.error(let error)):
       lastUnsent = nil
       forwardTerminal(.error(error))
@@ -76,7 +64,7 @@ class ThrottleSink<Element>: Sink<Element, Element> {
     lastUnsent = nil
     forwardOn(.next(element))
     // Measured after delivery: a slow observer gets its full quiet window (as RxSwift).
-    lastSentTime = parent.scheduler.now
+    lastSentTime = parameters.timing.scheduler.now
   }
 }
 
@@ -98,13 +86,11 @@ final class ValueThrottleProducer: Throttle<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueThrottleSink(observer: observer, cancel: cancel, parent: self)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    ValueThrottleSink(observer: observer, cancel: cancel, parameters: parameters).run(source)
   }
 }
 
 final class ValueThrottleSink: ThrottleSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
-  override func handle(_ input: Input) { super.handle(input) }
+  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

@@ -1,56 +1,31 @@
 /// Fails with `RxError.timeout` if the first value does not arrive within `dueTime` of the
 /// subscription, or the next one within `dueTime` of its predecessor (RxSwift's timeout).
-/// Events and timer ticks are serialized through a Drain (see Delay).
-public class Timeout<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let dueTime: Int64
-  let scheduler: Scheduler
-
-  public init(source: Observable<Element>, dueTime: Int64, scheduler: Scheduler) {
-    self.source = source
-    self.dueTime = Swift.max(0, dueTime)
-    self.scheduler = scheduler
-  }
-
+/// Ticks carry the number of values seen when they were armed; a later value makes them stale.
+public class Timeout<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = TimeoutSink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
-    sink.armTimer(0)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    TimeoutSink(observer: observer, cancel: cancel, parameters: timing).start(source)
   }
 }
 
-class TimeoutSink<Element>: Sink<Element, Element> {
-  enum Input { case event(Event<Element>), tick(UInt64) }
-  let dueTime: Int64
-  let scheduler: Scheduler
-  let timer = SerialDisposable()
-  private let drain = Drain<Input>()
+class TimeoutSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Element, UInt64>> {
   private var id: UInt64 = 0
 
-  init(observer: Observer<Element>, cancel: any Cancelable, dueTime: Int64, scheduler: Scheduler) {
-    self.dueTime = dueTime
-    self.scheduler = scheduler
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  final func armTimer(_ current: UInt64) {
-    timer.set(scheduler.scheduleAfter(dueTime) { self.submit(.tick(current)) })
+  /// Arms the first timer, then subscribes.
+  final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    schedule(0, after: parameters.dueTime, on: parameters.scheduler)
+    return run(source)
   }
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
-  private final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
-
-  func handle(_ input: Input) {
-    if isDisposed { return }
+  override func handle(_ input: TimedInput<Element, UInt64>) {
     switch input {
     case .event(.next(let element)):
       id &+= 1
       forwardOn(.next(element))
-      armTimer(id)
+      schedule(id, after: parameters.dueTime, on: parameters.scheduler)
     case .event(let stop):
       id &+= 1
       forwardTerminal(stop)
@@ -78,14 +53,11 @@ final class ValueTimeoutProducer: Timeout<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueTimeoutSink(observer: observer, cancel: cancel, dueTime: dueTime, scheduler: scheduler)
-    sink.armTimer(0)
-    let subscription = source.subscribe(sink)
-    return (sink, BinaryDisposable(subscription, sink.timer))
+    ValueTimeoutSink(observer: observer, cancel: cancel, parameters: timing).start(source)
   }
 }
 
 final class ValueTimeoutSink: TimeoutSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
-  override func handle(_ input: Input) { super.handle(input) }
+  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }
