@@ -69,3 +69,43 @@ import Dispatch
 func DispatchQueueConcurrentPerform(_ n: Int, _ body: (Int) -> Void) {
   DispatchQueue.concurrentPerform(iterations: n, execute: body)
 }
+
+final class UnownedRefTests: XCTestCase {
+  private final class Target {
+    var onDeinit: (() -> Void)?
+    deinit { onDeinit?() }
+  }
+
+  func testLoadsWhileAliveAndNilOnceGone() {
+    var target: Target? = Target()
+    let ref = UnownedRef(target!)
+    XCTAssertTrue(ref.load() === target)
+    target = nil
+    XCTAssertNil(ref.load())
+  }
+
+  /// As a weak reference: nil from inside the object's deinit, the window in which a
+  /// subscription's dispose may race its subject's end.
+  func testNilDuringDeinit() {
+    var target: Target? = Target()
+    let ref = UnownedRef(target!)
+    var seen: Bool?
+    target!.onDeinit = { seen = ref.load() != nil }
+    target = nil
+    XCTAssertEqual(seen, false)
+  }
+
+  func testConcurrentLoadsAndRelease() {
+    for _ in 0..<200 {
+      var target: Target? = Target()
+      let ref = UnownedRef(target!)
+      let group = DispatchGroup()
+      DispatchQueue.global().async(group: group) {
+        for _ in 0..<100 { _ = ref.load() }
+      }
+      target = nil
+      group.wait()
+      XCTAssertNil(ref.load())
+    }
+  }
+}

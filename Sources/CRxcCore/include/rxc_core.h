@@ -31,4 +31,10 @@ extern unsigned long rxc_fork_generation_value;
 static inline unsigned long rxc_fork_generation(void) {
   return __atomic_load_n(&rxc_fork_generation_value, __ATOMIC_RELAXED);
 }
+/* Swift runtime entry points (libswiftCore exports them with the C calling convention), for
+ * UnownedRef: a strong reference only if the object is not deinitializing (NULL otherwise),
+ * and the unowned count that keeps an object's memory, not its life. */
+void *swift_tryRetain(void *object);
+void *swift_unownedRetain(void *object);
+void swift_unownedRelease(void *object);
 #endif

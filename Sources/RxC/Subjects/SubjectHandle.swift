@@ -27,8 +27,7 @@ final class SubjectHandle: Handle {
   let core: any AbiSubject
   /// The same subject when it is a publish subject: rx_subject_on_next calls it directly
   /// (inlined, no witness call, no SubjectOp when its drain is idle).
-  /// Unmanaged: `core` keeps it alive, and a strong load would cost a retain/release pair
-  /// on the slow (side-table) path if anything refers to the subject weakly.
+  /// Unmanaged: `core` keeps it alive, and a strong load would cost a retain/release pair.
   let publish: Unmanaged<PublishSubject<RxValue>>?
   /// What rx_subject_as_observable lends out. It holds one C reference of its own, dropped
   /// when this subject handle is destroyed; a caller that retained it keeps it usable (it

@@ -76,13 +76,14 @@ public class ConnectableObservable<Element>: Observable<Element> {
 /// One connection: forwards source events into its subject; ends on a terminal event or
 /// dispose.
 class Connection<Element>: Observer<Element>, Cancelable {
-  private weak var parent: ConnectableObservable<Element>?
+  /// Not strong: the connectable does not live on through its connections.
+  private let parent: UnownedRef<ConnectableObservable<Element>>
   private let subject: any SubjectType<Element>
   let subscription = SingleAssignmentDisposable()
   private let disposed = Atomic<Bool>(false)
 
   init(parent: ConnectableObservable<Element>, subject: any SubjectType<Element>) {
-    self.parent = parent
+    self.parent = UnownedRef(parent)
     self.subject = subject
     super.init()
     Resources.increment()
@@ -110,7 +111,7 @@ class Connection<Element>: Observer<Element>, Cancelable {
 
   private func end() {
     if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    parent?.connectionEnded(self)
+    parent.load()?.connectionEnded(self)
   }
 }
 
@@ -157,8 +158,7 @@ final class ValueConnectableObservable: ConnectableObservable<Value> {
 final class ValueConnection: Connection<Value> {
   // The subject as its concrete class, when it is one of these: a call through the
   // protocol would run the subject's generic body. Unmanaged: `subject` keeps it, and a
-  // strong copy per event would be a retain/release pair (on the slow path, since the
-  // subject's subscriptions refer to it weakly).
+  // strong copy per event would be a retain/release pair.
   private let publish: Unmanaged<PublishSubject<Value>>?
   private let replay: Unmanaged<ReplaySubject<Value>>?
 

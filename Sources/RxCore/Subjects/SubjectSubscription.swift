@@ -16,12 +16,13 @@ public final class SubjectSubscription: Cancelable {
   /// The observer, retained while it is in the list. Drain-owned.
   @usableFromInline var observer: Unmanaged<AnyObject>?
   @usableFromInline let disposedFlag = Atomic<Bool>(false)
-  /// Weak: a subject dropped without dispose must not be kept alive by its tokens.
-  @usableFromInline weak var owner: AnyObject?
+  /// Not a strong reference: a subject dropped without dispose must not be kept alive by
+  /// its tokens.
+  @usableFromInline let owner: UnownedRef<AnyObject>
   @usableFromInline let detach: Detach
 
   @inlinable init(owner: AnyObject, detach: @escaping Detach) {
-    self.owner = owner
+    self.owner = UnownedRef(owner)
     self.detach = detach
     Resources.increment()
   }
@@ -32,6 +33,6 @@ public final class SubjectSubscription: Cancelable {
 
   public func dispose() {
     if disposedFlag.exchange(true, ordering: .acquiringAndReleasing) { return }
-    if let owner { detach(owner, self) }
+    if let owner = owner.load() { detach(owner, self) }
   }
 }
