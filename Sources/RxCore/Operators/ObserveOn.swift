@@ -25,6 +25,10 @@ import Synchronization
 ///
 /// Disposing stops delivery before the next event; the terminal event is queued behind
 /// every value.
+///
+/// Bounded (`FlowGate`, see ObserveOnBounded.swift): the same queue holds at most
+/// `capacity` values; a sink with a gate takes from its head under the gate's lock, since
+/// an overflowing producer may take the oldest element from there too.
 public class ObserveOn<Element>: Producer<Element> {
   public typealias SinkFactory = (Observer<Element>, any Cancelable, Scheduler) -> ObserveOnSink<Element>
   let source: Observable<Element>
@@ -47,6 +51,10 @@ public class ObserveOn<Element>: Producer<Element> {
   {
     let sink = makeSink(observer, cancel, scheduler)
     let subscription = source.subscribe(sink)
+    if let gate = sink.gate {  // the overflow policy `fail` disposes upstream from `on`
+      gate.upstream.setDisposable(subscription)
+      return (sink, BinaryDisposable(gate.upstream, sink.scheduled))
+    }
     return (sink, BinaryDisposable(subscription, sink.scheduled))
   }
 }
@@ -66,6 +74,10 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// When the last drain started (drains only, on the trigger path).
   @usableFromInline final var lastDrain: Int64 = 0
   @usableFromInline let pool = Queue.Pool()
+  /// Bounded sinks only: the capacity, the policy and the lock on `head`.
+  @usableFromInline final let gate: FlowGate?
+  /// Bounded sinks only: told of every value the policy drops (producer's thread).
+  @usableFromInline final let onDropped: ((Element) -> Void)?
   /// Set (plain stores) only by a drain, read by the producer on every event: see the type's
   /// comment. False for good without a real process barrier.
   @usableFromInline let streaming = Atomic<Bool>(false)
@@ -88,8 +100,12 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @usableFromInline let published = Atomic<Int>(0)
   @usableFromInline let wip = Atomic<Int>(0)
 
-  public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler) {
+  public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler,
+              gate: FlowGate? = nil, onDropped: ((Element) -> Void)? = nil)
+  {
     self.scheduler = scheduler
+    self.gate = gate
+    self.onDropped = onDropped
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
     self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is RunLoopScheduler)
     self.nextByPointer = observer.takesNextByPointer
@@ -111,8 +127,15 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable
   open override func on(_ event: Event<Element>) {
     if isDisposed { return }
+    if gate != nil { return gatedOn(event) }
     tail.push(event, pool: pool)
     published(1)
+  }
+
+  /// Disposed, failed by an overflow, or nobody downstream wants more events.
+  open override var wantsNoMoreEvents: Bool {
+    if let gate, gate.stopped { return true }
+    return isDisposed || observer.wantsNoMoreEvents
   }
 
   /// A subject's hot path. Without this override the base class's generic default would
@@ -126,6 +149,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable @inline(__always)
   public final func pushNext(_ element: consuming Element) {
     if isDisposed { return }
+    if gate != nil { return gatedOn(.next(element)) }
     // The common case makes no call but a tail call: no frame, no registers saved.
     if tail.index == tail.end { return pushNextIntoNewChunk(element) }
     (Queue.slots(tail.chunk) + tail.index).initialize(to: .next(element))
@@ -143,6 +167,10 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable
   open override func onNext(contentsOf elements: UnsafeBufferPointer<Element>) {
     if isDisposed || elements.isEmpty { return }
+    if gate != nil {
+      for element in elements { gatedOn(.next(element)) }
+      return
+    }
     for element in elements { tail.push(.next(element), pool: pool) }
     published(elements.count)
   }
@@ -220,7 +248,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// specialized code (see ObserveOn.init).
   @inlinable
   open func drainLoop() {
-    var head = self.head
+    var head = headForDrain()
     var consumed = self.consumed
     var signals = wip.load(ordering: .acquiring)
     var budget = batching ? Self.batch : Int.max
@@ -231,14 +259,26 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       busy = now &- lastDrain < Self.busyGap
       lastDrain = now
     }
+    let gated = gate != nil
+    if gated { consumed = gate.unsafelyUnwrapped.taken.load(ordering: .relaxed) }
     while true {
-      let count = Swift.min(published.load(ordering: .acquiring) &- consumed, budget)
-      for _ in 0..<count {
+      var count = Swift.min(published.load(ordering: .acquiring) &- consumed, budget)
+      for i in 0..<count {
         if isDisposed {
-          self.head = head
+          if !gated { self.head = head }
           return
         }
-        let event = head.pop(pool: pool)
+        let event: Event<Element>
+        if gated {
+          // The producer may have dropped the oldest meanwhile: what is left is fewer.
+          guard let taken = gatedPop() else {
+            count = i
+            break
+          }
+          event = taken
+        } else {
+          event = head.pop(pool: pool)
+        }
         switch consume event {  // consumed: the element is taken, not copied
         case .next(let element):
           if nextByPointer {
@@ -247,14 +287,18 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
             forwardOn(.next(element))
           }
         case let stop:
-          self.head = head
+          if !gated { self.head = head }
           forwardTerminal(stop)
           return
         }
       }
       // Stored before wip can reach 0: the next drain may start on another thread.
-      self.head = head
-      consumed &+= count
+      if gated {
+        consumed = gate.unsafelyUnwrapped.taken.load(ordering: .relaxed)
+      } else {
+        self.head = head
+        consumed &+= count
+      }
       self.consumed = consumed
       delivered &+= count
       budget &-= count
