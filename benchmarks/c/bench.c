@@ -38,6 +38,8 @@
 #pragma weak rx_filter
 #pragma weak rx_flat_map
 #pragma weak rx_observe_on
+#pragma weak rx_observe_on_bounded
+#pragma weak rx_flow_stats_get
 #pragma weak rx_scheduler_serial_new
 #pragma weak rx_just
 #pragma weak rx_range
@@ -260,6 +262,39 @@ static void rxc_w6(int64_t n, measure *m) {
   sem_destroy(&done);
 }
 
+/* W6b: W6 through rx_observe_on_bounded (drop oldest) with room for every event: the cost of
+   the bound's bookkeeping while nothing overflows (checked: no value dropped). */
+static void rxc_w6b(int64_t n, measure *m) {
+  sem_t done;
+  sem_init(&done, 0, 0);
+  sum_sink s = {.done = &done};
+  rx_scheduler *serial = rx_scheduler_serial_new("bench.w6b");
+  rx_subject *subject = rx_publish_subject_new();
+  must(serial, "rx_scheduler_serial_new");
+  must(subject, "rx_publish_subject_new");
+  rx_flow_options opts = {sizeof opts, (size_t)(n > 1024 ? n : 1024), RX_OVERFLOW_DROP_OLDEST, 0, NULL, NULL, NULL};
+  rx_observable *o = rx_observe_on_bounded(rx_subject_as_observable(subject), serial, &opts);
+  must(o, "rx_observe_on_bounded");
+  rx_disposable *d = rx_subscribe(o, observer_for(&s));
+  must(d, "rx_subscribe");
+  begin(m);
+  for (int64_t i = 0; i < n; i++) rx_subject_on_next(subject, RX_INT(i));
+  rx_subject_on_completed(subject);
+  while (sem_wait(&done) != 0) {} /* on_disposed: after on_completed, on the serial queue */
+  end(m);
+  rx_flow_stats st = {.struct_size = sizeof st};
+  rx_flow_stats_get(o, &st);
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(subject);
+  rx_release(serial);
+  check("W6b dropped", (int64_t)st.dropped, 0);
+  check("W6b sum", s.sum, sum_range(n));
+  check("W6b completed", s.completed, 1);
+  check("W6b on_disposed", s.disposed, 1);
+  sem_destroy(&done);
+}
+
 /* W7: replay(100) subject holding 100 values; a late subscriber replays them. Per replayed
    value (subscribe and dispose included, amortized over the 100 values). */
 enum { W7_BUFFER = 100 };
@@ -346,6 +381,7 @@ static bool av_w5(void) { return HAVE(rx_just) && HAVE(rx_map); }
 static bool av_w6(void) {
   return have_subjects() && HAVE(rx_observe_on) && HAVE(rx_scheduler_serial_new);
 }
+static bool av_w6b(void) { return av_w6() && HAVE(rx_observe_on_bounded) && HAVE(rx_flow_stats_get); }
 static bool av_w7(void) { return have_subjects() && HAVE(rx_replay_subject_new); }
 static bool av_w8(void) { return HAVE(rx_range) && HAVE(rx_flat_map) && HAVE(rx_just); }
 
@@ -358,6 +394,8 @@ static const workload workloads[] = {
   {"W5", "just -> map -> subscribe lifecycle", "lifecycle", 1000000, 1, av_w5, rxc_w5, NULL},
   {"W6", "subject -> observe_on(serial) -> subscriber", "event", 1000000, 1, av_w6, rxc_w6,
    NULL},
+  {"W6b", "subject -> observe_on_bounded(serial) -> subscriber", "event", 1000000, 1, av_w6b,
+   rxc_w6b, NULL},
   {"W7", "replay(100), late subscriber", "replayed value", 10000000, W7_BUFFER, av_w7, rxc_w7,
    NULL},
   {"W8", "range -> flat_map(just)", "element", 1000000, 1, av_w8, rxc_w8, NULL},

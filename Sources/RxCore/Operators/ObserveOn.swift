@@ -26,9 +26,9 @@ import Synchronization
 /// Disposing stops delivery before the next event; the terminal event is queued behind
 /// every value.
 ///
-/// Bounded (`FlowGate`, see ObserveOnBounded.swift): the same queue holds at most
-/// `capacity` values; a sink with a gate takes from its head under the gate's lock, since
-/// an overflowing producer may take the oldest element from there too.
+/// Bounded (see ObserveOnBounded.swift): the same queue holds at most `capacity` values; a
+/// bounded sink's drain takes from the head under `headLock`, since an overflowing producer
+/// may take the oldest element from there too.
 public class ObserveOn<Element>: Producer<Element> {
   public typealias SinkFactory = (Observer<Element>, any Cancelable, Scheduler) -> ObserveOnSink<Element>
   let source: Observable<Element>
@@ -51,9 +51,9 @@ public class ObserveOn<Element>: Producer<Element> {
   {
     let sink = makeSink(observer, cancel, scheduler)
     let subscription = source.subscribe(sink)
-    if let gate = sink.gate {  // the overflow policy `fail` disposes upstream from `on`
-      gate.upstream.setDisposable(subscription)
-      return (sink, BinaryDisposable(gate.upstream, sink.scheduled))
+    if let upstream = sink.upstream {  // the overflow policy `fail` disposes upstream from `on`
+      upstream.setDisposable(subscription)
+      return (sink, BinaryDisposable(upstream, sink.scheduled))
     }
     return (sink, BinaryDisposable(subscription, sink.scheduled))
   }
@@ -74,10 +74,17 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// When the last drain started (drains only, on the trigger path).
   @usableFromInline final var lastDrain: Int64 = 0
   @usableFromInline let pool = Queue.Pool()
-  /// Bounded sinks only: the capacity, the policy and the lock on `head`.
-  @usableFromInline final let gate: FlowGate?
-  /// Bounded sinks only: told of every value the policy drops (producer's thread).
+  /// Bounded sinks (set once, read by both sides): the limit on queued values, what a value
+  /// that finds the queue full does, the counters (kept alive by `flow`; unbounded sinks
+  /// point at a spare set), and the upstream subscription the policy `fail` disposes.
+  @usableFromInline final let bounded: Bool
+  @usableFromInline final let capacity: Int
+  @usableFromInline final let policy: FlowPolicy
+  @usableFromInline final let counters: Unmanaged<FlowCounters>
+  @usableFromInline final let flow: FlowCounters?
+  /// Told of every value the policy drops (producer's thread).
   @usableFromInline final let onDropped: ((Element) -> Void)?
+  public final let upstream: SingleAssignmentDisposable?
   /// Set (plain stores) only by a drain, read by the producer on every event: see the type's
   /// comment. False for good without a real process barrier.
   @usableFromInline let streaming = Atomic<Bool>(false)
@@ -91,20 +98,34 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// the drain gives up its turn), with the count of events it has taken.
   @usableFromInline final var head: Queue.Head
   @usableFromInline final var consumed = 0
+  /// Bounded sinks: elements taken from the queue (delivered, or dropped as the oldest), and
+  /// the lock both sides take `head` under.
+  @usableFromInline let taken = Atomic<Int>(0)
+  @usableFromInline let headLock = SpinLock()
   // The producer writes `tail`, `published` and `wip` on every event and the drain reads the
   // fields above on every event: 64 bytes apart, they never share a cache line.
   @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
   /// The producer's end: only `on` touches it.
   @usableFromInline final var tail: Queue.Tail
+  /// Bounded sinks, producer only: the last `taken` it read (it reads `taken` only when this
+  /// says full, so an unsaturated producer shares no cache line with the drain per event),
+  /// and whether the stream has ended upstream.
+  @usableFromInline final var takenSeen = 0
+  @usableFromInline final var stopped = false
   /// Events pushed so far; written only by the producer, after the push (release).
   @usableFromInline let published = Atomic<Int>(0)
   @usableFromInline let wip = Atomic<Int>(0)
 
   public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler,
-              gate: FlowGate? = nil, onDropped: ((Element) -> Void)? = nil)
+              limit: FlowLimit? = nil, onDropped: ((Element) -> Void)? = nil)
   {
     self.scheduler = scheduler
-    self.gate = gate
+    self.bounded = limit != nil
+    self.capacity = limit?.capacity ?? Int.max
+    self.policy = limit?.policy ?? .dropNewest
+    self.flow = limit?.counters
+    self.counters = Unmanaged.passUnretained(limit?.counters ?? unboundedCounters)
+    self.upstream = limit == nil ? nil : SingleAssignmentDisposable()
     self.onDropped = onDropped
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
     self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is RunLoopScheduler)
@@ -127,14 +148,14 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable
   open override func on(_ event: Event<Element>) {
     if isDisposed { return }
-    if gate != nil { return gatedOn(event) }
+    if bounded { return gatedOn(event) }
     tail.push(event, pool: pool)
     published(1)
   }
 
   /// Disposed, failed by an overflow, or nobody downstream wants more events.
   open override var wantsNoMoreEvents: Bool {
-    if let gate, gate.stopped { return true }
+    if bounded && stopped { return true }
     return isDisposed || observer.wantsNoMoreEvents
   }
 
@@ -149,7 +170,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable @inline(__always)
   public final func pushNext(_ element: consuming Element) {
     if isDisposed { return }
-    if gate != nil { return gatedOn(.next(element)) }
+    if bounded { return gatedNext(element) }
     // The common case makes no call but a tail call: no frame, no registers saved.
     if tail.index == tail.end { return pushNextIntoNewChunk(element) }
     (Queue.slots(tail.chunk) + tail.index).initialize(to: .next(element))
@@ -167,8 +188,8 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable
   open override func onNext(contentsOf elements: UnsafeBufferPointer<Element>) {
     if isDisposed || elements.isEmpty { return }
-    if gate != nil {
-      for element in elements { gatedOn(.next(element)) }
+    if bounded {
+      for element in elements { gatedNext(element) }
       return
     }
     for element in elements { tail.push(.next(element), pool: pool) }
@@ -259,8 +280,8 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       busy = now &- lastDrain < Self.busyGap
       lastDrain = now
     }
-    let gated = gate != nil
-    if gated { consumed = gate.unsafelyUnwrapped.taken.load(ordering: .relaxed) }
+    let gated = bounded
+    if gated { consumed = taken.load(ordering: .relaxed) }
     while true {
       var count = Swift.min(published.load(ordering: .acquiring) &- consumed, budget)
       for i in 0..<count {
@@ -294,7 +315,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       }
       // Stored before wip can reach 0: the next drain may start on another thread.
       if gated {
-        consumed = gate.unsafelyUnwrapped.taken.load(ordering: .relaxed)
+        consumed = taken.load(ordering: .relaxed)
       } else {
         self.head = head
         consumed &+= count

@@ -33,23 +33,12 @@ public final class FlowCounters: @unchecked Sendable {
   public init() {}
 }
 
-/// One bounded subscription's limit and the lock on its queue's head (see ObserveOnSink).
-/// The drain takes each element under the lock; an overflowing producer takes the oldest
-/// under it too. The producer checks for room against its cached `takenSeen` and reads
-/// `taken` only when that says full, so the unsaturated path shares no cache line per event.
-public final class FlowGate: @unchecked Sendable {
+/// A bounded observe_on subscription's limit: at most `capacity` values queued, `policy` for
+/// a value that finds the queue full, and the counters its sink adds to.
+public struct FlowLimit {
   public let policy: FlowPolicy
   public let capacity: Int
   public let counters: FlowCounters
-  /// Elements taken from the queue (delivered, or dropped as the oldest); under `lock`.
-  @usableFromInline let taken = Atomic<Int>(0)
-  @usableFromInline let lock = SpinLock()
-  @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-  /// Producer only: the last `taken` it read, and whether the stream has ended upstream.
-  @usableFromInline var takenSeen = 0
-  @usableFromInline var stopped = false
-  /// The upstream subscription, which the policy `fail` disposes.
-  public let upstream = SingleAssignmentDisposable()
 
   public init(policy: FlowPolicy, capacity: Int, counters: FlowCounters) {
     self.policy = policy == .keepLatest ? .dropOldest : policy
@@ -58,26 +47,38 @@ public final class FlowGate: @unchecked Sendable {
   }
 }
 
+/// What unbounded sinks' `counters` point at (they never touch it).
+let unboundedCounters = FlowCounters()
+
+/// The bounded sink's two sides. The drain takes each element under `headLock`; an
+/// overflowing producer takes the oldest under it too. The producer checks for room against
+/// its cached `takenSeen`, and reads `taken` only when that says full.
 extension ObserveOnSink {
-  /// The producer's side of a bounded sink: values are checked against the capacity,
-  /// terminal events are queued as they are (never dropped nor counted).
+  /// The producer's side: values are checked against the capacity, terminal events are
+  /// queued as they are (never dropped nor counted).
   @inlinable
   final func gatedOn(_ event: consuming Event<Element>) {
-    let gate = self.gate.unsafelyUnwrapped
-    if gate.stopped { return }
     switch consume event {
     case .next(let element):
-      gate.counters.received.wrappingAdd(1, ordering: .relaxed)
-      let pushed = published.load(ordering: .relaxed)
-      if pushed &- gate.takenSeen >= gate.capacity {
-        gate.takenSeen = gate.taken.load(ordering: .acquiring)
-        if pushed &- gate.takenSeen >= gate.capacity { return overflow(element) }
-      }
-      tail.push(.next(element), pool: pool)
+      gatedNext(element)
     case let stop:
-      gate.stopped = true
+      if stopped { return }
+      stopped = true
       tail.push(stop, pool: pool)
+      published(1)
     }
+  }
+
+  @inlinable
+  final func gatedNext(_ element: consuming Element) {
+    if stopped { return }
+    counters._withUnsafeGuaranteedRef { $0.received.wrappingAdd(1, ordering: .relaxed) }
+    let pushed = published.load(ordering: .relaxed)
+    if pushed &- takenSeen >= capacity {
+      takenSeen = taken.load(ordering: .acquiring)
+      if pushed &- takenSeen >= capacity { return overflow(element) }
+    }
+    tail.push(.next(element), pool: pool)
     published(1)
   }
 
@@ -85,48 +86,46 @@ extension ObserveOnSink {
   /// producer may have dropped the oldest since the drain counted).
   @inlinable
   final func gatedPop() -> Event<Element>? {
-    let gate = self.gate.unsafelyUnwrapped
-    gate.lock.lock()
-    let taken = gate.taken.load(ordering: .relaxed)
-    if published.load(ordering: .acquiring) == taken {
-      gate.lock.unlock()
+    headLock.lock()
+    let n = taken.load(ordering: .relaxed)
+    if published.load(ordering: .acquiring) == n {
+      headLock.unlock()
       return nil
     }
     let event = head.pop(pool: pool)
-    gate.taken.store(taken &+ 1, ordering: .releasing)
-    gate.lock.unlock()
-    if case .next = event { gate.counters.delivered.wrappingAdd(1, ordering: .relaxed) }
+    taken.store(n &+ 1, ordering: .releasing)
+    headLock.unlock()
+    if case .next = event { counters._withUnsafeGuaranteedRef { $0.delivered.wrappingAdd(1, ordering: .relaxed) } }
     return event
   }
 
-  /// A drain's copy of `head`, which a bounded sink never uses: read under the lock, since
-  /// the producer may be moving it.
+  /// A drain's copy of `head`, which a bounded sink's drain never uses: read under the lock,
+  /// since the producer may be moving it.
   @inlinable
   final func headForDrain() -> Queue.Head {
-    guard let gate else { return head }
-    gate.lock.lock()
-    defer { gate.lock.unlock() }
+    if !bounded { return head }
+    headLock.lock()
+    defer { headLock.unlock() }
     return head
   }
 
   /// The queue is full: apply the policy.
   @inlinable @inline(never)
   final func overflow(_ element: consuming Element) {
-    let gate = self.gate.unsafelyUnwrapped
-    switch gate.policy {
+    switch policy {
     case .dropNewest:
       reportDropped(element)
     case .dropOldest, .keepLatest:
-      gate.lock.lock()
-      let taken = gate.taken.load(ordering: .relaxed)
+      headLock.lock()
+      let n = taken.load(ordering: .relaxed)
       var oldest: Event<Element>? = nil
       // The drain may have made room since the producer looked.
-      if published.load(ordering: .relaxed) &- taken >= gate.capacity {
+      if published.load(ordering: .relaxed) &- n >= capacity {
         oldest = head.pop(pool: pool)
-        gate.taken.store(taken &+ 1, ordering: .releasing)
+        taken.store(n &+ 1, ordering: .releasing)
       }
-      gate.lock.unlock()
-      gate.takenSeen = taken &+ (oldest == nil ? 0 : 1)
+      headLock.unlock()
+      takenSeen = n &+ (oldest == nil ? 0 : 1)
       if case .next(let dropped)? = consume oldest { reportDropped(dropped) }
       tail.push(.next(element), pool: pool)
       published(1)
@@ -139,8 +138,8 @@ extension ObserveOnSink {
       while true {
         // Disposed: nobody listens any more; the value is released unreported, as queued ones are.
         if isDisposed { return }
-        gate.takenSeen = gate.taken.load(ordering: .acquiring)
-        if published.load(ordering: .relaxed) &- gate.takenSeen < gate.capacity { break }
+        takenSeen = taken.load(ordering: .acquiring)
+        if published.load(ordering: .relaxed) &- takenSeen < capacity { break }
         if MonotonicClock.now() >= deadline { return failOverflow(element) }
         spins &+= 1
         if spins < 64 { sched_yield() } else { usleep(20) }
@@ -152,20 +151,19 @@ extension ObserveOnSink {
 
   @inlinable
   final func reportDropped(_ element: consuming Element) {
-    gate.unsafelyUnwrapped.counters.dropped.wrappingAdd(1, ordering: .relaxed)
+    counters._withUnsafeGuaranteedRef { $0.dropped.wrappingAdd(1, ordering: .relaxed) }
     onDropped?(element)
   }
 
   /// Drops `element`, queues the overflow error behind what is queued, disposes upstream.
   @inlinable
   final func failOverflow(_ element: consuming Element) {
-    let gate = self.gate.unsafelyUnwrapped
-    gate.stopped = true
-    gate.counters.overflows.wrappingAdd(1, ordering: .relaxed)
+    stopped = true
+    counters._withUnsafeGuaranteedRef { $0.overflows.wrappingAdd(1, ordering: .relaxed) }
     reportDropped(element)
     tail.push(.error(RxError.overflow), pool: pool)
     published(1)
-    gate.upstream.dispose()
+    upstream?.dispose()
   }
 }
 
@@ -191,7 +189,7 @@ extension ObservableType {
     let counters = FlowCounters()
     return BoundedObserveOn(source: asObservable(), scheduler: scheduler, counters: counters) {
       ObserveOnSink(observer: $0, cancel: $1, scheduler: $2,
-                    gate: FlowGate(policy: policy, capacity: capacity, counters: counters), onDropped: onDropped)
+                    limit: FlowLimit(policy: policy, capacity: capacity, counters: counters), onDropped: onDropped)
     }
   }
 }
@@ -213,7 +211,7 @@ final class ValueBoundedObserveOnProducer: BoundedObserveOn<Value> {
     let counters = FlowCounters()
     super.init(source: source, scheduler: scheduler, counters: counters) {
       ValueObserveOnSink(observer: $0, cancel: $1, scheduler: $2,
-                         gate: FlowGate(policy: policy, capacity: capacity, counters: counters),
+                         limit: FlowLimit(policy: policy, capacity: capacity, counters: counters),
                          onDropped: onDropped)
     }
   }
