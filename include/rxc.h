@@ -1023,7 +1023,8 @@ typedef struct rx_flow_stats {
  * subscription; its count equals rx_flow_stats' `dropped`. Values still queued when a
  * subscription is disposed are released without a call. ctx_free runs once, after the
  * observable and its subscriptions are gone.
- * @param src, scheduler Borrowed.
+ * @param src Borrowed.
+ * @param scheduler Borrowed; where the subscriber's callbacks run.
  * @param opts Copied. NULL, a struct_size below the first version's, capacity 0 (but for
  * KEEP_LATEST), an unknown policy or a BLOCK timeout <= 0: NULL and RX_EINVAL in
  * rx_last_error() (ctx_free is not called).
