@@ -231,40 +231,56 @@ static void *produce(void *p) {
   return NULL;
 }
 
+/* A publish subject into a bounded observe_on on a serial scheduler (BLOCK waits for good). */
+typedef struct rig {
+  rx_subject *subject;
+  rx_scheduler *serial;
+  rx_observable *b;
+  drops d;
+} rig;
+
+static void rig_open(rig *r, int32_t policy, size_t capacity) {
+  r->subject = rx_publish_subject_new();
+  r->serial = rx_scheduler_serial_new("flow-consumer");
+  rx_flow_options o = opts_of(policy, capacity, &r->d);
+  o.block_timeout_ns = INT64_MAX;
+  r->b = rx_observe_on_bounded(rx_subject_as_observable(r->subject), r->serial, &o);
+  CHECK_MSG(r->b != NULL, "%s", rx_last_error());
+}
+
+static void rig_close(rig *r) {
+  rx_release(r->b);
+  rx_release(r->subject);
+  rx_release(r->serial);
+}
+
 /* Four threads feed one subject (which serializes them) into a bounded observe_on with a
  * slow consumer: each thread's values stay in order, nothing is lost unreported. */
 static void concurrent_case(int32_t policy) {
-  rx_subject *subject = rx_publish_subject_new();
-  rx_scheduler *serial = rx_scheduler_serial_new("flow-consumer");
-  drops d = {0};
-  rx_flow_options o = opts_of(policy, 64, &d);
-  o.block_timeout_ns = INT64_MAX;
-  rx_observable *b = rx_observe_on_bounded(rx_subject_as_observable(subject), serial, &o);
-  CHECK(b != NULL);
+  rig r = {0};
+  rig_open(&r, policy, 64);
   consumer c = {1};
   c.spin_ns = 200;
-  rx_disposable *sub = rx_subscribe(b, consumer_observer(&c));
+  rx_disposable *sub = rx_subscribe(r.b, consumer_observer(&c));
   int n = (int)rxtest_scale(20000, 20);
   pthread_t t[4];
   producer_arg args[4];
   for (int i = 0; i < 4; i++) {
-    args[i] = (producer_arg){subject, i, n};
+    args[i] = (producer_arg){r.subject, i, n};
     pthread_create(&t[i], NULL, produce, &args[i]);
   }
   for (int i = 0; i < 4; i++) pthread_join(t[i], NULL);
-  rx_subject_on_completed(subject);
+  rx_subject_on_completed(r.subject);
   wait_done(&c);
   CHECK(!c.out_of_order);
-  rx_flow_stats s = stats_of(b);
+  rx_flow_stats s = stats_of(r.b);
   CHECK_EQ(s.received, 4 * n);
   CHECK_EQ(s.delivered, atomic_load(&c.delivered));
-  CHECK_EQ(s.dropped, atomic_load(&d.n));
+  CHECK_EQ(s.dropped, atomic_load(&r.d.n));
   CHECK_EQ(s.delivered + s.dropped, 4 * n);
   if (policy == RX_OVERFLOW_BLOCK) CHECK_EQ(s.dropped, 0);
   rx_dispose(sub);
-  rx_release(b);
-  rx_release(subject);
-  rx_release(serial);
+  rig_close(&r);
 }
 
 RX_TEST(flow_concurrent_producers_drop_oldest) { concurrent_case(RX_OVERFLOW_DROP_OLDEST); }
@@ -288,15 +304,11 @@ static void *produce_blocked(void *p) {
 }
 
 static void dispose_while_full(int32_t policy) {
-  rx_subject *subject = rx_publish_subject_new();
-  rx_scheduler *serial = rx_scheduler_serial_new("flow-full");
-  drops d = {0};
-  rx_flow_options o = opts_of(policy, 8, &d);
-  o.block_timeout_ns = INT64_MAX;
-  rx_observable *b = rx_observe_on_bounded(rx_subject_as_observable(subject), serial, &o);
+  rig r = {0};
+  rig_open(&r, policy, 8);
   consumer c = {0};
-  rx_disposable *sub = rx_subscribe(b, consumer_observer(&c));
-  blocked_arg a = {subject, 0};
+  rx_disposable *sub = rx_subscribe(r.b, consumer_observer(&c));
+  blocked_arg a = {r.subject, 0};
   pthread_t t;
   pthread_create(&t, NULL, produce_blocked, &a);
   if (policy != RX_OVERFLOW_BLOCK) {
@@ -311,13 +323,11 @@ static void dispose_while_full(int32_t policy) {
   CHECK_EQ(atomic_load(&a.returned), 1);
   rxtest_sleep_ms(20);
   CHECK(atomic_load(&c.delivered) <= 1);
-  rx_flow_stats s = stats_of(b);
-  CHECK_EQ(s.dropped, atomic_load(&d.n));
+  rx_flow_stats s = stats_of(r.b);
+  CHECK_EQ(s.dropped, atomic_load(&r.d.n));
   CHECK(s.received <= 100);
   CHECK(s.delivered + s.dropped <= s.received);
-  rx_release(b);
-  rx_release(subject);
-  rx_release(serial);
+  rig_close(&r);
 }
 
 RX_TEST(flow_dispose_while_full_drop_oldest) { dispose_while_full(RX_OVERFLOW_DROP_OLDEST); }

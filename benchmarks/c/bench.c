@@ -234,47 +234,21 @@ static void rxc_w5(int64_t n, measure *m) {
   check("W5 on_disposed", s.disposed, n);
 }
 
-/* W6: subject -> observe_on(serial) -> subscriber, end to end, per event. */
-static void rxc_w6(int64_t n, measure *m) {
+/* W6: subject -> observe_on(serial) -> subscriber, end to end, per event. W6b: the same
+   through rx_observe_on_bounded (drop oldest) with room for every event: the cost of the
+   bound's bookkeeping while nothing overflows (checked: no value dropped). */
+static void observe_on_run(const char *w, int64_t n, measure *m, bool bounded) {
   sem_t done;
   sem_init(&done, 0, 0);
   sum_sink s = {.done = &done};
-  rx_scheduler *serial = rx_scheduler_serial_new("bench.w6");
-  rx_subject *subject = rx_publish_subject_new();
-  must(serial, "rx_scheduler_serial_new");
-  must(subject, "rx_publish_subject_new");
-  rx_observable *o = rx_observe_on(rx_subject_as_observable(subject), serial);
-  must(o, "rx_observe_on");
-  rx_disposable *d = rx_subscribe(o, observer_for(&s));
-  must(d, "rx_subscribe");
-  begin(m);
-  for (int64_t i = 0; i < n; i++) rx_subject_on_next(subject, RX_INT(i));
-  rx_subject_on_completed(subject);
-  while (sem_wait(&done) != 0) {} /* on_disposed: after on_completed, on the serial queue */
-  end(m);
-  rx_dispose(d);
-  rx_release(o);
-  rx_release(subject);
-  rx_release(serial);
-  check("W6 sum", s.sum, sum_range(n));
-  check("W6 completed", s.completed, 1);
-  check("W6 on_disposed", s.disposed, 1);
-  sem_destroy(&done);
-}
-
-/* W6b: W6 through rx_observe_on_bounded (drop oldest) with room for every event: the cost of
-   the bound's bookkeeping while nothing overflows (checked: no value dropped). */
-static void rxc_w6b(int64_t n, measure *m) {
-  sem_t done;
-  sem_init(&done, 0, 0);
-  sum_sink s = {.done = &done};
-  rx_scheduler *serial = rx_scheduler_serial_new("bench.w6b");
+  rx_scheduler *serial = rx_scheduler_serial_new(w);
   rx_subject *subject = rx_publish_subject_new();
   must(serial, "rx_scheduler_serial_new");
   must(subject, "rx_publish_subject_new");
   rx_flow_options opts = {sizeof opts, (size_t)(n > 1024 ? n : 1024), RX_OVERFLOW_DROP_OLDEST, 0, NULL, NULL, NULL};
-  rx_observable *o = rx_observe_on_bounded(rx_subject_as_observable(subject), serial, &opts);
-  must(o, "rx_observe_on_bounded");
+  rx_observable *o = bounded ? rx_observe_on_bounded(rx_subject_as_observable(subject), serial, &opts)
+                             : rx_observe_on(rx_subject_as_observable(subject), serial);
+  must(o, bounded ? "rx_observe_on_bounded" : "rx_observe_on");
   rx_disposable *d = rx_subscribe(o, observer_for(&s));
   must(d, "rx_subscribe");
   begin(m);
@@ -283,17 +257,25 @@ static void rxc_w6b(int64_t n, measure *m) {
   while (sem_wait(&done) != 0) {} /* on_disposed: after on_completed, on the serial queue */
   end(m);
   rx_flow_stats st = {.struct_size = sizeof st};
-  rx_flow_stats_get(o, &st);
+  if (bounded) rx_flow_stats_get(o, &st);
   rx_dispose(d);
   rx_release(o);
   rx_release(subject);
   rx_release(serial);
-  check("W6b dropped", (int64_t)st.dropped, 0);
-  check("W6b sum", s.sum, sum_range(n));
-  check("W6b completed", s.completed, 1);
-  check("W6b on_disposed", s.disposed, 1);
+  char what[32];
+  snprintf(what, sizeof what, "%s dropped", w);
+  check(what, (int64_t)st.dropped, 0);
+  snprintf(what, sizeof what, "%s sum", w);
+  check(what, s.sum, sum_range(n));
+  snprintf(what, sizeof what, "%s completed", w);
+  check(what, s.completed, 1);
+  snprintf(what, sizeof what, "%s on_disposed", w);
+  check(what, s.disposed, 1);
   sem_destroy(&done);
 }
+
+static void rxc_w6(int64_t n, measure *m) { observe_on_run("W6", n, m, false); }
+static void rxc_w6b(int64_t n, measure *m) { observe_on_run("W6b", n, m, true); }
 
 /* W7: replay(100) subject holding 100 values; a late subscriber replays them. Per replayed
    value (subscribe and dispose included, amortized over the 100 values). */
