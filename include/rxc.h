@@ -1033,15 +1033,47 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on_bounded(rx_observab
                                                                      const rx_flow_options *opts);
 
 /**
- * @abstract Reads the counters of an rx_observe_on_bounded observable into *out.
+ * @abstract Reads the counters of an rx_observe_on_bounded or rx_pausable_buffered
+ * observable into *out.
  * @discussion Safe from any thread while events flow; each field is read atomically (the
- * fields are not one snapshot). out->struct_size must be set; only that many bytes are
- * written.
- * @param bounded Borrowed: a result of rx_observe_on_bounded (else RX_EINVAL).
- * @result RX_OK, RX_EINVAL (NULL out, a struct_size too small, not a bounded observable),
+ * fields are not one snapshot). out->struct_size must be set.
+ * @param bounded Borrowed: a result of rx_observe_on_bounded or rx_pausable_buffered (else
+ * RX_EINVAL).
+ * @param out Where the counters go.
+ * @result RX_OK, RX_EINVAL (NULL out, a struct_size too small, not such an observable),
  * RX_EHANDLE (not a live observable).
  */
 RX_EXPORT rx_status rx_flow_stats_get(rx_observable *bounded, rx_flow_stats *out);
+
+/**
+ * @abstract Forwards src's values only while pauser's latest value is RX_BOOL true.
+ * @discussion It starts paused; values that arrive while paused are ignored. src's
+ * completion or error, and pauser's error, end the stream; pauser completing keeps its last
+ * state. A pauser value of another kind fails the stream with RX_ERROR_TYPE. Callbacks run
+ * on the thread of src's or pauser's event (one at a time).
+ * @param src Borrowed.
+ * @param pauser Borrowed; subscribed first, so a pauser that replays (a behavior subject)
+ * sets the state before src's first value.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_pausable(rx_observable *src, rx_observable *pauser);
+
+/**
+ * @abstract rx_pausable, but values that arrive while paused wait in a buffer of at most
+ * opts->capacity values, delivered in order when pauser resumes.
+ * @discussion A full buffer applies opts->policy: DROP_OLDEST, DROP_NEWEST, KEEP_LATEST as
+ * for rx_observe_on_bounded; FAIL drops the value and the buffer (each reported to
+ * on_dropped) and fails the stream with RX_ERROR_OVERFLOW, disposing src and pauser.
+ * RX_OVERFLOW_BLOCK is rejected (RX_EINVAL): waiting for the pauser would hold the very
+ * events that resume it. A terminal event delivers the buffer first (never dropped nor
+ * counted). on_dropped runs with no lock held, on the thread whose event made the drop;
+ * rx_flow_stats_get reads the counters (received, delivered, dropped, overflows).
+ * @param src Borrowed.
+ * @param pauser Borrowed, as for rx_pausable.
+ * @param opts Copied; validated as for rx_observe_on_bounded (bad options: NULL, RX_EINVAL,
+ * ctx_free not called).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_pausable_buffered(rx_observable *src, rx_observable *pauser,
+                                                                    const rx_flow_options *opts);
 
 /* transform */
 /** @abstract Emits fn(v) for each element v. */

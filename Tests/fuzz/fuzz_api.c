@@ -41,7 +41,7 @@
   X(rx_scheduler_current_thread) X(rx_test_scheduler_new) X(rx_test_scheduler_advance_by) \
   X(rx_test_scheduler_advance_to) X(rx_test_scheduler_run) X(rx_schedule)                 \
   X(rx_schedule_after) X(rx_schedule_periodic) X(rx_scheduler_now_ns) X(rx_interval)      \
-  X(rx_timer) X(rx_subscribe_on) X(rx_observe_on) X(rx_observe_on_bounded) X(rx_flow_stats_get) X(rx_map) X(rx_scan) X(rx_reduce)       \
+  X(rx_timer) X(rx_subscribe_on) X(rx_observe_on) X(rx_observe_on_bounded) X(rx_flow_stats_get) X(rx_pausable) X(rx_pausable_buffered) X(rx_map) X(rx_scan) X(rx_reduce)       \
   X(rx_flat_map) X(rx_flat_map_latest) X(rx_concat_map) X(rx_buffer) X(rx_to_array)       \
   X(rx_filter) X(rx_take) X(rx_skip) X(rx_take_while) X(rx_skip_while) X(rx_take_until)   \
   X(rx_skip_until) X(rx_take_last) X(rx_distinct_until_changed) X(rx_element_at)          \
@@ -454,7 +454,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 58) {
+  switch (which % 60) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -553,6 +553,22 @@ static void op_operator(Input *in) {
       } else if (p_rx_flow_stats_get) {
         rx_flow_stats st = {sizeof st};
         if (p_rx_flow_stats_get(o, &st) != RX_OK) FAILF("rx_flow_stats_get failed on a bounded observable");
+        if (st.delivered + st.dropped > st.received) FAILF("flow stats: more out than in");
+      }
+    }
+    break;
+  case 58: if (p_rx_pausable) o = p_rx_pausable(src, other ? other : src); break;
+  case 59: if (p_rx_pausable_buffered) {
+      /* pausers of any kind (a non-bool fails the stream); every policy, BLOCK rejected */
+      rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), 1000000, dropped_fn,
+                            ctx_new(c % 8, 0), ctx_free};
+      o = p_rx_pausable_buffered(src, other ? other : src, &fo);
+      if (!o) {
+        if (!rx_last_error()[0]) FAILF("rx_pausable_buffered refused without a message");
+        ctx_free(fo.ctx); /* nothing was taken */
+      } else if (p_rx_flow_stats_get) {
+        rx_flow_stats st = {sizeof st};
+        if (p_rx_flow_stats_get(o, &st) != RX_OK) FAILF("rx_flow_stats_get failed on a buffered pausable");
         if (st.delivered + st.dropped > st.received) FAILF("flow stats: more out than in");
       }
     }
