@@ -134,6 +134,26 @@ static void ignore_drop(void *ctx, rx_value v) {}
 static const rx_flow_options roomy = {sizeof(rx_flow_options), 1 << 20, RX_OVERFLOW_DROP_OLDEST, 0, ignore_drop, NULL, NULL};
 MAKER(op_observe_on_bounded, rx_observe_on_bounded(src, rx_scheduler_current_thread(), &roomy))
 
+/* A source and a pauser subject: the pauser toggles every other event, so values pass, are
+   ignored (pausable), or are held, dropped and flushed (pausable_buffered, 2 slots). */
+static void pausing(bool buffered) {
+  rx_subject *s = rx_publish_subject_new(), *p = rx_publish_subject_new();
+  rx_flow_options opts = {sizeof opts, 2, RX_OVERFLOW_DROP_OLDEST, 0, ignore_drop, NULL, NULL};
+  rx_observable *o = buffered ? rx_pausable_buffered(rx_subject_as_observable(s), rx_subject_as_observable(p), &opts)
+                              : rx_pausable(rx_subject_as_observable(s), rx_subject_as_observable(p));
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) {
+    if (k % 2 == 0) rx_subject_on_next(p, RX_BOOL(k % 8 < 4));
+    rx_subject_on_next(s, RX_INT(k));
+  }
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(s);
+  rx_release(p);
+}
+static void w_pausable(void) { pausing(false); }
+static void w_pausable_buffered(void) { pausing(true); }
+
 /* A bounded observe_on whose queue is full for every event (the drain runs only at the end):
    each one takes the drop-oldest path. */
 static void w_observe_on_bounded_full(void) {
@@ -327,6 +347,7 @@ static const Workload workloads[] = {
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("observe_on_bounded_full", w_observe_on_bounded_full),
+  PLAIN("pausable", w_pausable), PLAIN("pausable_buffered", w_pausable_buffered),
 };
 
 static const char *shape(const Workload *wl) {

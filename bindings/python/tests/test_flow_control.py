@@ -52,3 +52,23 @@ def test_observe_on_bounded_block_loses_nothing_across_threads():
             assert done.wait(10)
         assert got == list(range(2000))
         assert o.stats()["dropped"] == 0
+
+
+def test_pausable_and_pausable_buffered():
+    src, pauser = rxc.PublishSubject(), rxc.PublishSubject()
+    plain, buffered, dropped = [], [], []
+    b = src.pausable_buffered(pauser, 2, "drop_oldest", on_dropped=dropped.append)
+    with src.pausable(pauser).subscribe(plain.append), b.subscribe(buffered.append):
+        src.on_next(1)           # paused at first
+        pauser.on_next(True)
+        src.on_next(2)
+        pauser.on_next(False)
+        for v in (3, 4, 5):      # held: 2 slots, the oldest goes
+            src.on_next(v)
+        pauser.on_next(True)
+        src.on_next(6)
+    assert plain == [2, 6]
+    assert buffered == [1, 2, 4, 5, 6] and dropped == [3]
+    assert b.stats() == {"received": 6, "delivered": 5, "dropped": 1, "overflows": 0}
+    with pytest.raises(rxc.RxStatusError, match="RX_OVERFLOW_BLOCK"):
+        src.pausable_buffered(pauser, 2, "block")

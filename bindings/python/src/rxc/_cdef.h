@@ -246,6 +246,9 @@ uint64_t overflows;
 rx_observable *rx_observe_on_bounded(rx_observable *src, rx_scheduler *scheduler,
 const rx_flow_options *opts);
 rx_status rx_flow_stats_get(rx_observable *bounded, rx_flow_stats *out);
+rx_observable *rx_pausable(rx_observable *src, rx_observable *pauser);
+rx_observable *rx_pausable_buffered(rx_observable *src, rx_observable *pauser,
+const rx_flow_options *opts);
 rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
