@@ -120,6 +120,20 @@ static void dropped_fn(void *ctx, rx_value v) {
   ctx_use(ctx);
 }
 
+/* The result of a call taking rx_flow_options: refused with a message (then the ctx is
+   ours to free), or an observable whose counters can be read and add up. */
+static rx_observable *flow_checked(rx_observable *o, const rx_flow_options *fo) {
+  if (!o) {
+    if (!rx_last_error()[0]) FAILF("flow options refused without a message");
+    ctx_free(fo->ctx); /* nothing was taken */
+  } else if (p_rx_flow_stats_get) {
+    rx_flow_stats st = {sizeof st};
+    if (p_rx_flow_stats_get(o, &st) != RX_OK) FAILF("rx_flow_stats_get failed on a flow-control observable");
+    if (st.delivered + st.dropped > st.received) FAILF("flow stats: more out than in");
+  }
+  return o;
+}
+
 /* ------------------------------------------------------------------ recording observers */
 
 enum { ST_ACTIVE, ST_TERMINATED, ST_DISPOSED };
@@ -546,15 +560,7 @@ static void op_operator(Input *in) {
       /* every policy (and one past them), capacity 0 to 3, a BLOCK timeout of 0 or 1 ms */
       rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), (c & 64) ? 1000000 : 0,
                             dropped_fn, ctx_new(c % 8, 0), ctx_free};
-      o = p_rx_observe_on_bounded(src, sched, &fo);
-      if (!o) {
-        if (!rx_last_error()[0]) FAILF("rx_observe_on_bounded refused without a message");
-        ctx_free(fo.ctx); /* nothing was taken */
-      } else if (p_rx_flow_stats_get) {
-        rx_flow_stats st = {sizeof st};
-        if (p_rx_flow_stats_get(o, &st) != RX_OK) FAILF("rx_flow_stats_get failed on a bounded observable");
-        if (st.delivered + st.dropped > st.received) FAILF("flow stats: more out than in");
-      }
+      o = flow_checked(p_rx_observe_on_bounded(src, sched, &fo), &fo);
     }
     break;
   case 58: if (p_rx_pausable) o = p_rx_pausable(src, other ? other : src); break;
@@ -562,15 +568,7 @@ static void op_operator(Input *in) {
       /* pausers of any kind (a non-bool fails the stream); every policy, BLOCK rejected */
       rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), 1000000, dropped_fn,
                             ctx_new(c % 8, 0), ctx_free};
-      o = p_rx_pausable_buffered(src, other ? other : src, &fo);
-      if (!o) {
-        if (!rx_last_error()[0]) FAILF("rx_pausable_buffered refused without a message");
-        ctx_free(fo.ctx); /* nothing was taken */
-      } else if (p_rx_flow_stats_get) {
-        rx_flow_stats st = {sizeof st};
-        if (p_rx_flow_stats_get(o, &st) != RX_OK) FAILF("rx_flow_stats_get failed on a buffered pausable");
-        if (st.delivered + st.dropped > st.received) FAILF("flow stats: more out than in");
-      }
+      o = flow_checked(p_rx_pausable_buffered(src, other ? other : src, &fo), &fo);
     }
     break;
   case 48: {
