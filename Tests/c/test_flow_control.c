@@ -32,7 +32,7 @@ static rx_flow_options opts_of(int32_t policy, size_t capacity, drops *d) {
 }
 
 static rx_flow_stats stats_of(rx_observable *bounded) {
-  rx_flow_stats s = {sizeof s};
+  rx_flow_stats s = {.struct_size = sizeof s};
   CHECK_OK(rx_flow_stats_get(bounded, &s));
   return s;
 }
@@ -163,7 +163,7 @@ RX_TEST(flow_options_are_validated) {
   rx_observable *b = rx_observe_on_bounded(src, imm, &big.o);
   CHECK_MSG(b != NULL, "%s", rx_last_error());
   CHECK_STR(run_log(rx_retain(b)), "0 1 2 |.");
-  rx_flow_stats s = {sizeof s};
+  rx_flow_stats s = {.struct_size = sizeof s};
   CHECK_EQ(rx_flow_stats_get(src, &s), RX_EINVAL); /* not bounded */
   CHECK(strstr(rx_last_error(), "not an rx_observe_on_bounded") != NULL);
   CHECK_EQ(rx_flow_stats_get(b, NULL), RX_EINVAL);
@@ -466,7 +466,7 @@ RX_TEST(pausable_marbles) {
   ts = rx_test_scheduler_new();
   rx_observable *src = rx_marble_hot(ts, SOURCE, NULL, 0, NULL);
   rx_observable *p = rx_pausable(src, src);
-  rx_flow_stats s = {sizeof s};
+  rx_flow_stats s = {.struct_size = sizeof s};
   CHECK_EQ(rx_flow_stats_get(p, &s), RX_EINVAL);
   CHECK(rx_pausable(NULL, src) == NULL && rx_pausable(src, NULL) == NULL);
   rx_release(p);

@@ -127,7 +127,7 @@ static rx_observable *flow_checked(rx_observable *o, const rx_flow_options *fo) 
     if (!rx_last_error()[0]) FAILF("flow options refused without a message");
     ctx_free(fo->ctx); /* nothing was taken */
   } else if (p_rx_flow_stats_get) {
-    rx_flow_stats st = {sizeof st};
+    rx_flow_stats st = {.struct_size = sizeof st};
     if (p_rx_flow_stats_get(o, &st) != RX_OK) FAILF("rx_flow_stats_get failed on a flow-control observable");
     if (st.delivered + st.dropped > st.received) FAILF("flow stats: more out than in");
   }
