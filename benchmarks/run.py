@@ -60,6 +60,7 @@ WORKLOADS = [
     ("W4", "subscribe + dispose on a subject", "pair", 100, 2),
     ("W5", "just → map → subscribe lifecycle", "lifecycle", 150, 4),
     ("W6", "subject → observe_on(serial) → subscriber", "event", 40, 0),
+    ("W6b", "subject → observe_on_bounded(serial, drop oldest, nothing overflows) → subscriber", "event", 60, 0),
     ("W7", "replay(100): late subscriber", "replayed value", 4, 0),
     ("W8", "range → flat_map(just)", "element", 120, None),
     ("W9", "memory per live subscription (1M)", "subscription", 128, None),
@@ -67,12 +68,12 @@ WORKLOADS = [
 # Sizes for the allocation counter and callgrind (two each; the difference removes start-up;
 # both counts are exact, so small sizes suffice).
 SMALL = {"W1": (10000, 50000), "W2": (10000, 50000), "W3": (10000, 50000),
-         "W4": (1000, 5000), "W5": (1000, 5000), "W6": (1000, 5000),
+         "W4": (1000, 5000), "W5": (1000, 5000), "W6": (1000, 5000), "W6b": (1000, 5000),
          "W7": (10000, 50000), "W8": (1000, 5000), "W9": (1000, 5000)}
 # The allocation counter's sizes: as SMALL, but W6 runs long enough that the queue's warm-up
 # (the events pushed while the drain's thread wakes, ~50 us, a few thousand at 15 ns each)
 # is not mistaken for a cost per event.
-ALLOC_SIZES = dict(SMALL, W6=(100000, 1000000))
+ALLOC_SIZES = dict(SMALL, W6=(100000, 1000000), W6b=(100000, 1000000))
 IMPLS = ["raw", "rxc", "rxcore", "opencombine"]
 LABEL = {"raw": "raw C", "rxc": "librxc (C ABI)", "rxcore": "RxCore (Swift)",
          "opencombine": "OpenCombine"}
@@ -567,7 +568,7 @@ def chart(t, path):
     ax.set_yscale("log")
     ax.set_xticks(range(len(names)))
     short = {"W1": "subject\n→ 1", "W2": "subject\n→ 100", "W3": "range→map\n→filter→map",
-             "W4": "subscribe\n+ dispose", "W5": "just→map\n→subscribe", "W6": "observe_on\n(serial)",
+             "W4": "subscribe\n+ dispose", "W5": "just→map\n→subscribe", "W6": "observe_on\n(serial)", "W6b": "bounded\nobserve_on",
              "W7": "replay(100)\nlate sub", "W8": "range\n→flat_map"}
     ax.set_xticklabels([f"{w}\n{short[w]}" for w in names], fontsize=8)
     ax.set_ylabel("ns per unit (min of runs, log scale)")

@@ -971,6 +971,110 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_subscribe_on(rx_observable *sr
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 
+/* flow control: observe_on with a bounded queue */
+/** What a value that finds a bounded queue full does (rx_flow_options.policy). */
+typedef enum rx_overflow_policy {
+  RX_OVERFLOW_DROP_OLDEST = 0, /* the oldest queued value is dropped to make room */
+  RX_OVERFLOW_DROP_NEWEST,     /* the arriving value is dropped */
+  RX_OVERFLOW_KEEP_LATEST,     /* one slot: each value replaces the one waiting (capacity ignored) */
+  RX_OVERFLOW_FAIL,            /* the value is dropped, the stream fails with RX_ERROR_OVERFLOW
+                                  after the queued values, and upstream is disposed */
+  RX_OVERFLOW_BLOCK            /* the producer waits for room, up to block_timeout_ns, then as FAIL */
+} rx_overflow_policy;
+
+/* Told of a dropped value (borrowed for the call). */
+typedef void (*rx_dropped_fn)(void *ctx, rx_value value);
+
+/**
+ * Options of rx_observe_on_bounded. Set struct_size to sizeof(rx_flow_options): fields may
+ * be added at the end in later versions, and the library reads only what you declared.
+ */
+typedef struct rx_flow_options {
+  size_t struct_size;       /* sizeof(rx_flow_options) */
+  size_t capacity;          /* values the queue may hold, >= 1 (terminal events never count) */
+  int32_t policy;           /* an rx_overflow_policy */
+  int64_t block_timeout_ns; /* RX_OVERFLOW_BLOCK only: > 0 (INT64_MAX: wait for good) */
+  rx_dropped_fn on_dropped; /* may be NULL */
+  void *ctx;                /* passed to on_dropped */
+  rx_free_fn ctx_free;      /* may be NULL */
+} rx_flow_options;
+
+/**
+ * Counters of an rx_observe_on_bounded observable, summed over its subscriptions. A value
+ * is received, then delivered, dropped, or still queued (or released unreported when its
+ * subscription was disposed). Set struct_size to sizeof(rx_flow_stats) before reading.
+ */
+typedef struct rx_flow_stats {
+  size_t struct_size; /* sizeof(rx_flow_stats) */
+  uint64_t received;  /* values that reached the queue's producer side */
+  uint64_t delivered; /* values handed to the subscriber */
+  uint64_t dropped;   /* values the policy dropped: as many on_dropped calls */
+  uint64_t overflows; /* streams failed with RX_ERROR_OVERFLOW */
+} rx_flow_stats;
+
+/**
+ * @abstract rx_observe_on with a queue of at most opts->capacity values per subscription,
+ * and opts->policy for a value that finds it full.
+ * @discussion The bound is on the operator's own queue (no second buffer behind it). The
+ * producer never waits, except under RX_OVERFLOW_BLOCK (which blocks the thread that
+ * emits, for up to block_timeout_ns). Completion and errors are never dropped and never
+ * counted: they are delivered after every queued value. on_dropped(ctx, value) runs on the
+ * producer's thread, once per dropped value, with no lock held, never two at once for one
+ * subscription; its count equals rx_flow_stats' `dropped`. Values still queued when a
+ * subscription is disposed are released without a call. ctx_free runs once, after the
+ * observable and its subscriptions are gone.
+ * @param src Borrowed.
+ * @param scheduler Borrowed; where the subscriber's callbacks run.
+ * @param opts Copied. NULL, a struct_size below the first version's, capacity 0 (but for
+ * KEEP_LATEST), an unknown policy or a BLOCK timeout <= 0: NULL and RX_EINVAL in
+ * rx_last_error() (ctx_free is not called).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on_bounded(rx_observable *src, rx_scheduler *scheduler,
+                                                                     const rx_flow_options *opts);
+
+/**
+ * @abstract Reads the counters of an rx_observe_on_bounded or rx_pausable_buffered
+ * observable into *out.
+ * @discussion Safe from any thread while events flow; each field is read atomically (the
+ * fields are not one snapshot). out->struct_size must be set.
+ * @param bounded Borrowed: a result of rx_observe_on_bounded or rx_pausable_buffered (else
+ * RX_EINVAL).
+ * @param out Where the counters go.
+ * @result RX_OK, RX_EINVAL (NULL out, a struct_size too small, not such an observable),
+ * RX_EHANDLE (not a live observable).
+ */
+RX_EXPORT rx_status rx_flow_stats_get(rx_observable *bounded, rx_flow_stats *out);
+
+/**
+ * @abstract Forwards src's values only while pauser's latest value is RX_BOOL true.
+ * @discussion It starts paused; values that arrive while paused are ignored. src's
+ * completion or error, and pauser's error, end the stream; pauser completing keeps its last
+ * state. A pauser value of another kind fails the stream with RX_ERROR_TYPE. Callbacks run
+ * on the thread of src's or pauser's event (one at a time).
+ * @param src Borrowed.
+ * @param pauser Borrowed; subscribed first, so a pauser that replays (a behavior subject)
+ * sets the state before src's first value.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_pausable(rx_observable *src, rx_observable *pauser);
+
+/**
+ * @abstract rx_pausable, but values that arrive while paused wait in a buffer of at most
+ * opts->capacity values, delivered in order when pauser resumes.
+ * @discussion A full buffer applies opts->policy: DROP_OLDEST, DROP_NEWEST, KEEP_LATEST as
+ * for rx_observe_on_bounded; FAIL drops the value and the buffer (each reported to
+ * on_dropped) and fails the stream with RX_ERROR_OVERFLOW, disposing src and pauser.
+ * RX_OVERFLOW_BLOCK is rejected (RX_EINVAL): waiting for the pauser would hold the very
+ * events that resume it. A terminal event delivers the buffer first (never dropped nor
+ * counted). on_dropped runs with no lock held, on the thread whose event made the drop;
+ * rx_flow_stats_get reads the counters (received, delivered, dropped, overflows).
+ * @param src Borrowed.
+ * @param pauser Borrowed, as for rx_pausable.
+ * @param opts Copied; validated as for rx_observe_on_bounded (bad options: NULL, RX_EINVAL,
+ * ctx_free not called).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_pausable_buffered(rx_observable *src, rx_observable *pauser,
+                                                                    const rx_flow_options *opts);
+
 /* transform */
 /** @abstract Emits fn(v) for each element v. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);

@@ -191,6 +191,17 @@ def vtable():
     return vt
 
 
+def flow_options():
+    # capacity 1, drop oldest: a source of three values overflows, so on_dropped is called.
+    opts = ffi.new("rx_flow_options *")
+    opts.struct_size = ffi.sizeof("rx_flow_options")
+    opts.capacity = 1
+    opts.policy = lib.RX_OVERFLOW_DROP_OLDEST
+    opts.on_dropped = callback(ffi.typeof(opts.on_dropped))
+    keep.append(opts)
+    return opts
+
+
 def marble_values():
     mv = ffi.new("rx_marble_value[1]")
     mv[0].key = b"a"
@@ -247,6 +258,13 @@ def arg_for(fname, index, ctype):
         return vtable()
     if name in ("rx_marble_value const *", "rx_marble_value *"):
         return marble_values()
+    if name in ("rx_flow_options const *", "rx_flow_options *"):
+        return flow_options()
+    if name == "rx_flow_stats *":
+        out = ffi.new("rx_flow_stats *")
+        out.struct_size = ffi.sizeof("rx_flow_stats")
+        keep.append(out)
+        return out
     raise LookupError(f"no argument recipe for parameter {index} of type {name}")
 
 
@@ -327,6 +345,8 @@ RECIPES = {
     "rx_marble_hot": lambda: [test_sched, b"-a-|", marble_values(), 1, NULL],
     "rx_marble_expect": lambda: [test_sched, mk_owned(lambda: lib.rx_marble_cold(test_sched, b"-a-|", marble_values(), 1, NULL)),
                                  b"-a-|", marble_values(), 1, NULL],
+    "rx_flow_stats_get": lambda: [lib_owned(lib.rx_observe_on_bounded(fresh_observable(), test_sched, flow_options())),
+                                  arg_for("rx_flow_stats_get", 1, ffi.typeof("rx_flow_stats *"))],
     "rx_dematerialize": lambda: [lib_owned(lib.rx_materialize(fresh_observable()))],
     "rx_switch_latest": lambda: [lib_owned(lib.rx_map(fresh_observable(), callback(ffi.typeof("rx_map_fn")), NULL, NULL))],
     "rx_main_run": lambda: (lib.rx_main_stop(), [])[1],  # a stop asked for first ends it at once

@@ -41,7 +41,7 @@
   X(rx_scheduler_current_thread) X(rx_test_scheduler_new) X(rx_test_scheduler_advance_by) \
   X(rx_test_scheduler_advance_to) X(rx_test_scheduler_run) X(rx_schedule)                 \
   X(rx_schedule_after) X(rx_schedule_periodic) X(rx_scheduler_now_ns) X(rx_interval)      \
-  X(rx_timer) X(rx_subscribe_on) X(rx_observe_on) X(rx_map) X(rx_scan) X(rx_reduce)       \
+  X(rx_timer) X(rx_subscribe_on) X(rx_observe_on) X(rx_observe_on_bounded) X(rx_flow_stats_get) X(rx_pausable) X(rx_pausable_buffered) X(rx_map) X(rx_scan) X(rx_reduce)       \
   X(rx_flat_map) X(rx_flat_map_latest) X(rx_concat_map) X(rx_buffer) X(rx_to_array)       \
   X(rx_filter) X(rx_take) X(rx_skip) X(rx_take_while) X(rx_skip_while) X(rx_take_until)   \
   X(rx_skip_until) X(rx_take_last) X(rx_distinct_until_changed) X(rx_element_at)          \
@@ -112,6 +112,26 @@ static Ctx *ctx_use(void *p) {
   if (!c || c->magic != CTX_MAGIC) FAILF("callback given a foreign ctx");
   if (atomic_load(&c->freed)) FAILF("callback ran after ctx_free");
   return c;
+}
+
+/* rx_observe_on_bounded's on_dropped. */
+static void dropped_fn(void *ctx, rx_value v) {
+  (void)v;
+  ctx_use(ctx);
+}
+
+/* The result of a call taking rx_flow_options: refused with a message (then the ctx is
+   ours to free), or an observable whose counters can be read and add up. */
+static rx_observable *flow_checked(rx_observable *o, const rx_flow_options *fo) {
+  if (!o) {
+    if (!rx_last_error()[0]) FAILF("flow options refused without a message");
+    ctx_free(fo->ctx); /* nothing was taken */
+  } else if (p_rx_flow_stats_get) {
+    rx_flow_stats st = {.struct_size = sizeof st};
+    if (p_rx_flow_stats_get(o, &st) != RX_OK) FAILF("rx_flow_stats_get failed on a flow-control observable");
+    if (st.delivered + st.dropped > st.received) FAILF("flow stats: more out than in");
+  }
+  return o;
 }
 
 /* ------------------------------------------------------------------ recording observers */
@@ -448,7 +468,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 57) {
+  switch (which % 60) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -535,6 +555,21 @@ static void op_operator(Input *in) {
   case 55: if (p_rx_combine_latest) o = p_rx_combine_latest(srcs, n, rx_by_ref_combine, byref_new(c), byref_free); break;
   case 56: if (p_rx_distinct_until_changed)
       o = p_rx_distinct_until_changed(src, rx_by_ref_equal, byref_new(c), byref_free);
+    break;
+  case 57: if (p_rx_observe_on_bounded && sched) {
+      /* every policy (and one past them), capacity 0 to 3, a BLOCK timeout of 0 or 1 ms */
+      rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), (c & 64) ? 1000000 : 0,
+                            dropped_fn, ctx_new(c % 8, 0), ctx_free};
+      o = flow_checked(p_rx_observe_on_bounded(src, sched, &fo), &fo);
+    }
+    break;
+  case 58: if (p_rx_pausable) o = p_rx_pausable(src, other ? other : src); break;
+  case 59: if (p_rx_pausable_buffered) {
+      /* pausers of any kind (a non-bool fails the stream); every policy, BLOCK rejected */
+      rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), 1000000, dropped_fn,
+                            ctx_new(c % 8, 0), ctx_free};
+      o = flow_checked(p_rx_pausable_buffered(src, other ? other : src, &fo), &fo);
+    }
     break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */

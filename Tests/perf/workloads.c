@@ -130,6 +130,43 @@ MAKER(op_share_replay, rx_share_replay(src, 1))
 MAKER(op_driver, rx_as_driver(src, RX_INT(0)))
 MAKER(op_observe_on, rx_observe_on(src, rx_scheduler_current_thread()))
 MAKER(op_subscribe_on, rx_subscribe_on(src, rx_scheduler_immediate()))
+static void ignore_drop(void *ctx, rx_value v) {}
+static const rx_flow_options roomy = {sizeof(rx_flow_options), 1 << 20, RX_OVERFLOW_DROP_OLDEST, 0, ignore_drop, NULL, NULL};
+MAKER(op_observe_on_bounded, rx_observe_on_bounded(src, rx_scheduler_current_thread(), &roomy))
+
+/* A source and a pauser subject: the pauser toggles every other event, so values pass, are
+   ignored (pausable), or are held, dropped and flushed (pausable_buffered, 2 slots). */
+static void pausing(bool buffered) {
+  rx_subject *s = rx_publish_subject_new(), *p = rx_publish_subject_new();
+  rx_flow_options opts = {sizeof opts, 2, RX_OVERFLOW_DROP_OLDEST, 0, ignore_drop, NULL, NULL};
+  rx_observable *o = buffered ? rx_pausable_buffered(rx_subject_as_observable(s), rx_subject_as_observable(p), &opts)
+                              : rx_pausable(rx_subject_as_observable(s), rx_subject_as_observable(p));
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) {
+    if (k % 2 == 0) rx_subject_on_next(p, RX_BOOL(k % 8 < 4));
+    rx_subject_on_next(s, RX_INT(k));
+  }
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(s);
+  rx_release(p);
+}
+static void w_pausable(void) { pausing(false); }
+static void w_pausable_buffered(void) { pausing(true); }
+
+/* A bounded observe_on whose queue is full for every event (the drain runs only at the end):
+   each one takes the drop-oldest path. */
+static void w_observe_on_bounded_full(void) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_flow_options opts = {sizeof opts, 4, RX_OVERFLOW_DROP_OLDEST, 0, ignore_drop, NULL, NULL};
+  rx_observable *o = rx_observe_on_bounded(rx_subject_as_observable(s), test_sched, &opts);
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) rx_subject_on_next(s, RX_INT(k));
+  rx_test_scheduler_advance_by(test_sched, 1000);
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(s);
+}
 MAKER(op_debounce, rx_debounce(src, 500, test_sched))
 MAKER(op_throttle, rx_throttle(src, 500, true, test_sched))
 MAKER(op_delay, rx_delay(src, 500, test_sched))
@@ -313,7 +350,7 @@ static const Workload workloads[] = {
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
-  OP(replay_ref_count), OP(driver), OP(observe_on), OP(subscribe_on), OP(delay_subscription),
+  OP(replay_ref_count), OP(driver), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   PLAIN("switch_latest", w_switch_latest),
@@ -322,6 +359,8 @@ static const Workload workloads[] = {
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),
+  PLAIN("observe_on_bounded_full", w_observe_on_bounded_full),
+  PLAIN("pausable", w_pausable), PLAIN("pausable_buffered", w_pausable_buffered),
 };
 
 static const char *shape(const Workload *wl) {

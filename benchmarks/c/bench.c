@@ -38,6 +38,8 @@
 #pragma weak rx_filter
 #pragma weak rx_flat_map
 #pragma weak rx_observe_on
+#pragma weak rx_observe_on_bounded
+#pragma weak rx_flow_stats_get
 #pragma weak rx_scheduler_serial_new
 #pragma weak rx_just
 #pragma weak rx_range
@@ -232,17 +234,21 @@ static void rxc_w5(int64_t n, measure *m) {
   check("W5 on_disposed", s.disposed, n);
 }
 
-/* W6: subject -> observe_on(serial) -> subscriber, end to end, per event. */
-static void rxc_w6(int64_t n, measure *m) {
+/* W6: subject -> observe_on(serial) -> subscriber, end to end, per event. W6b: the same
+   through rx_observe_on_bounded (drop oldest) with room for every event: the cost of the
+   bound's bookkeeping while nothing overflows (checked: no value dropped). */
+static void observe_on_run(const char *w, int64_t n, measure *m, bool bounded) {
   sem_t done;
   sem_init(&done, 0, 0);
   sum_sink s = {.done = &done};
-  rx_scheduler *serial = rx_scheduler_serial_new("bench.w6");
+  rx_scheduler *serial = rx_scheduler_serial_new(w);
   rx_subject *subject = rx_publish_subject_new();
   must(serial, "rx_scheduler_serial_new");
   must(subject, "rx_publish_subject_new");
-  rx_observable *o = rx_observe_on(rx_subject_as_observable(subject), serial);
-  must(o, "rx_observe_on");
+  rx_flow_options opts = {sizeof opts, (size_t)(n > 1024 ? n : 1024), RX_OVERFLOW_DROP_OLDEST, 0, NULL, NULL, NULL};
+  rx_observable *o = bounded ? rx_observe_on_bounded(rx_subject_as_observable(subject), serial, &opts)
+                             : rx_observe_on(rx_subject_as_observable(subject), serial);
+  must(o, bounded ? "rx_observe_on_bounded" : "rx_observe_on");
   rx_disposable *d = rx_subscribe(o, observer_for(&s));
   must(d, "rx_subscribe");
   begin(m);
@@ -250,15 +256,26 @@ static void rxc_w6(int64_t n, measure *m) {
   rx_subject_on_completed(subject);
   while (sem_wait(&done) != 0) {} /* on_disposed: after on_completed, on the serial queue */
   end(m);
+  rx_flow_stats st = {.struct_size = sizeof st};
+  if (bounded) rx_flow_stats_get(o, &st);
   rx_dispose(d);
   rx_release(o);
   rx_release(subject);
   rx_release(serial);
-  check("W6 sum", s.sum, sum_range(n));
-  check("W6 completed", s.completed, 1);
-  check("W6 on_disposed", s.disposed, 1);
+  char what[32];
+  snprintf(what, sizeof what, "%s dropped", w);
+  check(what, (int64_t)st.dropped, 0);
+  snprintf(what, sizeof what, "%s sum", w);
+  check(what, s.sum, sum_range(n));
+  snprintf(what, sizeof what, "%s completed", w);
+  check(what, s.completed, 1);
+  snprintf(what, sizeof what, "%s on_disposed", w);
+  check(what, s.disposed, 1);
   sem_destroy(&done);
 }
+
+static void rxc_w6(int64_t n, measure *m) { observe_on_run("W6", n, m, false); }
+static void rxc_w6b(int64_t n, measure *m) { observe_on_run("W6b", n, m, true); }
 
 /* W7: replay(100) subject holding 100 values; a late subscriber replays them. Per replayed
    value (subscribe and dispose included, amortized over the 100 values). */
@@ -346,6 +363,7 @@ static bool av_w5(void) { return HAVE(rx_just) && HAVE(rx_map); }
 static bool av_w6(void) {
   return have_subjects() && HAVE(rx_observe_on) && HAVE(rx_scheduler_serial_new);
 }
+static bool av_w6b(void) { return av_w6() && HAVE(rx_observe_on_bounded) && HAVE(rx_flow_stats_get); }
 static bool av_w7(void) { return have_subjects() && HAVE(rx_replay_subject_new); }
 static bool av_w8(void) { return HAVE(rx_range) && HAVE(rx_flat_map) && HAVE(rx_just); }
 
@@ -358,6 +376,8 @@ static const workload workloads[] = {
   {"W5", "just -> map -> subscribe lifecycle", "lifecycle", 1000000, 1, av_w5, rxc_w5, NULL},
   {"W6", "subject -> observe_on(serial) -> subscriber", "event", 1000000, 1, av_w6, rxc_w6,
    NULL},
+  {"W6b", "subject -> observe_on_bounded(serial) -> subscriber", "event", 1000000, 1, av_w6b,
+   rxc_w6b, NULL},
   {"W7", "replay(100), late subscriber", "replayed value", 10000000, W7_BUFFER, av_w7, rxc_w7,
    NULL},
   {"W8", "range -> flat_map(just)", "element", 1000000, 1, av_w8, rxc_w8, NULL},

@@ -309,6 +309,41 @@ def _(r):
         [Line("out", r.own(lib.rx_observe_on(src, r.ts)))]
 
 
+@diagram("rx_observe_on_bounded", 12)
+def _(r):
+    # A group reaches the queue in one frame, before the drain runs: capacity 2 keeps the newest two.
+    src = r.hot("-1-(2345)-6-|")
+    opts = keep(ffi.new("rx_flow_options *"))
+    opts.struct_size = ffi.sizeof("rx_flow_options")
+    opts.capacity = 2
+    opts.policy = lib.RX_OVERFLOW_DROP_OLDEST
+    return "rx_observe_on_bounded(src, test, capacity 2, drop oldest)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_observe_on_bounded(src, r.ts, opts)))]
+
+
+def _pauser(r):
+    return r.hot("--t---f---t-----", {"t": lib.rx_bool(True), "f": lib.rx_bool(False)})
+
+
+@diagram("rx_pausable", 17)
+def _(r):
+    src, pauser = r.hot("-1-2-3-4-5-6-7-|"), _pauser(r)
+    return "rx_pausable(src, pauser)", [Line("src", src), Line("pauser", pauser)], \
+        [Line("out", r.own(lib.rx_pausable(src, pauser)))]
+
+
+@diagram("rx_pausable_buffered", 17)
+def _(r):
+    src, pauser = r.hot("-1-2-3-4-5-6-7-|"), _pauser(r)
+    opts = keep(ffi.new("rx_flow_options *"))
+    opts.struct_size = ffi.sizeof("rx_flow_options")
+    opts.capacity = 1
+    opts.policy = lib.RX_OVERFLOW_DROP_OLDEST
+    return "rx_pausable_buffered(src, pauser, capacity 1, drop oldest)", \
+        [Line("src", src), Line("pauser", pauser)], \
+        [Line("out", r.own(lib.rx_pausable_buffered(src, pauser, opts)))]
+
+
 # transform
 @diagram("rx_map", 12)
 def _(r):
@@ -664,6 +699,8 @@ NO_DIAGRAM = {
     "rx_as_driver": "delivers on the main scheduler, which runs only inside the main loop, "
                     "not on a test scheduler's virtual time",
     "rx_drive": "subscribes on the main scheduler (see rx_as_driver); not an operator",
+    "rx_flow_stats_get": "reads the counters of an rx_observe_on_bounded or rx_pausable_buffered "
+                         "observable; not an operator",
 }
 NOT_OPERATORS = "callback trampolines, not operators: each forwards a by-value callback to the by-reference function in an rx_by_ref"
 

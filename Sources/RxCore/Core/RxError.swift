@@ -16,7 +16,7 @@ public enum RxError: Int32, Error, Sendable {
     case .noElements: return "sequence contains no elements"
     case .moreThanOneElement: return "sequence contains more than one element"
     case .argumentOutOfRange: return "argument out of range"
-    case .overflow: return "arithmetic overflow"
+    case .overflow: return "overflow: a bounded queue was full"
     case .unknown: return "unknown error"
     case .typeMismatch: return "value of the wrong kind"
     }

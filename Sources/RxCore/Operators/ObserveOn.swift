@@ -25,6 +25,10 @@ import Synchronization
 ///
 /// Disposing stops delivery before the next event; the terminal event is queued behind
 /// every value.
+///
+/// Bounded (see ObserveOnBounded.swift): the same queue holds at most `capacity` values; a
+/// bounded sink's drain takes from the head under `headLock`, since an overflowing producer
+/// may take the oldest element from there too.
 public class ObserveOn<Element>: Producer<Element> {
   public typealias SinkFactory = (Observer<Element>, any Cancelable, Scheduler) -> ObserveOnSink<Element>
   let source: Observable<Element>
@@ -47,6 +51,10 @@ public class ObserveOn<Element>: Producer<Element> {
   {
     let sink = makeSink(observer, cancel, scheduler)
     let subscription = source.subscribe(sink)
+    if let upstream = sink.upstream {  // the overflow policy `fail` disposes upstream from `on`
+      upstream.setDisposable(subscription)
+      return (sink, BinaryDisposable(upstream, sink.scheduled))
+    }
     return (sink, BinaryDisposable(subscription, sink.scheduled))
   }
 }
@@ -66,6 +74,17 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// When the last drain started (drains only, on the trigger path).
   @usableFromInline final var lastDrain: Int64 = 0
   @usableFromInline let pool = Queue.Pool()
+  /// Bounded sinks (set once, read by both sides): the limit on queued values, what a value
+  /// that finds the queue full does, the counters (kept alive by `flow`; unbounded sinks
+  /// point at a spare set), and the upstream subscription the policy `fail` disposes.
+  @usableFromInline final let bounded: Bool
+  @usableFromInline final let capacity: Int
+  @usableFromInline final let policy: FlowPolicy
+  @usableFromInline final let counters: Unmanaged<FlowCounters>
+  @usableFromInline final let flow: FlowCounters?
+  /// Told of every value the policy drops (producer's thread).
+  @usableFromInline final let onDropped: ((Element) -> Void)?
+  public final let upstream: SingleAssignmentDisposable?
   /// Set (plain stores) only by a drain, read by the producer on every event: see the type's
   /// comment. False for good without a real process barrier.
   @usableFromInline let streaming = Atomic<Bool>(false)
@@ -79,17 +98,35 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// the drain gives up its turn), with the count of events it has taken.
   @usableFromInline final var head: Queue.Head
   @usableFromInline final var consumed = 0
+  /// Bounded sinks: elements taken from the queue (delivered, or dropped as the oldest), and
+  /// the lock both sides take `head` under.
+  @usableFromInline let taken = Atomic<Int>(0)
+  @usableFromInline let headLock = SpinLock()
   // The producer writes `tail`, `published` and `wip` on every event and the drain reads the
   // fields above on every event: 64 bytes apart, they never share a cache line.
   @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
   /// The producer's end: only `on` touches it.
   @usableFromInline final var tail: Queue.Tail
+  /// Bounded sinks, producer only: the last `taken` it read (it reads `taken` only when this
+  /// says full, so an unsaturated producer shares no cache line with the drain per event),
+  /// and whether the stream has ended upstream.
+  @usableFromInline final var takenSeen = 0
+  @usableFromInline final var stopped = false
   /// Events pushed so far; written only by the producer, after the push (release).
   @usableFromInline let published = Atomic<Int>(0)
   @usableFromInline let wip = Atomic<Int>(0)
 
-  public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler) {
+  public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler,
+              limit: FlowLimit? = nil, onDropped: ((Element) -> Void)? = nil)
+  {
     self.scheduler = scheduler
+    self.bounded = limit != nil
+    self.capacity = limit?.capacity ?? Int.max
+    self.policy = limit?.policy ?? .dropNewest
+    self.flow = limit?.counters
+    self.counters = Unmanaged.passUnretained(limit?.counters ?? unboundedCounters)
+    self.upstream = limit == nil ? nil : SingleAssignmentDisposable()
+    self.onDropped = onDropped
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
     self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is RunLoopScheduler)
     self.nextByPointer = observer.takesNextByPointer
@@ -111,8 +148,15 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable
   open override func on(_ event: Event<Element>) {
     if isDisposed { return }
+    if bounded { return gatedOn(event) }
     tail.push(event, pool: pool)
     published(1)
+  }
+
+  /// Disposed, failed by an overflow, or nobody downstream wants more events.
+  open override var wantsNoMoreEvents: Bool {
+    if bounded && stopped { return true }
+    return isDisposed || observer.wantsNoMoreEvents
   }
 
   /// A subject's hot path. Without this override the base class's generic default would
@@ -126,6 +170,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable @inline(__always)
   public final func pushNext(_ element: consuming Element) {
     if isDisposed { return }
+    if bounded { return gatedNext(element) }
     // The common case makes no call but a tail call: no frame, no registers saved.
     if tail.index == tail.end { return pushNextIntoNewChunk(element) }
     (Queue.slots(tail.chunk) + tail.index).initialize(to: .next(element))
@@ -143,6 +188,10 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @inlinable
   open override func onNext(contentsOf elements: UnsafeBufferPointer<Element>) {
     if isDisposed || elements.isEmpty { return }
+    if bounded {
+      for element in elements { gatedNext(element) }
+      return
+    }
     for element in elements { tail.push(.next(element), pool: pool) }
     published(elements.count)
   }
@@ -220,7 +269,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// specialized code (see ObserveOn.init).
   @inlinable
   open func drainLoop() {
-    var head = self.head
+    var head = headForDrain()
     var consumed = self.consumed
     var signals = wip.load(ordering: .acquiring)
     var budget = batching ? Self.batch : Int.max
@@ -231,14 +280,26 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       busy = now &- lastDrain < Self.busyGap
       lastDrain = now
     }
+    let gated = bounded
+    if gated { consumed = taken.load(ordering: .relaxed) }
     while true {
-      let count = Swift.min(published.load(ordering: .acquiring) &- consumed, budget)
-      for _ in 0..<count {
+      var count = Swift.min(published.load(ordering: .acquiring) &- consumed, budget)
+      for i in 0..<count {
         if isDisposed {
-          self.head = head
+          if !gated { self.head = head }
           return
         }
-        let event = head.pop(pool: pool)
+        let event: Event<Element>
+        if gated {
+          // The producer may have dropped the oldest meanwhile: what is left is fewer.
+          guard let taken = gatedPop() else {
+            count = i
+            break
+          }
+          event = taken
+        } else {
+          event = head.pop(pool: pool)
+        }
         switch consume event {  // consumed: the element is taken, not copied
         case .next(let element):
           if nextByPointer {
@@ -247,14 +308,18 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
             forwardOn(.next(element))
           }
         case let stop:
-          self.head = head
+          if !gated { self.head = head }
           forwardTerminal(stop)
           return
         }
       }
       // Stored before wip can reach 0: the next drain may start on another thread.
-      self.head = head
-      consumed &+= count
+      if gated {
+        consumed = taken.load(ordering: .relaxed)
+      } else {
+        self.head = head
+        consumed &+= count
+      }
       self.consumed = consumed
       delivered &+= count
       budget &-= count

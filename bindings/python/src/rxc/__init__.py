@@ -10,7 +10,7 @@ from ._ffi import ffi, lib, library_path
 from ._core import (
     ERROR_ARGUMENT_OUT_OF_RANGE, ERROR_DISPOSED, ERROR_MORE_THAN_ONE_ELEMENT, ERROR_NO_ELEMENTS,
     ERROR_OVERFLOW, ERROR_PYTHON, ERROR_TIMEOUT, ERROR_TYPE, ERROR_UNKNOWN, ERROR_USER,
-    AsyncSubject, BehaviorRelay, BehaviorSubject, CompositeDisposable, ConcurrentScheduler,
+    AsyncSubject, BehaviorRelay, BehaviorSubject, BoundedObservable, CompositeDisposable, ConcurrentScheduler,
     ConnectableObservable, Disposable, DisposeBag, DisposedError, Driver, Emitter, HandleError,
     InvalidArgumentError, InvalidStateError, NewThreadScheduler, Notification, Observable,
     OperationQueueScheduler, PublishRelay, PublishSubject, ReplaySubject, RxError, RxStatusError,

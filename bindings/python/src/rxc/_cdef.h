@@ -219,6 +219,36 @@ rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_er
 bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
 rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
+typedef enum rx_overflow_policy {
+RX_OVERFLOW_DROP_OLDEST = 0,
+RX_OVERFLOW_DROP_NEWEST,
+RX_OVERFLOW_KEEP_LATEST,
+RX_OVERFLOW_FAIL,
+RX_OVERFLOW_BLOCK
+} rx_overflow_policy;
+typedef void (*rx_dropped_fn)(void *ctx, rx_value value);
+typedef struct rx_flow_options {
+size_t struct_size;
+size_t capacity;
+int32_t policy;
+int64_t block_timeout_ns;
+rx_dropped_fn on_dropped;
+void *ctx;
+rx_free_fn ctx_free;
+} rx_flow_options;
+typedef struct rx_flow_stats {
+size_t struct_size;
+uint64_t received;
+uint64_t delivered;
+uint64_t dropped;
+uint64_t overflows;
+} rx_flow_stats;
+rx_observable *rx_observe_on_bounded(rx_observable *src, rx_scheduler *scheduler,
+const rx_flow_options *opts);
+rx_status rx_flow_stats_get(rx_observable *bounded, rx_flow_stats *out);
+rx_observable *rx_pausable(rx_observable *src, rx_observable *pauser);
+rx_observable *rx_pausable_buffered(rx_observable *src, rx_observable *pauser,
+const rx_flow_options *opts);
 rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);

@@ -853,6 +853,45 @@ def _array_of(observables):
     return obs, (ffi.new("rx_observable *[]", [o._src() for o in obs]) if obs else NULL)
 
 
+_FLOW_POLICIES = {
+    "drop_oldest": lib.RX_OVERFLOW_DROP_OLDEST, "drop_newest": lib.RX_OVERFLOW_DROP_NEWEST,
+    "keep_latest": lib.RX_OVERFLOW_KEEP_LATEST, "fail": lib.RX_OVERFLOW_FAIL,
+    "block": lib.RX_OVERFLOW_BLOCK,
+}
+
+
+@ffi.callback("void(void *, rx_value)")
+def _dropped_cb(ctx, v, _from_handle=ffi.from_handle, _INT=_INT):
+    fn = _from_handle(ctx)
+    try:
+        fn(v.i if v.kind == _INT else _to_py(v))
+    except BaseException:
+        _unraisable("Exception ignored in an rxc on_dropped callback", fn)
+
+
+def _flow(make, capacity, policy, on_dropped, block_timeout):
+    """make(opts) with rx_flow_options built from the arguments, as a BoundedObservable."""
+    if policy not in _FLOW_POLICIES:
+        raise ValueError("policy must be one of %s" % ", ".join(sorted(_FLOW_POLICIES)))
+    if on_dropped is not None and not callable(on_dropped):
+        raise TypeError("on_dropped must be callable")
+    opts = ffi.new("rx_flow_options *")
+    opts.struct_size = ffi.sizeof("rx_flow_options")
+    opts.capacity = capacity
+    opts.policy = _FLOW_POLICIES[policy]
+    opts.block_timeout_ns = _INT64_MAX if block_timeout is None else _ns(block_timeout)
+    ctx = NULL
+    if on_dropped is not None:
+        ctx = _put(on_dropped)
+        opts.on_dropped = _dropped_cb
+        opts.ctx = ctx
+        opts.ctx_free = _free_cb
+    p = make(opts)
+    if p == NULL and ctx != NULL:
+        _drop(ctx)  # rejected: the library took nothing and will not call ctx_free
+    return BoundedObservable._own(p)
+
+
 class Observable:
     """An rx_observable: subscribe to it, or chain operators (each a thin call into the
     library returning a new Observable). Sources and arguments are kept by the library as
@@ -933,6 +972,29 @@ class Observable:
 
     def observe_on(self, scheduler):
         return self._wrap(lib.rx_observe_on(self._src(), scheduler.handle))
+
+    def observe_on_bounded(self, scheduler, capacity, policy="drop_oldest", on_dropped=None,
+                           block_timeout=None):
+        """observe_on through a queue of at most `capacity` values. `policy`: "drop_oldest",
+        "drop_newest", "keep_latest" (one slot), "fail" (ERROR_OVERFLOW after the queued
+        values) or "block" (the producer waits up to `block_timeout` seconds, then as "fail").
+        on_dropped(value) runs on the producer's thread for each dropped value. The result's
+        stats() returns the counters."""
+        return _flow(lambda opts: lib.rx_observe_on_bounded(self._src(), scheduler.handle, opts),
+                     capacity, policy, on_dropped, block_timeout)
+
+    def pausable(self, pauser):
+        """Values only while the latest value of `pauser` (an observable of bools) is True;
+        starts paused, and values that arrive while paused are ignored."""
+        return self._wrap(lib.rx_pausable(self._src(), as_observable(pauser)._src()))
+
+    def pausable_buffered(self, pauser, capacity, policy="drop_oldest", on_dropped=None):
+        """pausable, but values that arrive while paused wait (at most `capacity`, with the
+        policies of observe_on_bounded but "block") and are delivered when it resumes. The
+        result's stats() returns the counters."""
+        p = as_observable(pauser)
+        return _flow(lambda opts: lib.rx_pausable_buffered(self._src(), p._src(), opts),
+                     capacity, policy, on_dropped, None)
 
     # ---- transform -------------------------------------------------------------------
     def map(self, fn):
@@ -1137,6 +1199,22 @@ def _blocking_result(st, out, err):
         finally:
             lib.rx_release(err[0])
     _raise_status(st)
+
+
+class BoundedObservable(Observable):
+    """The result of observe_on_bounded or pausable_buffered: an Observable with flow
+    counters."""
+
+    __slots__ = ()
+
+    def stats(self):
+        """The counters, summed over the subscriptions: received, delivered, dropped and
+        overflows (streams failed with ERROR_OVERFLOW)."""
+        out = ffi.new("rx_flow_stats *")
+        out.struct_size = ffi.sizeof("rx_flow_stats")
+        _check(lib.rx_flow_stats_get(self._src(), out))
+        return {"received": out.received, "delivered": out.delivered, "dropped": out.dropped,
+                "overflows": out.overflows}
 
 
 class ConnectableObservable(Observable):

@@ -1,0 +1,109 @@
+import CRxc
+import RxCore
+import Synchronization
+
+// rxc.h section 9: flow control: rx_observe_on_bounded, rx_pausable(_buffered) and their counters.
+
+/// rx_flow_options, read and checked: the limit's policy and capacity, and on_dropped as a
+/// closure holding the context (so ctx_free runs after the last sink, even without
+/// on_dropped). Nil, with rx_last_error() set, for bad options; nothing is taken then.
+private func flowOptions(_ opts: UnsafePointer<rx_flow_options>?, _ fn: StaticString, allowBlock: Bool = true)
+  -> (policy: FlowPolicy, capacity: Int, onDropped: (RxValue) -> Void)?
+{
+  guard let opts else {
+    setLastError("\(fn): opts is NULL")
+    return nil
+  }
+  // Read only as far as the caller's struct_size says (first field): options may grow.
+  let declared = UnsafeRawPointer(opts).load(as: Int.self)
+  guard declared >= MemoryLayout<rx_flow_options>.size else {
+    setLastError("\(fn): opts->struct_size \(declared) is below sizeof(rx_flow_options) \(MemoryLayout<rx_flow_options>.size)")
+    return nil
+  }
+  let options = opts.pointee
+  let policy: FlowPolicy
+  switch options.policy {
+  case Int32(RX_OVERFLOW_DROP_OLDEST.rawValue): policy = .dropOldest
+  case Int32(RX_OVERFLOW_DROP_NEWEST.rawValue): policy = .dropNewest
+  case Int32(RX_OVERFLOW_KEEP_LATEST.rawValue): policy = .keepLatest
+  case Int32(RX_OVERFLOW_FAIL.rawValue): policy = .fail
+  case Int32(RX_OVERFLOW_BLOCK.rawValue):
+    guard allowBlock else {
+      setLastError("\(fn): RX_OVERFLOW_BLOCK is not supported here")
+      return nil
+    }
+    guard options.block_timeout_ns > 0 else {
+      setLastError("\(fn): opts->block_timeout_ns must be > 0 for RX_OVERFLOW_BLOCK")
+      return nil
+    }
+    policy = .block(timeoutNanos: options.block_timeout_ns)
+  default:
+    setLastError("\(fn): opts->policy \(options.policy) is not an rx_overflow_policy")
+    return nil
+  }
+  guard options.capacity >= 1 || policy == .keepLatest, options.capacity <= UInt(Int.max) else {
+    setLastError("\(fn): opts->capacity must be >= 1")
+    return nil
+  }
+  let context = CContext(options.ctx, options.ctx_free)
+  let dropped = options.on_dropped
+  return (policy, Int(options.capacity), { v in withExtendedLifetime(context) { dropped?(context.ctx, v.c) } })
+}
+
+@c(rx_observe_on_bounded)
+public func rx_observe_on_bounded(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ scheduler: UnsafeMutablePointer<rx_scheduler>?,
+  _ opts: UnsafePointer<rx_flow_options>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let o = ObservableHandle.from(src, "rx_observe_on_bounded"),
+    let s = SchedulerHandle.from(scheduler, "rx_observe_on_bounded"),
+    let flow = flowOptions(opts, "rx_observe_on_bounded")
+  else { return nil }
+  return ObservableHandle.make(
+    o.observable.observe(on: s.scheduler, capacity: flow.capacity, policy: flow.policy, onDropped: flow.onDropped))
+}
+
+@c(rx_pausable)
+public func rx_pausable(_ src: UnsafeMutablePointer<rx_observable>?, _ pauser: UnsafeMutablePointer<rx_observable>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let o = ObservableHandle.from(src, "rx_pausable"),
+    let p = ObservableHandle.from(pauser, "rx_pausable", "pauser")
+  else { return nil }
+  return ObservableHandle.make(o.observable.pausable(p.observable))
+}
+
+@c(rx_pausable_buffered)
+public func rx_pausable_buffered(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ pauser: UnsafeMutablePointer<rx_observable>?,
+  _ opts: UnsafePointer<rx_flow_options>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let o = ObservableHandle.from(src, "rx_pausable_buffered"),
+    let p = ObservableHandle.from(pauser, "rx_pausable_buffered", "pauser"),
+    let flow = flowOptions(opts, "rx_pausable_buffered", allowBlock: false)
+  else { return nil }
+  return ObservableHandle.make(
+    o.observable.pausableBuffered(p.observable, capacity: flow.capacity, policy: flow.policy, onDropped: flow.onDropped))
+}
+
+@c(rx_flow_stats_get)
+public func rx_flow_stats_get(_ bounded: UnsafeMutablePointer<rx_observable>?, _ out: UnsafeMutablePointer<rx_flow_stats>?)
+  -> rx_status
+{
+  guard let h = ObservableHandle.from(bounded, "rx_flow_stats_get", "bounded") else { return invalid(bounded) }
+  guard let out else { return fail(RX_EINVAL, "rx_flow_stats_get: out is NULL") }
+  let declared = UnsafeMutableRawPointer(out).load(as: Int.self)
+  guard declared >= MemoryLayout<rx_flow_stats>.size else {
+    return fail(RX_EINVAL, "rx_flow_stats_get: out->struct_size \(declared) is below sizeof(rx_flow_stats) \(MemoryLayout<rx_flow_stats>.size)")
+  }
+  guard let counters = (h.observable as? any FlowCounted)?.counters,
+    h.observable is BoundedObserveOn<RxValue> || (h.observable as? PausableProducer<RxValue, RxValue>)?.isBuffered == true
+  else {
+    return fail(RX_EINVAL, "rx_flow_stats_get: not an rx_observe_on_bounded or rx_pausable_buffered observable")
+  }
+  out.pointee.received = counters.received.load(ordering: .relaxed)
+  out.pointee.delivered = counters.delivered.load(ordering: .relaxed)
+  out.pointee.dropped = counters.dropped.load(ordering: .relaxed)
+  out.pointee.overflows = counters.overflows.load(ordering: .relaxed)
+  return RX_OK
+}

@@ -1,0 +1,204 @@
+extension Observable {
+  /// Forwards the source's elements only while the latest element of `pauser` is true; it
+  /// starts paused, and elements that arrive while paused are ignored. Terminal events of
+  /// the source, and an error of `pauser`, end the stream; `pauser` completing keeps its
+  /// last state.
+  public func pausable(_ pauser: Observable<Bool>) -> Observable<Element> {
+    PausableProducer(source: self, pauser: pauser, isOn: { $0 }, limit: nil, onDropped: nil)
+  }
+
+  /// `pausable`, but elements that arrive while paused wait in a buffer of at most
+  /// `capacity` (the overflow `policy` of a bounded observe_on, but for `block`), delivered
+  /// in order when `pauser` resumes. A terminal event delivers the buffer first. Under
+  /// `fail`, an overflow drops the buffer and the value (each reported) and fails the stream
+  /// with `RxError.overflow`. `onDropped` runs, with no lock held, on the thread whose event
+  /// made the drop.
+  public func pausableBuffered(_ pauser: Observable<Bool>, capacity: Int, policy: FlowPolicy,
+                               onDropped: ((Element) -> Void)? = nil) -> PausableProducer<Element, Bool>
+  {
+    PausableProducer(source: self, pauser: pauser, isOn: { $0 },
+                     limit: FlowLimit(policy: policy, capacity: capacity, counters: FlowCounters()),
+                     onDropped: onDropped)
+  }
+}
+
+extension Observable where Element == Value {
+  /// `pausable` with a pauser of `.bool` values; any other value fails the stream with
+  /// `RxError.typeMismatch`.
+  public func pausable(_ pauser: Observable<Value>) -> Observable<Value> {
+    ValuePausableProducer(source: self, pauser: pauser, isOn: Value.asPauser, limit: nil, onDropped: nil)
+  }
+
+  public func pausableBuffered(_ pauser: Observable<Value>, capacity: Int, policy: FlowPolicy,
+                               onDropped: ((Value) -> Void)? = nil) -> PausableProducer<Value, Value>
+  {
+    ValuePausableProducer(source: self, pauser: pauser, isOn: Value.asPauser,
+                          limit: FlowLimit(policy: policy, capacity: capacity, counters: FlowCounters()),
+                          onDropped: onDropped)
+  }
+}
+
+extension Value {
+  @usableFromInline static func asPauser(_ v: Value) throws -> Bool {
+    guard case .bool(let on) = v else { throw RxError.typeMismatch }
+    return on
+  }
+}
+
+/// An observable with flow counters (bounded observe_on, buffered pausable).
+public protocol FlowCounted: AnyObject {
+  var counters: FlowCounters { get }
+}
+
+extension BoundedObserveOn: FlowCounted {}
+
+public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
+  let source: Observable<Element>
+  let pauser: Observable<Pauser>
+  let isOn: (Pauser) throws -> Bool
+  /// nil: unbuffered (values while paused are ignored, not counted).
+  let limit: FlowLimit?
+  let onDropped: ((Element) -> Void)?
+  public var counters: FlowCounters { limit?.counters ?? unboundedCounters }
+  public var isBuffered: Bool { limit != nil }
+
+  init(source: Observable<Element>, pauser: Observable<Pauser>, isOn: @escaping (Pauser) throws -> Bool,
+       limit: FlowLimit?, onDropped: ((Element) -> Void)?)
+  {
+    self.source = source
+    self.pauser = pauser
+    self.isOn = isOn
+    self.limit = limit
+    self.onDropped = onDropped
+  }
+
+  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = PausableSink(observer: observer, cancel: cancel, parent: self)
+    return (sink, sink.run(source, pauser))
+  }
+}
+
+/// Source and pauser events are serialized through one Drain, whose handler owns the state.
+class PausableSink<Element, Pauser>: Sink<Element, Element> {
+  enum Signal {
+    case source(Event<Element>)
+    case pauser(Event<Pauser>)
+  }
+
+  let drain = Drain<Signal>()
+  let isOn: (Pauser) throws -> Bool
+  let limit: FlowLimit?
+  let onDropped: ((Element) -> Void)?
+  let sourceSubscription = SingleAssignmentDisposable()
+  let pauserSubscription = SingleAssignmentDisposable()
+  var open = false  // drain-owned, as is the buffer
+  var buffer = RingBuffer<Element>()
+
+  init(observer: Observer<Element>, cancel: any Cancelable, parent: PausableProducer<Element, Pauser>) {
+    isOn = parent.isOn
+    limit = parent.limit
+    onDropped = parent.onDropped
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  func run(_ source: Observable<Element>, _ pauser: Observable<Pauser>) -> any Disposable {
+    // The pauser first: a source that emits while it is subscribed finds the state set.
+    pauserSubscription.trySet(pauser.subscribe(makePauser()))
+    if !wantsNoMoreEvents { sourceSubscription.trySet(source.subscribe(self)) }
+    return BinaryDisposable(sourceSubscription, pauserSubscription)
+  }
+
+  /// The observer of the pauser (a hook for the Value leaf).
+  func makePauser() -> Observer<Pauser> { PausableOther(parent: self) }
+
+  override func on(_ event: Event<Element>) { submit(.source(event)) }
+
+  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+
+  private func handle(_ signal: Signal) {
+    if isDisposed { return }
+    switch signal {
+    case .source(.next(let element)):
+      guard let limit else {
+        if open { forwardOn(.next(element)) }
+        return
+      }
+      limit.counters.received.wrappingAdd(1, ordering: .relaxed)
+      if open { return deliver(element) }
+      if buffer.count < limit.capacity { return buffer.append(element) }
+      switch limit.policy {
+      case .dropNewest:
+        reportDropped(element)
+      case .fail, .block:
+        reportDropped(element)
+        while let held = buffer.popFirst() { reportDropped(held) }
+        limit.counters.overflows.wrappingAdd(1, ordering: .relaxed)
+        forwardTerminal(.error(RxError.overflow))
+      case .dropOldest, .keepLatest:
+        if let oldest = buffer.popFirst() { reportDropped(oldest) }
+        buffer.append(element)
+      }
+    case .source(let stop):
+      flush()
+      forwardTerminal(stop)
+    case .pauser(.next(let value)):
+      do {
+        open = try isOn(value)
+      } catch {
+        flush()
+        return forwardTerminal(.error(error))
+      }
+      if open { flush() }
+    case .pauser(.error(let error)):
+      flush()
+      forwardTerminal(.error(error))
+    case .pauser(.completed):
+      pauserSubscription.dispose()
+    }
+  }
+
+  private func deliver(_ element: Element) {
+    limit?.counters.delivered.wrappingAdd(1, ordering: .relaxed)
+    forwardOn(.next(element))
+  }
+
+  /// Delivers what the buffer holds, in order (a pauser event sent from a callback waits in
+  /// the drain until the flush is done).
+  private func flush() {
+    while !isDisposed, let element = buffer.popFirst() { deliver(element) }
+  }
+
+  private func reportDropped(_ element: Element) {
+    limit?.counters.dropped.wrappingAdd(1, ordering: .relaxed)
+    onDropped?(element)
+  }
+}
+
+class PausableOther<Element, Pauser>: Observer<Pauser> {
+  let parent: PausableSink<Element, Pauser>
+  init(parent: PausableSink<Element, Pauser>) { self.parent = parent }
+  override func on(_ event: Event<Pauser>) { parent.submit(.pauser(event)) }
+  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValuePausableProducer: PausableProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValuePausableSink(observer: observer, cancel: cancel, parent: self)
+    return (sink, sink.run(source, pauser))
+  }
+}
+
+final class ValuePausableSink: PausableSink<Value, Value> {
+  override func makePauser() -> Observer<Value> { ValuePausableOther(parent: self) }
+  override func on(_ event: Event<Value>) { super.on(event) }
+}
+
+final class ValuePausableOther: PausableOther<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}

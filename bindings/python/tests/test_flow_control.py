@@ -1,0 +1,74 @@
+import threading
+
+import pytest
+
+import rxc
+
+
+def run_on_test_scheduler(policy, capacity, values):
+    """values pushed at once into observe_on_bounded on a test scheduler, whose drain runs only
+    when the scheduler advances: the queue overflows by len(values) - capacity."""
+    ts = rxc.TestScheduler()
+    s = rxc.PublishSubject()
+    dropped, got, errors = [], [], []
+    o = s.observe_on_bounded(ts, capacity, policy, on_dropped=dropped.append)
+    d = o.subscribe(on_next=got.append, on_error=errors.append)
+    for v in values:
+        s.on_next(v)
+    s.on_completed()
+    ts.advance_by(1)
+    stats = o.stats()
+    d.dispose()
+    return got, dropped, errors, stats
+
+
+def test_observe_on_bounded_policies():
+    got, dropped, errors, st = run_on_test_scheduler("drop_oldest", 2, ["a", "b", "c", "d"])
+    assert got == ["c", "d"] and dropped == ["a", "b"] and not errors
+    assert st == {"received": 4, "delivered": 2, "dropped": 2, "overflows": 0}
+    got, dropped, _, _ = run_on_test_scheduler("drop_newest", 2, [1, 2, 3, 4])
+    assert got == [1, 2] and dropped == [3, 4]
+    got, dropped, _, _ = run_on_test_scheduler("keep_latest", 99, [1, 2, 3])
+    assert got == [3] and dropped == [1, 2]
+    got, dropped, errors, st = run_on_test_scheduler("fail", 2, [1, 2, 3, 4])
+    assert got == [1, 2] and dropped == [3] and st["overflows"] == 1
+    assert len(errors) == 1 and errors[0].code == rxc.ERROR_OVERFLOW
+
+
+def test_observe_on_bounded_rejects_bad_options():
+    ts = rxc.TestScheduler()
+    with pytest.raises(ValueError):
+        rxc.range(0, 3).observe_on_bounded(ts, 2, "sometimes")
+    with pytest.raises(rxc.RxStatusError, match="capacity"):
+        rxc.range(0, 3).observe_on_bounded(ts, 0, "drop_oldest", on_dropped=print)
+
+
+def test_observe_on_bounded_block_loses_nothing_across_threads():
+    with rxc.SerialScheduler() as bg:
+        done = threading.Event()
+        got = []
+        o = rxc.range(0, 2000).observe_on_bounded(bg, 8, "block", block_timeout=10)
+        with o.subscribe(on_next=got.append, on_completed=done.set):
+            assert done.wait(10)
+        assert got == list(range(2000))
+        assert o.stats()["dropped"] == 0
+
+
+def test_pausable_and_pausable_buffered():
+    src, pauser = rxc.PublishSubject(), rxc.PublishSubject()
+    plain, buffered, dropped = [], [], []
+    b = src.pausable_buffered(pauser, 2, "drop_oldest", on_dropped=dropped.append)
+    with src.pausable(pauser).subscribe(plain.append), b.subscribe(buffered.append):
+        src.on_next(1)           # paused at first
+        pauser.on_next(True)
+        src.on_next(2)
+        pauser.on_next(False)
+        for v in (3, 4, 5):      # held: 2 slots, the oldest goes
+            src.on_next(v)
+        pauser.on_next(True)
+        src.on_next(6)
+    assert plain == [2, 6]
+    assert buffered == [1, 2, 4, 5, 6] and dropped == [3]
+    assert b.stats() == {"received": 6, "delivered": 5, "dropped": 1, "overflows": 0}
+    with pytest.raises(rxc.RxStatusError, match="RX_OVERFLOW_BLOCK"):
+        src.pausable_buffered(pauser, 2, "block")
