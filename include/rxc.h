@@ -1033,6 +1033,9 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_first(rx_observable *src);
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_last(rx_observable *src);
 /** @abstract Only the source's terminal event. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ignore_elements(rx_observable *src);
+/** @abstract Mirrors src; if src completes without an element, emits `value` (borrowed;
+ * retained) and then completes. Errors are forwarded as they are. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_default_if_empty(rx_observable *src, rx_value value);
 /**
  * @abstract Emits a value only once `ns` passed without a newer one; completion first emits
  * the pending value. Timers run on `scheduler` (negative ns is 0).

@@ -461,6 +461,14 @@ def _(r):
     return "rx_ignore_elements(src)", [Line("src", src)], [Line("out", r.own(lib.rx_ignore_elements(src)))]
 
 
+@diagram("rx_default_if_empty", 12)
+def _(r):
+    a, b = r.hot("--a-b-|"), r.hot("------|")
+    return "rx_default_if_empty(src, 0)", [Line("a", a), Line("b", b)], \
+        [Line("a → out", r.own(lib.rx_default_if_empty(a, lib.rx_int(0)))),
+         Line("b → out", r.own(lib.rx_default_if_empty(b, lib.rx_int(0))))]
+
+
 @diagram("rx_debounce", 20)
 def _(r):
     src = r.hot("-1-2-----3-4-5-----6|")

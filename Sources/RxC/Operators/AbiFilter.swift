@@ -109,3 +109,12 @@ public func rx_ignore_elements(_ src: UnsafeMutablePointer<rx_observable>?) -> U
   guard let h = ObservableHandle.from(src, "rx_ignore_elements") else { return nil }
   return ObservableHandle.make(h.observable.ignoreElements())
 }
+
+@c(rx_default_if_empty)
+public func rx_default_if_empty(_ src: UnsafeMutablePointer<rx_observable>?, _ value: rx_value)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_default_if_empty") else { return nil }
+  guard let v = RxValue.from(value, "rx_default_if_empty") else { return nil }
+  return ObservableHandle.make(h.observable.ifEmpty(default: v))
+}

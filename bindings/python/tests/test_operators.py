@@ -37,6 +37,13 @@ def test_first_of_empty_fails():
     assert e.value.code == rxc.ERROR_ARGUMENT_OUT_OF_RANGE
 
 
+def test_default_if_empty():
+    assert L(rxc.empty().default_if_empty("none")) == ["none"]
+    assert L(rxc.of(1, 2).default_if_empty(0)) == [1, 2]
+    with pytest.raises(rxc.RxError):
+        rxc.throw(rxc.RxError("x")).default_if_empty(0).blocking_last()
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

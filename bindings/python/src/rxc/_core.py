@@ -1007,6 +1007,11 @@ class Observable:
     def ignore_elements(self):
         return self._wrap(lib.rx_ignore_elements(self._src()))
 
+    def default_if_empty(self, value):
+        """The source's values, or `value` alone if it completes empty."""
+        with _Borrowed(value) as v:
+            return self._wrap(lib.rx_default_if_empty(self._src(), v))
+
     def debounce(self, duetime, scheduler=None):
         return self._wrap(lib.rx_debounce(self._src(), _ns(duetime), _sched(scheduler)))
 

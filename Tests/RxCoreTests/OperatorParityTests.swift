@@ -1,0 +1,42 @@
+import XCTest
+@testable import RxCore
+
+/// The operators that complete RxSwift's set: generic behaviour (Int elements, hot sources
+/// driven by hand) and the Value overloads' leaf classes.
+final class OperatorParityTests: XCTestCase {
+  var start = 0
+  override func setUp() { start = Resources.total }
+  override func tearDown() { XCTAssertEqual(Resources.total, start, "live objects leaked") }
+
+  private func values(_ values: Int64...) -> Observable<Value> { Observable.from(values.map { .int($0) }) }
+
+  private func ints(_ r: Recorder<Value>) -> [Int64] {
+    r.elements.map { if case .int(let i) = $0 { return i } else { return -1 } }
+  }
+
+  // ---- default_if_empty
+
+  func testDefaultIfEmpty() {
+    let empty = Recorder<Int>()
+    _ = Observable<Int>.empty().ifEmpty(default: 7).subscribe(empty)
+    XCTAssertEqual(empty.elements, [7])
+    XCTAssertTrue(empty.completed)
+
+    let some = Recorder<Int>()
+    _ = Observable.from([1, 2]).ifEmpty(default: 7).subscribe(some)
+    XCTAssertEqual(some.elements, [1, 2])
+    XCTAssertTrue(some.completed)
+
+    let failed = Recorder<Int>()
+    _ = Observable<Int>.error(OpTestError(code: 3)).ifEmpty(default: 7).subscribe(failed)
+    XCTAssertEqual(failed.elements, [])
+    XCTAssertEqual(failed.errorCode, 3)
+
+    let leaf = values().ifEmpty(default: .int(9))
+    XCTAssertTrue(leaf is ValueDefaultIfEmptyProducer)
+    let r = Recorder<Value>()
+    _ = leaf.subscribe(r)
+    XCTAssertEqual(ints(r), [9])
+  }
+
+}

@@ -1,0 +1,77 @@
+/* The operators that complete RxSwift's set: default_if_empty, ...
+ * Marble cases follow RxSwift's own tests for each operator (Observable+DefaultIfEmpty, ...); then errors, disposal, lifetimes and bad input.
+ *
+ * Frame 0 is the start of every marble; hot sources are made at frame 0, cold ones start at
+ * their subscription; the expected marble's '!' is where the test disposes. */
+#include "ops_support.h"
+
+static rx_scheduler *ts;
+static rx_observable *kept[64];
+static int n_kept;
+
+static rx_observable *K(rx_observable *o) {
+  CHECK_MSG(o != NULL, "%s", rx_last_error());
+  kept[n_kept++] = o;
+  return o;
+}
+static rx_observable *hotm(const char *m) { return K(rx_marble_hot(ts, m, NULL, 0, NULL)); }
+static rx_observable *coldm(const char *m) { return K(rx_marble_cold(ts, m, NULL, 0, NULL)); }
+static void begin(void) { ts = rx_test_scheduler_new(); }
+static void end(void) {
+  while (n_kept) rx_release(kept[--n_kept]);
+  rx_release(ts);
+}
+/* An error released by end() with the observables (rx_release takes any handle). */
+static rx_error *err(int32_t code, const char *msg) {
+  rx_error *e = rx_error_new(code, msg);
+  kept[n_kept++] = (rx_observable *)e;
+  return e;
+}
+
+#define EXPECT(o, m) CHECK(rx_marble_expect(ts, (o), (m), NULL, 0, NULL))
+#define EXPECT_E(o, m, e) CHECK(rx_marble_expect(ts, (o), (m), NULL, 0, (e)))
+
+/* ---- default_if_empty ------------------------------------------------------------------ */
+
+RX_TEST(marble_default_if_empty_of_an_empty_source) {
+  begin();
+  EXPECT(K(rx_default_if_empty(hotm("--|"), RX_INT(7))), "--(7|)");
+  end();
+}
+
+RX_TEST(marble_default_if_empty_passes_elements_and_errors) {
+  begin();
+  EXPECT(K(rx_default_if_empty(hotm("-1-2-3-|"), RX_INT(7))), "-1-2-3-|");
+  EXPECT(K(rx_default_if_empty(hotm("--#"), RX_INT(7))), "--#");
+  EXPECT(K(rx_default_if_empty(hotm("-1-#"), RX_INT(7))), "-1-#");
+  end();
+}
+
+RX_TEST(marble_default_if_empty_never_and_dispose) {
+  begin();
+  EXPECT(K(rx_default_if_empty(hotm("-----"), RX_INT(7))), "-----");
+  EXPECT(K(rx_default_if_empty(coldm("----|"), RX_INT(7))), "--!");
+  end();
+}
+
+RX_TEST(default_if_empty_boxed_value_lives_with_the_observable) {
+  rx_value s = rx_string("fallback");
+  rx_observable *o = rx_default_if_empty(EMPTY(), s);
+  rx_value_release(s); /* the operator keeps its own reference */
+  CHECK_STR(run_log(rx_retain(o)), "'fallback' |.");
+  CHECK_STR(run_log(o), "'fallback' |.");
+  CHECK_STR(run_log(rx_default_if_empty(INTS(1, 2), RX_INT(9))), "1 2 |.");
+  CHECK_STR(run_log(rx_default_if_empty(THROW_BOOM(), RX_INT(9))), "#1000(boom).");
+}
+
+RX_TEST(default_if_empty_bad_input) {
+  CHECK(rx_default_if_empty(NULL, RX_INT(1)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_default_if_empty") != NULL);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK(rx_default_if_empty((rx_observable *)s, RX_INT(1)) == NULL); /* a subject is no observable */
+  CHECK(strstr(rx_last_error(), "rx_default_if_empty") != NULL);
+  rx_value bad = {.kind = (rx_kind)99, .i = 0};
+  CHECK(rx_default_if_empty(rx_subject_as_observable(s), bad) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_default_if_empty") != NULL);
+  rx_release(s);
+}
