@@ -1036,6 +1036,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ignore_elements(rx_observable 
 /** @abstract Mirrors src; if src completes without an element, emits `value` (borrowed;
  * retained) and then completes. Errors are forwarded as they are. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_default_if_empty(rx_observable *src, rx_value value);
+/** @abstract Mirrors src; if src completes without an element, continues with `fallback`
+ * (borrowed; retained), subscribed only then, on the thread that delivered the completion.
+ * An error of src is forwarded and fallback is never subscribed. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_switch_if_empty(rx_observable *src, rx_observable *fallback);
 /**
  * @abstract Emits a value only once `ns` passed without a newer one; completion first emits
  * the pending value. Timers run on `scheduler` (negative ns is 0).

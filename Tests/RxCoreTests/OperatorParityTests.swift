@@ -39,4 +39,46 @@ final class OperatorParityTests: XCTestCase {
     XCTAssertEqual(ints(r), [9])
   }
 
+  // ---- switch_if_empty
+
+  func testSwitchIfEmptySubscribesTheFallbackOnlyWhenEmpty() {
+    let source = HotSource<Int>(), fallback = HotSource<Int>()
+    let r = Recorder<Int>()
+    let sub = source.observable.ifEmpty(switchTo: fallback.observable).subscribe(r)
+    XCTAssertEqual(fallback.subscriptions, 0)
+    source.completed()
+    XCTAssertEqual(source.disposals, 1)
+    XCTAssertEqual(fallback.subscriptions, 1)
+    fallback.next(5)
+    XCTAssertEqual(r.elements, [5])
+    sub.dispose()
+    XCTAssertEqual(fallback.disposals, 1)
+    fallback.next(6)
+    XCTAssertEqual(r.elements, [5])
+    source.end()
+    fallback.end()
+  }
+
+  func testSwitchIfEmptyKeepsANonEmptySourceAndItsError() {
+    let fallback = HotSource<Int>()
+    let some = Recorder<Int>()
+    _ = Observable.from([1]).ifEmpty(switchTo: fallback.observable).subscribe(some)
+    XCTAssertEqual(some.elements, [1])
+    XCTAssertTrue(some.completed)
+    let failed = Recorder<Int>()
+    _ = Observable<Int>.error(OpTestError(code: 4)).ifEmpty(switchTo: fallback.observable).subscribe(failed)
+    XCTAssertEqual(failed.errorCode, 4)
+    XCTAssertEqual(fallback.subscriptions, 0)
+
+    let fallbackFails = Recorder<Int>()
+    _ = Observable<Int>.empty().ifEmpty(switchTo: .error(OpTestError(code: 5))).subscribe(fallbackFails)
+    XCTAssertEqual(fallbackFails.errorCode, 5)
+
+    let leaf = values().ifEmpty(switchTo: values(1, 2))
+    XCTAssertTrue(leaf is ValueSwitchIfEmptyProducer)
+    let r = Recorder<Value>()
+    _ = leaf.subscribe(r)
+    XCTAssertEqual(ints(r), [1, 2])
+    XCTAssertTrue(r.completed)
+  }
 }

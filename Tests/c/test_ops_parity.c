@@ -1,5 +1,6 @@
-/* The operators that complete RxSwift's set: default_if_empty, ...
- * Marble cases follow RxSwift's own tests for each operator (Observable+DefaultIfEmpty, ...); then errors, disposal, lifetimes and bad input.
+/* The operators that complete RxSwift's set: default_if_empty, switch_if_empty, ...
+ * Marble cases follow RxSwift's own tests for each operator (Observable+DefaultIfEmpty,
+ * +SwitchIfEmptyTests, ...); then errors, disposal, lifetimes and bad input.
  *
  * Frame 0 is the start of every marble; hot sources are made at frame 0, cold ones start at
  * their subscription; the expected marble's '!' is where the test disposes. */
@@ -30,6 +31,22 @@ static rx_error *err(int32_t code, const char *msg) {
 
 #define EXPECT(o, m) CHECK(rx_marble_expect(ts, (o), (m), NULL, 0, NULL))
 #define EXPECT_E(o, m, e) CHECK(rx_marble_expect(ts, (o), (m), NULL, 0, (e)))
+
+/* A source that counts its subscriptions: defer around `inner`. */
+typedef struct subscribe_count {
+  rx_observable *inner;
+  int subscriptions;
+} subscribe_count;
+static rx_observable *counted_factory(void *ctx) {
+  subscribe_count *c = ctx;
+  c->subscriptions++;
+  return rx_retain(c->inner);
+}
+static rx_observable *counted(subscribe_count *c, rx_observable *inner) {
+  c->inner = inner;
+  c->subscriptions = 0;
+  return K(rx_defer(counted_factory, c, NULL));
+}
 
 /* ---- default_if_empty ------------------------------------------------------------------ */
 
@@ -74,4 +91,76 @@ RX_TEST(default_if_empty_bad_input) {
   CHECK(rx_default_if_empty(rx_subject_as_observable(s), bad) == NULL);
   CHECK(strstr(rx_last_error(), "rx_default_if_empty") != NULL);
   rx_release(s);
+}
+
+/* ---- switch_if_empty ------------------------------------------------------------------- */
+
+RX_TEST(marble_switch_if_empty_source_not_empty) {
+  begin();
+  subscribe_count c;
+  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
+  EXPECT(K(rx_switch_if_empty(hotm("--1--|"), fallback)), "--1--|");
+  CHECK_EQ(c.subscriptions, 0);
+  EXPECT(K(rx_switch_if_empty(hotm("--1--#"), fallback)), "--1--#");
+  CHECK_EQ(c.subscriptions, 0);
+  end();
+}
+
+RX_TEST(marble_switch_if_empty_source_empty_with_error) {
+  begin();
+  subscribe_count c;
+  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
+  EXPECT(K(rx_switch_if_empty(hotm("---#"), fallback)), "---#");
+  CHECK_EQ(c.subscriptions, 0);
+  end();
+}
+
+RX_TEST(marble_switch_if_empty_switches_at_completion) {
+  begin();
+  subscribe_count c;
+  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
+  EXPECT(K(rx_switch_if_empty(hotm("---|"), fallback)), "----7-8-|");
+  CHECK_EQ(c.subscriptions, 1);
+  end();
+}
+
+RX_TEST(marble_switch_if_empty_fallback_error_never_and_dispose) {
+  begin();
+  EXPECT_E(K(rx_switch_if_empty(hotm("---|"), coldm("-7-#"))), "----7-#", NULL);
+  EXPECT(K(rx_switch_if_empty(hotm("------"), coldm("-7-|"))), "------");
+  EXPECT(K(rx_switch_if_empty(hotm("--|"), coldm("-7-8-9-|"))), "---7-8!");
+  rx_error *e = err(RX_ERROR_USER + 5, "five");
+  rx_observable *failing = K(rx_throw(e));
+  EXPECT_E(K(rx_switch_if_empty(hotm("-|"), failing)), "-#", e);
+  end();
+}
+
+RX_TEST(switch_if_empty_disposes_the_fallback) {
+  hot h;
+  rx_observable *fb = hot_new(&h);
+  rx_observable *o = rx_switch_if_empty(EMPTY(), fb);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 4);
+  CHECK_STR(r.log, "4");
+  rx_dispose(d);
+  hot_next(&h, 5);
+  CHECK_STR(r.log, "4.");
+  CHECK_EQ(h.disposed, 1);
+  hot_end(&h);
+  rx_release(fb);
+  rx_release(o);
+  pool_drain();
+}
+
+RX_TEST(switch_if_empty_synchronous_and_bad_input) {
+  CHECK_STR(run_log(rx_switch_if_empty(EMPTY(), INTS(1, 2))), "1 2 |.");
+  CHECK_STR(run_log(rx_switch_if_empty(INTS(3), INTS(1, 2))), "3 |.");
+  CHECK_STR(run_log(rx_take(A(rx_switch_if_empty(EMPTY(), A(rx_range(0, 1000000)))), 2)), "0 1 |.");
+  CHECK(rx_switch_if_empty(NULL, INTS(1)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_switch_if_empty") != NULL);
+  CHECK(rx_switch_if_empty(INTS(1), NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_switch_if_empty") != NULL);
+  CHECK(strstr(rx_last_error(), "fallback") != NULL);
+  pool_drain();
 }

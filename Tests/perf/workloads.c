@@ -161,6 +161,12 @@ static rx_observable *op_skip_until(rx_observable *src) {
   rx_release(now);
   return o;
 }
+/* The subject is the fallback of an empty source: events go through the fallback's path. */
+static rx_observable *op_switch_if_empty(rx_observable *src) {
+  rx_observable *empty = rx_empty(), *o = rx_switch_if_empty(empty, src);
+  rx_release(empty);
+  return o;
+}
 static rx_observable *op_publish_ref_count(rx_observable *src) {
   rx_observable *p = rx_publish(src), *o = rx_ref_count(p);
   rx_release(p);
@@ -298,7 +304,7 @@ static const Workload workloads[] = {
   SUBJ("publish"), SUBJ("behavior"), SUBJ("replay"), SUBJ("replay_all"), SUBJ("async"),
   SUBJ("publish_relay"), SUBJ("behavior_relay"),
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
-  OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(default_if_empty), OP(take_last),
+  OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(default_if_empty), OP(switch_if_empty), OP(take_last),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),

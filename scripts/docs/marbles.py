@@ -469,6 +469,14 @@ def _(r):
          Line("b → out", r.own(lib.rx_default_if_empty(b, lib.rx_int(0))))]
 
 
+@diagram("rx_switch_if_empty", 14)
+def _(r):
+    src = r.hot("-----|")
+    lf, fallback = r.watch("fallback (cold)", r.cold("-7-8-|"))
+    return "rx_switch_if_empty(src, fallback)", [Line("src", src), lf], \
+        [Line("out", r.own(lib.rx_switch_if_empty(src, fallback)))]
+
+
 @diagram("rx_debounce", 20)
 def _(r):
     src = r.hot("-1-2-----3-4-5-----6|")

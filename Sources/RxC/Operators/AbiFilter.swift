@@ -118,3 +118,12 @@ public func rx_default_if_empty(_ src: UnsafeMutablePointer<rx_observable>?, _ v
   guard let v = RxValue.from(value, "rx_default_if_empty") else { return nil }
   return ObservableHandle.make(h.observable.ifEmpty(default: v))
 }
+
+@c(rx_switch_if_empty)
+public func rx_switch_if_empty(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fallback: UnsafeMutablePointer<rx_observable>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_switch_if_empty") else { return nil }
+  guard let f = ObservableHandle.from(fallback, "rx_switch_if_empty", "fallback") else { return nil }
+  return ObservableHandle.make(h.observable.ifEmpty(switchTo: f.observable))
+}

@@ -37,9 +37,11 @@ def test_first_of_empty_fails():
     assert e.value.code == rxc.ERROR_ARGUMENT_OUT_OF_RANGE
 
 
-def test_default_if_empty():
+def test_default_and_switch_if_empty():
     assert L(rxc.empty().default_if_empty("none")) == ["none"]
     assert L(rxc.of(1, 2).default_if_empty(0)) == [1, 2]
+    assert L(rxc.empty().switch_if_empty(rxc.of(7, 8))) == [7, 8]
+    assert L(rxc.of(1).switch_if_empty([7, 8])) == [1]
     with pytest.raises(rxc.RxError):
         rxc.throw(rxc.RxError("x")).default_if_empty(0).blocking_last()
 

@@ -241,6 +241,7 @@ rx_observable *rx_first(rx_observable *src);
 rx_observable *rx_last(rx_observable *src);
 rx_observable *rx_ignore_elements(rx_observable *src);
 rx_observable *rx_default_if_empty(rx_observable *src, rx_value value);
+rx_observable *rx_switch_if_empty(rx_observable *src, rx_observable *fallback);
 rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
 rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);

@@ -1012,6 +1012,10 @@ class Observable:
         with _Borrowed(value) as v:
             return self._wrap(lib.rx_default_if_empty(self._src(), v))
 
+    def switch_if_empty(self, fallback):
+        """The source's values, or `fallback`'s if it completes empty."""
+        return self._wrap(lib.rx_switch_if_empty(self._src(), as_observable(fallback)._src()))
+
     def debounce(self, duetime, scheduler=None):
         return self._wrap(lib.rx_debounce(self._src(), _ns(duetime), _sched(scheduler)))
 
