@@ -1031,6 +1031,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_element_at(rx_observable *src,
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_first(rx_observable *src);
 /** @abstract The last element once the source completes; RX_ERROR_NO_ELEMENTS if empty. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_last(rx_observable *src);
+/** @abstract The source's only element, forwarded when it arrives, then completed when the
+ * source completes. An empty source fails with RX_ERROR_NO_ELEMENTS; a second element
+ * fails the stream with RX_ERROR_MORE_THAN_ONE_ELEMENT at once and disposes the source. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_single(rx_observable *src);
 /** @abstract Only the source's terminal event. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ignore_elements(rx_observable *src);
 /** @abstract Mirrors src; if src completes without an element, emits `value` (borrowed;

@@ -81,4 +81,40 @@ final class OperatorParityTests: XCTestCase {
     XCTAssertEqual(ints(r), [1, 2])
     XCTAssertTrue(r.completed)
   }
+
+  // ---- single
+
+  func testSingle() {
+    let one = Recorder<Int>()
+    _ = Observable.from([4]).single().subscribe(one)
+    XCTAssertEqual(one.elements, [4])
+    XCTAssertTrue(one.completed)
+
+    let none = Recorder<Int>()
+    _ = Observable<Int>.empty().single().subscribe(none)
+    XCTAssertEqual(none.failedWith as? RxError, .noElements)
+
+    let source = HotSource<Int>()
+    let many = Recorder<Int>()
+    _ = source.observable.single().subscribe(many)
+    source.next(1)
+    XCTAssertEqual(source.disposals, 0)
+    source.next(2)
+    XCTAssertEqual(source.disposals, 1)
+    XCTAssertEqual(many.elements, [1])
+    XCTAssertEqual(many.failedWith as? RxError, .moreThanOneElement)
+    source.end()
+
+    let failed = Recorder<Int>()
+    _ = Observable<Int>.error(OpTestError(code: 6)).single().subscribe(failed)
+    XCTAssertEqual(failed.errorCode, 6)
+
+    let leaf = values(3).single()
+    XCTAssertTrue(leaf is ValueSingleProducer)
+    let r = Recorder<Value>()
+    _ = leaf.subscribe(r)
+    XCTAssertEqual(ints(r), [3])
+    XCTAssertTrue(r.completed)
+  }
+
 }

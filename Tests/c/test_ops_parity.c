@@ -1,6 +1,6 @@
-/* The operators that complete RxSwift's set: default_if_empty, switch_if_empty, ...
- * Marble cases follow RxSwift's own tests for each operator (Observable+DefaultIfEmpty,
- * +SwitchIfEmptyTests, ...); then errors, disposal, lifetimes and bad input.
+/* The operators that complete RxSwift's set: default_if_empty, switch_if_empty, single, ... Marble cases follow RxSwift's own tests for each operator
+ * (Observable+DefaultIfEmpty, +SwitchIfEmptyTests, +SingleTests, ...);
+ * then errors, disposal, lifetimes and bad input.
  *
  * Frame 0 is the start of every marble; hot sources are made at frame 0, cold ones start at
  * their subscription; the expected marble's '!' is where the test disposes. */
@@ -31,6 +31,10 @@ static rx_error *err(int32_t code, const char *msg) {
 
 #define EXPECT(o, m) CHECK(rx_marble_expect(ts, (o), (m), NULL, 0, NULL))
 #define EXPECT_E(o, m, e) CHECK(rx_marble_expect(ts, (o), (m), NULL, 0, (e)))
+#define EXPECT_V(o, m, table) \
+  CHECK(rx_marble_expect(ts, (o), (m), (table), sizeof(table) / sizeof((table)[0]), NULL))
+#define EXPECT_VE(o, m, table, e) \
+  CHECK(rx_marble_expect(ts, (o), (m), (table), sizeof(table) / sizeof((table)[0]), (e)))
 
 /* A source that counts its subscriptions: defer around `inner`. */
 typedef struct subscribe_count {
@@ -164,3 +168,79 @@ RX_TEST(switch_if_empty_synchronous_and_bad_input) {
   CHECK(strstr(rx_last_error(), "fallback") != NULL);
   pool_drain();
 }
+
+/* ---- single ---------------------------------------------------------------------------- */
+
+RX_TEST(marble_single_of_one_element) {
+  begin();
+  EXPECT(K(rx_single(hotm("--2---|"))), "--2---|");
+  end();
+}
+
+RX_TEST(marble_single_of_none_and_of_many) {
+  begin();
+  EXPECT_E(K(rx_single(hotm("-----|"))), "-----#", err(RX_ERROR_NO_ELEMENTS, "sequence contains no elements"));
+  EXPECT_E(K(rx_single(hotm("--2-3--4-|"))), "--2-#",
+           err(RX_ERROR_MORE_THAN_ONE_ELEMENT, "sequence contains more than one element"));
+  end();
+}
+
+RX_TEST(marble_single_error_never_and_dispose) {
+  begin();
+  EXPECT(K(rx_single(hotm("--#"))), "--#");
+  EXPECT(K(rx_single(hotm("-2-#"))), "-2-#");
+  EXPECT(K(rx_single(hotm("-2----"))), "-2----");
+  EXPECT(K(rx_single(coldm("-2----|"))), "-2-!");
+  end();
+}
+
+RX_TEST(single_disposes_the_source_at_the_second_element) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *o = rx_single(src);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  CHECK_EQ(h.disposed, 1);
+  hot_next(&h, 3);
+  CHECK_EQ(r.error_code, RX_ERROR_MORE_THAN_ONE_ELEMENT);
+  CHECK_EQ(r.nexts, 1);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(src);
+  rx_release(o);
+}
+
+/* The observer's on_next sends the next element into the source: that one is the second. */
+static rx_subject *reentrant_subject;
+static void send_again(void *ctx, rx_value v) {
+  rec_next(ctx, v);
+  rx_subject_on_next(reentrant_subject, rx_int(v.i + 1));
+}
+RX_TEST(single_counts_before_forwarding) {
+  reentrant_subject = rx_behavior_subject_new(rx_int(1));
+  rx_observable *o = rx_single(rx_subject_as_observable(reentrant_subject));
+  rec r;
+  rx_observer obs = rec_observer(&r);
+  obs.on_next = send_again;
+  rx_disposable *d = rx_subscribe(o, obs);
+  CHECK_STR(r.log, "1 #4(sequence contains more than one element).");
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(reentrant_subject);
+}
+
+RX_TEST(single_synchronous_and_bad_input) {
+  CHECK_STR(run_log(rx_single(INTS(5))), "5 |.");
+  CHECK_STR(run_log(rx_single(EMPTY())), "#3(sequence contains no elements).");
+  CHECK_STR(run_log(rx_single(INTS(5, 6, 7))), "5 #4(sequence contains more than one element).");
+  CHECK_STR(run_log(rx_single(THROW_BOOM())), "#1000(boom).");
+  CHECK(rx_single(NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_single") != NULL);
+  rx_scheduler *s = rx_test_scheduler_new();
+  CHECK(rx_single((rx_observable *)s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_single") != NULL);
+  rx_release(s);
+}
+

@@ -116,6 +116,7 @@ MAKER(op_first, rx_first(src))
 MAKER(op_last, rx_last(src))
 MAKER(op_ignore, rx_ignore_elements(src))
 MAKER(op_default_if_empty, rx_default_if_empty(src, RX_INT(0)))
+MAKER(op_single, rx_single(src))
 MAKER(op_take_last, rx_take_last(src, 1))
 MAKER(op_to_array, rx_to_array(src))
 MAKER(op_buffer, rx_buffer(src, 0, 10, NULL))
@@ -304,7 +305,8 @@ static const Workload workloads[] = {
   SUBJ("publish"), SUBJ("behavior"), SUBJ("replay"), SUBJ("replay_all"), SUBJ("async"),
   SUBJ("publish_relay"), SUBJ("behavior_relay"),
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
-  OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(default_if_empty), OP(switch_if_empty), OP(take_last),
+  OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
+  OP(default_if_empty), OP(switch_if_empty),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
@@ -314,6 +316,8 @@ static const Workload workloads[] = {
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},
+  /* single ends a subscription at its second element: measured per subscription */
+  {"subscribe_dispose_single", run_sub_dispose, (const void *)op_single},
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map),

@@ -461,6 +461,13 @@ def _(r):
     return "rx_ignore_elements(src)", [Line("src", src)], [Line("out", r.own(lib.rx_ignore_elements(src)))]
 
 
+@diagram("rx_single", 12)
+def _(r):
+    a, b = r.hot("--a-----|"), r.hot("--a-b---|")
+    return "rx_single(src)", [Line("a", a), Line("b", b)], \
+        [Line("a → out", r.own(lib.rx_single(a))), Line("b → out", r.own(lib.rx_single(b)))]
+
+
 @diagram("rx_default_if_empty", 12)
 def _(r):
     a, b = r.hot("--a-b-|"), r.hot("------|")

@@ -104,6 +104,12 @@ public func rx_last(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutabl
   return ObservableHandle.make(h.observable.last())
 }
 
+@c(rx_single)
+public func rx_single(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_single") else { return nil }
+  return ObservableHandle.make(h.observable.single())
+}
+
 @c(rx_ignore_elements)
 public func rx_ignore_elements(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_ignore_elements") else { return nil }

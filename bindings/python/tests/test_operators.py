@@ -46,6 +46,16 @@ def test_default_and_switch_if_empty():
         rxc.throw(rxc.RxError("x")).default_if_empty(0).blocking_last()
 
 
+def test_single():
+    assert L(rxc.of(4).single()) == [4]
+    with pytest.raises(rxc.RxError) as e:
+        rxc.empty().single().blocking_last()
+    assert e.value.code == rxc.ERROR_NO_ELEMENTS
+    with pytest.raises(rxc.RxError) as e:
+        rxc.of(1, 2).single().blocking_last()
+    assert e.value.code == rxc.ERROR_MORE_THAN_ONE_ELEMENT
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

@@ -239,6 +239,7 @@ rx_observable *rx_distinct_until_changed(rx_observable *src, rx_equal_fn eq, voi
 rx_observable *rx_element_at(rx_observable *src, size_t i);
 rx_observable *rx_first(rx_observable *src);
 rx_observable *rx_last(rx_observable *src);
+rx_observable *rx_single(rx_observable *src);
 rx_observable *rx_ignore_elements(rx_observable *src);
 rx_observable *rx_default_if_empty(rx_observable *src, rx_value value);
 rx_observable *rx_switch_if_empty(rx_observable *src, rx_observable *fallback);

@@ -1004,6 +1004,11 @@ class Observable:
     def last(self):
         return self._wrap(lib.rx_last(self._src()))
 
+    def single(self):
+        """The only value (RxError ERROR_NO_ELEMENTS if none, ERROR_MORE_THAN_ONE_ELEMENT at a
+        second one)."""
+        return self._wrap(lib.rx_single(self._src()))
+
     def ignore_elements(self):
         return self._wrap(lib.rx_ignore_elements(self._src()))
 
