@@ -1000,6 +1000,12 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_buffer(rx_observable *src, int
 /** @abstract Emits one RX_ARRAY with every element when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_to_array(rx_observable *src);
 
+/** @abstract Each element v as the pair [index, v]: an RX_ARRAY of two items, an
+ * RX_INT index counting from 0 per subscription and v itself (as rx_zip and
+ * rx_combine_latest pack their values). Read them with rx_array_get(pair, 0) and
+ * rx_array_get(pair, 1). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_enumerated(rx_observable *src);
+
 /* filter */
 /** @abstract Forwards the elements for which fn returns true. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);

@@ -117,4 +117,29 @@ final class OperatorParityTests: XCTestCase {
     XCTAssertTrue(r.completed)
   }
 
+  // ---- enumerated
+
+  func testEnumerated() {
+    let r = Recorder<(index: Int, element: String)>()
+    _ = Observable.from(["a", "b", "c"]).enumerated().subscribe(r)
+    XCTAssertEqual(r.elements.map { $0.index }, [0, 1, 2])
+    XCTAssertEqual(r.elements.map { $0.element }, ["a", "b", "c"])
+    XCTAssertTrue(r.completed)
+
+    let failed = Recorder<(index: Int, element: Int)>()
+    _ = Observable<Int>.error(OpTestError(code: 7)).enumerated().subscribe(failed)
+    XCTAssertEqual(failed.errorCode, 7)
+
+    let leaf = values(5, 6).enumerated { index, v in
+      if case .int(let i) = v { return .int(Int64(index) * 100 + i) } else { return .none }
+    }
+    XCTAssertTrue(leaf is ValueEnumeratedProducer)
+    let packed = Recorder<Value>()
+    _ = leaf.subscribe(packed)
+    XCTAssertEqual(ints(packed), [5, 106])
+    // every subscription counts from 0
+    let again = Recorder<Value>()
+    _ = leaf.subscribe(again)
+    XCTAssertEqual(ints(again), [5, 106])
+  }
 }

@@ -1,5 +1,6 @@
-/* The operators that complete RxSwift's set: default_if_empty, switch_if_empty, single, ... Marble cases follow RxSwift's own tests for each operator
- * (Observable+DefaultIfEmpty, +SwitchIfEmptyTests, +SingleTests, ...);
+/* The operators that complete RxSwift's set: default_if_empty, switch_if_empty, single,
+ * enumerated, ... Marble cases follow RxSwift's own tests for each operator
+ * (Observable+DefaultIfEmpty, +SwitchIfEmptyTests, +SingleTests, +EnumeratedTests, ...);
  * then errors, disposal, lifetimes and bad input.
  *
  * Frame 0 is the start of every marble; hot sources are made at frame 0, cold ones start at
@@ -244,3 +245,35 @@ RX_TEST(single_synchronous_and_bad_input) {
   rx_release(s);
 }
 
+/* ---- enumerated ------------------------------------------------------------------------ */
+
+static rx_value pair(int64_t index, rx_value v) {
+  rx_value items[2] = {rx_int(index), v};
+  return rx_array(items, 2);
+}
+
+RX_TEST(marble_enumerated_pairs_index_and_element) {
+  begin();
+  rx_value a = rx_string("a"), b = rx_string("b"), c = rx_string("c");
+  rx_marble_value table[] = {{'x', pair(0, a)}, {'y', pair(1, b)}, {'z', pair(2, c)}};
+  EXPECT_V(K(rx_enumerated(hotm("-a-b-----c--|"))), "-x-y-----z--|", table);
+  EXPECT_V(K(rx_enumerated(hotm("-a-b-----c"))), "-x-y-----z", table);
+  EXPECT_VE(K(rx_enumerated(hotm("-a-b-----c--#"))), "-x-y-----z--#", table, NULL);
+  /* each subscription counts from 0 */
+  rx_observable *twice = K(rx_enumerated(coldm("-a-b|")));
+  EXPECT_V(twice, "-x-y|", table);
+  EXPECT_V(twice, "-x-y|", table);
+  EXPECT_V(twice, "-x!", table);
+  for (size_t i = 0; i < 3; i++) rx_value_release(table[i].value);
+  rx_value_release(a), rx_value_release(b), rx_value_release(c);
+  end();
+}
+
+RX_TEST(enumerated_synchronous_and_bad_input) {
+  CHECK_STR(run_log(rx_enumerated(INTS(7, 8, 9))), "[0,7] [1,8] [2,9] |.");
+  CHECK_STR(run_log(rx_enumerated(EMPTY())), "|.");
+  CHECK_STR(run_log(rx_enumerated(INTS_THEN_ERROR())), "[0,1] #1000(boom).");
+  CHECK_STR(run_log(rx_take(A(rx_enumerated(A(rx_range(10, 1000000)))), 2)), "[0,10] [1,11] |.");
+  CHECK(rx_enumerated(NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_enumerated") != NULL);
+}

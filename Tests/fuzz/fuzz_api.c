@@ -55,7 +55,7 @@
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_default_if_empty) X(rx_switch_if_empty)  \
-  X(rx_single)
+  X(rx_single) X(rx_enumerated)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -449,7 +449,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 60) {
+  switch (which % 61) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -540,6 +540,7 @@ static void op_operator(Input *in) {
   case 57: if (p_rx_default_if_empty) o = p_rx_default_if_empty(src, rx_int(-3)); break;
   case 58: if (p_rx_switch_if_empty && other) o = p_rx_switch_if_empty(src, other); break;
   case 59: if (p_rx_single) o = p_rx_single(src); break;
+  case 60: if (p_rx_enumerated) o = p_rx_enumerated(src); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -117,6 +117,7 @@ MAKER(op_last, rx_last(src))
 MAKER(op_ignore, rx_ignore_elements(src))
 MAKER(op_default_if_empty, rx_default_if_empty(src, RX_INT(0)))
 MAKER(op_single, rx_single(src))
+MAKER(op_enumerated, rx_enumerated(src))
 MAKER(op_take_last, rx_take_last(src, 1))
 MAKER(op_to_array, rx_to_array(src))
 MAKER(op_buffer, rx_buffer(src, 0, 10, NULL))
@@ -306,7 +307,7 @@ static const Workload workloads[] = {
   SUBJ("publish_relay"), SUBJ("behavior_relay"),
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
-  OP(default_if_empty), OP(switch_if_empty),
+  OP(default_if_empty), OP(switch_if_empty), OP(enumerated),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),

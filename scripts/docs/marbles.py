@@ -373,6 +373,12 @@ def odd(ctx, v, err):
     return v.i % 2 == 1
 
 
+@diagram("rx_enumerated", 12)
+def _(r):
+    src = r.hot("-a-b--c-|")
+    return "rx_enumerated(src)", [Line("src", src)], [Line("out", r.own(lib.rx_enumerated(src)))]
+
+
 @diagram("rx_filter", 14)
 def _(r):
     src = r.hot("-1-2-3-4-5-|")

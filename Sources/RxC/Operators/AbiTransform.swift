@@ -74,3 +74,9 @@ public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMu
   guard let h = ObservableHandle.from(src, "rx_to_array") else { return nil }
   return ObservableHandle.make(h.observable.toArray(pack: CAdapt.array))
 }
+
+@c(rx_enumerated)
+public func rx_enumerated(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_enumerated") else { return nil }
+  return ObservableHandle.make(h.observable.enumerated { index, v in CAdapt.array([.int(Int64(index)), v]) })
+}

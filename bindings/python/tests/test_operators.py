@@ -46,7 +46,7 @@ def test_default_and_switch_if_empty():
         rxc.throw(rxc.RxError("x")).default_if_empty(0).blocking_last()
 
 
-def test_single():
+def test_single_and_enumerated():
     assert L(rxc.of(4).single()) == [4]
     with pytest.raises(rxc.RxError) as e:
         rxc.empty().single().blocking_last()
@@ -54,6 +54,7 @@ def test_single():
     with pytest.raises(rxc.RxError) as e:
         rxc.of(1, 2).single().blocking_last()
     assert e.value.code == rxc.ERROR_MORE_THAN_ONE_ELEMENT
+    assert L(rxc.of("a", "b").enumerated()) == [[0, "a"], [1, "b"]]
 
 
 def test_distinct_until_changed():

@@ -227,6 +227,7 @@ rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *c
 rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
 rx_observable *rx_to_array(rx_observable *src);
+rx_observable *rx_enumerated(rx_observable *src);
 rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_take(rx_observable *src, size_t n);
 rx_observable *rx_skip(rx_observable *src, size_t n);

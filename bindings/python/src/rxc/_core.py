@@ -965,6 +965,10 @@ class Observable:
         """One list of every value, when the source completes (rx_to_array)."""
         return self._wrap(lib.rx_to_array(self._src()))
 
+    def enumerated(self):
+        """Each value as the list [index, value], the index counting from 0."""
+        return self._wrap(lib.rx_enumerated(self._src()))
+
     # ---- filter ----------------------------------------------------------------------
     def filter(self, predicate):
         return self._wrap(_with_fn(lib.rx_filter, _pred_cb, predicate, self._src()))
