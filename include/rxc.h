@@ -901,6 +901,9 @@ RX_EXPORT rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
 
 /* Returns the mapped value (owned). */
 typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
+/* Stores v's mapped value (owned) in *out and returns true to emit it, or returns false to
+   drop v. *out is rx_none() on entry; a value stored there when returning false is released. */
+typedef bool (*rx_compact_map_fn)(void *ctx, rx_value v, rx_value *out, rx_error **error);
 /* True to let v through (filter), to keep going (take_while) or to keep skipping (skip_while). */
 typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
 /* Returns the next accumulation (owned); acc is borrowed. */
@@ -935,6 +938,7 @@ typedef struct rx_by_ref {
   rx_observable *(*flat_map)(void *ctx, const rx_value *v, rx_error **error);
   void (*combine)(void *ctx, const rx_value *values, size_t n, rx_value *out, rx_error **error);
   bool (*equal)(void *ctx, const rx_value *a, const rx_value *b);
+  bool (*compact_map)(void *ctx, const rx_value *v, rx_value *out, rx_error **error);
 } rx_by_ref;
 
 /* The trampolines: each is a callback of the by-value type it is named after, whose ctx is
@@ -953,6 +957,8 @@ RX_EXPORT rx_observable *rx_by_ref_flat_map(void *by_ref, rx_value v, rx_error *
 RX_EXPORT rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_error **error);
 /** @abstract An rx_equal_fn: returns by_ref->equal(ctx, &a, &b). */
 RX_EXPORT bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
+/** @abstract An rx_compact_map_fn: returns by_ref->compact_map(ctx, &v, out, error). */
+RX_EXPORT bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx_error **error);
 
 /* scheduling */
 /**
@@ -974,6 +980,9 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on(rx_observable *src,
 /* transform */
 /** @abstract Emits fn(v) for each element v. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Calls fn for each element v and emits what it stores in *out when it returns
+ * true; elements for which it returns false are dropped (RxSwift's compactMap). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_compact_map(rx_observable *src, rx_compact_map_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Emits each accumulation fn(acc, v), starting from seed (borrowed; retained). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Accumulates like rx_scan; emits only the final accumulation (seed for an empty

@@ -142,4 +142,41 @@ final class OperatorParityTests: XCTestCase {
     _ = leaf.subscribe(again)
     XCTAssertEqual(ints(again), [5, 106])
   }
+
+  // ---- compact_map
+
+  func testCompactMap() {
+    let r = Recorder<String>()
+    _ = Observable.from([1, 2, 3, 4]).compactMap { $0 % 2 == 0 ? "\($0)" : nil }.subscribe(r)
+    XCTAssertEqual(r.elements, ["2", "4"])
+    XCTAssertTrue(r.completed)
+
+    let thrown = Recorder<Int>()
+    _ = Observable.from([1, 2, 3]).compactMap { v -> Int? in
+      if v == 2 { throw OpTestError(code: 8) }
+      return v
+    }.subscribe(thrown)
+    XCTAssertEqual(thrown.elements, [1])
+    XCTAssertEqual(thrown.errorCode, 8)
+
+    let source = HotSource<Int>()
+    let disposed = Recorder<Int>()
+    var calls = 0
+    let sub = source.observable.compactMap { v -> Int? in calls += 1; return v }.subscribe(disposed)
+    source.next(1)
+    sub.dispose()
+    source.next(2)
+    XCTAssertEqual(disposed.elements, [1])
+    XCTAssertEqual(calls, 1)
+    source.end()
+
+    let leaf = values(1, 2, 3).compactMap { v -> Value? in
+      if case .int(let i) = v, i != 2 { return .int(i * 10) }
+      return nil
+    }
+    XCTAssertTrue(leaf is ValueCompactMapProducer)
+    let packed = Recorder<Value>()
+    _ = leaf.subscribe(packed)
+    XCTAssertEqual(ints(packed), [10, 30])
+  }
 }

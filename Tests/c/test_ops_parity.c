@@ -277,3 +277,78 @@ RX_TEST(enumerated_synchronous_and_bad_input) {
   CHECK(rx_enumerated(NULL) == NULL);
   CHECK(strstr(rx_last_error(), "rx_enumerated") != NULL);
 }
+
+/* ---- compact_map ----------------------------------------------------------------------- */
+
+static bool is_prime(int64_t n) {
+  if (n < 2) return false;
+  for (int64_t d = 2; d * d <= n; d++)
+    if (n % d == 0) return false;
+  return true;
+}
+/* Primes through, as themselves; the others dropped. Counts its calls in ctx. */
+static bool primes(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  if (ctx) ((counter *)ctx)->calls++;
+  if (!is_prime(v.i)) return false;
+  *out = v;
+  return true;
+}
+/* Drops every value, but stores an owned string first: the library must release it. */
+static bool drop_after_storing(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  *out = rx_string("dropped");
+  return false;
+}
+/* Odd values as strings; fails on 4 after storing an owned value. */
+static bool odd_strings_fail_4(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  char buf[16];
+  snprintf(buf, sizeof buf, "s%lld", (long long)v.i);
+  *out = rx_string(buf);
+  if (v.i == 4) {
+    *e = rx_error_new(RX_ERROR_USER + 4, "four");
+    return true;
+  }
+  return v.i % 2 != 0;
+}
+/* Returns true with a value of no valid kind. */
+static bool bad_kind(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  out->kind = (rx_kind)77;
+  return true;
+}
+
+RX_TEST(marble_compact_map_drops_what_fn_rejects) {
+  begin();
+  rx_observable *src = hotm("-1-2-3-4-5-6-7-8-9|");
+  EXPECT(K(rx_compact_map(src, primes, NULL, NULL)), "---2-3---5---7----|");
+  end();
+}
+
+RX_TEST(marble_compact_map_error_and_dispose) {
+  begin();
+  EXPECT(K(rx_compact_map(hotm("-1-2-3-4-#"), primes, NULL, NULL)), "---2-3---#");
+  EXPECT(K(rx_compact_map(coldm("-1-2-3-4-5-6-7-|"), primes, NULL, NULL)), "---2-3---5-!");
+  EXPECT(K(rx_compact_map(hotm("-1-4-6-8"), primes, NULL, NULL)), "--------");
+  end();
+}
+
+RX_TEST(compact_map_ownership_errors_and_ctx_free) {
+  counter c = {0};
+  rx_observable *o = rx_compact_map(INTS(4, 5, 6, 7), primes, &c, counter_free);
+  CHECK_STR(run_log(o), "5 7 |.");
+  CHECK_EQ(c.calls, 4);
+  CHECK_EQ(c.freed, 1);
+  CHECK_STR(run_log(rx_compact_map(INTS(1, 2, 3), drop_after_storing, NULL, NULL)), "|.");
+  CHECK_STR(run_log(rx_compact_map(INTS(1, 2, 3, 4, 5), odd_strings_fail_4, NULL, NULL)), "'s1' 's3' #1004(four).");
+  CHECK_STR(run_log(rx_compact_map(INTS(1), bad_kind, NULL, NULL)),
+            "#8(rx_compact_map: the callback returned an invalid value).");
+  CHECK_STR(run_log(rx_compact_map(THROW_BOOM(), primes, NULL, NULL)), "#1000(boom).");
+}
+
+RX_TEST(compact_map_bad_input) {
+  counter c = {0};
+  CHECK(rx_compact_map(NULL, primes, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_compact_map") != NULL);
+  CHECK(rx_compact_map(INTS(1), NULL, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_compact_map: fn is NULL");
+  CHECK_EQ(c.freed, 0); /* nothing taken */
+  pool_drain();
+}

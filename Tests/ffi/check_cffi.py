@@ -72,6 +72,11 @@ def predicate_fn(ctx, v, err):
     return True
 
 
+def compact_map_fn(ctx, v, out, err):
+    out[0] = map_fn(ctx, v, err)
+    return True
+
+
 def accumulate_fn(ctx, acc, v, err):
     return lib.rx_int((acc.i if acc.kind == lib.RX_INT else 0) + (v.i if v.kind == lib.RX_INT else 0))
 
@@ -122,6 +127,7 @@ CALLBACK_TYPES = {
     "void(*)(void *)": ("rx_free_fn/rx_action_fn/on_completed", lambda ctx: None),
     "rx_value(*)(void *, rx_value, rx_error * *)": ("rx_map_fn", map_fn),
     "_Bool(*)(void *, rx_value, rx_error * *)": ("rx_predicate_fn", predicate_fn),
+    "_Bool(*)(void *, rx_value, rx_value *, rx_error * *)": ("rx_compact_map_fn", compact_map_fn),
     "rx_value(*)(void *, rx_value, rx_value, rx_error * *)": ("rx_accumulate_fn", accumulate_fn),
     "rx_observable *(*)(void *, rx_value, rx_error * *)": ("rx_flat_map_fn", flat_map_fn),
     "rx_value(*)(void *, rx_value *, size_t, rx_error * *)": ("rx_combine_fn", combine_fn),

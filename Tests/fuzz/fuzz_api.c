@@ -55,7 +55,7 @@
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_default_if_empty) X(rx_switch_if_empty)  \
-  X(rx_single) X(rx_enumerated)
+  X(rx_single) X(rx_enumerated) X(rx_compact_map)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -317,6 +317,18 @@ static bool pred_fn(void *ctx, rx_value v, rx_error **error) {
   return v.kind != RX_INT || (v.i + c->param) % 2 == 0;
 }
 
+/* Keeps what pred_fn keeps, mapped by map_fn; param 6 stores a string before dropping. */
+static bool compact_fn(void *ctx, rx_value v, rx_value *out, rx_error **error) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param == 6) {
+    *out = rx_string("dropped");
+    return false;
+  }
+  if (!pred_fn(ctx, v, error)) return false;
+  *out = map_fn(ctx, v, error);
+  return true;
+}
+
 static rx_value acc_fn(void *ctx, rx_value acc, rx_value v, rx_error **error) {
   (void)error;
   ctx_use(ctx);
@@ -353,6 +365,7 @@ static void br_combine(void *ctx, const rx_value *vs, size_t n, rx_value *out, r
   *out = combine_fn(ctx, vs, n, e);
 }
 static bool br_equal(void *ctx, const rx_value *a, const rx_value *b) { return equal_fn(ctx, *a, *b); }
+static bool br_compact(void *ctx, const rx_value *v, rx_value *out, rx_error **e) { return compact_fn(ctx, *v, out, e); }
 
 static rx_by_ref *byref_new(uint8_t param) {
   rx_by_ref *b = calloc(1, sizeof *b);
@@ -363,6 +376,7 @@ static rx_by_ref *byref_new(uint8_t param) {
   b->flat_map = br_flat;
   b->combine = br_combine;
   b->equal = br_equal;
+  b->compact_map = br_compact;
   return b;
 }
 /* Freed here: a trampoline called after its ctx_free reads freed memory (ASan reports it). */
@@ -449,7 +463,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 61) {
+  switch (which % 63) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -541,6 +555,8 @@ static void op_operator(Input *in) {
   case 58: if (p_rx_switch_if_empty && other) o = p_rx_switch_if_empty(src, other); break;
   case 59: if (p_rx_single) o = p_rx_single(src); break;
   case 60: if (p_rx_enumerated) o = p_rx_enumerated(src); break;
+  case 61: if (p_rx_compact_map) o = p_rx_compact_map(src, compact_fn, CTX); break;
+  case 62: if (p_rx_compact_map) o = p_rx_compact_map(src, rx_by_ref_compact_map, byref_new(c), byref_free); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -36,6 +36,11 @@ static rx_value sum2(void *ctx, const rx_value *vs, size_t n, rx_error **e) {
   for (size_t k = 0; k < n; k++) s += vs[k].i;
   return rx_int(s);
 }
+static bool keep_odd_inc(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  (void)ctx; (void)e;
+  *out = rx_int(v.i + 1);
+  return v.i % 2;
+}
 static bool int_eq(void *ctx, rx_value a, rx_value b) { (void)ctx; return a.i == b.i; }
 static rx_observable *to_just(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_just(v); }
 static rx_observable *to_pair(void *ctx, rx_value v, rx_error **e) {
@@ -118,6 +123,7 @@ MAKER(op_ignore, rx_ignore_elements(src))
 MAKER(op_default_if_empty, rx_default_if_empty(src, RX_INT(0)))
 MAKER(op_single, rx_single(src))
 MAKER(op_enumerated, rx_enumerated(src))
+MAKER(op_compact_map, rx_compact_map(src, keep_odd_inc, NULL, NULL))
 MAKER(op_take_last, rx_take_last(src, 1))
 MAKER(op_to_array, rx_to_array(src))
 MAKER(op_buffer, rx_buffer(src, 0, 10, NULL))
@@ -307,7 +313,7 @@ static const Workload workloads[] = {
   SUBJ("publish_relay"), SUBJ("behavior_relay"),
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
-  OP(default_if_empty), OP(switch_if_empty), OP(enumerated),
+  OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),

@@ -373,6 +373,20 @@ def odd(ctx, v, err):
     return v.i % 2 == 1
 
 
+@diagram("rx_compact_map", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-5-6-|")
+
+    def halve_even(ctx, v, out, err):
+        if v.i % 2:
+            return False
+        out[0] = lib.rx_int(v.i // 2)
+        return True
+    fn = keep(ffi.callback("bool(void *, rx_value, rx_value *, rx_error **)", halve_even))
+    return "rx_compact_map(src, x → x even ? x / 2 : drop)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_compact_map(src, fn, NULL, NULL)))]
+
+
 @diagram("rx_enumerated", 12)
 def _(r):
     src = r.hot("-a-b--c-|")

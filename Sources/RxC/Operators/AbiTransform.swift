@@ -80,3 +80,13 @@ public func rx_enumerated(_ src: UnsafeMutablePointer<rx_observable>?) -> Unsafe
   guard let h = ObservableHandle.from(src, "rx_enumerated") else { return nil }
   return ObservableHandle.make(h.observable.enumerated { index, v in CAdapt.array([.int(Int64(index)), v]) })
 }
+
+@c(rx_compact_map)
+public func rx_compact_map(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_compact_map_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_compact_map") else { return nil }
+  guard let fn else { setLastError("rx_compact_map: fn is NULL"); return nil }
+  return ObservableHandle.make(h.observable.compactMap(CAdapt.compactMap(fn, CContext(ctx, ctxFree), "rx_compact_map")))
+}

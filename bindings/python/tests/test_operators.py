@@ -57,6 +57,14 @@ def test_single_and_enumerated():
     assert L(rxc.of("a", "b").enumerated()) == [[0, "a"], [1, "b"]]
 
 
+def test_compact_map():
+    assert L(rxc.range(0, 7).compact_map(lambda x: x * 10 if x % 3 == 0 else None)) == [0, 30, 60]
+    assert L(rxc.of("a", "bb", "c").compact_map(lambda s: len(s) if len(s) > 1 else None)) == [2]
+    with pytest.raises(rxc.RxError) as e:
+        rxc.of(1, 0).compact_map(lambda x: 1 // x).blocking_last()
+    assert isinstance(e.value.__cause__, ZeroDivisionError)
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

@@ -194,6 +194,7 @@ rx_status rx_test_scheduler_advance_to(rx_scheduler *scheduler, int64_t time_ns)
 rx_status rx_test_scheduler_advance_by(rx_scheduler *scheduler, int64_t delta_ns);
 rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
 typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
+typedef bool (*rx_compact_map_fn)(void *ctx, rx_value v, rx_value *out, rx_error **error);
 typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
 typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_error **error);
 typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error);
@@ -209,6 +210,7 @@ void (*accumulate)(void *ctx, const rx_value *acc, const rx_value *v, rx_value *
 rx_observable *(*flat_map)(void *ctx, const rx_value *v, rx_error **error);
 void (*combine)(void *ctx, const rx_value *values, size_t n, rx_value *out, rx_error **error);
 bool (*equal)(void *ctx, const rx_value *a, const rx_value *b);
+bool (*compact_map)(void *ctx, const rx_value *v, rx_value *out, rx_error **error);
 } rx_by_ref;
 void rx_by_ref_on_next(void *by_ref, rx_value value);
 rx_value rx_by_ref_map(void *by_ref, rx_value v, rx_error **error);
@@ -217,9 +219,11 @@ rx_value rx_by_ref_accumulate(void *by_ref, rx_value acc, rx_value v, rx_error *
 rx_observable *rx_by_ref_flat_map(void *by_ref, rx_value v, rx_error **error);
 rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_error **error);
 bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
+bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx_error **error);
 rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_compact_map(rx_observable *src, rx_compact_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);

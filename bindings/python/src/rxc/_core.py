@@ -734,6 +734,19 @@ def _pred_cb(ctx, v, err, _from_handle=ffi.from_handle, _INT=_INT):
         return False
 
 
+@ffi.callback("bool(void *, rx_value, rx_value *, rx_error **)")
+def _compact_cb(ctx, v, out, err, _from_handle=ffi.from_handle, _INT=_INT):
+    try:
+        r = _from_handle(ctx)(v.i if v.kind == _INT else _to_py(v))
+        if r is None:
+            return False
+        out[0] = [_INT, r] if type(r) is int and _INT64_MIN <= r <= _INT64_MAX else _from_py(r)
+        return True
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return False
+
+
 @ffi.callback("rx_value(void *, rx_value, rx_value, rx_error **)")
 def _acc_cb(ctx, acc, v, err):
     try:
@@ -937,6 +950,10 @@ class Observable:
     # ---- transform -------------------------------------------------------------------
     def map(self, fn):
         return self._wrap(_with_fn(lib.rx_map, _map_cb, fn, self._src()))
+
+    def compact_map(self, fn):
+        """fn(x) for each value, dropping the values for which it returns None."""
+        return self._wrap(_with_fn(lib.rx_compact_map, _compact_cb, fn, self._src()))
 
     def scan(self, fn, seed):
         with _Borrowed(seed) as s:
