@@ -1025,6 +1025,9 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take(rx_observable *src, size_
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip(rx_observable *src, size_t n);
 /** @abstract Forwards elements while fn returns true; completes at the first false. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_take_while, but the element for which fn returns false is forwarded
+ * before the completion (RxSwift's take(while:behavior: .inclusive)). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_while_inclusive(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Drops elements while fn returns true, then forwards all the rest. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Forwards src until `other` emits an element, then completes. An error of other

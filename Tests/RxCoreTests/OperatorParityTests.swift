@@ -179,4 +179,38 @@ final class OperatorParityTests: XCTestCase {
     _ = leaf.subscribe(packed)
     XCTAssertEqual(ints(packed), [10, 30])
   }
+
+  // ---- take(while:behavior:)
+
+  func testTakeWhileInclusive() {
+    let r = Recorder<Int>()
+    _ = Observable.from([1, 2, 3, 1]).take(while: { $0 < 3 }, behavior: .inclusive).subscribe(r)
+    XCTAssertEqual(r.elements, [1, 2, 3])
+    XCTAssertTrue(r.completed)
+
+    let exclusive = Recorder<Int>()
+    _ = Observable.from([1, 2, 3, 1]).take(while: { $0 < 3 }, behavior: .exclusive).subscribe(exclusive)
+    XCTAssertEqual(exclusive.elements, [1, 2])
+
+    let first = Recorder<Int>()
+    _ = Observable.from([5, 1]).take(while: { $0 < 3 }, behavior: .inclusive).subscribe(first)
+    XCTAssertEqual(first.elements, [5])
+    XCTAssertTrue(first.completed)
+
+    let thrown = Recorder<Int>()
+    _ = Observable.from([1, 2]).take(while: { v in
+      if v == 2 { throw OpTestError(code: 9) }
+      return true
+    }, behavior: .inclusive).subscribe(thrown)
+    XCTAssertEqual(thrown.elements, [1])
+    XCTAssertEqual(thrown.errorCode, 9)
+
+    let leaf = values(1, 4, 1).take(while: { if case .int(let i) = $0 { return i < 3 } else { return false } },
+                                    behavior: .inclusive)
+    XCTAssertTrue(leaf is ValueTakeWhileProducer)
+    let v = Recorder<Value>()
+    _ = leaf.subscribe(v)
+    XCTAssertEqual(ints(v), [1, 4])
+    XCTAssertTrue(v.completed)
+  }
 }

@@ -352,3 +352,64 @@ RX_TEST(compact_map_bad_input) {
   CHECK_EQ(c.freed, 0); /* nothing taken */
   pool_drain();
 }
+
+/* ---- take_while_inclusive ---------------------------------------------------------------- */
+
+static bool below_3(void *ctx, rx_value v, rx_error **e) {
+  if (ctx) ((counter *)ctx)->calls++;
+  return v.i < 3;
+}
+static bool below_3_fail_2(void *ctx, rx_value v, rx_error **e) {
+  if (v.i == 2) *e = rx_error_new(RX_ERROR_USER + 2, "two");
+  return v.i < 3;
+}
+
+RX_TEST(marble_take_while_inclusive_forwards_the_last_element) {
+  begin();
+  EXPECT(K(rx_take_while_inclusive(hotm("-1-2-3-1-|"), below_3, NULL, NULL)), "-1-2-(3|)");
+  /* the first element already fails: it alone, then completed */
+  EXPECT(K(rx_take_while_inclusive(hotm("-5-1-|"), below_3, NULL, NULL)), "-(5|)");
+  /* the source completes first */
+  EXPECT(K(rx_take_while_inclusive(hotm("-1-2-|"), below_3, NULL, NULL)), "-1-2-|");
+  end();
+}
+
+RX_TEST(marble_take_while_inclusive_errors_and_dispose) {
+  begin();
+  EXPECT(K(rx_take_while_inclusive(hotm("-1-2-#"), below_3, NULL, NULL)), "-1-2-#");
+  EXPECT(K(rx_take_while_inclusive(hotm("-1-4-#"), below_3, NULL, NULL)), "-1-(4|)");
+  EXPECT_E(K(rx_take_while_inclusive(coldm("-1-2-3-|"), below_3_fail_2, NULL, NULL)), "-1-#",
+           err(RX_ERROR_USER + 2, "two"));
+  EXPECT(K(rx_take_while_inclusive(coldm("-1-2-1-2-3|"), below_3, NULL, NULL)), "-1-2-!");
+  end();
+}
+
+RX_TEST(take_while_inclusive_stops_the_source_and_frees_ctx) {
+  hot h;
+  counter c = {0};
+  rx_observable *src = hot_new(&h);
+  rx_observable *o = rx_take_while_inclusive(src, below_3, &c, counter_free);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 1);
+  hot_next(&h, 7);
+  CHECK_EQ(h.disposed, 1);
+  hot_next(&h, 2);
+  CHECK_STR(r.log, "1 7 |.");
+  CHECK_EQ(c.calls, 2);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(src);
+  rx_release(o);
+  CHECK_EQ(c.freed, 1);
+}
+
+RX_TEST(take_while_inclusive_bad_input) {
+  counter c = {0};
+  CHECK(rx_take_while_inclusive(NULL, below_3, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_take_while_inclusive") != NULL);
+  CHECK(rx_take_while_inclusive(INTS(1), NULL, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_take_while_inclusive: fn is NULL");
+  CHECK_EQ(c.freed, 0);
+  pool_drain();
+}

@@ -420,6 +420,14 @@ def _(r):
         [Line("out", r.own(lib.rx_take_while(src, fn, NULL, NULL)))]
 
 
+@diagram("rx_take_while_inclusive", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-1-|")
+    fn = _cb(PRED_FN, lambda ctx, v, err: v.i < 3)
+    return "rx_take_while_inclusive(src, x → x < 3)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_take_while_inclusive(src, fn, NULL, NULL)))]
+
+
 @diagram("rx_skip_while", 14)
 def _(r):
     src = r.hot("-1-2-3-4-1-|")

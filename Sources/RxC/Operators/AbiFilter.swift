@@ -36,6 +36,17 @@ public func rx_take_while(
   return ObservableHandle.make(h.observable.take(while: CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_while")))
 }
 
+@c(rx_take_while_inclusive)
+public func rx_take_while_inclusive(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_predicate_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_take_while_inclusive") else { return nil }
+  guard let fn else { setLastError("rx_take_while_inclusive: fn is NULL"); return nil }
+  let predicate = CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_while_inclusive")
+  return ObservableHandle.make(h.observable.take(while: predicate, behavior: .inclusive))
+}
+
 @c(rx_skip_while)
 public func rx_skip_while(
   _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_predicate_fn?, _ ctx: UnsafeMutableRawPointer?,

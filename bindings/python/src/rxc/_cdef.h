@@ -236,6 +236,7 @@ rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_f
 rx_observable *rx_take(rx_observable *src, size_t n);
 rx_observable *rx_skip(rx_observable *src, size_t n);
 rx_observable *rx_take_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_take_while_inclusive(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_skip_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
 rx_observable *rx_skip_until(rx_observable *src, rx_observable *other);

@@ -996,8 +996,10 @@ class Observable:
     def skip(self, n):
         return self._wrap(lib.rx_skip(self._src(), n))
 
-    def take_while(self, predicate):
-        return self._wrap(_with_fn(lib.rx_take_while, _pred_cb, predicate, self._src()))
+    def take_while(self, predicate, inclusive=False):
+        """Values while predicate holds; inclusive: also the value that ends it."""
+        make = lib.rx_take_while_inclusive if inclusive else lib.rx_take_while
+        return self._wrap(_with_fn(make, _pred_cb, predicate, self._src()))
 
     def skip_while(self, predicate):
         return self._wrap(_with_fn(lib.rx_skip_while, _pred_cb, predicate, self._src()))
