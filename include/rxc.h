@@ -904,7 +904,8 @@ typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
 /* Stores v's mapped value (owned) in *out and returns true to emit it, or returns false to
    drop v. *out is rx_none() on entry; a value stored there when returning false is released. */
 typedef bool (*rx_compact_map_fn)(void *ctx, rx_value v, rx_value *out, rx_error **error);
-/* True to let v through (filter), to keep going (take_while) or to keep skipping (skip_while). */
+/* True to let v through (filter), to keep going (take_while), to keep skipping (skip_while)
+   or to stop (take_until_predicate). */
 typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
 /* Returns the next accumulation (owned); acc is borrowed. */
 typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_error **error);
@@ -1033,6 +1034,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_while(rx_observable *src,
 /** @abstract Forwards src until `other` emits an element, then completes. An error of other
  * fails the stream; other completing without an element changes nothing. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
+/** @abstract Forwards src until fn returns true for an element, then completes (RxSwift's
+ * take(until:behavior:) with a predicate): `inclusive` forwards that element first, otherwise
+ * it is dropped. fn sees each element once, the last one included. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_until_predicate(rx_observable *src, bool inclusive, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Drops src's elements until `other` emits one. An error of other fails the stream.
  * If src completes before other emitted, the subscription ends with only on_disposed (as
  * RxSwift, which emits nothing). */

@@ -213,4 +213,37 @@ final class OperatorParityTests: XCTestCase {
     XCTAssertEqual(ints(v), [1, 4])
     XCTAssertTrue(v.completed)
   }
+
+  // ---- take(until: predicate, behavior:)
+
+  func testTakeUntilPredicate() {
+    let exclusive = Recorder<Int>()
+    _ = Observable.from([2, 3, 4, 5]).take(until: { $0 == 4 }).subscribe(exclusive)
+    XCTAssertEqual(exclusive.elements, [2, 3])
+    XCTAssertTrue(exclusive.completed)
+
+    let inclusive = Recorder<Int>()
+    _ = Observable.from([2, 3, 4, 5]).take(until: { $0 == 4 }, behavior: .inclusive).subscribe(inclusive)
+    XCTAssertEqual(inclusive.elements, [2, 3, 4])
+    XCTAssertTrue(inclusive.completed)
+
+    let immediately = Recorder<Int>()
+    _ = Observable.from([2, 3]).take(until: { _ in true }, behavior: .inclusive).subscribe(immediately)
+    XCTAssertEqual(immediately.elements, [2])
+
+    let source = HotSource<Int>()
+    let stopped = Recorder<Int>()
+    _ = source.observable.take(until: { $0 == 4 }).subscribe(stopped)
+    source.next(1)
+    source.next(4)
+    XCTAssertEqual(source.disposals, 1)
+    XCTAssertEqual(stopped.elements, [1])
+    source.end()
+
+    let leaf = values(2, 4, 5).take(until: { if case .int(4) = $0 { return true } else { return false } })
+    XCTAssertTrue(leaf is ValueTakeWhileProducer)
+    let v = Recorder<Value>()
+    _ = leaf.subscribe(v)
+    XCTAssertEqual(ints(v), [2])
+  }
 }

@@ -413,3 +413,72 @@ RX_TEST(take_while_inclusive_bad_input) {
   CHECK_EQ(c.freed, 0);
   pool_drain();
 }
+
+/* ---- take_until_predicate ---------------------------------------------------------------- */
+
+static bool is_4(void *ctx, rx_value v, rx_error **e) {
+  if (ctx) ((counter *)ctx)->calls++;
+  return v.i == 4;
+}
+static bool always(void *ctx, rx_value v, rx_error **e) { return true; }
+static bool never_true(void *ctx, rx_value v, rx_error **e) { return false; }
+static bool is_4_fail_3(void *ctx, rx_value v, rx_error **e) {
+  if (v.i == 3) *e = rx_error_new(RX_ERROR_USER + 3, "three");
+  return v.i == 4;
+}
+
+RX_TEST(marble_take_until_predicate_exclusive) {
+  begin();
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), false, is_4, NULL, NULL)), "-2-3-|");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-#"), false, is_4, NULL, NULL)), "-2-3-#");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), false, never_true, NULL, NULL)), "-2-3-4-5-|");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), false, always, NULL, NULL)), "-|");
+  end();
+}
+
+RX_TEST(marble_take_until_predicate_inclusive) {
+  begin();
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), true, is_4, NULL, NULL)), "-2-3-(4|)");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-#"), true, is_4, NULL, NULL)), "-2-3-#");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), true, never_true, NULL, NULL)), "-2-3-4-5-|");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), true, always, NULL, NULL)), "-(2|)");
+  end();
+}
+
+RX_TEST(marble_take_until_predicate_fn_error_and_dispose) {
+  begin();
+  EXPECT_E(K(rx_take_until_predicate(coldm("-2-3-4-|"), true, is_4_fail_3, NULL, NULL)), "-2-#",
+           err(RX_ERROR_USER + 3, "three"));
+  EXPECT(K(rx_take_until_predicate(coldm("-2-3-5-4-|"), true, is_4, NULL, NULL)), "-2-3!");
+  end();
+}
+
+RX_TEST(take_until_predicate_stops_the_source_and_frees_ctx) {
+  hot h;
+  counter c = {0};
+  rx_observable *src = hot_new(&h);
+  rx_observable *o = rx_take_until_predicate(src, false, is_4, &c, counter_free);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 1);
+  hot_next(&h, 4);
+  CHECK_EQ(h.disposed, 1);
+  hot_next(&h, 2);
+  CHECK_STR(r.log, "1 |.");
+  CHECK_EQ(c.calls, 2);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(src);
+  rx_release(o);
+  CHECK_EQ(c.freed, 1);
+}
+
+RX_TEST(take_until_predicate_bad_input) {
+  counter c = {0};
+  CHECK(rx_take_until_predicate(NULL, false, is_4, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_take_until_predicate") != NULL);
+  CHECK(rx_take_until_predicate(INTS(1), true, NULL, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_take_until_predicate: fn is NULL");
+  CHECK_EQ(c.freed, 0);
+  pool_drain();
+}

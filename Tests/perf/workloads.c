@@ -115,6 +115,7 @@ MAKER(op_skip, rx_skip(src, 1))
 MAKER(op_take_while, rx_take_while(src, keep_all, NULL, NULL))
 MAKER(op_skip_while, rx_skip_while(src, keep_none, NULL, NULL))
 MAKER(op_take_while_inclusive, rx_take_while_inclusive(src, keep_all, NULL, NULL))
+MAKER(op_take_until_predicate, rx_take_until_predicate(src, true, keep_none, NULL, NULL))
 MAKER(op_distinct, rx_distinct_until_changed(src, NULL, NULL, NULL))
 MAKER(op_distinct_eq, rx_distinct_until_changed(src, int_eq, NULL, NULL))
 MAKER(op_element_at, rx_element_at(src, (size_t)-1))
@@ -315,6 +316,7 @@ static const Workload workloads[] = {
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
+  OP(take_until_predicate),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),

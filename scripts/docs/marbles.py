@@ -444,6 +444,14 @@ def _(r):
         [Line("out", r.own(lib.rx_take_until(src, other)))]
 
 
+@diagram("rx_take_until_predicate", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-1-|")
+    fn = _cb(PRED_FN, lambda ctx, v, err: v.i >= 3)
+    return "rx_take_until_predicate(src, x → x ≥ 3, inclusive)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_take_until_predicate(src, True, fn, NULL, NULL)))]
+
+
 @diagram("rx_skip_until", 14)
 def _(r):
     src = r.hot("-1-2-3-4-5-|")

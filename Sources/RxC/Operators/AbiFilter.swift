@@ -66,6 +66,17 @@ public func rx_take_until(
   return ObservableHandle.make(h.observable.take(until: o.observable))
 }
 
+@c(rx_take_until_predicate)
+public func rx_take_until_predicate(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ inclusive: Bool, _ fn: rx_predicate_fn?,
+  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_take_until_predicate") else { return nil }
+  guard let fn else { setLastError("rx_take_until_predicate: fn is NULL"); return nil }
+  let predicate = CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_until_predicate")
+  return ObservableHandle.make(h.observable.take(until: predicate, behavior: inclusive ? .inclusive : .exclusive))
+}
+
 @c(rx_skip_until)
 public func rx_skip_until(
   _ src: UnsafeMutablePointer<rx_observable>?, _ other: UnsafeMutablePointer<rx_observable>?

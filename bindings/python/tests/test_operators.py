@@ -20,6 +20,8 @@ def test_take_skip_family():
     assert L(src.skip(7)) == [7, 8, 9]
     assert L(src.take_while(lambda x: x < 2)) == [0, 1]
     assert L(src.take_while(lambda x: x < 2, inclusive=True)) == [0, 1, 2]
+    assert L(src.take_until_predicate(lambda x: x == 3)) == [0, 1, 2]
+    assert L(src.take_until_predicate(lambda x: x == 3, inclusive=True)) == [0, 1, 2, 3]
     assert L(src.skip_while(lambda x: x < 8)) == [8, 9]
     assert L(src.take_last(2)) == [8, 9]
     assert L(src.element_at(4)) == [4]

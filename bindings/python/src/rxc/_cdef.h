@@ -239,6 +239,7 @@ rx_observable *rx_take_while(rx_observable *src, rx_predicate_fn fn, void *ctx, 
 rx_observable *rx_take_while_inclusive(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_skip_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
+rx_observable *rx_take_until_predicate(rx_observable *src, bool inclusive, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_skip_until(rx_observable *src, rx_observable *other);
 rx_observable *rx_take_last(rx_observable *src, size_t n);
 rx_observable *rx_distinct_until_changed(rx_observable *src, rx_equal_fn eq, void *ctx, rx_free_fn ctx_free);

@@ -1007,6 +1007,11 @@ class Observable:
     def take_until(self, other):
         return self._wrap(lib.rx_take_until(self._src(), as_observable(other)._src()))
 
+    def take_until_predicate(self, predicate, inclusive=False):
+        """Values until predicate holds for one; inclusive: with that value."""
+        make = lib.rx_take_until_predicate
+        return self._wrap(_with_fn(make, _pred_cb, predicate, self._src(), bool(inclusive)))
+
     def skip_until(self, other):
         return self._wrap(lib.rx_skip_until(self._src(), as_observable(other)._src()))
 
