@@ -425,6 +425,16 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_never(void);
 /** @abstract Fails at once with error (borrowed; retained). Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throw(const rx_error *error);
 /**
+ * @abstract Emits value (borrowed; retained) again and again, one value per action on
+ * `scheduler` (NULL: the current-thread scheduler), until the subscription is disposed.
+ * @discussion It never completes: stop it downstream (rx_take, rx_take_while...). Each
+ * value is scheduled after the previous one was delivered, so other work on a serial
+ * scheduler runs in between; on the immediate scheduler, or on the current-thread one
+ * outside a trampoline, the values come in a loop inside rx_subscribe (as rx_range's). On a
+ * test scheduler every value is due at the current virtual time. Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_repeat_element(rx_value value, rx_scheduler *scheduler);
+/**
  * @abstract Calls factory at each subscription and subscribes to the observable it returns
  * (owned by the library once returned). A NULL return fails that subscription with
  * RX_ERROR_UNKNOWN. ctx_free(ctx) runs once when the observable and its subscriptions are

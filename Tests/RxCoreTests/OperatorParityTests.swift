@@ -246,4 +246,34 @@ final class OperatorParityTests: XCTestCase {
     _ = leaf.subscribe(v)
     XCTAssertEqual(ints(v), [2])
   }
+
+  // ---- repeatElement
+
+  func testRepeatElementOnAVirtualScheduler() {
+    let scheduler = VirtualTimeScheduler()
+    let r = Recorder<Int>()
+    let sub = Observable.repeatElement(42, scheduler: scheduler).subscribe(r)
+    XCTAssertEqual(r.elements, [])
+    // other work queued behind the first value runs before the second one
+    var order: [String] = []
+    _ = scheduler.schedule { order.append("other \(r.elements.count)"); sub.dispose() }
+    _ = scheduler.advance(by: 0)
+    XCTAssertEqual(order, ["other 1"])
+    XCTAssertEqual(r.elements, [42])
+    _ = scheduler.advance(by: 10)
+    XCTAssertEqual(r.elements, [42])
+  }
+
+  func testRepeatElementLoopsOnSynchronousSchedulers() {
+    let r = Recorder<Value>()
+    let leaf = Observable<Value>.repeatElement(.int(3), scheduler: ImmediateScheduler.instance)
+    XCTAssertTrue(leaf is ValueRepeatElementObservable)
+    _ = leaf.take(50_000).subscribe(r)
+    XCTAssertEqual(r.elements.count, 50_000)
+    XCTAssertTrue(r.completed)
+
+    let current = Recorder<Int>()
+    _ = Observable.repeatElement(1).take(3).subscribe(current)
+    XCTAssertEqual(current.elements, [1, 1, 1])
+  }
 }

@@ -482,3 +482,82 @@ RX_TEST(take_until_predicate_bad_input) {
   CHECK_EQ(c.freed, 0);
   pool_drain();
 }
+
+/* ---- repeat_element ---------------------------------------------------------------------- */
+
+RX_TEST(marble_repeat_element_until_taken) {
+  begin();
+  rx_observable *fours = K(rx_repeat_element(RX_INT(4), ts));
+  EXPECT(K(rx_take(fours, 3)), "(444|)");
+  /* after the first value, at the frame it is subscribed */
+  EXPECT(K(rx_take(K(rx_delay_subscription(fours, 2 * RX_MARBLE_FRAME_NS, ts)), 2)), "--(44|)");
+  end();
+}
+
+/* Disposes the subscription in *ctx: scheduled behind the first value. */
+static void dispose_token(void *ctx) { rx_dispose(*(rx_disposable **)ctx); }
+
+RX_TEST(repeat_element_lets_other_work_run_between_values) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_value x = rx_string("x");
+  rx_observable *o = rx_repeat_element(x, s);
+  rx_value_release(x); /* retained by the observable */
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  CHECK_STR(r.log, ""); /* nothing before the scheduler runs */
+  rx_disposable *work = rx_schedule(s, dispose_token, &d, NULL);
+  CHECK_OK(rx_test_scheduler_advance_by(s, 0));
+  CHECK_STR(r.log, "'x'."); /* one value, then the queued work disposed it */
+  CHECK_OK(rx_test_scheduler_advance_by(s, 1000));
+  CHECK_STR(r.log, "'x'.");
+  rx_dispose(work);
+  rx_release(o);
+  rx_release(s);
+}
+
+RX_TEST(repeat_element_disposed_before_it_runs) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *o = rx_repeat_element(RX_INT(1), s);
+  rec r;
+  rx_dispose(rx_subscribe(o, rec_observer(&r)));
+  CHECK_OK(rx_test_scheduler_advance_by(s, 1000));
+  CHECK_STR(r.log, ".");
+  rx_release(o);
+  rx_release(s);
+}
+
+RX_TEST(repeat_element_synchronous_schedulers_loop_without_recursion) {
+  CHECK_STR(run_log(rx_take(A(rx_repeat_element(RX_INT(7), NULL)), 3)), "7 7 7 |.");
+  /* far more values than a recursion could take on the stack */
+  int64_t n = rxtest_scale(200000, 20);
+  rx_observable *many = A(rx_take(A(rx_repeat_element(RX_INT(1), rx_scheduler_immediate())), (size_t)n));
+  rec r;
+  rx_dispose(rx_subscribe(many, rec_observer(&r)));
+  CHECK_EQ(r.nexts, n);
+  CHECK_EQ(r.completed, 1);
+  pool_drain();
+}
+
+RX_TEST(repeat_element_on_a_serial_queue) {
+  rx_scheduler *q = rx_scheduler_serial_new("repeat");
+  rx_observable *o = rx_take(A(rx_repeat_element(RX_INT(3), q)), 1000);
+  rx_value all;
+  rx_error *e = NULL;
+  CHECK_OK(rx_blocking_to_array(o, 10 * 1000000000LL, &all, &e));
+  CHECK_EQ(rx_array_count(all), 1000);
+  CHECK_EQ(rx_array_get(all, 999).i, 3);
+  rx_value_release(all);
+  rx_release(o);
+  rx_release(q);
+  pool_drain();
+}
+
+RX_TEST(repeat_element_bad_input) {
+  rx_value bad = {.kind = (rx_kind)99, .i = 0};
+  CHECK(rx_repeat_element(bad, NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_repeat_element") != NULL);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK(rx_repeat_element(RX_INT(1), (rx_scheduler *)s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_repeat_element") != NULL);
+  rx_release(s);
+}

@@ -56,7 +56,8 @@
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_default_if_empty) X(rx_switch_if_empty)  \
   X(rx_single) X(rx_enumerated) X(rx_compact_map)  \
-  X(rx_take_while_inclusive) X(rx_take_until_predicate)
+  X(rx_take_while_inclusive) X(rx_take_until_predicate)  \
+  X(rx_repeat_element)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -464,7 +465,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 65) {
+  switch (which % 66) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -560,6 +561,13 @@ static void op_operator(Input *in) {
   case 62: if (p_rx_compact_map) o = p_rx_compact_map(src, rx_by_ref_compact_map, byref_new(c), byref_free); break;
   case 63: if (p_rx_take_while_inclusive) o = p_rx_take_while_inclusive(src, pred_fn, CTX); break;
   case 64: if (p_rx_take_until_predicate) o = p_rx_take_until_predicate(src, c & 1, pred_fn, CTX); break;
+  case 65: /* endless: always behind a take (n 0 never subscribes it) */
+    if (p_rx_repeat_element && p_rx_take) {
+      rx_observable *r = p_rx_repeat_element(rx_int(c), (c & 1) ? sched : NULL);
+      if (r) o = p_rx_take(r, c % 4);
+      rx_release(r);
+    }
+    break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -259,6 +259,11 @@ static void w_just_map(void) {
     rx_release(j);
   }
 }
+static void w_repeat_element(void) {
+  rx_observable *r = rx_repeat_element(RX_INT(1), NULL), *t = rx_take(r, (size_t)n_events);
+  drain_source(t);
+  rx_release(r);
+}
 static void w_range_chain(void) {
   rx_observable *r = rx_range(0, (size_t)n_events), *a = rx_map(r, inc, NULL, NULL);
   rx_observable *b = rx_filter(a, keep_all, NULL, NULL), *c = rx_scan(b, RX_INT(0), add, NULL, NULL);
@@ -330,7 +335,7 @@ static const Workload workloads[] = {
   {"subscribe_dispose_single", run_sub_dispose, (const void *)op_single},
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
-  PLAIN("range_concat_map_of", w_range_concat_map),
+  PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("repeat_element_take", w_repeat_element),
 };
 
 static const char *shape(const Workload *wl) {

@@ -283,6 +283,14 @@ def _(r):
     return "rx_throw(error)", [], [Line("out", out)]
 
 
+@diagram("rx_repeat_element", 12)
+def _(r):
+    rep = r.own(lib.rx_repeat_element(lib.rx_int(7), r.ts))
+    late = r.own(lib.rx_delay_subscription(rep, F(3), r.ts))
+    return "rx_take(rx_delay_subscription(rx_repeat_element(7, test), 3 frames), 4)", [], \
+        [Line("out", r.own(lib.rx_take(late, 4)))]
+
+
 @diagram("rx_interval", 12)
 def _(r):
     return "rx_interval(2 frames, test)", [], [Line("out", r.own(lib.rx_interval(F(2), r.ts)))]

@@ -103,6 +103,19 @@ public func rx_throw(_ error: UnsafePointer<rx_error>?) -> UnsafeMutablePointer<
   return ObservableHandle.make(Fail(e))
 }
 
+@c(rx_repeat_element)
+public func rx_repeat_element(_ value: rx_value, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let v = RxValue.from(value, "rx_repeat_element") else { return nil }
+  var on: Scheduler = CurrentThreadScheduler.instance
+  if scheduler != nil {
+    guard let s = SchedulerHandle.from(scheduler, "rx_repeat_element") else { return nil }
+    on = s.scheduler
+  }
+  return ObservableHandle.make(Observable<RxValue>.repeatElement(v, scheduler: on))
+}
+
 @c(rx_defer)
 public func rx_defer(
   _ factory: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<rx_observable>?)?,

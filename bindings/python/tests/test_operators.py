@@ -68,6 +68,12 @@ def test_compact_map():
     assert isinstance(e.value.__cause__, ZeroDivisionError)
 
 
+def test_repeat_element():
+    assert L(rxc.repeat_element("x").take(3)) == ["x", "x", "x"]
+    with rxc.SerialScheduler("repeat") as q:
+        assert L(rxc.repeat_element(5, q).take(100)) == [5] * 100
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

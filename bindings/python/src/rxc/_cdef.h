@@ -122,6 +122,7 @@ rx_observable *rx_range(int64_t start, size_t count);
 rx_observable *rx_empty(void);
 rx_observable *rx_never(void);
 rx_observable *rx_throw(const rx_error *error);
+rx_observable *rx_repeat_element(rx_value value, rx_scheduler *scheduler);
 rx_observable *rx_defer(rx_observable *(*factory)(void *ctx),
 void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_interval(int64_t period_ns,

@@ -1304,6 +1304,13 @@ def defer(factory):
     return Observable._own(_with_fn(lib.rx_defer, _defer_cb, factory))
 
 
+def repeat_element(value, scheduler=None):
+    """value again and again, one per action on scheduler (None: the current-thread
+    scheduler); it never ends by itself: stop it with take(...) or the like."""
+    with _Borrowed(value) as v:
+        return Observable._own(lib.rx_repeat_element(v, scheduler.handle if scheduler is not None else NULL))
+
+
 def interval(period, scheduler=None):
     return Observable._own(lib.rx_interval(_ns(period), _sched(scheduler)))
 
