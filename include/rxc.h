@@ -971,6 +971,23 @@ RX_EXPORT bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
 /** @abstract An rx_compact_map_fn: returns by_ref->compact_map(ctx, &v, out, error). */
 RX_EXPORT bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx_error **error);
 
+/* creation, here for its callback types */
+/**
+ * @abstract RxSwift's generate, a for loop as a stream: emits initial (borrowed; retained),
+ * iterate(initial), iterate(iterate(initial))... while condition holds for the state, then
+ * completes at the first state for which it does not.
+ * @discussion Each state is one action on `scheduler` (NULL: the current-thread scheduler),
+ * scheduled as rx_repeat_element's are; the completion is a step of its own. iterate gets
+ * the previous state (borrowed) and returns the next one (owned); condition and iterate run
+ * on the scheduler, never two at once for one subscription, and each subscription starts
+ * again from initial. An error stored by either fails the stream. ctx is passed to both;
+ * ctx_free(ctx) runs once when the observable and its subscriptions are gone. condition or
+ * iterate NULL: NULL + RX_EINVAL. Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_generate(rx_value initial, rx_scheduler *scheduler,
+                                                           rx_predicate_fn condition, rx_map_fn iterate,
+                                                           void *ctx, rx_free_fn ctx_free);
+
 /* scheduling */
 /**
  * @abstract Subscribes to src on `scheduler`, and disposes that subscription there too.

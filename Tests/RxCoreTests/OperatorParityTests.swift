@@ -276,4 +276,36 @@ final class OperatorParityTests: XCTestCase {
     _ = Observable.repeatElement(1).take(3).subscribe(current)
     XCTAssertEqual(current.elements, [1, 1, 1])
   }
+
+  // ---- generate
+
+  func testGenerate() {
+    let scheduler = VirtualTimeScheduler()
+    let r = Recorder<Int>()
+    _ = Observable.generate(initialState: 0, condition: { $0 <= 3 }, scheduler: scheduler) { $0 + 1 }.subscribe(r)
+    XCTAssertEqual(r.elements, [])
+    _ = scheduler.advance(by: 0)
+    XCTAssertEqual(r.elements, [0, 1, 2, 3])
+    XCTAssertTrue(r.completed)
+
+    let conditionThrows = Recorder<Int>()
+    _ = Observable.generate(initialState: 0, condition: { _ in throw OpTestError(code: 10) }) { $0 }
+      .subscribe(conditionThrows)
+    XCTAssertEqual(conditionThrows.errorCode, 10)
+
+    let iterateThrows = Recorder<Int>()
+    _ = Observable.generate(initialState: 0, condition: { _ in true }) { _ in throw OpTestError(code: 11) }
+      .subscribe(iterateThrows)
+    XCTAssertEqual(iterateThrows.elements, [0])
+    XCTAssertEqual(iterateThrows.errorCode, 11)
+
+    let leaf = Observable<Value>.generate(
+      initialState: .int(1), condition: { _ in true }, scheduler: ImmediateScheduler.instance
+    ) { v in if case .int(let i) = v { return .int(i * 2) } else { return .none } }
+    XCTAssertTrue(leaf is ValueGenerateObservable)
+    let v = Recorder<Value>()
+    _ = leaf.take(5).subscribe(v)
+    XCTAssertEqual(ints(v), [1, 2, 4, 8, 16])
+    XCTAssertTrue(v.completed)
+  }
 }

@@ -561,3 +561,96 @@ RX_TEST(repeat_element_bad_input) {
   CHECK(strstr(rx_last_error(), "rx_repeat_element") != NULL);
   rx_release(s);
 }
+
+/* ---- generate ---------------------------------------------------------------------------- */
+
+static bool at_most_3(void *ctx, rx_value v, rx_error **e) {
+  if (ctx) ((counter *)ctx)->calls++;
+  return v.i <= 3;
+}
+static bool forever(void *ctx, rx_value v, rx_error **e) { return true; }
+static bool condition_fails(void *ctx, rx_value v, rx_error **e) {
+  *e = rx_error_new(RX_ERROR_USER + 6, "condition");
+  return true;
+}
+static rx_value plus_1(void *ctx, rx_value v, rx_error **e) { return rx_int(v.i + 1); }
+static rx_value iterate_fails(void *ctx, rx_value v, rx_error **e) {
+  *e = rx_error_new(RX_ERROR_USER + 7, "iterate");
+  return rx_none();
+}
+/* "a", "aa", "aaa": owned strings, each built from the previous state. */
+static rx_value longer(void *ctx, rx_value v, rx_error **e) {
+  char buf[16];
+  snprintf(buf, sizeof buf, "%sa", rx_value_string(v));
+  return rx_string(buf);
+}
+static bool shorter_than_4(void *ctx, rx_value v, rx_error **e) { return strlen(rx_value_string(v)) < 4; }
+
+RX_TEST(marble_generate_a_finite_loop) {
+  begin();
+  /* one state per step, the completion a step of its own; all due at the current time */
+  EXPECT(K(rx_generate(RX_INT(0), ts, at_most_3, plus_1, NULL, NULL)), "(0123|)");
+  EXPECT(K(rx_generate(RX_INT(5), ts, at_most_3, plus_1, NULL, NULL)), "|");
+  end();
+}
+
+RX_TEST(marble_generate_errors_and_take) {
+  begin();
+  EXPECT_E(K(rx_generate(RX_INT(0), ts, condition_fails, plus_1, NULL, NULL)), "#",
+           err(RX_ERROR_USER + 6, "condition"));
+  EXPECT_E(K(rx_generate(RX_INT(0), ts, forever, iterate_fails, NULL, NULL)), "(0#)",
+           err(RX_ERROR_USER + 7, "iterate"));
+  EXPECT(K(rx_take(K(rx_generate(RX_INT(0), ts, forever, plus_1, NULL, NULL)), 3)), "(012|)");
+  end();
+}
+
+RX_TEST(generate_dispose_between_steps) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *o = rx_generate(RX_INT(0), s, forever, plus_1, NULL, NULL);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  rx_disposable *work = rx_schedule(s, dispose_token, &d, NULL);
+  CHECK_OK(rx_test_scheduler_advance_by(s, 0));
+  CHECK_STR(r.log, "0.");
+  rx_dispose(work);
+  rx_release(o);
+  rx_release(s);
+}
+
+RX_TEST(generate_states_are_owned_and_ctx_freed_once) {
+  counter c = {0};
+  rx_observable *o = rx_generate(RX_INT(1), NULL, at_most_3, plus_1, &c, counter_free);
+  CHECK_STR(run_log(rx_retain(o)), "1 2 3 |.");
+  CHECK_STR(run_log(rx_retain(o)), "1 2 3 |."); /* each subscription from the initial state */
+  CHECK_EQ(c.calls, 8);
+  CHECK_EQ(c.freed, 0);
+  rx_release(o);
+  CHECK_EQ(c.freed, 1);
+  rx_value a = rx_string("a");
+  CHECK_STR(run_log(rx_generate(a, rx_scheduler_immediate(), shorter_than_4, longer, NULL, NULL)),
+            "'a' 'aa' 'aaa' |.");
+  rx_value_release(a);
+  int64_t n = rxtest_scale(100000, 20);
+  rx_observable *many = A(rx_take(A(rx_generate(RX_INT(0), rx_scheduler_immediate(), forever, plus_1, NULL, NULL)),
+                                  (size_t)n));
+  rec r;
+  rx_dispose(rx_subscribe(many, rec_observer(&r)));
+  CHECK_EQ(r.nexts, n);
+  pool_drain();
+}
+
+RX_TEST(generate_bad_input) {
+  counter c = {0};
+  CHECK(rx_generate(RX_INT(0), NULL, NULL, plus_1, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_generate: condition is NULL");
+  CHECK(rx_generate(RX_INT(0), NULL, forever, NULL, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_generate: iterate is NULL");
+  rx_value bad = {.kind = (rx_kind)99, .i = 0};
+  CHECK(rx_generate(bad, NULL, forever, plus_1, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_generate") != NULL);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK(rx_generate(RX_INT(0), (rx_scheduler *)s, forever, plus_1, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_generate") != NULL);
+  rx_release(s);
+  CHECK_EQ(c.freed, 0);
+}

@@ -322,6 +322,8 @@ RECIPES = {
                                  out_value(), out_error()],
     # endless: on a test scheduler of its own that never runs, so its subscription stays idle
     "rx_repeat_element": lambda: [lib.rx_int(1), mk_owned(lib.rx_test_scheduler_new)],
+    "rx_generate": lambda: [lib.rx_int(1), mk_owned(lib.rx_test_scheduler_new),
+                            callback(ffi.typeof("rx_predicate_fn")), callback(ffi.typeof("rx_map_fn")), NULL, NULL],
     "rx_connect": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_ref_count": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_drive": lambda: [mk_owned(lambda: lib.rx_as_driver(fresh_observable(), lib.rx_int(0))), observer()],

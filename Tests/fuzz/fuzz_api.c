@@ -57,7 +57,7 @@
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_default_if_empty) X(rx_switch_if_empty)  \
   X(rx_single) X(rx_enumerated) X(rx_compact_map)  \
   X(rx_take_while_inclusive) X(rx_take_until_predicate)  \
-  X(rx_repeat_element)
+  X(rx_repeat_element) X(rx_generate)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -465,7 +465,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 66) {
+  switch (which % 67) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -566,6 +566,13 @@ static void op_operator(Input *in) {
       rx_observable *r = p_rx_repeat_element(rx_int(c), (c & 1) ? sched : NULL);
       if (r) o = p_rx_take(r, c % 4);
       rx_release(r);
+    }
+    break;
+  case 66: /* map_fn counts up, pred_fn may hold forever: behind a take too */
+    if (p_rx_generate && p_rx_take) {
+      rx_observable *g = p_rx_generate(rx_int(c), (c & 1) ? sched : NULL, pred_fn, map_fn, CTX);
+      if (g) o = p_rx_take(g, c % 5);
+      rx_release(g);
     }
     break;
   case 48: {

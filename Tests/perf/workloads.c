@@ -264,6 +264,8 @@ static void w_repeat_element(void) {
   drain_source(t);
   rx_release(r);
 }
+static bool below_n(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return v.i < n_events; }
+static void w_generate(void) { drain_source(rx_generate(RX_INT(0), NULL, below_n, inc, NULL, NULL)); }
 static void w_range_chain(void) {
   rx_observable *r = rx_range(0, (size_t)n_events), *a = rx_map(r, inc, NULL, NULL);
   rx_observable *b = rx_filter(a, keep_all, NULL, NULL), *c = rx_scan(b, RX_INT(0), add, NULL, NULL);
@@ -336,6 +338,7 @@ static const Workload workloads[] = {
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("repeat_element_take", w_repeat_element),
+  PLAIN("generate", w_generate),
 };
 
 static const char *shape(const Workload *wl) {

@@ -291,6 +291,15 @@ def _(r):
         [Line("out", r.own(lib.rx_take(late, 4)))]
 
 
+@diagram("rx_generate", 12)
+def _(r):
+    cond = _cb(PRED_FN, lambda ctx, v, err: v.i < 8)
+    step = _cb(MAP_FN, lambda ctx, v, err: lib.rx_int(v.i * 2))
+    gen = r.own(lib.rx_generate(lib.rx_int(1), r.ts, cond, step, NULL, NULL))
+    return "rx_delay_subscription(rx_generate(1, test, x → x < 8, x → 2x), 2 frames)", [], \
+        [Line("out", r.own(lib.rx_delay_subscription(gen, F(2), r.ts)))]
+
+
 @diagram("rx_interval", 12)
 def _(r):
     return "rx_interval(2 frames, test)", [], [Line("out", r.own(lib.rx_interval(F(2), r.ts)))]

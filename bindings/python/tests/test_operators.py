@@ -74,6 +74,15 @@ def test_repeat_element():
         assert L(rxc.repeat_element(5, q).take(100)) == [5] * 100
 
 
+def test_generate():
+    assert L(rxc.generate(1, lambda x: x < 100, lambda x: x * 3)) == [1, 3, 9, 27, 81]
+    assert L(rxc.generate("a", lambda s: len(s) < 3, lambda s: s + "b")) == ["a", "ab"]
+    assert L(rxc.generate(0, lambda x: True, lambda x: x + 1).take(4)) == [0, 1, 2, 3]
+    with pytest.raises(rxc.RxError) as e:
+        L(rxc.generate(0, lambda x: True, lambda x: 1 // 0))
+    assert isinstance(e.value.__cause__, ZeroDivisionError)
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

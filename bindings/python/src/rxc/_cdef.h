@@ -221,6 +221,9 @@ rx_observable *rx_by_ref_flat_map(void *by_ref, rx_value v, rx_error **error);
 rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_error **error);
 bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
 bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx_error **error);
+rx_observable *rx_generate(rx_value initial, rx_scheduler *scheduler,
+rx_predicate_fn condition, rx_map_fn iterate,
+void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);

@@ -747,6 +747,24 @@ def _compact_cb(ctx, v, out, err, _from_handle=ffi.from_handle, _INT=_INT):
         return False
 
 
+@ffi.callback("bool(void *, rx_value, rx_error **)")
+def _gen_cond_cb(ctx, v, err):
+    try:
+        return bool(ffi.from_handle(ctx)[0](_to_py(v)))
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return False
+
+
+@ffi.callback("rx_value(void *, rx_value, rx_error **)")
+def _gen_iter_cb(ctx, v, err):
+    try:
+        return _from_py(ffi.from_handle(ctx)[1](_to_py(v)))
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return _NONE_V
+
+
 @ffi.callback("rx_value(void *, rx_value, rx_value, rx_error **)")
 def _acc_cb(ctx, acc, v, err):
     try:
@@ -1309,6 +1327,18 @@ def repeat_element(value, scheduler=None):
     scheduler); it never ends by itself: stop it with take(...) or the like."""
     with _Borrowed(value) as v:
         return Observable._own(lib.rx_repeat_element(v, scheduler.handle if scheduler is not None else NULL))
+
+
+def generate(initial, condition, iterate, scheduler=None):
+    """initial, iterate(initial), ... while condition(state) holds, one per action on
+    scheduler (None: the current-thread scheduler)."""
+    ctx = _put((condition, iterate))
+    with _Borrowed(initial) as v:
+        p = lib.rx_generate(v, scheduler.handle if scheduler is not None else NULL, _gen_cond_cb,
+                            _gen_iter_cb, ctx, _free_cb)
+    if p == NULL:
+        _drop(ctx)
+    return Observable._own(p)
 
 
 def interval(period, scheduler=None):
