@@ -425,6 +425,16 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_never(void);
 /** @abstract Fails at once with error (borrowed; retained). Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throw(const rx_error *error);
 /**
+ * @abstract Emits value (borrowed; retained) again and again, one value per action on
+ * `scheduler` (NULL: the current-thread scheduler), until the subscription is disposed.
+ * @discussion It never completes: stop it downstream (rx_take, rx_take_while...). Each
+ * value is scheduled after the previous one was delivered, so other work on a serial
+ * scheduler runs in between; on the immediate scheduler, or on the current-thread one
+ * outside a trampoline, the values come in a loop inside rx_subscribe (as rx_range's). On a
+ * test scheduler every value is due at the current virtual time. Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_repeat_element(rx_value value, rx_scheduler *scheduler);
+/**
  * @abstract Calls factory at each subscription and subscribes to the observable it returns
  * (owned by the library once returned). A NULL return fails that subscription with
  * RX_ERROR_UNKNOWN. ctx_free(ctx) runs once when the observable and its subscriptions are
@@ -901,7 +911,11 @@ RX_EXPORT rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
 
 /* Returns the mapped value (owned). */
 typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
-/* True to let v through (filter), to keep going (take_while) or to keep skipping (skip_while). */
+/* Stores v's mapped value (owned) in *out and returns true to emit it, or returns false to
+   drop v. *out is rx_none() on entry; a value stored there when returning false is released. */
+typedef bool (*rx_compact_map_fn)(void *ctx, rx_value v, rx_value *out, rx_error **error);
+/* True to let v through (filter), to keep going (take_while), to keep skipping (skip_while)
+   or to stop (take_until_predicate). */
 typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
 /* Returns the next accumulation (owned); acc is borrowed. */
 typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_error **error);
@@ -935,6 +949,7 @@ typedef struct rx_by_ref {
   rx_observable *(*flat_map)(void *ctx, const rx_value *v, rx_error **error);
   void (*combine)(void *ctx, const rx_value *values, size_t n, rx_value *out, rx_error **error);
   bool (*equal)(void *ctx, const rx_value *a, const rx_value *b);
+  bool (*compact_map)(void *ctx, const rx_value *v, rx_value *out, rx_error **error);
 } rx_by_ref;
 
 /* The trampolines: each is a callback of the by-value type it is named after, whose ctx is
@@ -953,6 +968,25 @@ RX_EXPORT rx_observable *rx_by_ref_flat_map(void *by_ref, rx_value v, rx_error *
 RX_EXPORT rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_error **error);
 /** @abstract An rx_equal_fn: returns by_ref->equal(ctx, &a, &b). */
 RX_EXPORT bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
+/** @abstract An rx_compact_map_fn: returns by_ref->compact_map(ctx, &v, out, error). */
+RX_EXPORT bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx_error **error);
+
+/* creation, here for its callback types */
+/**
+ * @abstract RxSwift's generate, a for loop as a stream: emits initial (borrowed; retained),
+ * iterate(initial), iterate(iterate(initial))... while condition holds for the state, then
+ * completes at the first state for which it does not.
+ * @discussion Each state is one action on `scheduler` (NULL: the current-thread scheduler),
+ * scheduled as rx_repeat_element's are; the completion is a step of its own. iterate gets
+ * the previous state (borrowed) and returns the next one (owned); condition and iterate run
+ * on the scheduler, never two at once for one subscription, and each subscription starts
+ * again from initial. An error stored by either fails the stream. ctx is passed to both;
+ * ctx_free(ctx) runs once when the observable and its subscriptions are gone. condition or
+ * iterate NULL: NULL + RX_EINVAL. Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_generate(rx_value initial, rx_scheduler *scheduler,
+                                                           rx_predicate_fn condition, rx_map_fn iterate,
+                                                           void *ctx, rx_free_fn ctx_free);
 
 /* scheduling */
 /**
@@ -1078,6 +1112,9 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_pausable_buffered(rx_observabl
 /* transform */
 /** @abstract Emits fn(v) for each element v. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Calls fn for each element v and emits what it stores in *out when it returns
+ * true; elements for which it returns false are dropped (RxSwift's compactMap). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_compact_map(rx_observable *src, rx_compact_map_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Emits each accumulation fn(acc, v), starting from seed (borrowed; retained). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Accumulates like rx_scan; emits only the final accumulation (seed for an empty
@@ -1104,6 +1141,12 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_buffer(rx_observable *src, int
 /** @abstract Emits one RX_ARRAY with every element when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_to_array(rx_observable *src);
 
+/** @abstract Each element v as the pair [index, v]: an RX_ARRAY of two items, an
+ * RX_INT index counting from 0 per subscription and v itself (as rx_zip and
+ * rx_combine_latest pack their values). Read them with rx_array_get(pair, 0) and
+ * rx_array_get(pair, 1). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_enumerated(rx_observable *src);
+
 /* filter */
 /** @abstract Forwards the elements for which fn returns true. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
@@ -1114,11 +1157,18 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take(rx_observable *src, size_
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip(rx_observable *src, size_t n);
 /** @abstract Forwards elements while fn returns true; completes at the first false. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_take_while, but the element for which fn returns false is forwarded
+ * before the completion (RxSwift's take(while:behavior: .inclusive)). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_while_inclusive(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Drops elements while fn returns true, then forwards all the rest. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Forwards src until `other` emits an element, then completes. An error of other
  * fails the stream; other completing without an element changes nothing. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
+/** @abstract Forwards src until fn returns true for an element, then completes (RxSwift's
+ * take(until:behavior:) with a predicate): `inclusive` forwards that element first, otherwise
+ * it is dropped. fn sees each element once, the last one included. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_until_predicate(rx_observable *src, bool inclusive, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Drops src's elements until `other` emits one. An error of other fails the stream.
  * If src completes before other emitted, the subscription ends with only on_disposed (as
  * RxSwift, which emits nothing). */
@@ -1135,8 +1185,19 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_element_at(rx_observable *src,
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_first(rx_observable *src);
 /** @abstract The last element once the source completes; RX_ERROR_NO_ELEMENTS if empty. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_last(rx_observable *src);
+/** @abstract The source's only element, forwarded when it arrives, then completed when the
+ * source completes. An empty source fails with RX_ERROR_NO_ELEMENTS; a second element
+ * fails the stream with RX_ERROR_MORE_THAN_ONE_ELEMENT at once and disposes the source. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_single(rx_observable *src);
 /** @abstract Only the source's terminal event. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ignore_elements(rx_observable *src);
+/** @abstract Mirrors src; if src completes without an element, emits `value` (borrowed;
+ * retained) and then completes. Errors are forwarded as they are. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_default_if_empty(rx_observable *src, rx_value value);
+/** @abstract Mirrors src; if src completes without an element, continues with `fallback`
+ * (borrowed; retained), subscribed only then, on the thread that delivered the completion.
+ * An error of src is forwarded and fallback is never subscribed. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_switch_if_empty(rx_observable *src, rx_observable *fallback);
 /**
  * @abstract Emits a value only once `ns` passed without a newer one; completion first emits
  * the pending value. Timers run on `scheduler` (negative ns is 0).

@@ -136,3 +136,23 @@ RX_TEST(by_ref_null_members_and_null_by_ref_fail_with_unknown) {
   CHECK(strstr(rx_last_error(), "rx_by_ref_equal") != NULL);
   rx_release(src);
 }
+
+static bool ref_even_halved(void *ctx, const rx_value *v, rx_value *out, rx_error **e) {
+  if (v->i % 2) return false;
+  *out = rx_int(v->i / 2);
+  return true;
+}
+
+RX_TEST(by_ref_compact_map_through_its_trampoline) {
+  rx_observable *src = rx_range(1, 6);
+  holder sub, fn, empty;
+  memset(&fn, 0, sizeof fn);
+  memset(&empty, 0, sizeof empty);
+  fn.by.compact_map = ref_even_halved;
+  run_into(rx_compact_map(src, rx_by_ref_compact_map, &fn, NULL), &sub);
+  CHECK_STR(sub.r.log, "1 2 3 |.");
+  run_into(rx_compact_map(src, rx_by_ref_compact_map, &empty, NULL), &sub);
+  CHECK_EQ(sub.r.error_code, RX_ERROR_UNKNOWN);
+  CHECK(strstr(sub.r.log, "rx_by_ref_compact_map") != NULL);
+  rx_release(src);
+}

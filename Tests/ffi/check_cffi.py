@@ -72,6 +72,11 @@ def predicate_fn(ctx, v, err):
     return True
 
 
+def compact_map_fn(ctx, v, out, err):
+    out[0] = map_fn(ctx, v, err)
+    return True
+
+
 def accumulate_fn(ctx, acc, v, err):
     return lib.rx_int((acc.i if acc.kind == lib.RX_INT else 0) + (v.i if v.kind == lib.RX_INT else 0))
 
@@ -122,6 +127,7 @@ CALLBACK_TYPES = {
     "void(*)(void *)": ("rx_free_fn/rx_action_fn/on_completed", lambda ctx: None),
     "rx_value(*)(void *, rx_value, rx_error * *)": ("rx_map_fn", map_fn),
     "_Bool(*)(void *, rx_value, rx_error * *)": ("rx_predicate_fn", predicate_fn),
+    "_Bool(*)(void *, rx_value, rx_value *, rx_error * *)": ("rx_compact_map_fn", compact_map_fn),
     "rx_value(*)(void *, rx_value, rx_value, rx_error * *)": ("rx_accumulate_fn", accumulate_fn),
     "rx_observable *(*)(void *, rx_value, rx_error * *)": ("rx_flat_map_fn", flat_map_fn),
     "rx_value(*)(void *, rx_value *, size_t, rx_error * *)": ("rx_combine_fn", combine_fn),
@@ -332,6 +338,10 @@ RECIPES = {
                                                     fresh("rx_disposable *")],
     "rx_subject_value": lambda: [mk_owned(lambda: lib.rx_behavior_subject_new(lib.rx_int(3))),
                                  out_value(), out_error()],
+    # endless: on a test scheduler of its own that never runs, so its subscription stays idle
+    "rx_repeat_element": lambda: [lib.rx_int(1), mk_owned(lib.rx_test_scheduler_new)],
+    "rx_generate": lambda: [lib.rx_int(1), mk_owned(lib.rx_test_scheduler_new),
+                            callback(ffi.typeof("rx_predicate_fn")), callback(ffi.typeof("rx_map_fn")), NULL, NULL],
     "rx_connect": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_ref_count": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_drive": lambda: [mk_owned(lambda: lib.rx_as_driver(fresh_observable(), lib.rx_int(0))), observer()],

@@ -37,6 +37,12 @@ local cbs = {
     function(ctx, p, out, err) out[0] = lib.rx_int(p.i * 10) end),
   predicate = ffi.cast("bool (*)(void *, const rx_value *, rx_error **)",
     function(ctx, p, err) return p.i % 2 == 1 end),
+  compact_map = ffi.cast("bool (*)(void *, const rx_value *, rx_value *, rx_error **)",
+    function(ctx, p, out, err)
+      if p.i % 2 == 1 then return false end
+      out[0] = lib.rx_int(p.i * 100)
+      return true
+    end),
   accumulate = ffi.cast("void (*)(void *, const rx_value *, const rx_value *, rx_value *, rx_error **)",
     function(ctx, acc, p, out, err) out[0] = lib.rx_int(acc.i + p.i) end),
 }
@@ -61,6 +67,8 @@ local r = collect(lib.rx_map(src, lib.rx_by_ref_map, by, nil))
 check("rx_map via rx_by_ref_map", r == "10 20 30 40" and completed == 1 and disposed == 1, r)
 r = collect(lib.rx_filter(src, lib.rx_by_ref_predicate, by, nil))
 check("rx_filter via rx_by_ref_predicate", r == "1 3", r)
+r = collect(lib.rx_compact_map(src, lib.rx_by_ref_compact_map, by, nil))
+check("rx_compact_map via rx_by_ref_compact_map", r == "200 400", r)
 r = collect(lib.rx_scan(src, lib.rx_int(0), lib.rx_by_ref_accumulate, by, nil))
 check("rx_scan via rx_by_ref_accumulate", r == "1 3 6 10", r)
 lib.rx_release(src)

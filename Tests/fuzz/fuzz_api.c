@@ -54,7 +54,10 @@
   X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_main_drain)   \
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
-  X(rx_run_loop_run_for) X(rx_run_loop_stop)
+  X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_default_if_empty) X(rx_switch_if_empty)  \
+  X(rx_single) X(rx_enumerated) X(rx_compact_map)  \
+  X(rx_take_while_inclusive) X(rx_take_until_predicate)  \
+  X(rx_repeat_element) X(rx_generate)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -336,6 +339,18 @@ static bool pred_fn(void *ctx, rx_value v, rx_error **error) {
   return v.kind != RX_INT || (v.i + c->param) % 2 == 0;
 }
 
+/* Keeps what pred_fn keeps, mapped by map_fn; param 6 stores a string before dropping. */
+static bool compact_fn(void *ctx, rx_value v, rx_value *out, rx_error **error) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param == 6) {
+    *out = rx_string("dropped");
+    return false;
+  }
+  if (!pred_fn(ctx, v, error)) return false;
+  *out = map_fn(ctx, v, error);
+  return true;
+}
+
 static rx_value acc_fn(void *ctx, rx_value acc, rx_value v, rx_error **error) {
   (void)error;
   ctx_use(ctx);
@@ -372,6 +387,7 @@ static void br_combine(void *ctx, const rx_value *vs, size_t n, rx_value *out, r
   *out = combine_fn(ctx, vs, n, e);
 }
 static bool br_equal(void *ctx, const rx_value *a, const rx_value *b) { return equal_fn(ctx, *a, *b); }
+static bool br_compact(void *ctx, const rx_value *v, rx_value *out, rx_error **e) { return compact_fn(ctx, *v, out, e); }
 
 static rx_by_ref *byref_new(uint8_t param) {
   rx_by_ref *b = calloc(1, sizeof *b);
@@ -382,6 +398,7 @@ static rx_by_ref *byref_new(uint8_t param) {
   b->flat_map = br_flat;
   b->combine = br_combine;
   b->equal = br_equal;
+  b->compact_map = br_compact;
   return b;
 }
 /* Freed here: a trampoline called after its ctx_free reads freed memory (ASan reports it). */
@@ -468,7 +485,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 60) {
+  switch (which % 70) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -569,6 +586,28 @@ static void op_operator(Input *in) {
       rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), 1000000, dropped_fn,
                             ctx_new(c % 8, 0), ctx_free};
       o = flow_checked(p_rx_pausable_buffered(src, other ? other : src, &fo), &fo);
+    }
+    break;
+  case 60: if (p_rx_default_if_empty) o = p_rx_default_if_empty(src, rx_int(-3)); break;
+  case 61: if (p_rx_switch_if_empty && other) o = p_rx_switch_if_empty(src, other); break;
+  case 62: if (p_rx_single) o = p_rx_single(src); break;
+  case 63: if (p_rx_enumerated) o = p_rx_enumerated(src); break;
+  case 64: if (p_rx_compact_map) o = p_rx_compact_map(src, compact_fn, CTX); break;
+  case 65: if (p_rx_compact_map) o = p_rx_compact_map(src, rx_by_ref_compact_map, byref_new(c), byref_free); break;
+  case 66: if (p_rx_take_while_inclusive) o = p_rx_take_while_inclusive(src, pred_fn, CTX); break;
+  case 67: if (p_rx_take_until_predicate) o = p_rx_take_until_predicate(src, c & 1, pred_fn, CTX); break;
+  case 68: /* endless: always behind a take (n 0 never subscribes it) */
+    if (p_rx_repeat_element && p_rx_take) {
+      rx_observable *r = p_rx_repeat_element(rx_int(c), (c & 1) ? sched : NULL);
+      if (r) o = p_rx_take(r, c % 4);
+      rx_release(r);
+    }
+    break;
+  case 69: /* map_fn counts up, pred_fn may hold forever: behind a take too */
+    if (p_rx_generate && p_rx_take) {
+      rx_observable *g = p_rx_generate(rx_int(c), (c & 1) ? sched : NULL, pred_fn, map_fn, CTX);
+      if (g) o = p_rx_take(g, c % 5);
+      rx_release(g);
     }
     break;
   case 48: {

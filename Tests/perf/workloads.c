@@ -36,6 +36,11 @@ static rx_value sum2(void *ctx, const rx_value *vs, size_t n, rx_error **e) {
   for (size_t k = 0; k < n; k++) s += vs[k].i;
   return rx_int(s);
 }
+static bool keep_odd_inc(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  (void)ctx; (void)e;
+  *out = rx_int(v.i + 1);
+  return v.i % 2;
+}
 static bool int_eq(void *ctx, rx_value a, rx_value b) { (void)ctx; return a.i == b.i; }
 static rx_observable *to_just(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_just(v); }
 static rx_observable *to_pair(void *ctx, rx_value v, rx_error **e) {
@@ -109,12 +114,18 @@ MAKER(op_take, rx_take(src, (size_t)-1))
 MAKER(op_skip, rx_skip(src, 1))
 MAKER(op_take_while, rx_take_while(src, keep_all, NULL, NULL))
 MAKER(op_skip_while, rx_skip_while(src, keep_none, NULL, NULL))
+MAKER(op_take_while_inclusive, rx_take_while_inclusive(src, keep_all, NULL, NULL))
+MAKER(op_take_until_predicate, rx_take_until_predicate(src, true, keep_none, NULL, NULL))
 MAKER(op_distinct, rx_distinct_until_changed(src, NULL, NULL, NULL))
 MAKER(op_distinct_eq, rx_distinct_until_changed(src, int_eq, NULL, NULL))
 MAKER(op_element_at, rx_element_at(src, (size_t)-1))
 MAKER(op_first, rx_first(src))
 MAKER(op_last, rx_last(src))
 MAKER(op_ignore, rx_ignore_elements(src))
+MAKER(op_default_if_empty, rx_default_if_empty(src, RX_INT(0)))
+MAKER(op_single, rx_single(src))
+MAKER(op_enumerated, rx_enumerated(src))
+MAKER(op_compact_map, rx_compact_map(src, keep_odd_inc, NULL, NULL))
 MAKER(op_take_last, rx_take_last(src, 1))
 MAKER(op_to_array, rx_to_array(src))
 MAKER(op_buffer, rx_buffer(src, 0, 10, NULL))
@@ -195,6 +206,12 @@ static rx_observable *op_take_until(rx_observable *src) {
 static rx_observable *op_skip_until(rx_observable *src) {
   rx_observable *now = rx_just(RX_INT(0)), *o = rx_skip_until(src, now);
   rx_release(now);
+  return o;
+}
+/* The subject is the fallback of an empty source: events go through the fallback's path. */
+static rx_observable *op_switch_if_empty(rx_observable *src) {
+  rx_observable *empty = rx_empty(), *o = rx_switch_if_empty(empty, src);
+  rx_release(empty);
   return o;
 }
 static rx_observable *op_publish_ref_count(rx_observable *src) {
@@ -279,6 +296,13 @@ static void w_just_map(void) {
     rx_release(j);
   }
 }
+static void w_repeat_element(void) {
+  rx_observable *r = rx_repeat_element(RX_INT(1), NULL), *t = rx_take(r, (size_t)n_events);
+  drain_source(t);
+  rx_release(r);
+}
+static bool below_n(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return v.i < n_events; }
+static void w_generate(void) { drain_source(rx_generate(RX_INT(0), NULL, below_n, inc, NULL, NULL)); }
 static void w_range_chain(void) {
   rx_observable *r = rx_range(0, (size_t)n_events), *a = rx_map(r, inc, NULL, NULL);
   rx_observable *b = rx_filter(a, keep_all, NULL, NULL), *c = rx_scan(b, RX_INT(0), add, NULL, NULL);
@@ -347,6 +371,8 @@ static const Workload workloads[] = {
   SUBJ("publish_relay"), SUBJ("behavior_relay"),
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
+  OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
+  OP(take_until_predicate),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
@@ -356,11 +382,15 @@ static const Workload workloads[] = {
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},
+  /* single ends a subscription at its second element: measured per subscription */
+  {"subscribe_dispose_single", run_sub_dispose, (const void *)op_single},
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),
   PLAIN("observe_on_bounded_full", w_observe_on_bounded_full),
   PLAIN("pausable", w_pausable), PLAIN("pausable_buffered", w_pausable_buffered),
+  PLAIN("repeat_element_take", w_repeat_element),
+  PLAIN("generate", w_generate),
 };
 
 static const char *shape(const Workload *wl) {

@@ -32,6 +32,8 @@ OVERRIDES = {
     ('rx_combine_latest', 'fn'): ['null_ok'],
     ('rx_zip', 'fn'): ['null_ok'],
     ('rx_with_latest_from', 'fn'): ['null_ok'],
+    ('rx_repeat_element', 'scheduler'): ['null_ok'],
+    ('rx_generate', 'scheduler'): ['null_ok'],
     ('rx_release', 'handle'): ['null_silent', 'any'],
     ('rx_retain', 'handle'): ['any'],
     ('rx_serial_disposable_set', 'serial'): ['sort=serial'],

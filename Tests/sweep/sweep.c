@@ -163,7 +163,9 @@ static int in_set(const char *set, const char *name) {
 static void stub_action(void *ctx) { (void)ctx; }
 /* Never called by the sweep's calls; a zero return suits every callback type. */
 static void *stub_fn(void) { return NULL; }
-static char dummy[64];
+/* Zeroed memory for opaque pointers; the rx_by_ref trampolines read it as an rx_by_ref, so
+   it holds one whole (all members NULL). */
+static _Alignas(16) char dummy[sizeof(rx_by_ref) > 64 ? sizeof(rx_by_ref) : 64];
 
 static rx_emitter *kept_emitter;
 static rx_disposable *keep_emitter(void *ctx, rx_emitter *e) {

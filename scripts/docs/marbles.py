@@ -283,6 +283,23 @@ def _(r):
     return "rx_throw(error)", [], [Line("out", out)]
 
 
+@diagram("rx_repeat_element", 12)
+def _(r):
+    rep = r.own(lib.rx_repeat_element(lib.rx_int(7), r.ts))
+    late = r.own(lib.rx_delay_subscription(rep, F(3), r.ts))
+    return "rx_take(rx_delay_subscription(rx_repeat_element(7, test), 3 frames), 4)", [], \
+        [Line("out", r.own(lib.rx_take(late, 4)))]
+
+
+@diagram("rx_generate", 12)
+def _(r):
+    cond = _cb(PRED_FN, lambda ctx, v, err: v.i < 8)
+    step = _cb(MAP_FN, lambda ctx, v, err: lib.rx_int(v.i * 2))
+    gen = r.own(lib.rx_generate(lib.rx_int(1), r.ts, cond, step, NULL, NULL))
+    return "rx_delay_subscription(rx_generate(1, test, x → x < 8, x → 2x), 2 frames)", [], \
+        [Line("out", r.own(lib.rx_delay_subscription(gen, F(2), r.ts)))]
+
+
 @diagram("rx_interval", 12)
 def _(r):
     return "rx_interval(2 frames, test)", [], [Line("out", r.own(lib.rx_interval(F(2), r.ts)))]
@@ -408,6 +425,26 @@ def odd(ctx, v, err):
     return v.i % 2 == 1
 
 
+@diagram("rx_compact_map", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-5-6-|")
+
+    def halve_even(ctx, v, out, err):
+        if v.i % 2:
+            return False
+        out[0] = lib.rx_int(v.i // 2)
+        return True
+    fn = keep(ffi.callback("bool(void *, rx_value, rx_value *, rx_error **)", halve_even))
+    return "rx_compact_map(src, x → x even ? x / 2 : drop)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_compact_map(src, fn, NULL, NULL)))]
+
+
+@diagram("rx_enumerated", 12)
+def _(r):
+    src = r.hot("-a-b--c-|")
+    return "rx_enumerated(src)", [Line("src", src)], [Line("out", r.own(lib.rx_enumerated(src)))]
+
+
 @diagram("rx_filter", 14)
 def _(r):
     src = r.hot("-1-2-3-4-5-|")
@@ -435,6 +472,14 @@ def _(r):
         [Line("out", r.own(lib.rx_take_while(src, fn, NULL, NULL)))]
 
 
+@diagram("rx_take_while_inclusive", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-1-|")
+    fn = _cb(PRED_FN, lambda ctx, v, err: v.i < 3)
+    return "rx_take_while_inclusive(src, x → x < 3)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_take_while_inclusive(src, fn, NULL, NULL)))]
+
+
 @diagram("rx_skip_while", 14)
 def _(r):
     src = r.hot("-1-2-3-4-1-|")
@@ -449,6 +494,14 @@ def _(r):
     other = r.hot("------x--|")
     return "rx_take_until(src, other)", [Line("src", src), Line("other", other)], \
         [Line("out", r.own(lib.rx_take_until(src, other)))]
+
+
+@diagram("rx_take_until_predicate", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-1-|")
+    fn = _cb(PRED_FN, lambda ctx, v, err: v.i >= 3)
+    return "rx_take_until_predicate(src, x → x ≥ 3, inclusive)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_take_until_predicate(src, True, fn, NULL, NULL)))]
 
 
 @diagram("rx_skip_until", 14)
@@ -494,6 +547,29 @@ def _(r):
 def _(r):
     src = r.hot("--a-b-c-|")
     return "rx_ignore_elements(src)", [Line("src", src)], [Line("out", r.own(lib.rx_ignore_elements(src)))]
+
+
+@diagram("rx_single", 12)
+def _(r):
+    a, b = r.hot("--a-----|"), r.hot("--a-b---|")
+    return "rx_single(src)", [Line("a", a), Line("b", b)], \
+        [Line("a → out", r.own(lib.rx_single(a))), Line("b → out", r.own(lib.rx_single(b)))]
+
+
+@diagram("rx_default_if_empty", 12)
+def _(r):
+    a, b = r.hot("--a-b-|"), r.hot("------|")
+    return "rx_default_if_empty(src, 0)", [Line("a", a), Line("b", b)], \
+        [Line("a → out", r.own(lib.rx_default_if_empty(a, lib.rx_int(0)))),
+         Line("b → out", r.own(lib.rx_default_if_empty(b, lib.rx_int(0))))]
+
+
+@diagram("rx_switch_if_empty", 14)
+def _(r):
+    src = r.hot("-----|")
+    lf, fallback = r.watch("fallback (cold)", r.cold("-7-8-|"))
+    return "rx_switch_if_empty(src, fallback)", [Line("src", src), lf], \
+        [Line("out", r.own(lib.rx_switch_if_empty(src, fallback)))]
 
 
 @diagram("rx_debounce", 20)

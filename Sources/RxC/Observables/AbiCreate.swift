@@ -103,6 +103,38 @@ public func rx_throw(_ error: UnsafePointer<rx_error>?) -> UnsafeMutablePointer<
   return ObservableHandle.make(Fail(e))
 }
 
+@c(rx_repeat_element)
+public func rx_repeat_element(_ value: rx_value, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let v = RxValue.from(value, "rx_repeat_element") else { return nil }
+  var on: Scheduler = CurrentThreadScheduler.instance
+  if scheduler != nil {
+    guard let s = SchedulerHandle.from(scheduler, "rx_repeat_element") else { return nil }
+    on = s.scheduler
+  }
+  return ObservableHandle.make(Observable<RxValue>.repeatElement(v, scheduler: on))
+}
+
+@c(rx_generate)
+public func rx_generate(
+  _ initial: rx_value, _ scheduler: UnsafeMutablePointer<rx_scheduler>?, _ condition: rx_predicate_fn?,
+  _ iterate: rx_map_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let condition else { setLastError("rx_generate: condition is NULL"); return nil }
+  guard let iterate else { setLastError("rx_generate: iterate is NULL"); return nil }
+  guard let v = RxValue.from(initial, "rx_generate") else { return nil }
+  var on: Scheduler = CurrentThreadScheduler.instance
+  if scheduler != nil {
+    guard let s = SchedulerHandle.from(scheduler, "rx_generate") else { return nil }
+    on = s.scheduler
+  }
+  let context = CContext(ctx, ctxFree)
+  return ObservableHandle.make(Observable<RxValue>.generate(
+    initialState: v, condition: CAdapt.predicate(condition, context, "rx_generate"), scheduler: on,
+    iterate: CAdapt.map(iterate, context, "rx_generate")))
+}
+
 @c(rx_defer)
 public func rx_defer(
   _ factory: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<rx_observable>?)?,

@@ -99,3 +99,15 @@ public func rx_by_ref_equal(_ p: UnsafeMutableRawPointer?, _ a: rx_value, _ b: r
   }
   return withUnsafePointer(to: a) { x in withUnsafePointer(to: b) { fn(r.pointee.ctx, x, $0) } }
 }
+
+@c(rx_by_ref_compact_map)
+public func rx_by_ref_compact_map(
+  _ p: UnsafeMutableRawPointer?, _ v: rx_value, _ out: UnsafeMutablePointer<rx_value>?,
+  _ error: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?
+) -> Bool {
+  guard let r = byRef(p), let fn = r.pointee.compact_map else {
+    missing(error, "rx_by_ref_compact_map: the rx_by_ref or its compact_map")
+    return false
+  }
+  return withUnsafePointer(to: v) { fn(r.pointee.ctx, $0, out, error) }
+}

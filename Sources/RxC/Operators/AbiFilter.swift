@@ -36,6 +36,17 @@ public func rx_take_while(
   return ObservableHandle.make(h.observable.take(while: CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_while")))
 }
 
+@c(rx_take_while_inclusive)
+public func rx_take_while_inclusive(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_predicate_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_take_while_inclusive") else { return nil }
+  guard let fn else { setLastError("rx_take_while_inclusive: fn is NULL"); return nil }
+  let predicate = CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_while_inclusive")
+  return ObservableHandle.make(h.observable.take(while: predicate, behavior: .inclusive))
+}
+
 @c(rx_skip_while)
 public func rx_skip_while(
   _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_predicate_fn?, _ ctx: UnsafeMutableRawPointer?,
@@ -53,6 +64,17 @@ public func rx_take_until(
   guard let h = ObservableHandle.from(src, "rx_take_until") else { return nil }
   guard let o = ObservableHandle.from(other, "rx_take_until", "other") else { return nil }
   return ObservableHandle.make(h.observable.take(until: o.observable))
+}
+
+@c(rx_take_until_predicate)
+public func rx_take_until_predicate(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ inclusive: Bool, _ fn: rx_predicate_fn?,
+  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_take_until_predicate") else { return nil }
+  guard let fn else { setLastError("rx_take_until_predicate: fn is NULL"); return nil }
+  let predicate = CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_until_predicate")
+  return ObservableHandle.make(h.observable.take(until: predicate, behavior: inclusive ? .inclusive : .exclusive))
 }
 
 @c(rx_skip_until)
@@ -104,8 +126,32 @@ public func rx_last(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutabl
   return ObservableHandle.make(h.observable.last())
 }
 
+@c(rx_single)
+public func rx_single(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_single") else { return nil }
+  return ObservableHandle.make(h.observable.single())
+}
+
 @c(rx_ignore_elements)
 public func rx_ignore_elements(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_ignore_elements") else { return nil }
   return ObservableHandle.make(h.observable.ignoreElements())
+}
+
+@c(rx_default_if_empty)
+public func rx_default_if_empty(_ src: UnsafeMutablePointer<rx_observable>?, _ value: rx_value)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_default_if_empty") else { return nil }
+  guard let v = RxValue.from(value, "rx_default_if_empty") else { return nil }
+  return ObservableHandle.make(h.observable.ifEmpty(default: v))
+}
+
+@c(rx_switch_if_empty)
+public func rx_switch_if_empty(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fallback: UnsafeMutablePointer<rx_observable>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_switch_if_empty") else { return nil }
+  guard let f = ObservableHandle.from(fallback, "rx_switch_if_empty", "fallback") else { return nil }
+  return ObservableHandle.make(h.observable.ifEmpty(switchTo: f.observable))
 }

@@ -74,3 +74,19 @@ public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMu
   guard let h = ObservableHandle.from(src, "rx_to_array") else { return nil }
   return ObservableHandle.make(h.observable.toArray(pack: CAdapt.array))
 }
+
+@c(rx_enumerated)
+public func rx_enumerated(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_enumerated") else { return nil }
+  return ObservableHandle.make(h.observable.enumerated { index, v in CAdapt.array([.int(Int64(index)), v]) })
+}
+
+@c(rx_compact_map)
+public func rx_compact_map(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_compact_map_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_compact_map") else { return nil }
+  guard let fn else { setLastError("rx_compact_map: fn is NULL"); return nil }
+  return ObservableHandle.make(h.observable.compactMap(CAdapt.compactMap(fn, CContext(ctx, ctxFree), "rx_compact_map")))
+}

@@ -89,6 +89,20 @@ enum CAdapt {
     }
   }
 
+  /// nil when the callback drops the value (a value it stored in *out anyway is released).
+  static func compactMap(_ fn: rx_compact_map_fn, _ context: CContext, _ name: StaticString)
+    -> (RxValue) throws -> RxValue?
+  {
+    { v in
+      var out = rx_none()
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      let keep = fn(context.ctx, v.c, &out, &err)
+      if keep || err != nil { return try CallbackResult.value(out, err, name) }
+      if out.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(out, name) }
+      return nil
+    }
+  }
+
   static func predicate(_ fn: rx_predicate_fn, _ context: CContext, _ name: StaticString) -> (RxValue) throws -> Bool {
     { v in
       var err: UnsafeMutablePointer<rx_error>? = nil

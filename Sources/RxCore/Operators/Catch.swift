@@ -38,23 +38,12 @@ class CatchProducer<Element>: Producer<Element> {
   }
 }
 
-/// The source has terminated before the handler's observable is subscribed, so events of
-/// the two never overlap and need no serialization.
-class CatchSink<Element>: Sink<Element, Element> {
+class CatchSink<Element>: ContinuingSink<Element> {
   let handler: (any Error) throws -> Observable<Element>
-  let subscription = SerialDisposable()
 
   init(handler: @escaping (any Error) throws -> Observable<Element>, observer: Observer<Element>, cancel: any Cancelable) {
     self.handler = handler
     super.init(observer: observer, cancel: cancel)
-  }
-
-  /// Final, so that a leaf producer's call gets it specialized.
-  final func run(_ source: Observable<Element>) -> any Disposable {
-    let first = SingleAssignmentDisposable()
-    subscription.set(first)
-    first.trySet(source.subscribe(self))
-    return subscription
   }
 
   override func on(_ event: Event<Element>) {
@@ -68,27 +57,9 @@ class CatchSink<Element>: Sink<Element, Element> {
         forwardTerminal(.error(error))
         return
       }
-      let second = SingleAssignmentDisposable()
-      subscription.set(second)  // releases the failed source's subscription
-      second.trySet(next.subscribe(makeProxy()))
+      continueWith(next)
     }
   }
-
-  /// The observer of the handler's observable (a leaf gives its own).
-  func makeProxy() -> Observer<Element> { CatchProxy(parent: self) }
-}
-
-class CatchProxy<Element>: Observer<Element> {
-  let parent: CatchSink<Element>
-  init(parent: CatchSink<Element>) { self.parent = parent }
-
-  override func on(_ event: Event<Element>) {
-    if event.isStopEvent { parent.forwardTerminal(event) } else { parent.forwardOn(event) }
-  }
-
-  override func dropped() { parent.dropped() }
-
-  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
@@ -103,11 +74,5 @@ final class ValueCatchProducer: CatchProducer<Value> {
 
 final class ValueCatchSink: CatchSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
-  override func makeProxy() -> Observer<Value> { ValueCatchProxy(parent: self) }
-}
-
-final class ValueCatchProxy: CatchProxy<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override func dropped() { super.dropped() }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+  override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -1,38 +1,74 @@
+/// Whether the element that ends take(while:) / take(until:) is forwarded before the
+/// completion.
+public enum TakeBehavior: Sendable {
+  case inclusive
+  case exclusive
+}
+
 extension Observable {
-  /// Forwards elements while `predicate` holds; completes at the first that fails it.
-  public func take(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
-    TakeWhileProducer(source: self, predicate: predicate)
+  /// Forwards elements while `predicate` holds; completes at the first that fails it,
+  /// forwarding that one first when `behavior` is `.inclusive`.
+  public func take(
+    while predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive
+  ) -> Observable<Element> {
+    TakeWhileProducer(source: self, predicate: predicate, stopsOn: false, behavior: behavior)
+  }
+
+  /// Forwards elements until `predicate` holds for one; completes there, forwarding that
+  /// one first when `behavior` is `.inclusive`.
+  public func take(
+    until predicate: @escaping (Element) throws -> Bool, behavior: TakeBehavior = .exclusive
+  ) -> Observable<Element> {
+    TakeWhileProducer(source: self, predicate: predicate, stopsOn: true, behavior: behavior)
   }
 }
 
 extension Observable where Element == Value {
-  public func take(while predicate: @escaping (Value) throws -> Bool) -> Observable<Value> {
-    ValueTakeWhileProducer(source: self, predicate: predicate)
+  public func take(
+    while predicate: @escaping (Value) throws -> Bool, behavior: TakeBehavior = .exclusive
+  ) -> Observable<Value> {
+    ValueTakeWhileProducer(source: self, predicate: predicate, stopsOn: false, behavior: behavior)
+  }
+
+  public func take(
+    until predicate: @escaping (Value) throws -> Bool, behavior: TakeBehavior = .exclusive
+  ) -> Observable<Value> {
+    ValueTakeWhileProducer(source: self, predicate: predicate, stopsOn: true, behavior: behavior)
   }
 }
 
+/// take(while:) and take(until:) in one: the stream ends at the first element for which
+/// the predicate answers `stopsOn`.
 class TakeWhileProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let predicate: (Element) throws -> Bool
+  let stopsOn: Bool
+  let inclusive: Bool
 
-  init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool) {
+  init(source: Observable<Element>, predicate: @escaping (Element) throws -> Bool, stopsOn: Bool, behavior: TakeBehavior) {
     self.source = source
     self.predicate = predicate
+    self.stopsOn = stopsOn
+    self.inclusive = behavior == .inclusive
   }
 
   override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = TakeWhileSink(predicate: predicate, observer: observer, cancel: cancel)
+    let sink = TakeWhileSink(parent: self, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
 class TakeWhileSink<Element>: Sink<Element, Element> {
   let predicate: (Element) throws -> Bool
+  let stopsOn: Bool
+  let inclusive: Bool
 
-  init(predicate: @escaping (Element) throws -> Bool, observer: Observer<Element>, cancel: any Cancelable) {
-    self.predicate = predicate
+  init(parent: TakeWhileProducer<Element>, observer: Observer<Element>, cancel: any Cancelable) {
+    self.predicate = parent.predicate
+    self.stopsOn = parent.stopsOn
+    self.inclusive = parent.inclusive
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -40,12 +76,17 @@ class TakeWhileSink<Element>: Sink<Element, Element> {
     if isDisposed { return }
     switch event {
     case .next(let element):
-      let keep: Bool
-      do { keep = try predicate(element) } catch {
+      let stop: Bool
+      do { stop = try predicate(element) == stopsOn } catch {
         forwardTerminal(.error(error))
         return
       }
-      if keep { forwardOn(event) } else { forwardTerminal(.completed) }
+      if !stop {
+        forwardOn(event)
+        return
+      }
+      if inclusive { forwardOn(event) }
+      forwardTerminal(.completed)
     case .error, .completed: forwardTerminal(event)
     }
   }
@@ -56,7 +97,7 @@ final class ValueTakeWhileProducer: TakeWhileProducer<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueTakeWhileSink(predicate: predicate, observer: observer, cancel: cancel)
+    let sink = ValueTakeWhileSink(parent: self, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }

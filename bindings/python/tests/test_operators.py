@@ -19,6 +19,9 @@ def test_take_skip_family():
     assert L(src.take(3)) == [0, 1, 2]
     assert L(src.skip(7)) == [7, 8, 9]
     assert L(src.take_while(lambda x: x < 2)) == [0, 1]
+    assert L(src.take_while(lambda x: x < 2, inclusive=True)) == [0, 1, 2]
+    assert L(src.take_until_predicate(lambda x: x == 3)) == [0, 1, 2]
+    assert L(src.take_until_predicate(lambda x: x == 3, inclusive=True)) == [0, 1, 2, 3]
     assert L(src.skip_while(lambda x: x < 8)) == [8, 9]
     assert L(src.take_last(2)) == [8, 9]
     assert L(src.element_at(4)) == [4]
@@ -35,6 +38,49 @@ def test_first_of_empty_fails():
     with pytest.raises(rxc.RxError) as e:
         rxc.of(1).element_at(3).blocking_last()
     assert e.value.code == rxc.ERROR_ARGUMENT_OUT_OF_RANGE
+
+
+def test_default_and_switch_if_empty():
+    assert L(rxc.empty().default_if_empty("none")) == ["none"]
+    assert L(rxc.of(1, 2).default_if_empty(0)) == [1, 2]
+    assert L(rxc.empty().switch_if_empty(rxc.of(7, 8))) == [7, 8]
+    assert L(rxc.of(1).switch_if_empty([7, 8])) == [1]
+    with pytest.raises(rxc.RxError):
+        rxc.throw(rxc.RxError("x")).default_if_empty(0).blocking_last()
+
+
+def test_single_and_enumerated():
+    assert L(rxc.of(4).single()) == [4]
+    with pytest.raises(rxc.RxError) as e:
+        rxc.empty().single().blocking_last()
+    assert e.value.code == rxc.ERROR_NO_ELEMENTS
+    with pytest.raises(rxc.RxError) as e:
+        rxc.of(1, 2).single().blocking_last()
+    assert e.value.code == rxc.ERROR_MORE_THAN_ONE_ELEMENT
+    assert L(rxc.of("a", "b").enumerated()) == [[0, "a"], [1, "b"]]
+
+
+def test_compact_map():
+    assert L(rxc.range(0, 7).compact_map(lambda x: x * 10 if x % 3 == 0 else None)) == [0, 30, 60]
+    assert L(rxc.of("a", "bb", "c").compact_map(lambda s: len(s) if len(s) > 1 else None)) == [2]
+    with pytest.raises(rxc.RxError) as e:
+        rxc.of(1, 0).compact_map(lambda x: 1 // x).blocking_last()
+    assert isinstance(e.value.__cause__, ZeroDivisionError)
+
+
+def test_repeat_element():
+    assert L(rxc.repeat_element("x").take(3)) == ["x", "x", "x"]
+    with rxc.SerialScheduler("repeat") as q:
+        assert L(rxc.repeat_element(5, q).take(100)) == [5] * 100
+
+
+def test_generate():
+    assert L(rxc.generate(1, lambda x: x < 100, lambda x: x * 3)) == [1, 3, 9, 27, 81]
+    assert L(rxc.generate("a", lambda s: len(s) < 3, lambda s: s + "b")) == ["a", "ab"]
+    assert L(rxc.generate(0, lambda x: True, lambda x: x + 1).take(4)) == [0, 1, 2, 3]
+    with pytest.raises(rxc.RxError) as e:
+        L(rxc.generate(0, lambda x: True, lambda x: 1 // 0))
+    assert isinstance(e.value.__cause__, ZeroDivisionError)
 
 
 def test_distinct_until_changed():

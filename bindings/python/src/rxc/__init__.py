@@ -17,9 +17,9 @@ from ._core import (
     RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, SingleAssignmentDisposable,
     Subject, TestScheduler, amb, as_observable, combine_latest, concat, create,
     current_thread_scheduler, custom_scheduler, default_scheduler, defer, empty, from_iterable,
-    immediate_scheduler, interval, just, last_error, live_callbacks, live_objects,
+    generate, immediate_scheduler, interval, just, last_error, live_callbacks, live_objects,
     main_drain, main_fd, main_run, main_run_for, main_scheduler, main_stop, merge, never, of,
-    range_ as range, return_value, throw, timer, version, zip_ as zip,
+    range_ as range, repeat_element, return_value, throw, timer, version, zip_ as zip,
 )
 from ._runloop import RunLoop
 

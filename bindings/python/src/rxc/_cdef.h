@@ -122,6 +122,7 @@ rx_observable *rx_range(int64_t start, size_t count);
 rx_observable *rx_empty(void);
 rx_observable *rx_never(void);
 rx_observable *rx_throw(const rx_error *error);
+rx_observable *rx_repeat_element(rx_value value, rx_scheduler *scheduler);
 rx_observable *rx_defer(rx_observable *(*factory)(void *ctx),
 void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_interval(int64_t period_ns,
@@ -194,6 +195,7 @@ rx_status rx_test_scheduler_advance_to(rx_scheduler *scheduler, int64_t time_ns)
 rx_status rx_test_scheduler_advance_by(rx_scheduler *scheduler, int64_t delta_ns);
 rx_status rx_test_scheduler_run(rx_scheduler *scheduler);
 typedef rx_value (*rx_map_fn)(void *ctx, rx_value v, rx_error **error);
+typedef bool (*rx_compact_map_fn)(void *ctx, rx_value v, rx_value *out, rx_error **error);
 typedef bool (*rx_predicate_fn)(void *ctx, rx_value v, rx_error **error);
 typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_error **error);
 typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error);
@@ -209,6 +211,7 @@ void (*accumulate)(void *ctx, const rx_value *acc, const rx_value *v, rx_value *
 rx_observable *(*flat_map)(void *ctx, const rx_value *v, rx_error **error);
 void (*combine)(void *ctx, const rx_value *values, size_t n, rx_value *out, rx_error **error);
 bool (*equal)(void *ctx, const rx_value *a, const rx_value *b);
+bool (*compact_map)(void *ctx, const rx_value *v, rx_value *out, rx_error **error);
 } rx_by_ref;
 void rx_by_ref_on_next(void *by_ref, rx_value value);
 rx_value rx_by_ref_map(void *by_ref, rx_value v, rx_error **error);
@@ -217,6 +220,10 @@ rx_value rx_by_ref_accumulate(void *by_ref, rx_value acc, rx_value v, rx_error *
 rx_observable *rx_by_ref_flat_map(void *by_ref, rx_value v, rx_error **error);
 rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_error **error);
 bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
+bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx_error **error);
+rx_observable *rx_generate(rx_value initial, rx_scheduler *scheduler,
+rx_predicate_fn condition, rx_map_fn iterate,
+void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 typedef enum rx_overflow_policy {
@@ -250,6 +257,7 @@ rx_observable *rx_pausable(rx_observable *src, rx_observable *pauser);
 rx_observable *rx_pausable_buffered(rx_observable *src, rx_observable *pauser,
 const rx_flow_options *opts);
 rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_compact_map(rx_observable *src, rx_compact_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
@@ -257,19 +265,25 @@ rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *c
 rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
 rx_observable *rx_to_array(rx_observable *src);
+rx_observable *rx_enumerated(rx_observable *src);
 rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_take(rx_observable *src, size_t n);
 rx_observable *rx_skip(rx_observable *src, size_t n);
 rx_observable *rx_take_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_take_while_inclusive(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_skip_while(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
+rx_observable *rx_take_until_predicate(rx_observable *src, bool inclusive, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_skip_until(rx_observable *src, rx_observable *other);
 rx_observable *rx_take_last(rx_observable *src, size_t n);
 rx_observable *rx_distinct_until_changed(rx_observable *src, rx_equal_fn eq, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_element_at(rx_observable *src, size_t i);
 rx_observable *rx_first(rx_observable *src);
 rx_observable *rx_last(rx_observable *src);
+rx_observable *rx_single(rx_observable *src);
 rx_observable *rx_ignore_elements(rx_observable *src);
+rx_observable *rx_default_if_empty(rx_observable *src, rx_value value);
+rx_observable *rx_switch_if_empty(rx_observable *src, rx_observable *fallback);
 rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
 rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);

@@ -734,6 +734,37 @@ def _pred_cb(ctx, v, err, _from_handle=ffi.from_handle, _INT=_INT):
         return False
 
 
+@ffi.callback("bool(void *, rx_value, rx_value *, rx_error **)")
+def _compact_cb(ctx, v, out, err, _from_handle=ffi.from_handle, _INT=_INT):
+    try:
+        r = _from_handle(ctx)(v.i if v.kind == _INT else _to_py(v))
+        if r is None:
+            return False
+        out[0] = [_INT, r] if type(r) is int and _INT64_MIN <= r <= _INT64_MAX else _from_py(r)
+        return True
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return False
+
+
+@ffi.callback("bool(void *, rx_value, rx_error **)")
+def _gen_cond_cb(ctx, v, err):
+    try:
+        return bool(ffi.from_handle(ctx)[0](_to_py(v)))
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return False
+
+
+@ffi.callback("rx_value(void *, rx_value, rx_error **)")
+def _gen_iter_cb(ctx, v, err):
+    try:
+        return _from_py(ffi.from_handle(ctx)[1](_to_py(v)))
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return _NONE_V
+
+
 @ffi.callback("rx_value(void *, rx_value, rx_value, rx_error **)")
 def _acc_cb(ctx, acc, v, err):
     try:
@@ -1000,6 +1031,10 @@ class Observable:
     def map(self, fn):
         return self._wrap(_with_fn(lib.rx_map, _map_cb, fn, self._src()))
 
+    def compact_map(self, fn):
+        """fn(x) for each value, dropping the values for which it returns None."""
+        return self._wrap(_with_fn(lib.rx_compact_map, _compact_cb, fn, self._src()))
+
     def scan(self, fn, seed):
         with _Borrowed(seed) as s:
             return self._wrap(_with_fn(lib.rx_scan, _acc_cb, fn, self._src(), s))
@@ -1027,6 +1062,10 @@ class Observable:
         """One list of every value, when the source completes (rx_to_array)."""
         return self._wrap(lib.rx_to_array(self._src()))
 
+    def enumerated(self):
+        """Each value as the list [index, value], the index counting from 0."""
+        return self._wrap(lib.rx_enumerated(self._src()))
+
     # ---- filter ----------------------------------------------------------------------
     def filter(self, predicate):
         return self._wrap(_with_fn(lib.rx_filter, _pred_cb, predicate, self._src()))
@@ -1037,14 +1076,21 @@ class Observable:
     def skip(self, n):
         return self._wrap(lib.rx_skip(self._src(), n))
 
-    def take_while(self, predicate):
-        return self._wrap(_with_fn(lib.rx_take_while, _pred_cb, predicate, self._src()))
+    def take_while(self, predicate, inclusive=False):
+        """Values while predicate holds; inclusive: also the value that ends it."""
+        make = lib.rx_take_while_inclusive if inclusive else lib.rx_take_while
+        return self._wrap(_with_fn(make, _pred_cb, predicate, self._src()))
 
     def skip_while(self, predicate):
         return self._wrap(_with_fn(lib.rx_skip_while, _pred_cb, predicate, self._src()))
 
     def take_until(self, other):
         return self._wrap(lib.rx_take_until(self._src(), as_observable(other)._src()))
+
+    def take_until_predicate(self, predicate, inclusive=False):
+        """Values until predicate holds for one; inclusive: with that value."""
+        make = lib.rx_take_until_predicate
+        return self._wrap(_with_fn(make, _pred_cb, predicate, self._src(), bool(inclusive)))
 
     def skip_until(self, other):
         return self._wrap(lib.rx_skip_until(self._src(), as_observable(other)._src()))
@@ -1066,8 +1112,22 @@ class Observable:
     def last(self):
         return self._wrap(lib.rx_last(self._src()))
 
+    def single(self):
+        """The only value (RxError ERROR_NO_ELEMENTS if none, ERROR_MORE_THAN_ONE_ELEMENT at a
+        second one)."""
+        return self._wrap(lib.rx_single(self._src()))
+
     def ignore_elements(self):
         return self._wrap(lib.rx_ignore_elements(self._src()))
+
+    def default_if_empty(self, value):
+        """The source's values, or `value` alone if it completes empty."""
+        with _Borrowed(value) as v:
+            return self._wrap(lib.rx_default_if_empty(self._src(), v))
+
+    def switch_if_empty(self, fallback):
+        """The source's values, or `fallback`'s if it completes empty."""
+        return self._wrap(lib.rx_switch_if_empty(self._src(), as_observable(fallback)._src()))
 
     def debounce(self, duetime, scheduler=None):
         return self._wrap(lib.rx_debounce(self._src(), _ns(duetime), _sched(scheduler)))
@@ -1338,6 +1398,25 @@ def throw(error):
 
 def defer(factory):
     return Observable._own(_with_fn(lib.rx_defer, _defer_cb, factory))
+
+
+def repeat_element(value, scheduler=None):
+    """value again and again, one per action on scheduler (None: the current-thread
+    scheduler); it never ends by itself: stop it with take(...) or the like."""
+    with _Borrowed(value) as v:
+        return Observable._own(lib.rx_repeat_element(v, scheduler.handle if scheduler is not None else NULL))
+
+
+def generate(initial, condition, iterate, scheduler=None):
+    """initial, iterate(initial), ... while condition(state) holds, one per action on
+    scheduler (None: the current-thread scheduler)."""
+    ctx = _put((condition, iterate))
+    with _Borrowed(initial) as v:
+        p = lib.rx_generate(v, scheduler.handle if scheduler is not None else NULL, _gen_cond_cb,
+                            _gen_iter_cb, ctx, _free_cb)
+    if p == NULL:
+        _drop(ctx)
+    return Observable._own(p)
 
 
 def interval(period, scheduler=None):

@@ -1,0 +1,92 @@
+/// RxSwift's generate: `initialState`, then `iterate` of the previous state, each emitted
+/// while `condition` holds for it, one per action on `scheduler` (see
+/// `RecursiveScheduling`); completes at the first state that fails `condition`. Every
+/// subscription starts again from `initialState`; a thrown error fails it.
+public class GenerateObservable<State>: Producer<State> {
+  let initialState: State
+  let condition: (State) throws -> Bool
+  let iterate: (State) throws -> State
+  let scheduler: Scheduler
+
+  public init(
+    initialState: State, condition: @escaping (State) throws -> Bool, scheduler: Scheduler,
+    iterate: @escaping (State) throws -> State
+  ) {
+    self.initialState = initialState
+    self.condition = condition
+    self.iterate = iterate
+    self.scheduler = scheduler
+  }
+
+  public override func run(_ observer: Observer<State>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = GenerateSink(parent: self, observer: observer, cancel: cancel)
+    let recursion = RecursiveScheduling(scheduler: scheduler)
+    recursion.start { sink.step() }
+    return (sink, recursion.pending)
+  }
+}
+
+final class GenerateSink<State>: Sink<State, State> {
+  let condition: (State) throws -> Bool
+  let iterate: (State) throws -> State
+  var state: State
+  var first = true  // steps never overlap: each is scheduled after the previous returned
+
+  init(parent: GenerateObservable<State>, observer: Observer<State>, cancel: any Cancelable) {
+    condition = parent.condition
+    iterate = parent.iterate
+    state = parent.initialState
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  /// Emits the next state, or ends; false when no step should follow.
+  final func step() -> Bool {
+    if isDisposed { return false }
+    if observer.wantsNoMoreEvents {
+      dispose()
+      return false
+    }
+    do {
+      if first { first = false } else { state = try iterate(state) }
+      guard try condition(state) else {
+        forwardTerminal(.completed)
+        return false
+      }
+    } catch {
+      forwardTerminal(.error(error))
+      return false
+    }
+    forwardOn(.next(state))
+    return !isDisposed
+  }
+}
+
+extension Observable {
+  public static func generate(
+    initialState: Element, condition: @escaping (Element) throws -> Bool,
+    scheduler: Scheduler = CurrentThreadScheduler.instance, iterate: @escaping (Element) throws -> Element
+  ) -> Observable<Element> {
+    GenerateObservable(initialState: initialState, condition: condition, scheduler: scheduler, iterate: iterate)
+  }
+}
+
+extension Observable where Element == Value {
+  public static func generate(
+    initialState: Value, condition: @escaping (Value) throws -> Bool,
+    scheduler: Scheduler = CurrentThreadScheduler.instance, iterate: @escaping (Value) throws -> Value
+  ) -> Observable<Value> {
+    ValueGenerateObservable(initialState: initialState, condition: condition, scheduler: scheduler, iterate: iterate)
+  }
+}
+
+// Specialized for Value (see Value): `run` inlines the generic body, so the sink and the
+// step it schedules are specialized code.
+final class ValueGenerateObservable: GenerateObservable<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
+  }
+}

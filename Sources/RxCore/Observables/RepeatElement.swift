@@ -1,0 +1,67 @@
+/// `element` again and again, one value per action on `scheduler` (RxSwift's
+/// repeatElement): see `RecursiveScheduling`. It ends only when disposed, so it is meant
+/// for an operator downstream that stops it (take...).
+public class RepeatElementObservable<Element>: Producer<Element> {
+  let element: Element
+  let scheduler: Scheduler
+
+  public init(element: Element, scheduler: Scheduler) {
+    self.element = element
+    self.scheduler = scheduler
+  }
+
+  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = RepeatElementSink(element: element, observer: observer, cancel: cancel)
+    let recursion = RecursiveScheduling(scheduler: scheduler)
+    recursion.start { sink.emit() }
+    return (sink, recursion.pending)
+  }
+}
+
+final class RepeatElementSink<Element>: Sink<Element, Element> {
+  let element: Element
+
+  init(element: Element, observer: Observer<Element>, cancel: any Cancelable) {
+    self.element = element
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  /// Forwards one value; false once nobody wants more.
+  final func emit() -> Bool {
+    if isDisposed { return false }
+    if observer.wantsNoMoreEvents {
+      dispose()
+      return false
+    }
+    forwardOn(.next(element))
+    return !isDisposed
+  }
+}
+
+extension Observable {
+  public static func repeatElement(_ element: Element, scheduler: Scheduler = CurrentThreadScheduler.instance)
+    -> Observable<Element>
+  {
+    RepeatElementObservable(element: element, scheduler: scheduler)
+  }
+}
+
+extension Observable where Element == Value {
+  public static func repeatElement(_ element: Value, scheduler: Scheduler = CurrentThreadScheduler.instance)
+    -> Observable<Value>
+  {
+    ValueRepeatElementObservable(element: element, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): `run` inlines the generic body, so the sink and the
+// step it schedules are specialized code.
+final class ValueRepeatElementObservable: RepeatElementObservable<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    super.run(observer, cancel: cancel)
+  }
+}

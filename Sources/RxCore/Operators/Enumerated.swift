@@ -1,0 +1,72 @@
+extension Observable {
+  /// Each element with its index (0, 1, ...) in the source; `RxError.overflow` if the index
+  /// would pass Int.max.
+  public func enumerated() -> Observable<(index: Int, element: Element)> {
+    EnumeratedProducer(source: self, pack: { (index: $0, element: $1) })
+  }
+}
+
+extension Observable where Element == Value {
+  /// `enumerated` with the pair packed into one element by `pack` (the C layer's array
+  /// box): one specialized operator instead of enumerated then map.
+  public func enumerated(pack: @escaping (Int, Value) -> Value) -> Observable<Value> {
+    ValueEnumeratedProducer(source: self, pack: pack)
+  }
+}
+
+class EnumeratedProducer<Element, Result>: Producer<Result> {
+  let source: Observable<Element>
+  let pack: (Int, Element) -> Result
+
+  init(source: Observable<Element>, pack: @escaping (Int, Element) -> Result) {
+    self.source = source
+    self.pack = pack
+  }
+
+  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = EnumeratedSink(pack: pack, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+class EnumeratedSink<Element, Result>: Sink<Element, Result> {
+  let pack: (Int, Element) -> Result
+  var index = 0
+
+  init(pack: @escaping (Int, Element) -> Result, observer: Observer<Result>, cancel: any Cancelable) {
+    self.pack = pack
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Element>) {
+    switch event {
+    case .next(let element):
+      let current = index
+      let (next, overflow) = index.addingReportingOverflow(1)
+      if overflow {
+        forwardTerminal(.error(RxError.overflow))
+        return
+      }
+      index = next
+      forwardOn(.next(pack(current, element)))
+    case .error(let error): forwardTerminal(.error(error))
+    case .completed: forwardTerminal(.completed)
+    }
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueEnumeratedProducer: EnumeratedProducer<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueEnumeratedSink(pack: pack, observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueEnumeratedSink: EnumeratedSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+}

@@ -1,0 +1,56 @@
+extension Observable {
+  /// The source's one element (forwarded as it arrives), then completed when the source
+  /// completes: `RxError.noElements` for an empty source, `RxError.moreThanOneElement` at
+  /// the second element.
+  public func single() -> Observable<Element> { SingleProducer(source: self) }
+}
+
+extension Observable where Element == Value {
+  public func single() -> Observable<Value> { ValueSingleProducer(source: self) }
+}
+
+class SingleProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  init(source: Observable<Element>) { self.source = source }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = SingleSink<Element>(observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+class SingleSink<Element>: Sink<Element, Element> {
+  var sawElement = false
+
+  override func on(_ event: Event<Element>) {
+    switch event {
+    case .next:
+      if sawElement {
+        forwardTerminal(.error(RxError.moreThanOneElement))
+        return
+      }
+      // Set before forwarding: an element sent from inside the observer's own on_next is
+      // the second one.
+      sawElement = true
+      forwardOn(event)
+    case .error: forwardTerminal(event)
+    case .completed: forwardTerminal(sawElement ? event : .error(RxError.noElements))
+    }
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueSingleProducer: SingleProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSingleSink(observer: observer, cancel: cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+final class ValueSingleSink: SingleSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+}

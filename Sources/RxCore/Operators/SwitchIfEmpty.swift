@@ -1,0 +1,71 @@
+extension Observable {
+  /// Mirrors the source; if it completes without an element, continues with `fallback`
+  /// (subscribed only then).
+  public func ifEmpty(switchTo fallback: Observable<Element>) -> Observable<Element> {
+    SwitchIfEmptyProducer(source: self, fallback: fallback)
+  }
+}
+
+extension Observable where Element == Value {
+  public func ifEmpty(switchTo fallback: Observable<Value>) -> Observable<Value> {
+    ValueSwitchIfEmptyProducer(source: self, fallback: fallback)
+  }
+}
+
+class SwitchIfEmptyProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let fallback: Observable<Element>
+
+  init(source: Observable<Element>, fallback: Observable<Element>) {
+    self.source = source
+    self.fallback = fallback
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = SwitchIfEmptySink(fallback: fallback, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+class SwitchIfEmptySink<Element>: ContinuingSink<Element> {
+  let fallback: Observable<Element>
+  var sawElement = false
+
+  init(fallback: Observable<Element>, observer: Observer<Element>, cancel: any Cancelable) {
+    self.fallback = fallback
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Element>) {
+    if isDisposed { return }
+    switch event {
+    case .next:
+      sawElement = true
+      forwardOn(event)
+    case .error: forwardTerminal(event)
+    case .completed:
+      if sawElement {
+        forwardTerminal(event)
+        return
+      }
+      continueWith(fallback)
+    }
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueSwitchIfEmptyProducer: SwitchIfEmptyProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSwitchIfEmptySink(fallback: fallback, observer: observer, cancel: cancel)
+    return (sink, sink.run(source))
+  }
+}
+
+final class ValueSwitchIfEmptySink: SwitchIfEmptySink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
+}

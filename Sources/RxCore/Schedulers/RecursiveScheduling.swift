@@ -1,0 +1,49 @@
+import CRxcCore
+import Synchronization
+
+/// RxSwift's scheduleRecursive for sources that emit one element per scheduled action
+/// (repeatElement, generate): `step` runs on the scheduler, and each time it returns true
+/// it is scheduled again, so other work on a serial scheduler runs between two steps;
+/// disposing `pending` cancels the next one. A scheduler that runs the action at once on
+/// the scheduling thread (immediate, or current-thread outside a trampoline) gets a loop
+/// here instead of a recursion as deep as the number of steps.
+public final class RecursiveScheduling: @unchecked Sendable {
+  let scheduler: Scheduler
+  /// The scheduled next step: the subscription to hand back from `run`.
+  public let pending = SerialDisposable()
+
+  public init(scheduler: Scheduler) { self.scheduler = scheduler }
+
+  /// Schedules `step`, and again after each run that returns true.
+  public func start(_ step: @escaping () -> Bool) {
+    while true {
+      let once = InlineCheck()
+      pending.setScheduled {
+        scheduler.schedule { [self] in
+          if once.claimInline() { return }
+          if step() { start(step) }
+        }
+      }
+      if once.leaveScheduled() { return }
+      if !step() { return }
+    }
+  }
+}
+
+/// One scheduling: whether its action ran inline, inside `schedule` on the scheduling
+/// thread (the scheduling frame then runs the step), or later (the action runs it).
+final class InlineCheck: @unchecked Sendable {
+  private let thread = rxc_thread_self()
+  private let state = Atomic<Int>(0)  // 0 scheduling, 1 ran inline, 2 schedule returned
+
+  /// In the action: true if it runs inside `schedule` on the scheduling thread.
+  func claimInline() -> Bool {
+    thread == rxc_thread_self()
+      && state.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged
+  }
+
+  /// After `schedule` returned: true if the action has not run inline.
+  func leaveScheduled() -> Bool {
+    state.compareExchange(expected: 0, desired: 2, ordering: .acquiringAndReleasing).exchanged
+  }
+}

@@ -1,0 +1,656 @@
+/* The operators that complete RxSwift's set: default_if_empty, switch_if_empty, single,
+ * enumerated, ... Marble cases follow RxSwift's own tests for each operator
+ * (Observable+DefaultIfEmpty, +SwitchIfEmptyTests, +SingleTests, +EnumeratedTests, ...);
+ * then errors, disposal, lifetimes and bad input.
+ *
+ * Frame 0 is the start of every marble; hot sources are made at frame 0, cold ones start at
+ * their subscription; the expected marble's '!' is where the test disposes. */
+#include "ops_support.h"
+
+static rx_scheduler *ts;
+static rx_observable *kept[64];
+static int n_kept;
+
+static rx_observable *K(rx_observable *o) {
+  CHECK_MSG(o != NULL, "%s", rx_last_error());
+  kept[n_kept++] = o;
+  return o;
+}
+static rx_observable *hotm(const char *m) { return K(rx_marble_hot(ts, m, NULL, 0, NULL)); }
+static rx_observable *coldm(const char *m) { return K(rx_marble_cold(ts, m, NULL, 0, NULL)); }
+static void begin(void) { ts = rx_test_scheduler_new(); }
+static void end(void) {
+  while (n_kept) rx_release(kept[--n_kept]);
+  rx_release(ts);
+}
+/* An error released by end() with the observables (rx_release takes any handle). */
+static rx_error *err(int32_t code, const char *msg) {
+  rx_error *e = rx_error_new(code, msg);
+  kept[n_kept++] = (rx_observable *)e;
+  return e;
+}
+
+#define EXPECT(o, m) CHECK(rx_marble_expect(ts, (o), (m), NULL, 0, NULL))
+#define EXPECT_E(o, m, e) CHECK(rx_marble_expect(ts, (o), (m), NULL, 0, (e)))
+#define EXPECT_V(o, m, table) \
+  CHECK(rx_marble_expect(ts, (o), (m), (table), sizeof(table) / sizeof((table)[0]), NULL))
+#define EXPECT_VE(o, m, table, e) \
+  CHECK(rx_marble_expect(ts, (o), (m), (table), sizeof(table) / sizeof((table)[0]), (e)))
+
+/* A source that counts its subscriptions: defer around `inner`. */
+typedef struct subscribe_count {
+  rx_observable *inner;
+  int subscriptions;
+} subscribe_count;
+static rx_observable *counted_factory(void *ctx) {
+  subscribe_count *c = ctx;
+  c->subscriptions++;
+  return rx_retain(c->inner);
+}
+static rx_observable *counted(subscribe_count *c, rx_observable *inner) {
+  c->inner = inner;
+  c->subscriptions = 0;
+  return K(rx_defer(counted_factory, c, NULL));
+}
+
+/* ---- default_if_empty ------------------------------------------------------------------ */
+
+RX_TEST(marble_default_if_empty_of_an_empty_source) {
+  begin();
+  EXPECT(K(rx_default_if_empty(hotm("--|"), RX_INT(7))), "--(7|)");
+  end();
+}
+
+RX_TEST(marble_default_if_empty_passes_elements_and_errors) {
+  begin();
+  EXPECT(K(rx_default_if_empty(hotm("-1-2-3-|"), RX_INT(7))), "-1-2-3-|");
+  EXPECT(K(rx_default_if_empty(hotm("--#"), RX_INT(7))), "--#");
+  EXPECT(K(rx_default_if_empty(hotm("-1-#"), RX_INT(7))), "-1-#");
+  end();
+}
+
+RX_TEST(marble_default_if_empty_never_and_dispose) {
+  begin();
+  EXPECT(K(rx_default_if_empty(hotm("-----"), RX_INT(7))), "-----");
+  EXPECT(K(rx_default_if_empty(coldm("----|"), RX_INT(7))), "--!");
+  end();
+}
+
+RX_TEST(default_if_empty_boxed_value_lives_with_the_observable) {
+  rx_value s = rx_string("fallback");
+  rx_observable *o = rx_default_if_empty(EMPTY(), s);
+  rx_value_release(s); /* the operator keeps its own reference */
+  CHECK_STR(run_log(rx_retain(o)), "'fallback' |.");
+  CHECK_STR(run_log(o), "'fallback' |.");
+  CHECK_STR(run_log(rx_default_if_empty(INTS(1, 2), RX_INT(9))), "1 2 |.");
+  CHECK_STR(run_log(rx_default_if_empty(THROW_BOOM(), RX_INT(9))), "#1000(boom).");
+}
+
+RX_TEST(default_if_empty_bad_input) {
+  CHECK(rx_default_if_empty(NULL, RX_INT(1)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_default_if_empty") != NULL);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK(rx_default_if_empty((rx_observable *)s, RX_INT(1)) == NULL); /* a subject is no observable */
+  CHECK(strstr(rx_last_error(), "rx_default_if_empty") != NULL);
+  rx_value bad = {.kind = (rx_kind)99, .i = 0};
+  CHECK(rx_default_if_empty(rx_subject_as_observable(s), bad) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_default_if_empty") != NULL);
+  rx_release(s);
+}
+
+/* ---- switch_if_empty ------------------------------------------------------------------- */
+
+RX_TEST(marble_switch_if_empty_source_not_empty) {
+  begin();
+  subscribe_count c;
+  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
+  EXPECT(K(rx_switch_if_empty(hotm("--1--|"), fallback)), "--1--|");
+  CHECK_EQ(c.subscriptions, 0);
+  EXPECT(K(rx_switch_if_empty(hotm("--1--#"), fallback)), "--1--#");
+  CHECK_EQ(c.subscriptions, 0);
+  end();
+}
+
+RX_TEST(marble_switch_if_empty_source_empty_with_error) {
+  begin();
+  subscribe_count c;
+  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
+  EXPECT(K(rx_switch_if_empty(hotm("---#"), fallback)), "---#");
+  CHECK_EQ(c.subscriptions, 0);
+  end();
+}
+
+RX_TEST(marble_switch_if_empty_switches_at_completion) {
+  begin();
+  subscribe_count c;
+  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
+  EXPECT(K(rx_switch_if_empty(hotm("---|"), fallback)), "----7-8-|");
+  CHECK_EQ(c.subscriptions, 1);
+  end();
+}
+
+RX_TEST(marble_switch_if_empty_fallback_error_never_and_dispose) {
+  begin();
+  EXPECT_E(K(rx_switch_if_empty(hotm("---|"), coldm("-7-#"))), "----7-#", NULL);
+  EXPECT(K(rx_switch_if_empty(hotm("------"), coldm("-7-|"))), "------");
+  EXPECT(K(rx_switch_if_empty(hotm("--|"), coldm("-7-8-9-|"))), "---7-8!");
+  rx_error *e = err(RX_ERROR_USER + 5, "five");
+  rx_observable *failing = K(rx_throw(e));
+  EXPECT_E(K(rx_switch_if_empty(hotm("-|"), failing)), "-#", e);
+  end();
+}
+
+RX_TEST(switch_if_empty_disposes_the_fallback) {
+  hot h;
+  rx_observable *fb = hot_new(&h);
+  rx_observable *o = rx_switch_if_empty(EMPTY(), fb);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 4);
+  CHECK_STR(r.log, "4");
+  rx_dispose(d);
+  hot_next(&h, 5);
+  CHECK_STR(r.log, "4.");
+  CHECK_EQ(h.disposed, 1);
+  hot_end(&h);
+  rx_release(fb);
+  rx_release(o);
+  pool_drain();
+}
+
+RX_TEST(switch_if_empty_synchronous_and_bad_input) {
+  CHECK_STR(run_log(rx_switch_if_empty(EMPTY(), INTS(1, 2))), "1 2 |.");
+  CHECK_STR(run_log(rx_switch_if_empty(INTS(3), INTS(1, 2))), "3 |.");
+  CHECK_STR(run_log(rx_take(A(rx_switch_if_empty(EMPTY(), A(rx_range(0, 1000000)))), 2)), "0 1 |.");
+  CHECK(rx_switch_if_empty(NULL, INTS(1)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_switch_if_empty") != NULL);
+  CHECK(rx_switch_if_empty(INTS(1), NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_switch_if_empty") != NULL);
+  CHECK(strstr(rx_last_error(), "fallback") != NULL);
+  pool_drain();
+}
+
+/* ---- single ---------------------------------------------------------------------------- */
+
+RX_TEST(marble_single_of_one_element) {
+  begin();
+  EXPECT(K(rx_single(hotm("--2---|"))), "--2---|");
+  end();
+}
+
+RX_TEST(marble_single_of_none_and_of_many) {
+  begin();
+  EXPECT_E(K(rx_single(hotm("-----|"))), "-----#", err(RX_ERROR_NO_ELEMENTS, "sequence contains no elements"));
+  EXPECT_E(K(rx_single(hotm("--2-3--4-|"))), "--2-#",
+           err(RX_ERROR_MORE_THAN_ONE_ELEMENT, "sequence contains more than one element"));
+  end();
+}
+
+RX_TEST(marble_single_error_never_and_dispose) {
+  begin();
+  EXPECT(K(rx_single(hotm("--#"))), "--#");
+  EXPECT(K(rx_single(hotm("-2-#"))), "-2-#");
+  EXPECT(K(rx_single(hotm("-2----"))), "-2----");
+  EXPECT(K(rx_single(coldm("-2----|"))), "-2-!");
+  end();
+}
+
+RX_TEST(single_disposes_the_source_at_the_second_element) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *o = rx_single(src);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  CHECK_EQ(h.disposed, 1);
+  hot_next(&h, 3);
+  CHECK_EQ(r.error_code, RX_ERROR_MORE_THAN_ONE_ELEMENT);
+  CHECK_EQ(r.nexts, 1);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(src);
+  rx_release(o);
+}
+
+/* The observer's on_next sends the next element into the source: that one is the second. */
+static rx_subject *reentrant_subject;
+static void send_again(void *ctx, rx_value v) {
+  rec_next(ctx, v);
+  rx_subject_on_next(reentrant_subject, rx_int(v.i + 1));
+}
+RX_TEST(single_counts_before_forwarding) {
+  reentrant_subject = rx_behavior_subject_new(rx_int(1));
+  rx_observable *o = rx_single(rx_subject_as_observable(reentrant_subject));
+  rec r;
+  rx_observer obs = rec_observer(&r);
+  obs.on_next = send_again;
+  rx_disposable *d = rx_subscribe(o, obs);
+  CHECK_STR(r.log, "1 #4(sequence contains more than one element).");
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(reentrant_subject);
+}
+
+RX_TEST(single_synchronous_and_bad_input) {
+  CHECK_STR(run_log(rx_single(INTS(5))), "5 |.");
+  CHECK_STR(run_log(rx_single(EMPTY())), "#3(sequence contains no elements).");
+  CHECK_STR(run_log(rx_single(INTS(5, 6, 7))), "5 #4(sequence contains more than one element).");
+  CHECK_STR(run_log(rx_single(THROW_BOOM())), "#1000(boom).");
+  CHECK(rx_single(NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_single") != NULL);
+  rx_scheduler *s = rx_test_scheduler_new();
+  CHECK(rx_single((rx_observable *)s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_single") != NULL);
+  rx_release(s);
+}
+
+/* ---- enumerated ------------------------------------------------------------------------ */
+
+static rx_value pair(int64_t index, rx_value v) {
+  rx_value items[2] = {rx_int(index), v};
+  return rx_array(items, 2);
+}
+
+RX_TEST(marble_enumerated_pairs_index_and_element) {
+  begin();
+  rx_value a = rx_string("a"), b = rx_string("b"), c = rx_string("c");
+  rx_marble_value table[] = {{'x', pair(0, a)}, {'y', pair(1, b)}, {'z', pair(2, c)}};
+  EXPECT_V(K(rx_enumerated(hotm("-a-b-----c--|"))), "-x-y-----z--|", table);
+  EXPECT_V(K(rx_enumerated(hotm("-a-b-----c"))), "-x-y-----z", table);
+  EXPECT_VE(K(rx_enumerated(hotm("-a-b-----c--#"))), "-x-y-----z--#", table, NULL);
+  /* each subscription counts from 0 */
+  rx_observable *twice = K(rx_enumerated(coldm("-a-b|")));
+  EXPECT_V(twice, "-x-y|", table);
+  EXPECT_V(twice, "-x-y|", table);
+  EXPECT_V(twice, "-x!", table);
+  for (size_t i = 0; i < 3; i++) rx_value_release(table[i].value);
+  rx_value_release(a), rx_value_release(b), rx_value_release(c);
+  end();
+}
+
+RX_TEST(enumerated_synchronous_and_bad_input) {
+  CHECK_STR(run_log(rx_enumerated(INTS(7, 8, 9))), "[0,7] [1,8] [2,9] |.");
+  CHECK_STR(run_log(rx_enumerated(EMPTY())), "|.");
+  CHECK_STR(run_log(rx_enumerated(INTS_THEN_ERROR())), "[0,1] #1000(boom).");
+  CHECK_STR(run_log(rx_take(A(rx_enumerated(A(rx_range(10, 1000000)))), 2)), "[0,10] [1,11] |.");
+  CHECK(rx_enumerated(NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_enumerated") != NULL);
+}
+
+/* ---- compact_map ----------------------------------------------------------------------- */
+
+static bool is_prime(int64_t n) {
+  if (n < 2) return false;
+  for (int64_t d = 2; d * d <= n; d++)
+    if (n % d == 0) return false;
+  return true;
+}
+/* Primes through, as themselves; the others dropped. Counts its calls in ctx. */
+static bool primes(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  if (ctx) ((counter *)ctx)->calls++;
+  if (!is_prime(v.i)) return false;
+  *out = v;
+  return true;
+}
+/* Drops every value, but stores an owned string first: the library must release it. */
+static bool drop_after_storing(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  *out = rx_string("dropped");
+  return false;
+}
+/* Odd values as strings; fails on 4 after storing an owned value. */
+static bool odd_strings_fail_4(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  char buf[16];
+  snprintf(buf, sizeof buf, "s%lld", (long long)v.i);
+  *out = rx_string(buf);
+  if (v.i == 4) {
+    *e = rx_error_new(RX_ERROR_USER + 4, "four");
+    return true;
+  }
+  return v.i % 2 != 0;
+}
+/* Returns true with a value of no valid kind. */
+static bool bad_kind(void *ctx, rx_value v, rx_value *out, rx_error **e) {
+  out->kind = (rx_kind)77;
+  return true;
+}
+
+RX_TEST(marble_compact_map_drops_what_fn_rejects) {
+  begin();
+  rx_observable *src = hotm("-1-2-3-4-5-6-7-8-9|");
+  EXPECT(K(rx_compact_map(src, primes, NULL, NULL)), "---2-3---5---7----|");
+  end();
+}
+
+RX_TEST(marble_compact_map_error_and_dispose) {
+  begin();
+  EXPECT(K(rx_compact_map(hotm("-1-2-3-4-#"), primes, NULL, NULL)), "---2-3---#");
+  EXPECT(K(rx_compact_map(coldm("-1-2-3-4-5-6-7-|"), primes, NULL, NULL)), "---2-3---5-!");
+  EXPECT(K(rx_compact_map(hotm("-1-4-6-8"), primes, NULL, NULL)), "--------");
+  end();
+}
+
+RX_TEST(compact_map_ownership_errors_and_ctx_free) {
+  counter c = {0};
+  rx_observable *o = rx_compact_map(INTS(4, 5, 6, 7), primes, &c, counter_free);
+  CHECK_STR(run_log(o), "5 7 |.");
+  CHECK_EQ(c.calls, 4);
+  CHECK_EQ(c.freed, 1);
+  CHECK_STR(run_log(rx_compact_map(INTS(1, 2, 3), drop_after_storing, NULL, NULL)), "|.");
+  CHECK_STR(run_log(rx_compact_map(INTS(1, 2, 3, 4, 5), odd_strings_fail_4, NULL, NULL)), "'s1' 's3' #1004(four).");
+  CHECK_STR(run_log(rx_compact_map(INTS(1), bad_kind, NULL, NULL)),
+            "#8(rx_compact_map: the callback returned an invalid value).");
+  CHECK_STR(run_log(rx_compact_map(THROW_BOOM(), primes, NULL, NULL)), "#1000(boom).");
+}
+
+RX_TEST(compact_map_bad_input) {
+  counter c = {0};
+  CHECK(rx_compact_map(NULL, primes, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_compact_map") != NULL);
+  CHECK(rx_compact_map(INTS(1), NULL, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_compact_map: fn is NULL");
+  CHECK_EQ(c.freed, 0); /* nothing taken */
+  pool_drain();
+}
+
+/* ---- take_while_inclusive ---------------------------------------------------------------- */
+
+static bool below_3(void *ctx, rx_value v, rx_error **e) {
+  if (ctx) ((counter *)ctx)->calls++;
+  return v.i < 3;
+}
+static bool below_3_fail_2(void *ctx, rx_value v, rx_error **e) {
+  if (v.i == 2) *e = rx_error_new(RX_ERROR_USER + 2, "two");
+  return v.i < 3;
+}
+
+RX_TEST(marble_take_while_inclusive_forwards_the_last_element) {
+  begin();
+  EXPECT(K(rx_take_while_inclusive(hotm("-1-2-3-1-|"), below_3, NULL, NULL)), "-1-2-(3|)");
+  /* the first element already fails: it alone, then completed */
+  EXPECT(K(rx_take_while_inclusive(hotm("-5-1-|"), below_3, NULL, NULL)), "-(5|)");
+  /* the source completes first */
+  EXPECT(K(rx_take_while_inclusive(hotm("-1-2-|"), below_3, NULL, NULL)), "-1-2-|");
+  end();
+}
+
+RX_TEST(marble_take_while_inclusive_errors_and_dispose) {
+  begin();
+  EXPECT(K(rx_take_while_inclusive(hotm("-1-2-#"), below_3, NULL, NULL)), "-1-2-#");
+  EXPECT(K(rx_take_while_inclusive(hotm("-1-4-#"), below_3, NULL, NULL)), "-1-(4|)");
+  EXPECT_E(K(rx_take_while_inclusive(coldm("-1-2-3-|"), below_3_fail_2, NULL, NULL)), "-1-#",
+           err(RX_ERROR_USER + 2, "two"));
+  EXPECT(K(rx_take_while_inclusive(coldm("-1-2-1-2-3|"), below_3, NULL, NULL)), "-1-2-!");
+  end();
+}
+
+RX_TEST(take_while_inclusive_stops_the_source_and_frees_ctx) {
+  hot h;
+  counter c = {0};
+  rx_observable *src = hot_new(&h);
+  rx_observable *o = rx_take_while_inclusive(src, below_3, &c, counter_free);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 1);
+  hot_next(&h, 7);
+  CHECK_EQ(h.disposed, 1);
+  hot_next(&h, 2);
+  CHECK_STR(r.log, "1 7 |.");
+  CHECK_EQ(c.calls, 2);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(src);
+  rx_release(o);
+  CHECK_EQ(c.freed, 1);
+}
+
+RX_TEST(take_while_inclusive_bad_input) {
+  counter c = {0};
+  CHECK(rx_take_while_inclusive(NULL, below_3, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_take_while_inclusive") != NULL);
+  CHECK(rx_take_while_inclusive(INTS(1), NULL, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_take_while_inclusive: fn is NULL");
+  CHECK_EQ(c.freed, 0);
+  pool_drain();
+}
+
+/* ---- take_until_predicate ---------------------------------------------------------------- */
+
+static bool is_4(void *ctx, rx_value v, rx_error **e) {
+  if (ctx) ((counter *)ctx)->calls++;
+  return v.i == 4;
+}
+static bool always(void *ctx, rx_value v, rx_error **e) { return true; }
+static bool never_true(void *ctx, rx_value v, rx_error **e) { return false; }
+static bool is_4_fail_3(void *ctx, rx_value v, rx_error **e) {
+  if (v.i == 3) *e = rx_error_new(RX_ERROR_USER + 3, "three");
+  return v.i == 4;
+}
+
+RX_TEST(marble_take_until_predicate_exclusive) {
+  begin();
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), false, is_4, NULL, NULL)), "-2-3-|");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-#"), false, is_4, NULL, NULL)), "-2-3-#");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), false, never_true, NULL, NULL)), "-2-3-4-5-|");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), false, always, NULL, NULL)), "-|");
+  end();
+}
+
+RX_TEST(marble_take_until_predicate_inclusive) {
+  begin();
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), true, is_4, NULL, NULL)), "-2-3-(4|)");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-#"), true, is_4, NULL, NULL)), "-2-3-#");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), true, never_true, NULL, NULL)), "-2-3-4-5-|");
+  EXPECT(K(rx_take_until_predicate(hotm("-2-3-4-5-|"), true, always, NULL, NULL)), "-(2|)");
+  end();
+}
+
+RX_TEST(marble_take_until_predicate_fn_error_and_dispose) {
+  begin();
+  EXPECT_E(K(rx_take_until_predicate(coldm("-2-3-4-|"), true, is_4_fail_3, NULL, NULL)), "-2-#",
+           err(RX_ERROR_USER + 3, "three"));
+  EXPECT(K(rx_take_until_predicate(coldm("-2-3-5-4-|"), true, is_4, NULL, NULL)), "-2-3!");
+  end();
+}
+
+RX_TEST(take_until_predicate_stops_the_source_and_frees_ctx) {
+  hot h;
+  counter c = {0};
+  rx_observable *src = hot_new(&h);
+  rx_observable *o = rx_take_until_predicate(src, false, is_4, &c, counter_free);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  hot_next(&h, 1);
+  hot_next(&h, 4);
+  CHECK_EQ(h.disposed, 1);
+  hot_next(&h, 2);
+  CHECK_STR(r.log, "1 |.");
+  CHECK_EQ(c.calls, 2);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(src);
+  rx_release(o);
+  CHECK_EQ(c.freed, 1);
+}
+
+RX_TEST(take_until_predicate_bad_input) {
+  counter c = {0};
+  CHECK(rx_take_until_predicate(NULL, false, is_4, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_take_until_predicate") != NULL);
+  CHECK(rx_take_until_predicate(INTS(1), true, NULL, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_take_until_predicate: fn is NULL");
+  CHECK_EQ(c.freed, 0);
+  pool_drain();
+}
+
+/* ---- repeat_element ---------------------------------------------------------------------- */
+
+RX_TEST(marble_repeat_element_until_taken) {
+  begin();
+  rx_observable *fours = K(rx_repeat_element(RX_INT(4), ts));
+  EXPECT(K(rx_take(fours, 3)), "(444|)");
+  /* after the first value, at the frame it is subscribed */
+  EXPECT(K(rx_take(K(rx_delay_subscription(fours, 2 * RX_MARBLE_FRAME_NS, ts)), 2)), "--(44|)");
+  end();
+}
+
+/* Disposes the subscription in *ctx: scheduled behind the first value. */
+static void dispose_token(void *ctx) { rx_dispose(*(rx_disposable **)ctx); }
+
+RX_TEST(repeat_element_lets_other_work_run_between_values) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_value x = rx_string("x");
+  rx_observable *o = rx_repeat_element(x, s);
+  rx_value_release(x); /* retained by the observable */
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  CHECK_STR(r.log, ""); /* nothing before the scheduler runs */
+  rx_disposable *work = rx_schedule(s, dispose_token, &d, NULL);
+  CHECK_OK(rx_test_scheduler_advance_by(s, 0));
+  CHECK_STR(r.log, "'x'."); /* one value, then the queued work disposed it */
+  CHECK_OK(rx_test_scheduler_advance_by(s, 1000));
+  CHECK_STR(r.log, "'x'.");
+  rx_dispose(work);
+  rx_release(o);
+  rx_release(s);
+}
+
+RX_TEST(repeat_element_disposed_before_it_runs) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *o = rx_repeat_element(RX_INT(1), s);
+  rec r;
+  rx_dispose(rx_subscribe(o, rec_observer(&r)));
+  CHECK_OK(rx_test_scheduler_advance_by(s, 1000));
+  CHECK_STR(r.log, ".");
+  rx_release(o);
+  rx_release(s);
+}
+
+RX_TEST(repeat_element_synchronous_schedulers_loop_without_recursion) {
+  CHECK_STR(run_log(rx_take(A(rx_repeat_element(RX_INT(7), NULL)), 3)), "7 7 7 |.");
+  /* far more values than a recursion could take on the stack */
+  int64_t n = rxtest_scale(200000, 20);
+  rx_observable *many = A(rx_take(A(rx_repeat_element(RX_INT(1), rx_scheduler_immediate())), (size_t)n));
+  rec r;
+  rx_dispose(rx_subscribe(many, rec_observer(&r)));
+  CHECK_EQ(r.nexts, n);
+  CHECK_EQ(r.completed, 1);
+  pool_drain();
+}
+
+RX_TEST(repeat_element_on_a_serial_queue) {
+  rx_scheduler *q = rx_scheduler_serial_new("repeat");
+  rx_observable *o = rx_take(A(rx_repeat_element(RX_INT(3), q)), 1000);
+  rx_value all;
+  rx_error *e = NULL;
+  CHECK_OK(rx_blocking_to_array(o, 10 * 1000000000LL, &all, &e));
+  CHECK_EQ(rx_array_count(all), 1000);
+  CHECK_EQ(rx_array_get(all, 999).i, 3);
+  rx_value_release(all);
+  rx_release(o);
+  rx_release(q);
+  pool_drain();
+}
+
+RX_TEST(repeat_element_bad_input) {
+  rx_value bad = {.kind = (rx_kind)99, .i = 0};
+  CHECK(rx_repeat_element(bad, NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_repeat_element") != NULL);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK(rx_repeat_element(RX_INT(1), (rx_scheduler *)s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_repeat_element") != NULL);
+  rx_release(s);
+}
+
+/* ---- generate ---------------------------------------------------------------------------- */
+
+static bool at_most_3(void *ctx, rx_value v, rx_error **e) {
+  if (ctx) ((counter *)ctx)->calls++;
+  return v.i <= 3;
+}
+static bool forever(void *ctx, rx_value v, rx_error **e) { return true; }
+static bool condition_fails(void *ctx, rx_value v, rx_error **e) {
+  *e = rx_error_new(RX_ERROR_USER + 6, "condition");
+  return true;
+}
+static rx_value plus_1(void *ctx, rx_value v, rx_error **e) { return rx_int(v.i + 1); }
+static rx_value iterate_fails(void *ctx, rx_value v, rx_error **e) {
+  *e = rx_error_new(RX_ERROR_USER + 7, "iterate");
+  return rx_none();
+}
+/* "a", "aa", "aaa": owned strings, each built from the previous state. */
+static rx_value longer(void *ctx, rx_value v, rx_error **e) {
+  char buf[16];
+  snprintf(buf, sizeof buf, "%sa", rx_value_string(v));
+  return rx_string(buf);
+}
+static bool shorter_than_4(void *ctx, rx_value v, rx_error **e) { return strlen(rx_value_string(v)) < 4; }
+
+RX_TEST(marble_generate_a_finite_loop) {
+  begin();
+  /* one state per step, the completion a step of its own; all due at the current time */
+  EXPECT(K(rx_generate(RX_INT(0), ts, at_most_3, plus_1, NULL, NULL)), "(0123|)");
+  EXPECT(K(rx_generate(RX_INT(5), ts, at_most_3, plus_1, NULL, NULL)), "|");
+  end();
+}
+
+RX_TEST(marble_generate_errors_and_take) {
+  begin();
+  EXPECT_E(K(rx_generate(RX_INT(0), ts, condition_fails, plus_1, NULL, NULL)), "#",
+           err(RX_ERROR_USER + 6, "condition"));
+  EXPECT_E(K(rx_generate(RX_INT(0), ts, forever, iterate_fails, NULL, NULL)), "(0#)",
+           err(RX_ERROR_USER + 7, "iterate"));
+  EXPECT(K(rx_take(K(rx_generate(RX_INT(0), ts, forever, plus_1, NULL, NULL)), 3)), "(012|)");
+  end();
+}
+
+RX_TEST(generate_dispose_between_steps) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *o = rx_generate(RX_INT(0), s, forever, plus_1, NULL, NULL);
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  rx_disposable *work = rx_schedule(s, dispose_token, &d, NULL);
+  CHECK_OK(rx_test_scheduler_advance_by(s, 0));
+  CHECK_STR(r.log, "0.");
+  rx_dispose(work);
+  rx_release(o);
+  rx_release(s);
+}
+
+RX_TEST(generate_states_are_owned_and_ctx_freed_once) {
+  counter c = {0};
+  rx_observable *o = rx_generate(RX_INT(1), NULL, at_most_3, plus_1, &c, counter_free);
+  CHECK_STR(run_log(rx_retain(o)), "1 2 3 |.");
+  CHECK_STR(run_log(rx_retain(o)), "1 2 3 |."); /* each subscription from the initial state */
+  CHECK_EQ(c.calls, 8);
+  CHECK_EQ(c.freed, 0);
+  rx_release(o);
+  CHECK_EQ(c.freed, 1);
+  rx_value a = rx_string("a");
+  CHECK_STR(run_log(rx_generate(a, rx_scheduler_immediate(), shorter_than_4, longer, NULL, NULL)),
+            "'a' 'aa' 'aaa' |.");
+  rx_value_release(a);
+  int64_t n = rxtest_scale(100000, 20);
+  rx_observable *many = A(rx_take(A(rx_generate(RX_INT(0), rx_scheduler_immediate(), forever, plus_1, NULL, NULL)),
+                                  (size_t)n));
+  rec r;
+  rx_dispose(rx_subscribe(many, rec_observer(&r)));
+  CHECK_EQ(r.nexts, n);
+  pool_drain();
+}
+
+RX_TEST(generate_bad_input) {
+  counter c = {0};
+  CHECK(rx_generate(RX_INT(0), NULL, NULL, plus_1, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_generate: condition is NULL");
+  CHECK(rx_generate(RX_INT(0), NULL, forever, NULL, &c, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_generate: iterate is NULL");
+  rx_value bad = {.kind = (rx_kind)99, .i = 0};
+  CHECK(rx_generate(bad, NULL, forever, plus_1, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_generate") != NULL);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK(rx_generate(RX_INT(0), (rx_scheduler *)s, forever, plus_1, &c, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_generate") != NULL);
+  rx_release(s);
+  CHECK_EQ(c.freed, 0);
+}
