@@ -72,7 +72,7 @@ extension ObserveOnSink {
   @inlinable
   final func gatedNext(_ element: consuming Element) {
     if stopped { return }
-    counters._withUnsafeGuaranteedRef { $0.received.wrappingAdd(1, ordering: .relaxed) }
+    counters._withUnsafeGuaranteedRef { _ = $0.received.wrappingAdd(1, ordering: .relaxed) }
     let pushed = published.load(ordering: .relaxed)
     if pushed &- takenSeen >= capacity {
       takenSeen = taken.load(ordering: .acquiring)
@@ -95,7 +95,7 @@ extension ObserveOnSink {
     let event = head.pop(pool: pool)
     taken.store(n &+ 1, ordering: .releasing)
     headLock.unlock()
-    if case .next = event { counters._withUnsafeGuaranteedRef { $0.delivered.wrappingAdd(1, ordering: .relaxed) } }
+    if case .next = event { counters._withUnsafeGuaranteedRef { _ = $0.delivered.wrappingAdd(1, ordering: .relaxed) } }
     return event
   }
 
@@ -151,7 +151,7 @@ extension ObserveOnSink {
 
   @inlinable
   final func reportDropped(_ element: consuming Element) {
-    counters._withUnsafeGuaranteedRef { $0.dropped.wrappingAdd(1, ordering: .relaxed) }
+    counters._withUnsafeGuaranteedRef { _ = $0.dropped.wrappingAdd(1, ordering: .relaxed) }
     onDropped?(element)
   }
 
@@ -159,7 +159,7 @@ extension ObserveOnSink {
   @inlinable
   final func failOverflow(_ element: consuming Element) {
     stopped = true
-    counters._withUnsafeGuaranteedRef { $0.overflows.wrappingAdd(1, ordering: .relaxed) }
+    counters._withUnsafeGuaranteedRef { _ = $0.overflows.wrappingAdd(1, ordering: .relaxed) }
     reportDropped(element)
     tail.push(.error(RxError.overflow), pool: pool)
     published(1)
