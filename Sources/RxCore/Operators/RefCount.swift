@@ -3,8 +3,8 @@ import Synchronization
 /// Connects a connectable observable when the first subscriber arrives and disconnects when
 /// the last one leaves (a subscriber leaves on dispose or when its sequence terminates).
 ///
-/// Safe for concurrent first subscriptions (RxSwift 6.10.0 crashed there, #2718) and never
-/// connects under a lock (#2708): the subscriber count is kept under a lock, but connect
+/// Safe for concurrent first subscriptions (RxSwift 6.10.0 crashed there) and never
+/// connects under a lock: the subscriber count is kept under a lock, but connect
 /// and disconnect run through a Drain, in order, outside any lock. Connections carry the
 /// generation (count period) they were made in, so a stale disconnect is ignored.
 public class RefCount<Element>: Producer<Element> {
