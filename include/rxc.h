@@ -1041,7 +1041,8 @@ typedef struct rx_flow_options {
 typedef struct rx_flow_stats {
   size_t struct_size; /* sizeof(rx_flow_stats) */
   uint64_t received;  /* values that reached the queue's producer side */
-  uint64_t delivered; /* values handed to the subscriber */
+  uint64_t delivered; /* values handed to the subscriber (observe_on_bounded adds them after
+                         each batch, so while values flow it may trail by a batch) */
   uint64_t dropped;   /* values the policy dropped: as many on_dropped calls */
   uint64_t overflows; /* streams failed with RX_ERROR_OVERFLOW */
 } rx_flow_stats;

@@ -46,6 +46,7 @@ OVERRIDES = {
     ('rx_connect', 'connectable'): ['sort=connectable'],
     ('rx_ref_count', 'connectable'): ['sort=connectable'],
     ('rx_drive', 'driver'): ['sort=driver'],
+    ('rx_flow_stats_get', 'bounded'): ['sort=bounded'],
     ('rx_value_int', 'v'): ['vkind=int'],
     ('rx_value_double', 'v'): ['vkind=double'],
     ('rx_value_bool', 'v'): ['vkind=bool'],

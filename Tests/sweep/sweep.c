@@ -36,6 +36,7 @@
 typedef enum {
   T_VOID, T_HANDLE, T_ANYHANDLE, T_DATA, T_OPAQUE, T_CSTR, T_VALUE, T_OBSERVER,
   T_VALUE_OUT, T_VALUE_ARRAY, T_MARBLE_TABLE, T_ERROR_OUT, T_SIZE_OUT, T_OBS_ARRAY, T_VTABLE, T_FN,
+  T_FLOW_OPTIONS, T_FLOW_STATS,
   T_I64, T_I32, T_SIZE, T_INT, T_BOOL, T_DOUBLE, T_ENUM, T_PTR_RESULT
 } TypeClass;
 
@@ -100,6 +101,8 @@ static TypeClass classify(const char *t, int is_result) {
   if (!strcmp(t, "size_t*")) return T_SIZE_OUT;
   if (!strcmp(t, "rx_observable*const*")) return T_OBS_ARRAY;
   if (!strcmp(t, "const_rx_scheduler_vtable*")) return T_VTABLE;
+  if (!strcmp(t, "const_rx_flow_options*")) return T_FLOW_OPTIONS;
+  if (!strcmp(t, "rx_flow_stats*")) return T_FLOW_STATS;
   if (!strcmp(t, "fnptr") || ends_with(t, "_fn")) return T_FN;
   if (!strcmp(t, "int64_t")) return T_I64;
   if (!strcmp(t, "int32_t")) return T_I32;
@@ -190,6 +193,10 @@ typedef struct {
 static void *mk_plain(void) { return SYM(rx_just)(SYM(rx_int)(1)); }
 static void *mk_connectable(void) { return SYM(rx_publish)(mk_plain()); }
 static void *mk_driver(void) { return SYM(rx_as_driver)(mk_plain(), SYM(rx_int)(0)); }
+static const rx_flow_options good_flow = {sizeof(rx_flow_options), 1, RX_OVERFLOW_DROP_OLDEST, 0, NULL, NULL, NULL};
+static void *mk_bounded(void) {
+  return SYM(rx_observe_on_bounded)(mk_plain(), SYM(rx_scheduler_immediate)(), &good_flow);
+}
 static void *mk_publish(void) { return SYM(rx_publish_subject_new)(); }
 static void *mk_behavior(void) { return SYM(rx_behavior_subject_new)(SYM(rx_int)(0)); }
 static void *mk_behavior_relay(void) { return SYM(rx_behavior_relay_new)(SYM(rx_int)(0)); }
@@ -224,6 +231,7 @@ static const PoolDef pool_defs[] = {
   {K_OBSERVABLE, "plain", {"rx_just"}, mk_plain},
   {K_OBSERVABLE, "connectable", {"rx_just", "rx_publish"}, mk_connectable},
   {K_OBSERVABLE, "driver", {"rx_just", "rx_as_driver"}, mk_driver},
+  {K_OBSERVABLE, "bounded", {"rx_just", "rx_scheduler_immediate", "rx_observe_on_bounded"}, mk_bounded},
   {K_SUBJECT, "publish", {"rx_publish_subject_new"}, mk_publish},
   {K_SUBJECT, "behavior", {"rx_behavior_subject_new"}, mk_behavior},
   {K_SUBJECT, "behavior_relay", {"rx_behavior_relay_new"}, mk_behavior_relay},
@@ -336,13 +344,14 @@ typedef enum {
   C_VWRONG_KIND, /* a valid value of a kind the function does not take: arg = value index */
   C_ELEM,        /* array element broken: sub = one of the above, arg as for it */
   C_VTABLE_NULL_SCHEDULE,
+  C_STRUCT_SIZE_SMALL, /* a struct whose struct_size is below the first version's */
   C_CONTROL, /* every argument valid: shows the defaults are valid, so the cases prove something */
 } CaseKind;
 
 static const char *case_names[] = {"NULL", "wrong kind", "garbage", "released",
   "value box NULL", "value box garbage", "value box is a handle", "value kind invalid",
   "value kind/box mismatch", "value of wrong kind", "array element", "vtable schedule NULL",
-  "all valid (control)"};
+  "struct_size too small", "all valid (control)"};
 
 typedef struct {
   int func, param;
@@ -429,6 +438,10 @@ static void enumerate(void) {
         add_case(f, p, C_NULL, 0, 0);
         add_case(f, p, C_VTABLE_NULL_SCHEDULE, 0, 0);
         break;
+      case T_FLOW_OPTIONS: case T_FLOW_STATS:
+        add_case(f, p, C_NULL, 0, 0);
+        add_case(f, p, C_STRUCT_SIZE_SMALL, 0, 0);
+        break;
       case T_DATA: case T_CSTR: case T_VALUE_OUT: case T_ERROR_OUT: case T_SIZE_OUT:
       case T_FN: case T_OPAQUE:
         if (!pr->null_ok) add_case(f, p, C_NULL, 0, 0);
@@ -482,6 +495,8 @@ static rx_observable *obs_array[1];
 static rx_value out_value;
 static rx_error *out_error;
 static size_t out_size;
+static rx_flow_options flow_options_arg;
+static rx_flow_stats flow_stats_arg;
 
 static void *garbage(void) {
   unsigned char *g = malloc(256);
@@ -557,6 +572,15 @@ static int valid_arg(const Param *pr, Arg *a) {
     a->p = &good_vtable;
     return 1;
   case T_FN: a->p = (void *)stub_fn; return 1;
+  case T_FLOW_OPTIONS:
+    flow_options_arg = good_flow;
+    a->p = &flow_options_arg;
+    return 1;
+  case T_FLOW_STATS:
+    memset(&flow_stats_arg, 0, sizeof flow_stats_arg);
+    flow_stats_arg.struct_size = sizeof flow_stats_arg;
+    a->p = &flow_stats_arg;
+    return 1;
   case T_I64: a->i64 = 1000000; return 1;  /* 1 ms: a valid period, delay and timeout */
   case T_I32: case T_INT: a->i = 1; return 1;
   case T_SIZE: a->u64 = 1; return 1;
@@ -593,6 +617,17 @@ static void bad_arg(const Case *c, const Param *pr, Arg *a) {
   case C_VTABLE_NULL_SCHEDULE:
     bad_vtable.schedule = NULL;
     a->p = &bad_vtable;
+    return;
+  case C_STRUCT_SIZE_SMALL:
+    if (pr->tc == T_FLOW_OPTIONS) {
+      flow_options_arg = good_flow;
+      flow_options_arg.struct_size = sizeof(size_t);
+      a->p = &flow_options_arg;
+    } else {
+      memset(&flow_stats_arg, 0, sizeof flow_stats_arg);
+      flow_stats_arg.struct_size = 1;
+      a->p = &flow_stats_arg;
+    }
     return;
   default: break;
   }

@@ -102,6 +102,9 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// the lock both sides take `head` under.
   @usableFromInline let taken = Atomic<Int>(0)
   @usableFromInline let headLock = SpinLock()
+  /// Values this drain delivered since it last added them to the counters (once per batch,
+  /// not per event).
+  @usableFromInline final var deliveredSinceFlush: UInt64 = 0
   // The producer writes `tail`, `published` and `wip` on every event and the drain reads the
   // fields above on every event: 64 bytes apart, they never share a cache line.
   @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
@@ -286,7 +289,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       var count = Swift.min(published.load(ordering: .acquiring) &- consumed, budget)
       for i in 0..<count {
         if isDisposed {
-          if !gated { self.head = head }
+          if gated { flushDelivered() } else { self.head = head }
           return
         }
         let event: Event<Element>
@@ -308,7 +311,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
             forwardOn(.next(element))
           }
         case let stop:
-          if !gated { self.head = head }
+          if gated { flushDelivered() } else { self.head = head }
           forwardTerminal(stop)
           return
         }
@@ -316,6 +319,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       // Stored before wip can reach 0: the next drain may start on another thread.
       if gated {
         consumed = taken.load(ordering: .relaxed)
+        flushDelivered()
       } else {
         self.head = head
         consumed &+= count

@@ -27,7 +27,7 @@ public final class FlowCounters: @unchecked Sendable {
   // The drains write `delivered` per event, producers the fields above: apart, they do not
   // share a cache line.
   @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
-  /// Written by the drains.
+  /// Written by the drains, once per batch.
   public let delivered = Atomic<UInt64>(0)
 
   public init() {}
@@ -95,8 +95,17 @@ extension ObserveOnSink {
     let event = head.pop(pool: pool)
     taken.store(n &+ 1, ordering: .releasing)
     headLock.unlock()
-    if case .next = event { counters._withUnsafeGuaranteedRef { _ = $0.delivered.wrappingAdd(1, ordering: .relaxed) } }
+    if case .next = event { deliveredSinceFlush &+= 1 }
     return event
+  }
+
+  /// Adds what the drain delivered to the counters: after each batch, and before it stops.
+  @inlinable
+  final func flushDelivered() {
+    if deliveredSinceFlush == 0 { return }
+    let n = deliveredSinceFlush
+    deliveredSinceFlush = 0
+    counters._withUnsafeGuaranteedRef { _ = $0.delivered.wrappingAdd(n, ordering: .relaxed) }
   }
 
   /// A drain's copy of `head`, which a bounded sink's drain never uses: read under the lock,
