@@ -308,4 +308,53 @@ final class OperatorParityTests: XCTestCase {
     XCTAssertEqual(ints(v), [1, 2, 4, 8, 16])
     XCTAssertTrue(v.completed)
   }
+
+  // ---- using
+
+  final class Resource: Disposable {
+    var disposals = 0
+    func dispose() { disposals += 1 }
+  }
+
+  func testUsing() {
+    var made: [Resource] = []
+    let source = HotSource<Int>()
+    let o = Observable<Int>.using({ () -> Resource in
+      let r = Resource()
+      made.append(r)
+      return r
+    }, observableFactory: { _ in source.observable })
+    let r = Recorder<Int>()
+    let sub = o.subscribe(r)
+    source.next(1)
+    XCTAssertEqual(made.count, 1)
+    XCTAssertEqual(made[0].disposals, 0)
+    sub.dispose()
+    XCTAssertEqual(source.disposals, 1)
+    XCTAssertEqual(made[0].disposals, 1)
+
+    let completes = Recorder<Int>()
+    _ = o.subscribe(completes)
+    source.completed()
+    XCTAssertTrue(completes.completed)
+    XCTAssertEqual(made.count, 2)
+    XCTAssertEqual(made[1].disposals, 1)
+    source.end()
+
+    let factoryThrows = Recorder<Int>()
+    let failing = Observable<Int>.using({ () -> Resource in
+      let r = Resource()
+      made.append(r)
+      return r
+    }, observableFactory: { _ in throw OpTestError(code: 12) })
+    _ = failing.subscribe(factoryThrows)
+    XCTAssertEqual(factoryThrows.errorCode, 12)
+    XCTAssertEqual(made[2].disposals, 1)
+
+    let leaf = Observable<Value>.using(resource: { Resource() }, observableFactory: { _ in self.values(1, 2) })
+    XCTAssertTrue(leaf is ValueUsingObservable)
+    let v = Recorder<Value>()
+    _ = leaf.subscribe(v)
+    XCTAssertEqual(ints(v), [1, 2])
+  }
 }

@@ -7,6 +7,10 @@
  * their subscription; the expected marble's '!' is where the test disposes. */
 #include "ops_support.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 static rx_scheduler *ts;
 static rx_observable *kept[64];
 static int n_kept;
@@ -653,4 +657,153 @@ RX_TEST(generate_bad_input) {
   CHECK(strstr(rx_last_error(), "rx_generate") != NULL);
   rx_release(s);
   CHECK_EQ(c.freed, 0);
+}
+
+/* ---- using ------------------------------------------------------------------------------- */
+
+/* One resource kind for the using tests: the log itself is the resource (create checks it
+ * comes back), and release records when it ran and whether the source was already gone. */
+typedef struct res_log {
+  int created, released, freed;
+  int64_t created_at, released_at;
+  int source_disposed_at_release;
+  rx_observable *inner;
+  hot *source;
+  rx_scheduler *clock;
+  bool fail_create, fail_use, use_returns_null;
+} res_log;
+static void *res_create(void *ctx, rx_error **e) {
+  res_log *l = ctx;
+  if (l->fail_create) {
+    *e = rx_error_new(RX_ERROR_USER + 8, "create");
+    return NULL;
+  }
+  l->created++;
+  l->created_at = l->clock ? rx_scheduler_now_ns(l->clock) : -1;
+  return l;
+}
+static rx_observable *res_use(void *ctx, void *resource, rx_error **e) {
+  res_log *l = ctx;
+  CHECK(resource == l);
+  if (l->fail_use) {
+    *e = rx_error_new(RX_ERROR_USER + 9, "use");
+    return NULL;
+  }
+  if (l->use_returns_null) return NULL;
+  return rx_retain(l->inner);
+}
+static void res_release(void *ctx, void *resource) {
+  res_log *l = ctx;
+  CHECK(resource == l);
+  l->released++;
+  l->released_at = l->clock ? rx_scheduler_now_ns(l->clock) : -1;
+  l->source_disposed_at_release = l->source ? l->source->disposed : -1;
+}
+static void res_ctx_free(void *ctx) { ((res_log *)ctx)->freed++; }
+
+#define FRAMES(n) ((int64_t)(n) * RX_MARBLE_FRAME_NS)
+
+/* Subscribes rx_using over the cold `inner`, expects `expected`, and checks the resource was
+ * released (the released-th time) `frames` after it was made. */
+static void expect_using(res_log *l, const char *inner, const char *expected, int released, int frames) {
+  l->inner = coldm(inner);
+  EXPECT(K(rx_using(res_create, res_use, res_release, l, NULL)), expected);
+  CHECK_EQ(l->created, released);
+  CHECK_EQ(l->released, released);
+  CHECK_EQ(l->released_at - l->created_at, FRAMES(frames));
+}
+
+RX_TEST(marble_using_releases_at_completion_error_and_dispose) {
+  begin();
+  res_log l = {.clock = ts};
+  expect_using(&l, "-1-2-|", "-1-2-|", 1, 5);
+  expect_using(&l, "-1-#", "-1-#", 2, 3);
+  expect_using(&l, "-1-2-3-|", "-1-!", 3, 3);
+  end();
+}
+
+RX_TEST(marble_using_factory_errors) {
+  begin();
+  res_log l = {.fail_create = true};
+  l.inner = coldm("-1-|");
+  EXPECT_E(K(rx_using(res_create, res_use, res_release, &l, NULL)), "#", err(RX_ERROR_USER + 8, "create"));
+  CHECK_EQ(l.created, 0);
+  CHECK_EQ(l.released, 0); /* nothing was made */
+  l.fail_create = false;
+  l.fail_use = true;
+  EXPECT_E(K(rx_using(res_create, res_use, res_release, &l, NULL)), "#", err(RX_ERROR_USER + 9, "use"));
+  CHECK_EQ(l.created, 1);
+  CHECK_EQ(l.released, 1);
+  l.fail_use = false;
+  l.use_returns_null = true;
+  EXPECT_E(K(rx_using(res_create, res_use, res_release, &l, NULL)), "#",
+           err(RX_ERROR_UNKNOWN, "rx_using: the callback returned no observable"));
+  CHECK_EQ(l.released, 2);
+  end();
+}
+
+RX_TEST(using_releases_after_the_source_subscription_and_once_per_subscription) {
+  hot h;
+  res_log l = {.source = &h};
+  l.inner = hot_new(&h);
+  rx_observable *o = rx_using(res_create, res_use, res_release, &l, res_ctx_free);
+  rec r1, r2;
+  rx_disposable *d1 = rx_subscribe(o, rec_observer(&r1));
+  hot_next(&h, 5);
+  rx_dispose(d1);
+  CHECK_STR(r1.log, "5.");
+  CHECK_EQ(l.released, 1);
+  CHECK_EQ(l.source_disposed_at_release, 1); /* the reader stopped before its resource went */
+  rx_disposable *d2 = rx_subscribe(o, rec_observer(&r2));
+  CHECK_EQ(l.created, 2);
+  hot_completed(&h);
+  CHECK_STR(r2.log, "|.");
+  CHECK_EQ(l.released, 2);
+  rx_dispose(d2);
+  CHECK_EQ(l.released, 2);
+  hot_end(&h);
+  rx_release(l.inner);
+  CHECK_EQ(l.freed, 0);
+  rx_release(o);
+  CHECK_EQ(l.freed, 1);
+}
+
+/* The point of using in C: a file descriptor that lives exactly as long as its reader. */
+static void *open_pipe_with_data(void *ctx, rx_error **e) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    *e = rx_error_new(RX_ERROR_USER + 10, "pipe");
+    return NULL;
+  }
+  CHECK_EQ(write(fds[1], "\x03\x01\x04", 3), 3);
+  close(fds[1]);
+  *(int *)ctx = fds[0];
+  return (void *)(intptr_t)fds[0];
+}
+static rx_observable *read_bytes(void *ctx, void *resource, rx_error **e) {
+  unsigned char buf[8];
+  ssize_t n = read((int)(intptr_t)resource, buf, sizeof buf);
+  rx_value vs[8];
+  for (ssize_t i = 0; i < n; i++) vs[i] = rx_int(buf[i]);
+  return rx_of(vs, (size_t)(n > 0 ? n : 0));
+}
+static void close_fd(void *ctx, void *resource) { close((int)(intptr_t)resource); }
+
+RX_TEST(using_closes_a_file_descriptor) {
+  int fd = -1;
+  CHECK_STR(run_log(rx_using(open_pipe_with_data, read_bytes, close_fd, &fd, NULL)), "3 1 4 |.");
+  CHECK(fd >= 0);
+  CHECK(fcntl(fd, F_GETFD) == -1 && errno == EBADF); /* closed by release */
+}
+
+RX_TEST(using_bad_input) {
+  res_log l = {0};
+  CHECK(rx_using(NULL, res_use, res_release, &l, res_ctx_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_using: create is NULL");
+  CHECK(rx_using(res_create, NULL, res_release, &l, res_ctx_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_using: use is NULL");
+  CHECK_EQ(l.freed, 0);
+  l.inner = INTS(1, 2);
+  CHECK_STR(run_log(rx_using(res_create, res_use, NULL, &l, res_ctx_free)), "1 2 |."); /* release optional */
+  CHECK_EQ(l.freed, 1);
 }

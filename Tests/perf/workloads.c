@@ -177,6 +177,11 @@ static rx_observable *op_switch_if_empty(rx_observable *src) {
   rx_release(empty);
   return o;
 }
+/* rx_using whose observable is the subject's (ctx): events through the using sink. */
+static void *no_resource(void *ctx, rx_error **e) { (void)ctx; (void)e; return NULL; }
+static rx_observable *use_ctx(void *ctx, void *resource, rx_error **e) { (void)resource; (void)e; return rx_retain(ctx); }
+static void no_release(void *ctx, void *resource) { (void)ctx; (void)resource; }
+static rx_observable *op_using(rx_observable *src) { return rx_using(no_resource, use_ctx, no_release, src, NULL); }
 static rx_observable *op_publish_ref_count(rx_observable *src) {
   rx_observable *p = rx_publish(src), *o = rx_ref_count(p);
   rx_release(p);
@@ -323,7 +328,7 @@ static const Workload workloads[] = {
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
-  OP(take_until_predicate),
+  OP(take_until_predicate), OP(using),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
@@ -335,6 +340,8 @@ static const Workload workloads[] = {
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},
   /* single ends a subscription at its second element: measured per subscription */
   {"subscribe_dispose_single", run_sub_dispose, (const void *)op_single},
+  /* using makes and releases a resource per subscription */
+  {"subscribe_dispose_using", run_sub_dispose, (const void *)op_using},
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("repeat_element_take", w_repeat_element),

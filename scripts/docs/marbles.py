@@ -300,6 +300,16 @@ def _(r):
         [Line("out", r.own(lib.rx_delay_subscription(gen, F(2), r.ts)))]
 
 
+@diagram("rx_using", 12)
+def _(r):
+    lr, src = r.watch("use(resource) (cold)", r.cold("-1-2-3-|"))
+    create = keep(ffi.callback("void *(void *, rx_error **)", lambda ctx, err: NULL))
+    use = keep(ffi.callback("rx_observable *(void *, void *, rx_error **)",
+                            lambda ctx, res, err: lib.rx_retain(src)))
+    return "rx_using(create, use, release, ...): disposed at 4, so released at 4", [lr], \
+        [Line("out", r.own(lib.rx_using(create, use, NULL, NULL, NULL)), dispose_at=4)]
+
+
 @diagram("rx_interval", 12)
 def _(r):
     return "rx_interval(2 frames, test)", [], [Line("out", r.own(lib.rx_interval(F(2), r.ts)))]

@@ -83,6 +83,25 @@ def test_generate():
     assert isinstance(e.value.__cause__, ZeroDivisionError)
 
 
+def test_using():
+    log = []
+
+    class Res:
+        def __init__(self):
+            log.append("open")
+
+    def release(r):
+        assert isinstance(r, Res)
+        log.append("close")
+
+    obs = rxc.using(Res, lambda r: rxc.of(1, 2), release)
+    assert L(obs) == [1, 2] and log == ["open", "close"]
+    assert L(obs.take(1)) == [1] and log == ["open", "close"] * 2
+    with pytest.raises(rxc.RxError) as e:
+        L(rxc.using(Res, lambda r: 1 / 0, release))
+    assert isinstance(e.value.__cause__, ZeroDivisionError) and log[-2:] == ["open", "close"]
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

@@ -201,6 +201,9 @@ typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_err
 typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error);
 typedef rx_value (*rx_combine_fn)(void *ctx, const rx_value *values, size_t n, rx_error **error);
 typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
+typedef void *(*rx_resource_fn)(void *ctx, rx_error **error);
+typedef rx_observable *(*rx_using_fn)(void *ctx, void *resource, rx_error **error);
+typedef void (*rx_resource_free_fn)(void *ctx, void *resource);
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
 typedef struct rx_by_ref {
 void *ctx;
@@ -224,6 +227,9 @@ bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx_error **e
 rx_observable *rx_generate(rx_value initial, rx_scheduler *scheduler,
 rx_predicate_fn condition, rx_map_fn iterate,
 void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_using(rx_resource_fn create, rx_using_fn use,
+rx_resource_free_fn release, void *ctx,
+rx_free_fn ctx_free);
 rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);

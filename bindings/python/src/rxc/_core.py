@@ -765,6 +765,36 @@ def _gen_iter_cb(ctx, v, err):
         return _NONE_V
 
 
+@ffi.callback("void *(void *, rx_error **)")
+def _using_create_cb(ctx, err):
+    try:
+        return _put(ffi.from_handle(ctx)[0]())  # the resource lives until its release
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return NULL
+
+
+@ffi.callback("rx_observable *(void *, void *, rx_error **)")
+def _using_use_cb(ctx, resource, err):
+    try:
+        return _owned_observable(ffi.from_handle(ctx)[1](ffi.from_handle(resource)))
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return NULL
+
+
+@ffi.callback("void(void *, void *)")
+def _using_release_cb(ctx, resource):
+    release = ffi.from_handle(ctx)[2]
+    try:
+        if release is not None:
+            release(ffi.from_handle(resource))
+    except BaseException:
+        _unraisable("Exception ignored in an rxc using release function", release)
+    finally:
+        _drop(resource)
+
+
 @ffi.callback("rx_value(void *, rx_value, rx_value, rx_error **)")
 def _acc_cb(ctx, acc, v, err):
     try:
@@ -1336,6 +1366,16 @@ def generate(initial, condition, iterate, scheduler=None):
     with _Borrowed(initial) as v:
         p = lib.rx_generate(v, scheduler.handle if scheduler is not None else NULL, _gen_cond_cb,
                             _gen_iter_cb, ctx, _free_cb)
+    if p == NULL:
+        _drop(ctx)
+    return Observable._own(p)
+
+
+def using(create, use, release=None):
+    """A resource per subscription: create() makes it, use(resource) gives the Observable
+    that reads it, and release(resource) runs once when that subscription ends."""
+    ctx = _put((create, use, release))
+    p = lib.rx_using(_using_create_cb, _using_use_cb, _using_release_cb, ctx, _free_cb)
     if p == NULL:
         _drop(ctx)
     return Observable._own(p)
