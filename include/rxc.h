@@ -1169,6 +1169,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_amb(rx_observable *const *srcs
 /** @abstract On error, continues with the observable fn returns for it (fn returning NULL
  * forwards the original error). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract On error, continues with `fallback` (borrowed; retained), subscribed only
+ * then, on the thread that delivered the error; the error itself is dropped. The observable
+ * form of rx_catch (RxSwift's catch { _ in fallback }). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_with(rx_observable *src, rx_observable *fallback);
 /** @abstract On error, emits value (borrowed; retained) and completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
 /** @abstract Resubscribes after an error: at most max_attempts subscriptions in all, the

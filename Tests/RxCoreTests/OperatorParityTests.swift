@@ -357,4 +357,27 @@ final class OperatorParityTests: XCTestCase {
     _ = leaf.subscribe(v)
     XCTAssertEqual(ints(v), [1, 2])
   }
+
+  // ---- catch into a fixed observable (what rx_catch_with builds)
+
+  func testCatchIntoAFixedObservable() {
+    let source = HotSource<Value>(), fallback = HotSource<Value>()
+    let next = fallback.observable
+    let leaf = source.observable.catch { _ in next }
+    XCTAssertTrue(leaf is ValueCatchProducer)
+    let r = Recorder<Value>()
+    let sub = leaf.subscribe(r)
+    source.next(.int(1))
+    XCTAssertEqual(fallback.subscriptions, 0)
+    source.error(OpTestError(code: 13))
+    XCTAssertEqual(source.disposals, 1)
+    XCTAssertEqual(fallback.subscriptions, 1)
+    fallback.next(.int(2))
+    XCTAssertEqual(ints(r), [1, 2])
+    XCTAssertNil(r.failedWith)
+    sub.dispose()
+    XCTAssertEqual(fallback.disposals, 1)
+    source.end()
+    fallback.end()
+  }
 }

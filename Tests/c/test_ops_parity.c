@@ -807,3 +807,36 @@ RX_TEST(using_bad_input) {
   CHECK_STR(run_log(rx_using(res_create, res_use, NULL, &l, res_ctx_free)), "1 2 |."); /* release optional */
   CHECK_EQ(l.freed, 1);
 }
+
+/* ---- catch_with -------------------------------------------------------------------------- */
+
+RX_TEST(marble_catch_with_switches_at_the_error) {
+  begin();
+  subscribe_count c;
+  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
+  EXPECT(K(rx_catch_with(hotm("-1-2-#"), fallback)), "-1-2--7-8-|");
+  CHECK_EQ(c.subscriptions, 1);
+  EXPECT(K(rx_catch_with(hotm("-1-2-|"), fallback)), "-1-2-|");
+  EXPECT(K(rx_catch_with(hotm("-1-2---"), fallback)), "-1-2---");
+  CHECK_EQ(c.subscriptions, 1); /* no error: never subscribed */
+  end();
+}
+
+RX_TEST(marble_catch_with_fallback_error_and_dispose) {
+  begin();
+  rx_error *e = err(RX_ERROR_USER + 11, "fallback");
+  rx_observable *failing = K(rx_throw(e));
+  EXPECT_E(K(rx_catch_with(hotm("-1-#"), failing)), "-1-#", e);
+  EXPECT(K(rx_catch_with(hotm("-1-#"), coldm("-7-8-9-|"))), "-1--7-8!");
+  end();
+}
+
+RX_TEST(catch_with_synchronous_and_bad_input) {
+  CHECK_STR(run_log(rx_catch_with(INTS_THEN_ERROR(), INTS(5, 6))), "1 5 6 |.");
+  CHECK_STR(run_log(rx_catch_with(THROW_BOOM(), THROW_BOOM())), "#1000(boom).");
+  CHECK(rx_catch_with(NULL, INTS(1)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_catch_with") != NULL);
+  CHECK(rx_catch_with(INTS(1), NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "fallback") != NULL);
+  pool_drain();
+}

@@ -182,6 +182,14 @@ static void *no_resource(void *ctx, rx_error **e) { (void)ctx; (void)e; return N
 static rx_observable *use_ctx(void *ctx, void *resource, rx_error **e) { (void)resource; (void)e; return rx_retain(ctx); }
 static void no_release(void *ctx, void *resource) { (void)ctx; (void)resource; }
 static rx_observable *op_using(rx_observable *src) { return rx_using(no_resource, use_ctx, no_release, src, NULL); }
+/* The subject is the fallback of a failed source: events through the fallback's path. */
+static rx_observable *op_catch_with(rx_observable *src) {
+  rx_error *e = rx_error_new(RX_ERROR_USER, "fail");
+  rx_observable *failed = rx_throw(e), *o = rx_catch_with(failed, src);
+  rx_release(failed);
+  rx_release(e);
+  return o;
+}
 static rx_observable *op_publish_ref_count(rx_observable *src) {
   rx_observable *p = rx_publish(src), *o = rx_ref_count(p);
   rx_release(p);
@@ -328,7 +336,7 @@ static const Workload workloads[] = {
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
-  OP(take_until_predicate), OP(using),
+  OP(take_until_predicate), OP(using), OP(catch_with),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),

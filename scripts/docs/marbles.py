@@ -647,6 +647,14 @@ def _(r):
         [Line("out", r.own(lib.rx_catch(src, fn, NULL, NULL)))]
 
 
+@diagram("rx_catch_with", 16)
+def _(r):
+    src = r.hot("-1-2-#")
+    lf, fallback = r.watch("fallback (cold)", r.cold("-7-8-|"))
+    return "rx_catch_with(src, fallback)", [Line("src", src), lf], \
+        [Line("out", r.own(lib.rx_catch_with(src, fallback)))]
+
+
 @diagram("rx_catch_and_return", 12)
 def _(r):
     src = r.hot("-1-2-#")

@@ -102,6 +102,12 @@ def test_using():
     assert isinstance(e.value.__cause__, ZeroDivisionError) and log[-2:] == ["open", "close"]
 
 
+def test_catch_with_an_observable():
+    failing = rxc.of(1).concat(rxc.throw(ValueError("x")))
+    assert L(failing.catch(rxc.of(7, 8))) == [1, 7, 8]
+    assert L(rxc.of(1).catch(rxc.of(7))) == [1]
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

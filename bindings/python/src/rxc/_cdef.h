@@ -272,6 +272,7 @@ rx_observable *rx_start_with(rx_observable *src, const rx_value *values, size_t 
 rx_observable *rx_switch_latest(rx_observable *src);
 rx_observable *rx_amb(rx_observable *const *srcs, size_t n);
 rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_catch_with(rx_observable *src, rx_observable *fallback);
 rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
 rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
 rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);

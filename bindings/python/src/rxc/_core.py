@@ -1145,8 +1145,7 @@ class Observable:
         """On error, continues with handler(error) (an Observable; None keeps the error),
         or with handler itself when it is an Observable."""
         if isinstance(handler, Observable):
-            alt = handler
-            handler = lambda _e: alt  # noqa: E731
+            return self._wrap(lib.rx_catch_with(self._src(), handler._src()))
         return self._wrap(_with_fn(lib.rx_catch, _catch_cb, handler, self._src()))
 
     def catch_and_return(self, value):
