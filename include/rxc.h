@@ -1044,6 +1044,11 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_reduce(rx_observable *src, rx_
 /** @abstract Subscribes to fn(v) for each element and merges all of them. Completes when the
  * source and every inner observable completed; the first error ends all. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_flat_map, with at most max_concurrent inner subscriptions at once
+ * (0: no limit): the observables fn returns beyond it wait, in order, and each is subscribed
+ * when a running one completes, on the thread that delivered that completion. fn is still
+ * called as elements arrive. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_max(rx_observable *src, size_t max_concurrent, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Like rx_flat_map, but only the latest inner observable is followed: a new
  * element disposes the previous inner subscription. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);

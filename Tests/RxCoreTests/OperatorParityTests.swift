@@ -380,4 +380,25 @@ final class OperatorParityTests: XCTestCase {
     source.end()
     fallback.end()
   }
+
+  // ---- flatMap(maxConcurrent:)
+
+  func testFlatMapMaxConcurrent() {
+    let inners = [HotSource<Int>(), HotSource<Int>(), HotSource<Int>()]
+    let r = Recorder<Int>()
+    let sub = Observable.from([0, 1, 2]).flatMap(maxConcurrent: 2) { inners[$0].observable }.subscribe(r)
+    XCTAssertEqual(inners.map { $0.subscriptions }, [1, 1, 0])
+    inners[1].next(10)
+    inners[1].completed()
+    XCTAssertEqual(inners[2].subscriptions, 1)  // the waiting one took the free slot
+    inners[2].next(20)
+    inners[0].completed()
+    XCTAssertFalse(r.completed)
+    inners[2].completed()
+    XCTAssertEqual(r.elements, [10, 20])
+    XCTAssertTrue(r.completed)
+    sub.dispose()
+    inners.forEach { $0.end() }
+  }
+
 }

@@ -840,3 +840,60 @@ RX_TEST(catch_with_synchronous_and_bad_input) {
   CHECK(strstr(rx_last_error(), "fallback") != NULL);
   pool_drain();
 }
+
+/* ---- flat_map_max ----------------------------------------------------------------------- */
+
+/* fn for flat_map_max: every element maps to the observable in ctx; counts its calls. */
+typedef struct inner_of {
+  rx_observable *inner;
+  int calls;
+} inner_of;
+static rx_observable *to_inner(void *ctx, rx_value v, rx_error **e) {
+  inner_of *c = ctx;
+  c->calls++;
+  return rx_retain(c->inner);
+}
+
+RX_TEST(marble_flat_map_max_waits_for_a_free_slot) {
+  begin();
+  inner_of c = {.inner = coldm("--1|")};
+  rx_observable *src = hotm("-12-----3---|");
+  EXPECT(K(rx_flat_map_max(src, 1, to_inner, &c, NULL)), "---1--1---1-|");
+  CHECK_EQ(c.calls, 3); /* fn runs as elements arrive, waiting or not */
+  EXPECT(K(rx_flat_map_max(hotm("-12-----3---|"), 0, to_inner, &c, NULL)), "---11-----1-|"); /* no limit */
+  end();
+}
+
+/* Many inners that complete while being subscribed, all waiting behind a slow one: started
+ * one after another, without a recursion per inner. */
+RX_TEST(flat_map_max_starts_a_long_queue_without_recursion) {
+  hot h;
+  rx_observable *slow = hot_new(&h), *quick = rx_just(RX_INT(1));
+  rx_subject *outer = rx_publish_subject_new();
+  inner_of c = {.inner = slow};
+  rx_observable *m = rx_flat_map_max(rx_subject_as_observable(outer), 1, to_inner, &c, NULL);
+  rec r;
+  rx_disposable *d = rx_subscribe(m, rec_observer(&r));
+  rx_subject_on_next(outer, RX_INT(0)); /* the slow inner takes the slot */
+  c.inner = quick;
+  int64_t n = rxtest_scale(100000, 20);
+  for (int64_t k = 0; k < n; k++) rx_subject_on_next(outer, RX_INT(k));
+  rx_subject_on_completed(outer);
+  CHECK_EQ(r.nexts, 0);
+  hot_completed(&h); /* frees the slot: the n waiting start, one after another */
+  CHECK_EQ(r.nexts, n);
+  CHECK_EQ(r.completed, 1);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(m), rx_release(slow), rx_release(quick), rx_release(outer);
+}
+
+RX_TEST(flat_map_max_bad_input) {
+  counter k = {0};
+  CHECK(rx_flat_map_max(NULL, 1, to_inner, &k, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_flat_map_max") != NULL);
+  CHECK(rx_flat_map_max(INTS(1), 1, NULL, &k, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_flat_map_max: fn is NULL");
+  CHECK_EQ(k.freed, 0);
+  pool_drain();
+}

@@ -131,6 +131,8 @@ MAKER(op_to_array, rx_to_array(src))
 MAKER(op_buffer, rx_buffer(src, 0, 10, NULL))
 MAKER(op_materialize, rx_materialize(src))
 MAKER(op_flat_map, rx_flat_map(src, to_just, NULL, NULL))
+MAKER(op_flat_map_max, rx_flat_map_max(src, 2, to_pair, NULL, NULL))
+MAKER(op_flat_map_max_just, rx_flat_map_max(src, 1, to_just, NULL, NULL))
 MAKER(op_flat_map_latest, rx_flat_map_latest(src, to_just, NULL, NULL))
 MAKER(op_concat_map, rx_concat_map(src, to_pair, NULL, NULL))
 MAKER(op_catch, rx_catch(src, recover, NULL, NULL))
@@ -336,7 +338,7 @@ static const Workload workloads[] = {
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
-  OP(take_until_predicate), OP(using), OP(catch_with),
+  OP(take_until_predicate), OP(using), OP(catch_with), OP(flat_map_max), OP(flat_map_max_just),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),

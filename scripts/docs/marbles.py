@@ -368,6 +368,13 @@ def _(r):
         [Line("out", r.own(lib.rx_flat_map(src, inner_cold(r, "x--x--x|"), NULL, NULL)))]
 
 
+@diagram("rx_flat_map_max", 22)
+def _(r):
+    src = r.hot("-1--2--3----|")
+    return "rx_flat_map_max(src, 2, x → cold \"x--x--x|\")", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_flat_map_max(src, 2, inner_cold(r, "x--x--x|"), NULL, NULL)))]
+
+
 @diagram("rx_flat_map_latest", 16)
 def _(r):
     src = r.hot("-1--2--3----|")

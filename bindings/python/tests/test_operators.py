@@ -108,6 +108,12 @@ def test_catch_with_an_observable():
     assert L(rxc.of(1).catch(rxc.of(7))) == [1]
 
 
+def test_max_concurrent():
+    with rxc.SerialScheduler("slow") as q:
+        slow = rxc.of(1, 2).observe_on(q)
+        assert L(rxc.of(1, 2).flat_map(lambda x: rxc.of(x, x).observe_on(q), max_concurrent=1)) == [1, 1, 2, 2]
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

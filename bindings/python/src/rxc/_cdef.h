@@ -237,6 +237,7 @@ rx_observable *rx_compact_map(rx_observable *src, rx_compact_map_fn fn, void *ct
 rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_flat_map_max(rx_observable *src, size_t max_concurrent, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);

@@ -1011,7 +1011,12 @@ class Observable:
         with _Borrowed(seed) as s:
             return self._wrap(_with_fn(lib.rx_reduce, _acc_cb, fn, self._src(), s))
 
-    def flat_map(self, fn):
+    def flat_map(self, fn, max_concurrent=0):
+        """Merges fn(x) of every value; max_concurrent > 0: that many inner subscriptions at
+        once at most, the others waiting in order."""
+        if max_concurrent:
+            make = lib.rx_flat_map_max
+            return self._wrap(_with_fn(make, _flat_cb, fn, self._src(), max_concurrent))
         return self._wrap(_with_fn(lib.rx_flat_map, _flat_cb, fn, self._src()))
 
     def flat_map_latest(self, fn):
