@@ -1146,6 +1146,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_sample(rx_observable *src, rx_
 /** @abstract The elements of all srcs[0..n) as they come. Completes when all completed (at
  * once for n == 0); the first error ends all. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
+/** @abstract rx_merge with at most max_concurrent sources subscribed at once (0: no limit):
+ * srcs[0..max_concurrent) first, then each next one when a subscribed one completes, on the
+ * thread that delivered that completion. max_concurrent 1 is rx_concat. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_merge_max(rx_observable *const *srcs, size_t n, size_t max_concurrent);
 /** @abstract The elements of srcs[0], then srcs[1]... each subscribed after the previous one
  * completed. n == 0 completes at once. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat(rx_observable *const *srcs, size_t n);

@@ -381,7 +381,7 @@ final class OperatorParityTests: XCTestCase {
     fallback.end()
   }
 
-  // ---- flatMap(maxConcurrent:)
+  // ---- flatMap(maxConcurrent:) / merge(_:maxConcurrent:)
 
   func testFlatMapMaxConcurrent() {
     let inners = [HotSource<Int>(), HotSource<Int>(), HotSource<Int>()]
@@ -401,4 +401,19 @@ final class OperatorParityTests: XCTestCase {
     inners.forEach { $0.end() }
   }
 
+  func testMergeMaxConcurrentDropsWhatWaitsOnDispose() {
+    let a = HotSource<Value>(), b = HotSource<Value>()
+    let merged = Observable<Value>.merge([a.observable, b.observable], maxConcurrent: 1)
+    XCTAssertTrue(merged is ValueMergeProducer)
+    let r = Recorder<Value>()
+    let sub = merged.subscribe(r)
+    a.next(.int(1))
+    XCTAssertEqual(b.subscriptions, 0)
+    sub.dispose()
+    a.completed()
+    XCTAssertEqual(b.subscriptions, 0)
+    XCTAssertEqual(ints(r), [1])
+    a.end()
+    b.end()
+  }
 }

@@ -841,7 +841,7 @@ RX_TEST(catch_with_synchronous_and_bad_input) {
   pool_drain();
 }
 
-/* ---- flat_map_max ----------------------------------------------------------------------- */
+/* ---- flat_map_max / merge_max ------------------------------------------------------------ */
 
 /* fn for flat_map_max: every element maps to the observable in ctx; counts its calls. */
 typedef struct inner_of {
@@ -862,6 +862,41 @@ RX_TEST(marble_flat_map_max_waits_for_a_free_slot) {
   CHECK_EQ(c.calls, 3); /* fn runs as elements arrive, waiting or not */
   EXPECT(K(rx_flat_map_max(hotm("-12-----3---|"), 0, to_inner, &c, NULL)), "---11-----1-|"); /* no limit */
   end();
+}
+
+RX_TEST(marble_merge_max_subscribes_the_next_source_when_one_completes) {
+  begin();
+  subscribe_count counts[3];
+  rx_observable *srcs[3] = {counted(&counts[0], coldm("-1---2|")), counted(&counts[1], coldm("--3-4|")),
+                            counted(&counts[2], coldm("-5|"))};
+  EXPECT(K(rx_merge_max(srcs, 3, 2)), "-13-425|");
+  EXPECT(K(rx_merge_max(srcs, 3, 1)), "-1---2--3-4-5|"); /* one at a time: concat */
+  CHECK_EQ(counts[2].subscriptions, 2);
+  end();
+}
+
+RX_TEST(marble_merge_max_error_drops_the_waiting_and_dispose) {
+  begin();
+  subscribe_count waiting;
+  rx_observable *srcs[3] = {coldm("-1-#"), coldm("--2---|"), counted(&waiting, coldm("-3|"))};
+  EXPECT(K(rx_merge_max(srcs, 3, 2)), "-12#");
+  CHECK_EQ(waiting.subscriptions, 0);
+  EXPECT(K(rx_merge_max(srcs, 3, 1)), "-1-#");
+  rx_observable *slow[2] = {coldm("-1-2-3-|"), counted(&waiting, coldm("-3|"))};
+  EXPECT(K(rx_merge_max(slow, 2, 1)), "-1-2!");
+  CHECK_EQ(waiting.subscriptions, 0);
+  end();
+}
+
+RX_TEST(merge_max_of_synchronous_sources_and_bad_input) {
+  rx_observable *three[3] = {INTS(1, 2), INTS(3), INTS(4, 5)};
+  CHECK_STR(run_log(rx_merge_max(three, 3, 1)), "1 2 3 4 5 |.");
+  rx_observable *again[3] = {INTS(1, 2), INTS(3), INTS(4, 5)};
+  CHECK_STR(run_log(rx_merge_max(again, 3, 2)), "1 2 3 4 5 |.");
+  CHECK_STR(run_log(rx_merge_max(NULL, 0, 1)), "|.");
+  CHECK(rx_merge_max(NULL, 2, 1) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_merge_max") != NULL);
+  pool_drain();
 }
 
 /* Many inners that complete while being subscribed, all waiting behind a slow one: started

@@ -58,7 +58,7 @@
   X(rx_single) X(rx_enumerated) X(rx_compact_map)  \
   X(rx_take_while_inclusive) X(rx_take_until_predicate)  \
   X(rx_repeat_element) X(rx_generate) X(rx_using)  \
-  X(rx_catch_with) X(rx_flat_map_max)
+  X(rx_catch_with) X(rx_flat_map_max) X(rx_merge_max)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -484,7 +484,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 70) {
+  switch (which % 71) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -597,6 +597,7 @@ static void op_operator(Input *in) {
   case 67: if (p_rx_using) o = p_rx_using(res_create, res_use, res_release, CTX); break;
   case 68: if (p_rx_catch_with && other) o = p_rx_catch_with(src, other); break;
   case 69: if (p_rx_flat_map_max) o = p_rx_flat_map_max(src, c % 3, flat_fn, CTX); break;
+  case 70: if (p_rx_merge_max) o = p_rx_merge_max(srcs, n, c % 3); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -223,6 +223,10 @@ static rx_observable *two_amb(rx_observable *a, rx_observable *b) {
   rx_observable *v[2] = {a, b};
   return rx_amb(v, 2);
 }
+static rx_observable *two_merge_max(rx_observable *a, rx_observable *b) {
+  rx_observable *both[2] = {a, b};
+  return rx_merge_max(both, 2, 1);
+}
 static rx_observable *two_concat(rx_observable *a, rx_observable *b) {
   rx_observable *v[2] = {a, b};
   return rx_concat(v, 2);
@@ -343,7 +347,7 @@ static const Workload workloads[] = {
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
   OP(replay_ref_count), OP(driver), OP(observe_on), OP(subscribe_on), OP(delay_subscription),
-  TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),
+  TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat), TWO(merge_max),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},

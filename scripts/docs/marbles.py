@@ -585,6 +585,15 @@ def _(r):
     return "rx_merge({a, b}, 2)", [Line("a", a), Line("b", b)], [Line("out", r.own(lib.rx_merge(arr, n)))]
 
 
+@diagram("rx_merge_max", 16)
+def _(r):
+    la, a = r.watch("a (cold)", r.cold("-1-1-|"))
+    lb, b = r.watch("b (cold)", r.cold("-2-2-|"))
+    lc, c = r.watch("c (cold)", r.cold("-3|"))
+    arr, n = obs_array(a, b, c)
+    return "rx_merge_max({a, b, c}, 3, 2)", [la, lb, lc], [Line("out", r.own(lib.rx_merge_max(arr, n, 2)))]
+
+
 @diagram("rx_concat", 16)
 def _(r):
     la, a = r.watch("a (cold)", r.cold("-1-2-3|"))

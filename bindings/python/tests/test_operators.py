@@ -111,6 +111,7 @@ def test_catch_with_an_observable():
 def test_max_concurrent():
     with rxc.SerialScheduler("slow") as q:
         slow = rxc.of(1, 2).observe_on(q)
+        assert L(rxc.merge(slow, rxc.of(3), max_concurrent=1)) == [1, 2, 3]
         assert L(rxc.of(1, 2).flat_map(lambda x: rxc.of(x, x).observe_on(q), max_concurrent=1)) == [1, 1, 2, 2]
 
 

@@ -265,6 +265,7 @@ rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *schedul
 rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
 rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);
 rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
+rx_observable *rx_merge_max(rx_observable *const *srcs, size_t n, size_t max_concurrent);
 rx_observable *rx_concat(rx_observable *const *srcs, size_t n);
 rx_observable *rx_combine_latest(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_zip(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);

@@ -1394,8 +1394,12 @@ def timer(duetime, period=None, scheduler=None):
                                         _sched(scheduler)))
 
 
-def merge(*sources):
+def merge(*sources, max_concurrent=0):
+    """The values of all sources as they come; max_concurrent > 0: that many subscribed at
+    once at most, the next when one completes."""
     keep, arr = _array_of(sources)
+    if max_concurrent:
+        return Observable._own(lib.rx_merge_max(arr, len(keep), max_concurrent))
     return Observable._own(lib.rx_merge(arr, len(keep)))
 
 
