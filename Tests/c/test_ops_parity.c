@@ -104,32 +104,21 @@ RX_TEST(default_if_empty_bad_input) {
 
 /* ---- switch_if_empty ------------------------------------------------------------------- */
 
-RX_TEST(marble_switch_if_empty_source_not_empty) {
-  begin();
+/* switch_if_empty of the hot `src` into a counted cold "-7-8-|": `expected`, and how often
+ * the fallback was subscribed. */
+static void expect_switch(const char *src, const char *expected, int subscribed) {
   subscribe_count c;
   rx_observable *fallback = counted(&c, coldm("-7-8-|"));
-  EXPECT(K(rx_switch_if_empty(hotm("--1--|"), fallback)), "--1--|");
-  CHECK_EQ(c.subscriptions, 0);
-  EXPECT(K(rx_switch_if_empty(hotm("--1--#"), fallback)), "--1--#");
-  CHECK_EQ(c.subscriptions, 0);
-  end();
+  EXPECT(K(rx_switch_if_empty(hotm(src), fallback)), expected);
+  CHECK_EQ(c.subscriptions, subscribed);
 }
 
-RX_TEST(marble_switch_if_empty_source_empty_with_error) {
+RX_TEST(marble_switch_if_empty_subscribes_the_fallback_only_when_empty) {
   begin();
-  subscribe_count c;
-  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
-  EXPECT(K(rx_switch_if_empty(hotm("---#"), fallback)), "---#");
-  CHECK_EQ(c.subscriptions, 0);
-  end();
-}
-
-RX_TEST(marble_switch_if_empty_switches_at_completion) {
-  begin();
-  subscribe_count c;
-  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
-  EXPECT(K(rx_switch_if_empty(hotm("---|"), fallback)), "----7-8-|");
-  CHECK_EQ(c.subscriptions, 1);
+  expect_switch("--1--|", "--1--|", 0);
+  expect_switch("--1--#", "--1--#", 0);
+  expect_switch("---#", "---#", 0);
+  expect_switch("---|", "----7-8-|", 1);
   end();
 }
 
@@ -388,24 +377,35 @@ RX_TEST(marble_take_while_inclusive_errors_and_dispose) {
   end();
 }
 
-RX_TEST(take_while_inclusive_stops_the_source_and_frees_ctx) {
+/* Subscribes make(a hot source, counter), sends 1, `stop` (the element that ends it) and 2:
+ * the source is disposed at `stop`, the log is `expected`, fn ran twice, ctx_free once. */
+static void check_stops_the_source(rx_observable *(*make)(rx_observable *, counter *), int64_t stop,
+                                   const char *expected) {
   hot h;
   counter c = {0};
   rx_observable *src = hot_new(&h);
-  rx_observable *o = rx_take_while_inclusive(src, below_3, &c, counter_free);
+  rx_observable *o = make(src, &c);
   rec r;
   rx_disposable *d = rx_subscribe(o, rec_observer(&r));
   hot_next(&h, 1);
-  hot_next(&h, 7);
+  hot_next(&h, stop);
   CHECK_EQ(h.disposed, 1);
   hot_next(&h, 2);
-  CHECK_STR(r.log, "1 7 |.");
+  CHECK_STR(r.log, expected);
   CHECK_EQ(c.calls, 2);
   rx_dispose(d);
   hot_end(&h);
   rx_release(src);
   rx_release(o);
   CHECK_EQ(c.freed, 1);
+}
+
+static rx_observable *take_while_inclusive_below_3(rx_observable *src, counter *c) {
+  return rx_take_while_inclusive(src, below_3, c, counter_free);
+}
+
+RX_TEST(take_while_inclusive_stops_the_source_and_frees_ctx) {
+  check_stops_the_source(take_while_inclusive_below_3, 7, "1 7 |.");
 }
 
 RX_TEST(take_while_inclusive_bad_input) {
@@ -457,25 +457,11 @@ RX_TEST(marble_take_until_predicate_fn_error_and_dispose) {
   end();
 }
 
-RX_TEST(take_until_predicate_stops_the_source_and_frees_ctx) {
-  hot h;
-  counter c = {0};
-  rx_observable *src = hot_new(&h);
-  rx_observable *o = rx_take_until_predicate(src, false, is_4, &c, counter_free);
-  rec r;
-  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
-  hot_next(&h, 1);
-  hot_next(&h, 4);
-  CHECK_EQ(h.disposed, 1);
-  hot_next(&h, 2);
-  CHECK_STR(r.log, "1 |.");
-  CHECK_EQ(c.calls, 2);
-  rx_dispose(d);
-  hot_end(&h);
-  rx_release(src);
-  rx_release(o);
-  CHECK_EQ(c.freed, 1);
+static rx_observable *take_until_4(rx_observable *src, counter *c) {
+  return rx_take_until_predicate(src, false, is_4, c, counter_free);
 }
+
+RX_TEST(take_until_predicate_stops_the_source_and_frees_ctx) { check_stops_the_source(take_until_4, 4, "1 |."); }
 
 RX_TEST(take_until_predicate_bad_input) {
   counter c = {0};
