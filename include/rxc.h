@@ -926,6 +926,15 @@ typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error
 typedef rx_value (*rx_combine_fn)(void *ctx, const rx_value *values, size_t n, rx_error **error);
 /* True when a and b count as equal. */
 typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
+/* rx_using: makes one subscription's resource and returns it (any pointer, or a handle or
+   descriptor cast to one; NULL is a resource too). Storing an error in *error instead fails
+   that subscription, and nothing is released. */
+typedef void *(*rx_resource_fn)(void *ctx, rx_error **error);
+/* rx_using: returns the observable (owned) that uses the resource. NULL without setting
+   *error fails the stream with RX_ERROR_UNKNOWN. */
+typedef rx_observable *(*rx_using_fn)(void *ctx, void *resource, rx_error **error);
+/* rx_using: frees one subscription's resource. */
+typedef void (*rx_resource_free_fn)(void *ctx, void *resource);
 /* Returns an owned observable to continue with, or NULL to forward the error. */
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
 
@@ -987,6 +996,22 @@ RX_EXPORT bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_generate(rx_value initial, rx_scheduler *scheduler,
                                                            rx_predicate_fn condition, rx_map_fn iterate,
                                                            void *ctx, rx_free_fn ctx_free);
+/**
+ * @abstract RxSwift's using: a resource tied to each subscription's life (a file
+ * descriptor, a handle, a buffer).
+ * @discussion Each subscription calls create(ctx) for its resource, then use(ctx, resource)
+ * for the observable that reads it, and subscribes to that. When the subscription ends (the
+ * terminal event, after it is delivered, or rx_dispose), the observable's subscription is
+ * disposed first and then release(ctx, resource) runs, exactly once per resource create
+ * made, on the thread that ended the subscription. An error from create fails the
+ * subscription with nothing to release; an error (or NULL) from use fails it and releases
+ * the resource. release may be NULL (nothing to free); create or use NULL: NULL +
+ * RX_EINVAL. ctx_free(ctx) runs once, after the observable, its subscriptions and their
+ * releases are gone. Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_using(rx_resource_fn create, rx_using_fn use,
+                                                        rx_resource_free_fn release, void *ctx,
+                                                        rx_free_fn ctx_free);
 
 /* scheduling */
 /**
@@ -1124,6 +1149,11 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_reduce(rx_observable *src, rx_
 /** @abstract Subscribes to fn(v) for each element and merges all of them. Completes when the
  * source and every inner observable completed; the first error ends all. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_flat_map, with at most max_concurrent inner subscriptions at once
+ * (0: no limit): the observables fn returns beyond it wait, in order, and each is subscribed
+ * when a running one completes, on the thread that delivered that completion. fn is still
+ * called as elements arrive. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_max(rx_observable *src, size_t max_concurrent, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Like rx_flat_map, but only the latest inner observable is followed: a new
  * element disposes the previous inner subscription. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
@@ -1221,6 +1251,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_sample(rx_observable *src, rx_
 /** @abstract The elements of all srcs[0..n) as they come. Completes when all completed (at
  * once for n == 0); the first error ends all. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
+/** @abstract rx_merge with at most max_concurrent sources subscribed at once (0: no limit):
+ * srcs[0..max_concurrent) first, then each next one when a subscribed one completes, on the
+ * thread that delivered that completion. max_concurrent 1 is rx_concat. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_merge_max(rx_observable *const *srcs, size_t n, size_t max_concurrent);
 /** @abstract The elements of srcs[0], then srcs[1]... each subscribed after the previous one
  * completed. n == 0 completes at once. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat(rx_observable *const *srcs, size_t n);
@@ -1249,6 +1283,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_amb(rx_observable *const *srcs
 /** @abstract On error, continues with the observable fn returns for it (fn returning NULL
  * forwards the original error). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract On error, continues with `fallback` (borrowed; retained), subscribed only
+ * then, on the thread that delivered the error; the error itself is dropped. The observable
+ * form of rx_catch (RxSwift's catch { _ in fallback }). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_with(rx_observable *src, rx_observable *fallback);
 /** @abstract On error, emits value (borrowed; retained) and completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
 /** @abstract Resubscribes after an error: at most max_attempts subscriptions in all, the

@@ -308,4 +308,112 @@ final class OperatorParityTests: XCTestCase {
     XCTAssertEqual(ints(v), [1, 2, 4, 8, 16])
     XCTAssertTrue(v.completed)
   }
+
+  // ---- using
+
+  final class Resource: Disposable {
+    var disposals = 0
+    func dispose() { disposals += 1 }
+  }
+
+  func testUsing() {
+    var made: [Resource] = []
+    let source = HotSource<Int>()
+    let o = Observable<Int>.using({ () -> Resource in
+      let r = Resource()
+      made.append(r)
+      return r
+    }, observableFactory: { _ in source.observable })
+    let r = Recorder<Int>()
+    let sub = o.subscribe(r)
+    source.next(1)
+    XCTAssertEqual(made.count, 1)
+    XCTAssertEqual(made[0].disposals, 0)
+    sub.dispose()
+    XCTAssertEqual(source.disposals, 1)
+    XCTAssertEqual(made[0].disposals, 1)
+
+    let completes = Recorder<Int>()
+    _ = o.subscribe(completes)
+    source.completed()
+    XCTAssertTrue(completes.completed)
+    XCTAssertEqual(made.count, 2)
+    XCTAssertEqual(made[1].disposals, 1)
+    source.end()
+
+    let factoryThrows = Recorder<Int>()
+    let failing = Observable<Int>.using({ () -> Resource in
+      let r = Resource()
+      made.append(r)
+      return r
+    }, observableFactory: { _ in throw OpTestError(code: 12) })
+    _ = failing.subscribe(factoryThrows)
+    XCTAssertEqual(factoryThrows.errorCode, 12)
+    XCTAssertEqual(made[2].disposals, 1)
+
+    let leaf = Observable<Value>.using(resource: { Resource() }, observableFactory: { _ in self.values(1, 2) })
+    XCTAssertTrue(leaf is ValueUsingObservable)
+    let v = Recorder<Value>()
+    _ = leaf.subscribe(v)
+    XCTAssertEqual(ints(v), [1, 2])
+  }
+
+  // ---- catch into a fixed observable (what rx_catch_with builds)
+
+  func testCatchIntoAFixedObservable() {
+    let source = HotSource<Value>(), fallback = HotSource<Value>()
+    let next = fallback.observable
+    let leaf = source.observable.catch { _ in next }
+    XCTAssertTrue(leaf is ValueCatchProducer)
+    let r = Recorder<Value>()
+    let sub = leaf.subscribe(r)
+    source.next(.int(1))
+    XCTAssertEqual(fallback.subscriptions, 0)
+    source.error(OpTestError(code: 13))
+    XCTAssertEqual(source.disposals, 1)
+    XCTAssertEqual(fallback.subscriptions, 1)
+    fallback.next(.int(2))
+    XCTAssertEqual(ints(r), [1, 2])
+    XCTAssertNil(r.failedWith)
+    sub.dispose()
+    XCTAssertEqual(fallback.disposals, 1)
+    source.end()
+    fallback.end()
+  }
+
+  // ---- flatMap(maxConcurrent:) / merge(_:maxConcurrent:)
+
+  func testFlatMapMaxConcurrent() {
+    let inners = [HotSource<Int>(), HotSource<Int>(), HotSource<Int>()]
+    let r = Recorder<Int>()
+    let sub = Observable.from([0, 1, 2]).flatMap(maxConcurrent: 2) { inners[$0].observable }.subscribe(r)
+    XCTAssertEqual(inners.map { $0.subscriptions }, [1, 1, 0])
+    inners[1].next(10)
+    inners[1].completed()
+    XCTAssertEqual(inners[2].subscriptions, 1)  // the waiting one took the free slot
+    inners[2].next(20)
+    inners[0].completed()
+    XCTAssertFalse(r.completed)
+    inners[2].completed()
+    XCTAssertEqual(r.elements, [10, 20])
+    XCTAssertTrue(r.completed)
+    sub.dispose()
+    inners.forEach { $0.end() }
+  }
+
+  func testMergeMaxConcurrentDropsWhatWaitsOnDispose() {
+    let a = HotSource<Value>(), b = HotSource<Value>()
+    let merged = Observable<Value>.merge([a.observable, b.observable], maxConcurrent: 1)
+    XCTAssertTrue(merged is ValueMergeProducer)
+    let r = Recorder<Value>()
+    let sub = merged.subscribe(r)
+    a.next(.int(1))
+    XCTAssertEqual(b.subscriptions, 0)
+    sub.dispose()
+    a.completed()
+    XCTAssertEqual(b.subscriptions, 0)
+    XCTAssertEqual(ints(r), [1])
+    a.end()
+    b.end()
+  }
 }

@@ -7,6 +7,10 @@
  * their subscription; the expected marble's '!' is where the test disposes. */
 #include "ops_support.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
 static rx_scheduler *ts;
 static rx_observable *kept[64];
 static int n_kept;
@@ -100,32 +104,21 @@ RX_TEST(default_if_empty_bad_input) {
 
 /* ---- switch_if_empty ------------------------------------------------------------------- */
 
-RX_TEST(marble_switch_if_empty_source_not_empty) {
-  begin();
+/* switch_if_empty of the hot `src` into a counted cold "-7-8-|": `expected`, and how often
+ * the fallback was subscribed. */
+static void expect_switch(const char *src, const char *expected, int subscribed) {
   subscribe_count c;
   rx_observable *fallback = counted(&c, coldm("-7-8-|"));
-  EXPECT(K(rx_switch_if_empty(hotm("--1--|"), fallback)), "--1--|");
-  CHECK_EQ(c.subscriptions, 0);
-  EXPECT(K(rx_switch_if_empty(hotm("--1--#"), fallback)), "--1--#");
-  CHECK_EQ(c.subscriptions, 0);
-  end();
+  EXPECT(K(rx_switch_if_empty(hotm(src), fallback)), expected);
+  CHECK_EQ(c.subscriptions, subscribed);
 }
 
-RX_TEST(marble_switch_if_empty_source_empty_with_error) {
+RX_TEST(marble_switch_if_empty_subscribes_the_fallback_only_when_empty) {
   begin();
-  subscribe_count c;
-  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
-  EXPECT(K(rx_switch_if_empty(hotm("---#"), fallback)), "---#");
-  CHECK_EQ(c.subscriptions, 0);
-  end();
-}
-
-RX_TEST(marble_switch_if_empty_switches_at_completion) {
-  begin();
-  subscribe_count c;
-  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
-  EXPECT(K(rx_switch_if_empty(hotm("---|"), fallback)), "----7-8-|");
-  CHECK_EQ(c.subscriptions, 1);
+  expect_switch("--1--|", "--1--|", 0);
+  expect_switch("--1--#", "--1--#", 0);
+  expect_switch("---#", "---#", 0);
+  expect_switch("---|", "----7-8-|", 1);
   end();
 }
 
@@ -384,24 +377,35 @@ RX_TEST(marble_take_while_inclusive_errors_and_dispose) {
   end();
 }
 
-RX_TEST(take_while_inclusive_stops_the_source_and_frees_ctx) {
+/* Subscribes make(a hot source, counter), sends 1, `stop` (the element that ends it) and 2:
+ * the source is disposed at `stop`, the log is `expected`, fn ran twice, ctx_free once. */
+static void check_stops_the_source(rx_observable *(*make)(rx_observable *, counter *), int64_t stop,
+                                   const char *expected) {
   hot h;
   counter c = {0};
   rx_observable *src = hot_new(&h);
-  rx_observable *o = rx_take_while_inclusive(src, below_3, &c, counter_free);
+  rx_observable *o = make(src, &c);
   rec r;
   rx_disposable *d = rx_subscribe(o, rec_observer(&r));
   hot_next(&h, 1);
-  hot_next(&h, 7);
+  hot_next(&h, stop);
   CHECK_EQ(h.disposed, 1);
   hot_next(&h, 2);
-  CHECK_STR(r.log, "1 7 |.");
+  CHECK_STR(r.log, expected);
   CHECK_EQ(c.calls, 2);
   rx_dispose(d);
   hot_end(&h);
   rx_release(src);
   rx_release(o);
   CHECK_EQ(c.freed, 1);
+}
+
+static rx_observable *take_while_inclusive_below_3(rx_observable *src, counter *c) {
+  return rx_take_while_inclusive(src, below_3, c, counter_free);
+}
+
+RX_TEST(take_while_inclusive_stops_the_source_and_frees_ctx) {
+  check_stops_the_source(take_while_inclusive_below_3, 7, "1 7 |.");
 }
 
 RX_TEST(take_while_inclusive_bad_input) {
@@ -453,25 +457,11 @@ RX_TEST(marble_take_until_predicate_fn_error_and_dispose) {
   end();
 }
 
-RX_TEST(take_until_predicate_stops_the_source_and_frees_ctx) {
-  hot h;
-  counter c = {0};
-  rx_observable *src = hot_new(&h);
-  rx_observable *o = rx_take_until_predicate(src, false, is_4, &c, counter_free);
-  rec r;
-  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
-  hot_next(&h, 1);
-  hot_next(&h, 4);
-  CHECK_EQ(h.disposed, 1);
-  hot_next(&h, 2);
-  CHECK_STR(r.log, "1 |.");
-  CHECK_EQ(c.calls, 2);
-  rx_dispose(d);
-  hot_end(&h);
-  rx_release(src);
-  rx_release(o);
-  CHECK_EQ(c.freed, 1);
+static rx_observable *take_until_4(rx_observable *src, counter *c) {
+  return rx_take_until_predicate(src, false, is_4, c, counter_free);
 }
+
+RX_TEST(take_until_predicate_stops_the_source_and_frees_ctx) { check_stops_the_source(take_until_4, 4, "1 |."); }
 
 RX_TEST(take_until_predicate_bad_input) {
   counter c = {0};
@@ -653,4 +643,278 @@ RX_TEST(generate_bad_input) {
   CHECK(strstr(rx_last_error(), "rx_generate") != NULL);
   rx_release(s);
   CHECK_EQ(c.freed, 0);
+}
+
+/* ---- using ------------------------------------------------------------------------------- */
+
+/* One resource kind for the using tests: the log itself is the resource (create checks it
+ * comes back), and release records when it ran and whether the source was already gone. */
+typedef struct res_log {
+  int created, released, freed;
+  int64_t created_at, released_at;
+  int source_disposed_at_release;
+  rx_observable *inner;
+  hot *source;
+  rx_scheduler *clock;
+  bool fail_create, fail_use, use_returns_null;
+} res_log;
+static void *res_create(void *ctx, rx_error **e) {
+  res_log *l = ctx;
+  if (l->fail_create) {
+    *e = rx_error_new(RX_ERROR_USER + 8, "create");
+    return NULL;
+  }
+  l->created++;
+  l->created_at = l->clock ? rx_scheduler_now_ns(l->clock) : -1;
+  return l;
+}
+static rx_observable *res_use(void *ctx, void *resource, rx_error **e) {
+  res_log *l = ctx;
+  CHECK(resource == l);
+  if (l->fail_use) {
+    *e = rx_error_new(RX_ERROR_USER + 9, "use");
+    return NULL;
+  }
+  if (l->use_returns_null) return NULL;
+  return rx_retain(l->inner);
+}
+static void res_release(void *ctx, void *resource) {
+  res_log *l = ctx;
+  CHECK(resource == l);
+  l->released++;
+  l->released_at = l->clock ? rx_scheduler_now_ns(l->clock) : -1;
+  l->source_disposed_at_release = l->source ? l->source->disposed : -1;
+}
+static void res_ctx_free(void *ctx) { ((res_log *)ctx)->freed++; }
+
+#define FRAMES(n) ((int64_t)(n) * RX_MARBLE_FRAME_NS)
+
+/* Subscribes rx_using over the cold `inner`, expects `expected`, and checks the resource was
+ * released (the released-th time) `frames` after it was made. */
+static void expect_using(res_log *l, const char *inner, const char *expected, int released, int frames) {
+  l->inner = coldm(inner);
+  EXPECT(K(rx_using(res_create, res_use, res_release, l, NULL)), expected);
+  CHECK_EQ(l->created, released);
+  CHECK_EQ(l->released, released);
+  CHECK_EQ(l->released_at - l->created_at, FRAMES(frames));
+}
+
+RX_TEST(marble_using_releases_at_completion_error_and_dispose) {
+  begin();
+  res_log l = {.clock = ts};
+  expect_using(&l, "-1-2-|", "-1-2-|", 1, 5);
+  expect_using(&l, "-1-#", "-1-#", 2, 3);
+  expect_using(&l, "-1-2-3-|", "-1-!", 3, 3);
+  end();
+}
+
+RX_TEST(marble_using_factory_errors) {
+  begin();
+  res_log l = {.fail_create = true};
+  l.inner = coldm("-1-|");
+  EXPECT_E(K(rx_using(res_create, res_use, res_release, &l, NULL)), "#", err(RX_ERROR_USER + 8, "create"));
+  CHECK_EQ(l.created, 0);
+  CHECK_EQ(l.released, 0); /* nothing was made */
+  l.fail_create = false;
+  l.fail_use = true;
+  EXPECT_E(K(rx_using(res_create, res_use, res_release, &l, NULL)), "#", err(RX_ERROR_USER + 9, "use"));
+  CHECK_EQ(l.created, 1);
+  CHECK_EQ(l.released, 1);
+  l.fail_use = false;
+  l.use_returns_null = true;
+  EXPECT_E(K(rx_using(res_create, res_use, res_release, &l, NULL)), "#",
+           err(RX_ERROR_UNKNOWN, "rx_using: the callback returned no observable"));
+  CHECK_EQ(l.released, 2);
+  end();
+}
+
+RX_TEST(using_releases_after_the_source_subscription_and_once_per_subscription) {
+  hot h;
+  res_log l = {.source = &h};
+  l.inner = hot_new(&h);
+  rx_observable *o = rx_using(res_create, res_use, res_release, &l, res_ctx_free);
+  rec r1, r2;
+  rx_disposable *d1 = rx_subscribe(o, rec_observer(&r1));
+  hot_next(&h, 5);
+  rx_dispose(d1);
+  CHECK_STR(r1.log, "5.");
+  CHECK_EQ(l.released, 1);
+  CHECK_EQ(l.source_disposed_at_release, 1); /* the reader stopped before its resource went */
+  rx_disposable *d2 = rx_subscribe(o, rec_observer(&r2));
+  CHECK_EQ(l.created, 2);
+  hot_completed(&h);
+  CHECK_STR(r2.log, "|.");
+  CHECK_EQ(l.released, 2);
+  rx_dispose(d2);
+  CHECK_EQ(l.released, 2);
+  hot_end(&h);
+  rx_release(l.inner);
+  CHECK_EQ(l.freed, 0);
+  rx_release(o);
+  CHECK_EQ(l.freed, 1);
+}
+
+/* The point of using in C: a file descriptor that lives exactly as long as its reader. */
+static void *open_pipe_with_data(void *ctx, rx_error **e) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    *e = rx_error_new(RX_ERROR_USER + 10, "pipe");
+    return NULL;
+  }
+  CHECK_EQ(write(fds[1], "\x03\x01\x04", 3), 3);
+  close(fds[1]);
+  *(int *)ctx = fds[0];
+  return (void *)(intptr_t)fds[0];
+}
+static rx_observable *read_bytes(void *ctx, void *resource, rx_error **e) {
+  unsigned char buf[8];
+  ssize_t n = read((int)(intptr_t)resource, buf, sizeof buf);
+  rx_value vs[8];
+  for (ssize_t i = 0; i < n; i++) vs[i] = rx_int(buf[i]);
+  return rx_of(vs, (size_t)(n > 0 ? n : 0));
+}
+static void close_fd(void *ctx, void *resource) { close((int)(intptr_t)resource); }
+
+RX_TEST(using_closes_a_file_descriptor) {
+  int fd = -1;
+  CHECK_STR(run_log(rx_using(open_pipe_with_data, read_bytes, close_fd, &fd, NULL)), "3 1 4 |.");
+  CHECK(fd >= 0);
+  CHECK(fcntl(fd, F_GETFD) == -1 && errno == EBADF); /* closed by release */
+}
+
+RX_TEST(using_bad_input) {
+  res_log l = {0};
+  CHECK(rx_using(NULL, res_use, res_release, &l, res_ctx_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_using: create is NULL");
+  CHECK(rx_using(res_create, NULL, res_release, &l, res_ctx_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_using: use is NULL");
+  CHECK_EQ(l.freed, 0);
+  l.inner = INTS(1, 2);
+  CHECK_STR(run_log(rx_using(res_create, res_use, NULL, &l, res_ctx_free)), "1 2 |."); /* release optional */
+  CHECK_EQ(l.freed, 1);
+}
+
+/* ---- catch_with -------------------------------------------------------------------------- */
+
+RX_TEST(marble_catch_with_switches_at_the_error) {
+  begin();
+  subscribe_count c;
+  rx_observable *fallback = counted(&c, coldm("-7-8-|"));
+  EXPECT(K(rx_catch_with(hotm("-1-2-#"), fallback)), "-1-2--7-8-|");
+  CHECK_EQ(c.subscriptions, 1);
+  EXPECT(K(rx_catch_with(hotm("-1-2-|"), fallback)), "-1-2-|");
+  EXPECT(K(rx_catch_with(hotm("-1-2---"), fallback)), "-1-2---");
+  CHECK_EQ(c.subscriptions, 1); /* no error: never subscribed */
+  end();
+}
+
+RX_TEST(marble_catch_with_fallback_error_and_dispose) {
+  begin();
+  rx_error *e = err(RX_ERROR_USER + 11, "fallback");
+  rx_observable *failing = K(rx_throw(e));
+  EXPECT_E(K(rx_catch_with(hotm("-1-#"), failing)), "-1-#", e);
+  EXPECT(K(rx_catch_with(hotm("-1-#"), coldm("-7-8-9-|"))), "-1--7-8!");
+  end();
+}
+
+RX_TEST(catch_with_synchronous_and_bad_input) {
+  CHECK_STR(run_log(rx_catch_with(INTS_THEN_ERROR(), INTS(5, 6))), "1 5 6 |.");
+  CHECK_STR(run_log(rx_catch_with(THROW_BOOM(), THROW_BOOM())), "#1000(boom).");
+  CHECK(rx_catch_with(NULL, INTS(1)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_catch_with") != NULL);
+  CHECK(rx_catch_with(INTS(1), NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "fallback") != NULL);
+  pool_drain();
+}
+
+/* ---- flat_map_max / merge_max ------------------------------------------------------------ */
+
+/* fn for flat_map_max: every element maps to the observable in ctx; counts its calls. */
+typedef struct inner_of {
+  rx_observable *inner;
+  int calls;
+} inner_of;
+static rx_observable *to_inner(void *ctx, rx_value v, rx_error **e) {
+  inner_of *c = ctx;
+  c->calls++;
+  return rx_retain(c->inner);
+}
+
+RX_TEST(marble_flat_map_max_waits_for_a_free_slot) {
+  begin();
+  inner_of c = {.inner = coldm("--1|")};
+  rx_observable *src = hotm("-12-----3---|");
+  EXPECT(K(rx_flat_map_max(src, 1, to_inner, &c, NULL)), "---1--1---1-|");
+  CHECK_EQ(c.calls, 3); /* fn runs as elements arrive, waiting or not */
+  EXPECT(K(rx_flat_map_max(hotm("-12-----3---|"), 0, to_inner, &c, NULL)), "---11-----1-|"); /* no limit */
+  end();
+}
+
+RX_TEST(marble_merge_max_subscribes_the_next_source_when_one_completes) {
+  begin();
+  subscribe_count counts[3];
+  rx_observable *srcs[3] = {counted(&counts[0], coldm("-1---2|")), counted(&counts[1], coldm("--3-4|")),
+                            counted(&counts[2], coldm("-5|"))};
+  EXPECT(K(rx_merge_max(srcs, 3, 2)), "-13-425|");
+  EXPECT(K(rx_merge_max(srcs, 3, 1)), "-1---2--3-4-5|"); /* one at a time: concat */
+  CHECK_EQ(counts[2].subscriptions, 2);
+  end();
+}
+
+RX_TEST(marble_merge_max_error_drops_the_waiting_and_dispose) {
+  begin();
+  subscribe_count waiting;
+  rx_observable *srcs[3] = {coldm("-1-#"), coldm("--2---|"), counted(&waiting, coldm("-3|"))};
+  EXPECT(K(rx_merge_max(srcs, 3, 2)), "-12#");
+  CHECK_EQ(waiting.subscriptions, 0);
+  EXPECT(K(rx_merge_max(srcs, 3, 1)), "-1-#");
+  rx_observable *slow[2] = {coldm("-1-2-3-|"), counted(&waiting, coldm("-3|"))};
+  EXPECT(K(rx_merge_max(slow, 2, 1)), "-1-2!");
+  CHECK_EQ(waiting.subscriptions, 0);
+  end();
+}
+
+RX_TEST(merge_max_of_synchronous_sources_and_bad_input) {
+  rx_observable *three[3] = {INTS(1, 2), INTS(3), INTS(4, 5)};
+  CHECK_STR(run_log(rx_merge_max(three, 3, 1)), "1 2 3 4 5 |.");
+  rx_observable *again[3] = {INTS(1, 2), INTS(3), INTS(4, 5)};
+  CHECK_STR(run_log(rx_merge_max(again, 3, 2)), "1 2 3 4 5 |.");
+  CHECK_STR(run_log(rx_merge_max(NULL, 0, 1)), "|.");
+  CHECK(rx_merge_max(NULL, 2, 1) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_merge_max") != NULL);
+  pool_drain();
+}
+
+/* Many inners that complete while being subscribed, all waiting behind a slow one: started
+ * one after another, without a recursion per inner. */
+RX_TEST(flat_map_max_starts_a_long_queue_without_recursion) {
+  hot h;
+  rx_observable *slow = hot_new(&h), *quick = rx_just(RX_INT(1));
+  rx_subject *outer = rx_publish_subject_new();
+  inner_of c = {.inner = slow};
+  rx_observable *m = rx_flat_map_max(rx_subject_as_observable(outer), 1, to_inner, &c, NULL);
+  rec r;
+  rx_disposable *d = rx_subscribe(m, rec_observer(&r));
+  rx_subject_on_next(outer, RX_INT(0)); /* the slow inner takes the slot */
+  c.inner = quick;
+  int64_t n = rxtest_scale(100000, 20);
+  for (int64_t k = 0; k < n; k++) rx_subject_on_next(outer, RX_INT(k));
+  rx_subject_on_completed(outer);
+  CHECK_EQ(r.nexts, 0);
+  hot_completed(&h); /* frees the slot: the n waiting start, one after another */
+  CHECK_EQ(r.nexts, n);
+  CHECK_EQ(r.completed, 1);
+  rx_dispose(d);
+  hot_end(&h);
+  rx_release(m), rx_release(slow), rx_release(quick), rx_release(outer);
+}
+
+RX_TEST(flat_map_max_bad_input) {
+  counter k = {0};
+  CHECK(rx_flat_map_max(NULL, 1, to_inner, &k, counter_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_flat_map_max") != NULL);
+  CHECK(rx_flat_map_max(INTS(1), 1, NULL, &k, counter_free) == NULL);
+  CHECK_STR(rx_last_error(), "rx_flat_map_max: fn is NULL");
+  CHECK_EQ(k.freed, 0);
+  pool_drain();
 }

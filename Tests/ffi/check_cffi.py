@@ -93,6 +93,14 @@ def equal_fn(ctx, a, b):
     return a.kind == b.kind and a.i == b.i
 
 
+def resource_fn(ctx, err):
+    return ffi.cast("void *", 0x10)
+
+
+def using_fn(ctx, resource, err):
+    return lib.rx_just(lib.rx_int(int(ffi.cast("intptr_t", resource))))
+
+
 def catch_fn(ctx, error):
     return lib.rx_just(lib.rx_int(lib.rx_error_code(error)))
 
@@ -133,6 +141,9 @@ CALLBACK_TYPES = {
     "rx_value(*)(void *, rx_value *, size_t, rx_error * *)": ("rx_combine_fn", combine_fn),
     "_Bool(*)(void *, rx_value, rx_value)": ("rx_equal_fn", equal_fn),
     "rx_observable *(*)(void *, rx_error *)": ("rx_catch_fn", catch_fn),
+    "void *(*)(void *, rx_error * *)": ("rx_resource_fn", resource_fn),
+    "rx_observable *(*)(void *, void *, rx_error * *)": ("rx_using_fn", using_fn),
+    "void(*)(void *, void *)": ("rx_resource_free_fn", lambda ctx, resource: None),
     "rx_disposable *(*)(void *, rx_emitter *)": ("rx_subscribe_fn", subscribe_fn),
     "rx_observable *(*)(void *)": ("defer factory", defer_factory),
     "rx_disposable *(*)(void *, void(*)(void *), void *)": ("vtable.schedule", vt_schedule),

@@ -57,7 +57,8 @@
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_default_if_empty) X(rx_switch_if_empty)  \
   X(rx_single) X(rx_enumerated) X(rx_compact_map)  \
   X(rx_take_while_inclusive) X(rx_take_until_predicate)  \
-  X(rx_repeat_element) X(rx_generate)
+  X(rx_repeat_element) X(rx_generate) X(rx_using)  \
+  X(rx_catch_with) X(rx_flat_map_max) X(rx_merge_max)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -351,6 +352,24 @@ static bool compact_fn(void *ctx, rx_value v, rx_value *out, rx_error **error) {
   return true;
 }
 
+/* rx_using: the resource is a tracked Ctx of its own (its release must run exactly once);
+   param 4 fails create, 3 fails use, else use returns just(param). */
+static void *res_create(void *ctx, rx_error **error) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param == 4) { *error = make_error(5); return NULL; }
+  return ctx_new(c->param, 0);
+}
+static rx_observable *res_use(void *ctx, void *resource, rx_error **error) {
+  Ctx *c = ctx_use(ctx);
+  ctx_use(resource);
+  if (c->param == 3) { *error = make_error(6); return NULL; }
+  return rx_just(rx_int(c->param));
+}
+static void res_release(void *ctx, void *resource) {
+  ctx_use(ctx);
+  ctx_free(resource);
+}
+
 static rx_value acc_fn(void *ctx, rx_value acc, rx_value v, rx_error **error) {
   (void)error;
   ctx_use(ctx);
@@ -485,7 +504,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 70) {
+  switch (which % 74) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -610,6 +629,10 @@ static void op_operator(Input *in) {
       rx_release(g);
     }
     break;
+  case 70: if (p_rx_using) o = p_rx_using(res_create, res_use, res_release, CTX); break;
+  case 71: if (p_rx_catch_with && other) o = p_rx_catch_with(src, other); break;
+  case 72: if (p_rx_flat_map_max) o = p_rx_flat_map_max(src, c % 3, flat_fn, CTX); break;
+  case 73: if (p_rx_merge_max) o = p_rx_merge_max(srcs, n, c % 3); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

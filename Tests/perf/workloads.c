@@ -131,6 +131,8 @@ MAKER(op_to_array, rx_to_array(src))
 MAKER(op_buffer, rx_buffer(src, 0, 10, NULL))
 MAKER(op_materialize, rx_materialize(src))
 MAKER(op_flat_map, rx_flat_map(src, to_just, NULL, NULL))
+MAKER(op_flat_map_max, rx_flat_map_max(src, 2, to_pair, NULL, NULL))
+MAKER(op_flat_map_max_just, rx_flat_map_max(src, 1, to_just, NULL, NULL))
 MAKER(op_flat_map_latest, rx_flat_map_latest(src, to_just, NULL, NULL))
 MAKER(op_concat_map, rx_concat_map(src, to_pair, NULL, NULL))
 MAKER(op_catch, rx_catch(src, recover, NULL, NULL))
@@ -214,6 +216,19 @@ static rx_observable *op_switch_if_empty(rx_observable *src) {
   rx_release(empty);
   return o;
 }
+/* rx_using whose observable is the subject's (ctx): events through the using sink. */
+static void *no_resource(void *ctx, rx_error **e) { (void)ctx; (void)e; return NULL; }
+static rx_observable *use_ctx(void *ctx, void *resource, rx_error **e) { (void)resource; (void)e; return rx_retain(ctx); }
+static void no_release(void *ctx, void *resource) { (void)ctx; (void)resource; }
+static rx_observable *op_using(rx_observable *src) { return rx_using(no_resource, use_ctx, no_release, src, NULL); }
+/* The subject is the fallback of a failed source: events through the fallback's path. */
+static rx_observable *op_catch_with(rx_observable *src) {
+  rx_error *e = rx_error_new(RX_ERROR_USER, "fail");
+  rx_observable *failed = rx_throw(e), *o = rx_catch_with(failed, src);
+  rx_release(failed);
+  rx_release(e);
+  return o;
+}
 static rx_observable *op_publish_ref_count(rx_observable *src) {
   rx_observable *p = rx_publish(src), *o = rx_ref_count(p);
   rx_release(p);
@@ -244,6 +259,10 @@ static rx_observable *two_sample(rx_observable *a, rx_observable *b) { return rx
 static rx_observable *two_amb(rx_observable *a, rx_observable *b) {
   rx_observable *v[2] = {a, b};
   return rx_amb(v, 2);
+}
+static rx_observable *two_merge_max(rx_observable *a, rx_observable *b) {
+  rx_observable *both[2] = {a, b};
+  return rx_merge_max(both, 2, 1);
 }
 static rx_observable *two_concat(rx_observable *a, rx_observable *b) {
   rx_observable *v[2] = {a, b};
@@ -372,18 +391,20 @@ static const Workload workloads[] = {
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
-  OP(take_until_predicate),
+  OP(take_until_predicate), OP(using), OP(catch_with), OP(flat_map_max), OP(flat_map_max_just),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
   OP(replay_ref_count), OP(driver), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
-  TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),
+  TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat), TWO(merge_max),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},
   /* single ends a subscription at its second element: measured per subscription */
   {"subscribe_dispose_single", run_sub_dispose, (const void *)op_single},
+  /* using makes and releases a resource per subscription */
+  {"subscribe_dispose_using", run_sub_dispose, (const void *)op_using},
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),

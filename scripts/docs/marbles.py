@@ -300,6 +300,16 @@ def _(r):
         [Line("out", r.own(lib.rx_delay_subscription(gen, F(2), r.ts)))]
 
 
+@diagram("rx_using", 12)
+def _(r):
+    lr, src = r.watch("use(resource) (cold)", r.cold("-1-2-3-|"))
+    create = keep(ffi.callback("void *(void *, rx_error **)", lambda ctx, err: NULL))
+    use = keep(ffi.callback("rx_observable *(void *, void *, rx_error **)",
+                            lambda ctx, res, err: lib.rx_retain(src)))
+    return "rx_using(create, use, release, ...): disposed at 4, so released at 4", [lr], \
+        [Line("out", r.own(lib.rx_using(create, use, NULL, NULL, NULL)), dispose_at=4)]
+
+
 @diagram("rx_interval", 12)
 def _(r):
     return "rx_interval(2 frames, test)", [], [Line("out", r.own(lib.rx_interval(F(2), r.ts)))]
@@ -391,6 +401,13 @@ def _(r):
     src = r.hot("-1--2--3----|")
     return "rx_flat_map(src, x → cold \"x--x--x|\")", [Line("src", src)], \
         [Line("out", r.own(lib.rx_flat_map(src, inner_cold(r, "x--x--x|"), NULL, NULL)))]
+
+
+@diagram("rx_flat_map_max", 22)
+def _(r):
+    src = r.hot("-1--2--3----|")
+    return "rx_flat_map_max(src, 2, x → cold \"x--x--x|\")", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_flat_map_max(src, 2, inner_cold(r, "x--x--x|"), NULL, NULL)))]
 
 
 @diagram("rx_flat_map_latest", 16)
@@ -603,6 +620,15 @@ def _(r):
     return "rx_merge({a, b}, 2)", [Line("a", a), Line("b", b)], [Line("out", r.own(lib.rx_merge(arr, n)))]
 
 
+@diagram("rx_merge_max", 16)
+def _(r):
+    la, a = r.watch("a (cold)", r.cold("-1-1-|"))
+    lb, b = r.watch("b (cold)", r.cold("-2-2-|"))
+    lc, c = r.watch("c (cold)", r.cold("-3|"))
+    arr, n = obs_array(a, b, c)
+    return "rx_merge_max({a, b, c}, 3, 2)", [la, lb, lc], [Line("out", r.own(lib.rx_merge_max(arr, n, 2)))]
+
+
 @diagram("rx_concat", 16)
 def _(r):
     la, a = r.watch("a (cold)", r.cold("-1-2-3|"))
@@ -670,6 +696,14 @@ def _(r):
     fn = _cb(CATCH_FN, lambda ctx, e: ffi.cast("rx_observable *", lib.rx_retain(fallback)))
     return "rx_catch(src, e → fallback)", [Line("src", src), lf], \
         [Line("out", r.own(lib.rx_catch(src, fn, NULL, NULL)))]
+
+
+@diagram("rx_catch_with", 16)
+def _(r):
+    src = r.hot("-1-2-#")
+    lf, fallback = r.watch("fallback (cold)", r.cold("-7-8-|"))
+    return "rx_catch_with(src, fallback)", [Line("src", src), lf], \
+        [Line("out", r.own(lib.rx_catch_with(src, fallback)))]
 
 
 @diagram("rx_catch_and_return", 12)

@@ -135,6 +135,26 @@ public func rx_generate(
     iterate: CAdapt.map(iterate, context, "rx_generate")))
 }
 
+@c(rx_using)
+public func rx_using(
+  _ create: rx_resource_fn?, _ use: rx_using_fn?, _ release: rx_resource_free_fn?,
+  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let create else { setLastError("rx_using: create is NULL"); return nil }
+  guard let use else { setLastError("rx_using: use is NULL"); return nil }
+  let context = CContext(ctx, ctxFree)
+  return ObservableHandle.make(Observable<RxValue>.using(resource: {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let pointer = create(context.ctx, &err)
+    try CallbackResult.check(err, "rx_using")  // no resource was made: nothing to release
+    return CResource(pointer, release: release, context: context)
+  }, observableFactory: { resource in
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let made = use(context.ctx, (resource as! CResource).pointer, &err)
+    return try CallbackResult.observable(made, err, "rx_using")
+  }))
+}
+
 @c(rx_defer)
 public func rx_defer(
   _ factory: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<rx_observable>?)?,

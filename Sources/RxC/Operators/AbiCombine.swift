@@ -11,6 +11,14 @@ public func rx_merge(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>
   return ObservableHandle.make(Observable.merge(sources))
 }
 
+@c(rx_merge_max)
+public func rx_merge_max(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt, _ maxConcurrent: UInt)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let sources = observableArray(srcs, n, "rx_merge_max") else { return nil }
+  return ObservableHandle.make(Observable.merge(sources, maxConcurrent: Int(clamping: maxConcurrent)))
+}
+
 @c(rx_concat)
 public func rx_concat(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt)
   -> UnsafeMutablePointer<rx_observable>?

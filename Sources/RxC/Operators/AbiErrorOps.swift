@@ -31,6 +31,16 @@ public func rx_catch_and_return(_ src: UnsafeMutablePointer<rx_observable>?, _ v
   return ObservableHandle.make(h.observable.catchAndReturn(v))
 }
 
+@c(rx_catch_with)
+public func rx_catch_with(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fallback: UnsafeMutablePointer<rx_observable>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_catch_with") else { return nil }
+  guard let f = ObservableHandle.from(fallback, "rx_catch_with", "fallback") else { return nil }
+  let next = f.observable
+  return ObservableHandle.make(h.observable.catch { _ in next })
+}
+
 @c(rx_retry)
 public func rx_retry(_ src: UnsafeMutablePointer<rx_observable>?, _ maxAttempts: UInt)
   -> UnsafeMutablePointer<rx_observable>?

@@ -48,6 +48,17 @@ public func rx_flat_map(
   }
 }
 
+@c(rx_flat_map_max)
+public func rx_flat_map_max(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ maxConcurrent: UInt, _ fn: rx_flat_map_fn?,
+  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_flat_map_max") else { return nil }
+  guard let fn else { setLastError("rx_flat_map_max: fn is NULL"); return nil }
+  let limit = Int(clamping: maxConcurrent)
+  return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: limit))
+}
+
 @c(rx_flat_map_latest)
 public func rx_flat_map_latest(
   _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,

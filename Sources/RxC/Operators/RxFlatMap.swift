@@ -6,10 +6,12 @@ import RxCore
 final class RxFlatMapProducer: Producer<RxValue> {
   let source: Observable<RxValue>
   let fn: CFunction<rx_flat_map_fn>
+  let maxConcurrent: Int
 
-  init(source: Observable<RxValue>, fn: CFunction<rx_flat_map_fn>) {
+  init(source: Observable<RxValue>, fn: CFunction<rx_flat_map_fn>, maxConcurrent: Int = 0) {
     self.source = source
     self.fn = fn
+    self.maxConcurrent = maxConcurrent
   }
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { super.subscribe(observer) }
@@ -17,7 +19,7 @@ final class RxFlatMapProducer: Producer<RxValue> {
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = RxFlatMapSink(fn, observer: observer, cancel: cancel)
+    let sink = RxFlatMapSink(fn, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
     if type(of: source) == RxRange.self {  // fused: the sink runs the range's loop
       let range = unsafeDowncast(source, to: RxRange.self)
       return (sink, sink.run(count: range.count) { .int(range.start &+ Int64($0)) })
@@ -29,19 +31,20 @@ final class RxFlatMapProducer: Producer<RxValue> {
 final class RxFlatMapSink: FlatMapSink<RxValue, RxValue> {
   let fn: CFunction<rx_flat_map_fn>
 
-  init(_ fn: CFunction<rx_flat_map_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
+  init(_ fn: CFunction<rx_flat_map_fn>, observer: Observer<RxValue>, cancel: any Cancelable, maxConcurrent: Int) {
     self.fn = fn
-    super.init(selector: nil, observer: observer, cancel: cancel)
+    super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
   }
 
   override func on(_ event: Event<RxValue>) { super.on(event) }
+  override func dispose() { super.dispose() }
 
   override func select(_ v: RxValue) throws -> Selected {
     var err: UnsafeMutablePointer<rx_error>? = nil
     let r = fn.fn(fn.ctx, v.c, &err)
     switch try CallbackResult.source(r, err, "rx_flat_map") {
     case .observable(let o): return .observable(o)
-    case .scalar(let value): return .element(value)
+    case .scalar(let value): return limitsConcurrency ? .observable(RxJust(value)) : .element(value)
     }
   }
 

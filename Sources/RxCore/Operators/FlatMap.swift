@@ -6,27 +6,43 @@ extension Observable {
   public func flatMap<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
     FlatMapProducer(source: self, selector: selector)
   }
+
+  /// `flatMap` with at most `maxConcurrent` inner subscriptions at once (0: no limit); the
+  /// others wait, in order, for one to complete.
+  public func flatMap<Result>(
+    maxConcurrent: Int, _ selector: @escaping (Element) throws -> Observable<Result>
+  ) -> Observable<Result> {
+    FlatMapProducer(source: self, selector: selector, maxConcurrent: maxConcurrent)
+  }
 }
 
 extension Observable where Element == Value {
   public func flatMap(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
     ValueFlatMapProducer(source: self, selector: selector)
   }
+
+  public func flatMap(
+    maxConcurrent: Int, _ selector: @escaping (Value) throws -> Observable<Value>
+  ) -> Observable<Value> {
+    ValueFlatMapProducer(source: self, selector: selector, maxConcurrent: maxConcurrent)
+  }
 }
 
 class FlatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   let selector: (Source) throws -> Observable<Result>
+  let maxConcurrent: Int
 
-  init(source: Observable<Source>, selector: @escaping (Source) throws -> Observable<Result>) {
+  init(source: Observable<Source>, selector: @escaping (Source) throws -> Observable<Result>, maxConcurrent: Int = 0) {
     self.source = source
     self.selector = selector
+    self.maxConcurrent = maxConcurrent
   }
 
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = FlatMapSink(selector: selector, observer: observer, cancel: cancel)
+    let sink = FlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
     return (sink, sink.run(source))
   }
 }
@@ -56,10 +72,25 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   /// Inner subscriptions not yet completed: raised by `on`, lowered in the drain.
   @usableFromInline let active = Atomic<Int>(0)
   @usableFromInline var sourceDone = false  // drain-owned
+  /// Nil without a limit on concurrent inner subscriptions.
+  @usableFromInline let limit: ConcurrencyLimit?
 
-  public init(selector: ((Source) throws -> Observable<Result>)?, observer: Observer<Result>, cancel: any Cancelable) {
+  public init(
+    selector: ((Source) throws -> Observable<Result>)?, observer: Observer<Result>, cancel: any Cancelable,
+    maxConcurrent: Int = 0
+  ) {
     self.selector = selector
+    self.limit = maxConcurrent > 0 ? ConcurrencyLimit(max: maxConcurrent) : nil
     super.init(observer: observer, cancel: cancel)
+  }
+
+  /// Whether inner subscriptions are limited: `select` of a subclass that knows its element
+  /// type can then return a specialized just itself (otherwise a scalar becomes a generic one).
+  public final var limitsConcurrency: Bool { limit != nil }
+
+  open override func dispose() {
+    super.dispose()
+    limit?.clear()
   }
 
   /// What `select` maps an outer element to.
@@ -115,6 +146,11 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       switch try select(element) {
       case .observable(let o): inner = o
       case .element(let value):
+        // With a limit, a scalar waits its turn like any inner observable.
+        if limit != nil {
+          inner = Just(value)
+          break
+        }
         submit(.next(value))
         return
       }
@@ -123,8 +159,16 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       return
     }
     let observer = makeInner()
-    // Raised before the outer completion can be submitted (upstream serializes on).
+    // Raised before the outer completion can be submitted (upstream serializes on); a
+    // waiting inner counts as active.
     active.add(1, ordering: .acquiringAndReleasing)
+    if let limit {
+      limit.admit { [self] in
+        if isDisposed { return }
+        observer.attach(inner.subscribe(observer))
+      }
+      return
+    }
     observer.attach(inner.subscribe(observer))
   }
 
@@ -182,7 +226,9 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
     switch event {
     case .next(let element): parent.submit(.next(element))
     case .error(let error): parent.submit(.fail(error))
-    case .completed: parent.submit(.innerCompleted(self))
+    case .completed:
+      parent.submit(.innerCompleted(self))
+      parent.limit?.finished()  // after the drain saw it, and outside the drain
     }
   }
 
@@ -230,13 +276,14 @@ final class ValueFlatMapProducer: FlatMapProducer<Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueFlatMapSink(selector: selector, observer: observer, cancel: cancel)
+    let sink = ValueFlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
     return (sink, sink.run(source))
   }
 }
 
 final class ValueFlatMapSink: FlatMapSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override func dispose() { super.dispose() }
   override func select(_ element: Value) throws -> Selected { try super.select(element) }
   override func makeInner() -> FlatMapInner<Value, Value> { ValueFlatMapInner(parent: self) }
 }

@@ -83,6 +83,38 @@ def test_generate():
     assert isinstance(e.value.__cause__, ZeroDivisionError)
 
 
+def test_using():
+    log = []
+
+    class Res:
+        def __init__(self):
+            log.append("open")
+
+    def release(r):
+        assert isinstance(r, Res)
+        log.append("close")
+
+    obs = rxc.using(Res, lambda r: rxc.of(1, 2), release)
+    assert L(obs) == [1, 2] and log == ["open", "close"]
+    assert L(obs.take(1)) == [1] and log == ["open", "close"] * 2
+    with pytest.raises(rxc.RxError) as e:
+        L(rxc.using(Res, lambda r: 1 / 0, release))
+    assert isinstance(e.value.__cause__, ZeroDivisionError) and log[-2:] == ["open", "close"]
+
+
+def test_catch_with_an_observable():
+    failing = rxc.of(1).concat(rxc.throw(ValueError("x")))
+    assert L(failing.catch(rxc.of(7, 8))) == [1, 7, 8]
+    assert L(rxc.of(1).catch(rxc.of(7))) == [1]
+
+
+def test_max_concurrent():
+    with rxc.SerialScheduler("slow") as q:
+        slow = rxc.of(1, 2).observe_on(q)
+        assert L(rxc.merge(slow, rxc.of(3), max_concurrent=1)) == [1, 2, 3]
+        assert L(rxc.of(1, 2).flat_map(lambda x: rxc.of(x, x).observe_on(q), max_concurrent=1)) == [1, 1, 2, 2]
+
+
 def test_distinct_until_changed():
     src = rxc.of(1, 1, 2, 2, 2, 3, 1, 1)
     assert L(src.distinct_until_changed()) == [1, 2, 3, 1]

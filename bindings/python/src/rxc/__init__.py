@@ -19,7 +19,7 @@ from ._core import (
     current_thread_scheduler, custom_scheduler, default_scheduler, defer, empty, from_iterable,
     generate, immediate_scheduler, interval, just, last_error, live_callbacks, live_objects,
     main_drain, main_fd, main_run, main_run_for, main_scheduler, main_stop, merge, never, of,
-    range_ as range, repeat_element, return_value, throw, timer, version, zip_ as zip,
+    range_ as range, repeat_element, return_value, throw, timer, using, version, zip_ as zip,
 )
 from ._runloop import RunLoop
 

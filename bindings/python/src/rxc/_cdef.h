@@ -201,6 +201,9 @@ typedef rx_value (*rx_accumulate_fn)(void *ctx, rx_value acc, rx_value v, rx_err
 typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error);
 typedef rx_value (*rx_combine_fn)(void *ctx, const rx_value *values, size_t n, rx_error **error);
 typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
+typedef void *(*rx_resource_fn)(void *ctx, rx_error **error);
+typedef rx_observable *(*rx_using_fn)(void *ctx, void *resource, rx_error **error);
+typedef void (*rx_resource_free_fn)(void *ctx, void *resource);
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
 typedef struct rx_by_ref {
 void *ctx;
@@ -224,6 +227,9 @@ bool rx_by_ref_compact_map(void *by_ref, rx_value v, rx_value *out, rx_error **e
 rx_observable *rx_generate(rx_value initial, rx_scheduler *scheduler,
 rx_predicate_fn condition, rx_map_fn iterate,
 void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_using(rx_resource_fn create, rx_using_fn use,
+rx_resource_free_fn release, void *ctx,
+rx_free_fn ctx_free);
 rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 typedef enum rx_overflow_policy {
@@ -261,6 +267,7 @@ rx_observable *rx_compact_map(rx_observable *src, rx_compact_map_fn fn, void *ct
 rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_flat_map_max(rx_observable *src, size_t max_concurrent, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
@@ -288,6 +295,7 @@ rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *schedul
 rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
 rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);
 rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
+rx_observable *rx_merge_max(rx_observable *const *srcs, size_t n, size_t max_concurrent);
 rx_observable *rx_concat(rx_observable *const *srcs, size_t n);
 rx_observable *rx_combine_latest(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_zip(rx_observable *const *srcs, size_t n, rx_combine_fn fn, void *ctx, rx_free_fn ctx_free);
@@ -296,6 +304,7 @@ rx_observable *rx_start_with(rx_observable *src, const rx_value *values, size_t 
 rx_observable *rx_switch_latest(rx_observable *src);
 rx_observable *rx_amb(rx_observable *const *srcs, size_t n);
 rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_catch_with(rx_observable *src, rx_observable *fallback);
 rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
 rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
 rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);

@@ -765,6 +765,36 @@ def _gen_iter_cb(ctx, v, err):
         return _NONE_V
 
 
+@ffi.callback("void *(void *, rx_error **)")
+def _using_create_cb(ctx, err):
+    try:
+        return _put(ffi.from_handle(ctx)[0]())  # the resource lives until its release
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return NULL
+
+
+@ffi.callback("rx_observable *(void *, void *, rx_error **)")
+def _using_use_cb(ctx, resource, err):
+    try:
+        return _owned_observable(ffi.from_handle(ctx)[1](ffi.from_handle(resource)))
+    except BaseException as e:
+        err[0] = _error_from_exc(e)
+        return NULL
+
+
+@ffi.callback("void(void *, void *)")
+def _using_release_cb(ctx, resource):
+    release = ffi.from_handle(ctx)[2]
+    try:
+        if release is not None:
+            release(ffi.from_handle(resource))
+    except BaseException:
+        _unraisable("Exception ignored in an rxc using release function", release)
+    finally:
+        _drop(resource)
+
+
 @ffi.callback("rx_value(void *, rx_value, rx_value, rx_error **)")
 def _acc_cb(ctx, acc, v, err):
     try:
@@ -1043,7 +1073,12 @@ class Observable:
         with _Borrowed(seed) as s:
             return self._wrap(_with_fn(lib.rx_reduce, _acc_cb, fn, self._src(), s))
 
-    def flat_map(self, fn):
+    def flat_map(self, fn, max_concurrent=0):
+        """Merges fn(x) of every value; max_concurrent > 0: that many inner subscriptions at
+        once at most, the others waiting in order."""
+        if max_concurrent:
+            make = lib.rx_flat_map_max
+            return self._wrap(_with_fn(make, _flat_cb, fn, self._src(), max_concurrent))
         return self._wrap(_with_fn(lib.rx_flat_map, _flat_cb, fn, self._src()))
 
     def flat_map_latest(self, fn):
@@ -1177,8 +1212,7 @@ class Observable:
         """On error, continues with handler(error) (an Observable; None keeps the error),
         or with handler itself when it is an Observable."""
         if isinstance(handler, Observable):
-            alt = handler
-            handler = lambda _e: alt  # noqa: E731
+            return self._wrap(lib.rx_catch_with(self._src(), handler._src()))
         return self._wrap(_with_fn(lib.rx_catch, _catch_cb, handler, self._src()))
 
     def catch_and_return(self, value):
@@ -1419,6 +1453,16 @@ def generate(initial, condition, iterate, scheduler=None):
     return Observable._own(p)
 
 
+def using(create, use, release=None):
+    """A resource per subscription: create() makes it, use(resource) gives the Observable
+    that reads it, and release(resource) runs once when that subscription ends."""
+    ctx = _put((create, use, release))
+    p = lib.rx_using(_using_create_cb, _using_use_cb, _using_release_cb, ctx, _free_cb)
+    if p == NULL:
+        _drop(ctx)
+    return Observable._own(p)
+
+
 def interval(period, scheduler=None):
     return Observable._own(lib.rx_interval(_ns(period), _sched(scheduler)))
 
@@ -1428,8 +1472,12 @@ def timer(duetime, period=None, scheduler=None):
                                         _sched(scheduler)))
 
 
-def merge(*sources):
+def merge(*sources, max_concurrent=0):
+    """The values of all sources as they come; max_concurrent > 0: that many subscribed at
+    once at most, the next when one completes."""
     keep, arr = _array_of(sources)
+    if max_concurrent:
+        return Observable._own(lib.rx_merge_max(arr, len(keep), max_concurrent))
     return Observable._own(lib.rx_merge(arr, len(keep)))
 
 
