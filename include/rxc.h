@@ -285,6 +285,7 @@ enum {
   RX_ERROR_OVERFLOW,
   RX_ERROR_UNKNOWN,
   RX_ERROR_TYPE, /* a value of the wrong kind, e.g. for switch_latest */
+  RX_ERROR_UNEXPECTED_ELEMENT, /* an element where the grammar allows none (rx_as_completable) */
   RX_ERROR_USER = 1000 /* user codes start here */
 };
 
@@ -1155,6 +1156,58 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_driver(rx_observable *src, 
 /** @abstract rx_subscribe for observables made by rx_as_driver; callbacks run on the main
  * thread. Any other observable: NULL + message (the RX_EHANDLE case). Owned token. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_drive(rx_observable *driver, rx_observer observer);
+
+/*
+ * RxSwift's Single, Maybe and Completable as runtime contracts. rx_as_* returns an
+ * observable that forwards what the trait's grammar allows and fails with the violation
+ * otherwise (the source is then disposed):
+ *   single:      exactly one element. It is emitted when the source completes, followed by
+ *                completion; completing without one is RX_ERROR_NO_ELEMENTS, a second
+ *                element RX_ERROR_MORE_THAN_ONE_ELEMENT (at once).
+ *   maybe:       at most one element, emitted with the completion; a second element is
+ *                RX_ERROR_MORE_THAN_ONE_ELEMENT (at once). Completing empty is allowed.
+ *   completable: no element; one is RX_ERROR_UNEXPECTED_ELEMENT (at once).
+ * The source's own errors pass through. rx_subscribe_single/_maybe/_completable subscribe
+ * with the trait's callbacks, enforcing its contract on any observable (src need not come
+ * from rx_as_*). Their callbacks may each be NULL, get ctx, run on the thread that delivers
+ * the source's terminal event, never concurrently; at most one of on_success, on_completed
+ * and on_error runs, then on_disposed(ctx) exactly once, last (after dispose too): free ctx
+ * there. Values and errors are borrowed for the call. They return an owned token (end the
+ * subscription with rx_dispose), or NULL for a bad src (no callback ever runs then).
+ */
+/** @abstract Exactly one element (see above); RX_ERROR_NO_ELEMENTS or
+ * RX_ERROR_MORE_THAN_ONE_ELEMENT otherwise. Owned. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_single(rx_observable *src);
+/** @abstract At most one element (see above); RX_ERROR_MORE_THAN_ONE_ELEMENT otherwise. Owned. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_maybe(rx_observable *src);
+/** @abstract Only the terminal event (see above); an element is RX_ERROR_UNEXPECTED_ELEMENT.
+ * Owned. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_completable(rx_observable *src);
+/**
+ * @abstract Subscribes as a Single: on_success(ctx, value) with the only element, or
+ * on_error(ctx, error), then on_disposed(ctx).
+ * @param on_success May be NULL, as may on_error, on_disposed and ctx.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_subscribe_single(
+    rx_observable *src, void (*on_success)(void *ctx, rx_value value),
+    void (*on_error)(void *ctx, const rx_error *error), void *ctx, void (*on_disposed)(void *ctx));
+/**
+ * @abstract Subscribes as a Maybe: on_success(ctx, value) with the only element, or
+ * on_completed(ctx) when there is none, or on_error(ctx, error); then on_disposed(ctx).
+ * @param on_success May be NULL, as may on_error, on_completed, on_disposed and ctx.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_subscribe_maybe(
+    rx_observable *src, void (*on_success)(void *ctx, rx_value value),
+    void (*on_error)(void *ctx, const rx_error *error), void (*on_completed)(void *ctx), void *ctx,
+    void (*on_disposed)(void *ctx));
+/**
+ * @abstract Subscribes as a Completable: on_completed(ctx) or on_error(ctx, error), then
+ * on_disposed(ctx).
+ * @param on_completed May be NULL, as may on_error, on_disposed and ctx.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_subscribe_completable(
+    rx_observable *src, void (*on_completed)(void *ctx), void (*on_error)(void *ctx, const rx_error *error),
+    void *ctx, void (*on_disposed)(void *ctx));
 
 /* ---------------------------------------------------------------------------------------
  * 10. Blocking (for programs and tests)

@@ -54,7 +54,9 @@
   X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_main_drain)   \
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
-  X(rx_run_loop_run_for) X(rx_run_loop_stop)
+  X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_as_single) X(rx_as_maybe)                \
+  X(rx_as_completable) X(rx_subscribe_single) X(rx_subscribe_maybe)                          \
+  X(rx_subscribe_completable)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -448,7 +450,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 57) {
+  switch (which % 60) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -536,6 +538,9 @@ static void op_operator(Input *in) {
   case 56: if (p_rx_distinct_until_changed)
       o = p_rx_distinct_until_changed(src, rx_by_ref_equal, byref_new(c), byref_free);
     break;
+  case 57: if (p_rx_as_single) o = p_rx_as_single(src); break;
+  case 58: if (p_rx_as_maybe) o = p_rx_as_maybe(src); break;
+  case 59: if (p_rx_as_completable) o = p_rx_as_completable(src); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};
@@ -566,6 +571,23 @@ static void op_subscribe(Input *in) {
       if (!rx_last_error()[0]) FAILF("rx_drive refused without a message");
       atomic_store(&rec_list->disposed, 1); /* never subscribed: no callbacks at all */
     }
+    put_sub(d, slot);
+    return;
+  }
+  if (slot & 8) {
+    /* the trait subscribe functions take any observable and enforce their grammar */
+    rx_observer ob = rec_observer();
+    rx_disposable *d = NULL;
+    switch ((slot >> 4) % 3) {
+    case 0: if (p_rx_subscribe_single) d = p_rx_subscribe_single(o, ob.on_next, ob.on_error, ob.ctx, ob.on_disposed); break;
+    case 1: if (p_rx_subscribe_maybe)
+        d = p_rx_subscribe_maybe(o, ob.on_next, ob.on_error, ob.on_completed, ob.ctx, ob.on_disposed);
+      break;
+    default: if (p_rx_subscribe_completable)
+        d = p_rx_subscribe_completable(o, ob.on_completed, ob.on_error, ob.ctx, ob.on_disposed);
+      break;
+    }
+    if (!d) FAILF("a trait subscribe refused a live observable: %s", rx_last_error());
     put_sub(d, slot);
     return;
   }

@@ -128,6 +128,9 @@ MAKER(op_retry, rx_retry(src, 3))
 MAKER(op_share, rx_share(src))
 MAKER(op_share_replay, rx_share_replay(src, 1))
 MAKER(op_driver, rx_as_driver(src, RX_INT(0)))
+MAKER(op_as_single, rx_as_single(src))
+MAKER(op_as_maybe, rx_as_maybe(src))
+MAKER(op_as_completable, rx_as_completable(src))
 MAKER(op_observe_on, rx_observe_on(src, rx_scheduler_current_thread()))
 MAKER(op_subscribe_on, rx_subscribe_on(src, rx_scheduler_immediate()))
 MAKER(op_debounce, rx_debounce(src, 500, test_sched))
@@ -242,6 +245,39 @@ static void w_just_map(void) {
     rx_release(j);
   }
 }
+/* just(i) -> make -> subscribe + dispose, per lifecycle: for operators that end a
+   subscription at a second element. */
+static void w_just_then(rx_observable *(*make)(rx_observable *)) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k)), *o = make(j);
+    rx_dispose(rx_subscribe(o, counter));
+    rx_release(o);
+    rx_release(j);
+  }
+}
+/* The trait subscribe functions, per lifecycle: just(i) (-> ignore_elements) -> subscribe + dispose. */
+static void w_just_subscribe_single(void) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k));
+    rx_dispose(rx_subscribe_single(j, count_next, count_error, NULL, NULL));
+    rx_release(j);
+  }
+}
+static void w_just_subscribe_maybe(void) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k));
+    rx_dispose(rx_subscribe_maybe(j, count_next, count_error, count_completed, NULL, NULL));
+    rx_release(j);
+  }
+}
+static void w_ignore_subscribe_completable(void) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k)), *e = rx_ignore_elements(j);
+    rx_dispose(rx_subscribe_completable(e, count_completed, count_error, NULL, NULL));
+    rx_release(e);
+    rx_release(j);
+  }
+}
 static void w_range_chain(void) {
   rx_observable *r = rx_range(0, (size_t)n_events), *a = rx_map(r, inc, NULL, NULL);
   rx_observable *b = rx_filter(a, keep_all, NULL, NULL), *c = rx_scan(b, RX_INT(0), add, NULL, NULL);
@@ -298,6 +334,7 @@ static void run_publish(const void *a) { with_publish((rx_observable * (*)(rx_ob
 static void run_two(const void *a) { through_two((rx_observable * (*)(rx_observable *, rx_observable *)) a); }
 static void run_timed(const void *a) { timed((rx_observable * (*)(rx_observable *)) a); }
 static void run_sub_dispose(const void *a) { w_subscribe_dispose((rx_observable * (*)(rx_observable *)) a); }
+static void run_just(const void *a) { w_just_then((rx_observable * (*)(rx_observable *)) a); }
 static void run_plain(const void *a) { ((void (*)(void))a)(); }
 
 #define SUBJ(kind) {"subject_" kind, run_subject, kind}
@@ -319,6 +356,13 @@ static const Workload workloads[] = {
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},
+  /* single, maybe and completable end a subscription at a second (or any) element: measured
+     per subscription */
+  {"just_as_single", run_just, (const void *)op_as_single},
+  {"just_as_maybe", run_just, (const void *)op_as_maybe},
+  {"subscribe_dispose_as_completable", run_sub_dispose, (const void *)op_as_completable},
+  PLAIN("just_subscribe_single", w_just_subscribe_single), PLAIN("just_subscribe_maybe", w_just_subscribe_maybe),
+  PLAIN("ignore_subscribe_completable", w_ignore_subscribe_completable),
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),
@@ -328,6 +372,9 @@ static const char *shape(const Workload *wl) {
   if (wl->run == run_plain) {
     return !strcmp(wl->name, "switch_latest")        ? "publish subject of just(i) -> switch_latest -> C subscriber"
            : !strcmp(wl->name, "just_map_subscribe") ? "just(i) -> map -> subscribe + dispose, per lifecycle"
+           : !strcmp(wl->name, "just_subscribe_single") ? "just(i) -> rx_subscribe_single + dispose, per lifecycle"
+           : !strcmp(wl->name, "just_subscribe_maybe") ? "just(i) -> rx_subscribe_maybe + dispose, per lifecycle"
+           : !strcmp(wl->name, "ignore_subscribe_completable") ? "just(i) -> ignore_elements -> rx_subscribe_completable + dispose, per lifecycle"
            : !strcmp(wl->name, "interval")           ? "interval on the test scheduler, advanced per tick"
            : !strcmp(wl->name, "share_10")           ? "publish subject -> share -> 10 C subscribers, per event (10 deliveries)"
                                                      : "cold source -> C subscriber, per element";
@@ -337,6 +384,7 @@ static const char *shape(const Workload *wl) {
          : wl->run == run_two         ? "two publish subjects -> operator -> C subscriber"
          : wl->run == run_timed       ? "publish subject -> operator (test scheduler, advanced per event)"
          : wl->run == run_sub_dispose ? "subscribe + one event + dispose, per subscription"
+         : wl->run == run_just        ? "just(i) -> operator -> subscribe + dispose, per lifecycle"
                                       : "?";
 }
 

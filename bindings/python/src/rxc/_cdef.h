@@ -81,6 +81,7 @@ RX_ERROR_ARGUMENT_OUT_OF_RANGE,
 RX_ERROR_OVERFLOW,
 RX_ERROR_UNKNOWN,
 RX_ERROR_TYPE,
+RX_ERROR_UNEXPECTED_ELEMENT,
 RX_ERROR_USER = 1000
 };
 rx_error *rx_error_new(int32_t code, const char *message);
@@ -268,6 +269,19 @@ rx_disposable *rx_connect(rx_observable *connectable);
 rx_observable *rx_ref_count(rx_observable *connectable);
 rx_observable *rx_as_driver(rx_observable *src, rx_value on_error_value);
 rx_disposable *rx_drive(rx_observable *driver, rx_observer observer);
+rx_observable *rx_as_single(rx_observable *src);
+rx_observable *rx_as_maybe(rx_observable *src);
+rx_observable *rx_as_completable(rx_observable *src);
+rx_disposable *rx_subscribe_single(
+rx_observable *src, void (*on_success)(void *ctx, rx_value value),
+void (*on_error)(void *ctx, const rx_error *error), void *ctx, void (*on_disposed)(void *ctx));
+rx_disposable *rx_subscribe_maybe(
+rx_observable *src, void (*on_success)(void *ctx, rx_value value),
+void (*on_error)(void *ctx, const rx_error *error), void (*on_completed)(void *ctx), void *ctx,
+void (*on_disposed)(void *ctx));
+rx_disposable *rx_subscribe_completable(
+rx_observable *src, void (*on_completed)(void *ctx), void (*on_error)(void *ctx, const rx_error *error),
+void *ctx, void (*on_disposed)(void *ctx));
 rx_status rx_blocking_to_array(rx_observable *source, int64_t timeout_ns,
 rx_value *out_array, rx_error **out_error);
 rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, rx_value *out,

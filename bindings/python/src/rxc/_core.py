@@ -38,6 +38,7 @@ ERROR_ARGUMENT_OUT_OF_RANGE = lib.RX_ERROR_ARGUMENT_OUT_OF_RANGE
 ERROR_OVERFLOW = lib.RX_ERROR_OVERFLOW
 ERROR_UNKNOWN = lib.RX_ERROR_UNKNOWN
 ERROR_TYPE = lib.RX_ERROR_TYPE
+ERROR_UNEXPECTED_ELEMENT = lib.RX_ERROR_UNEXPECTED_ELEMENT
 ERROR_USER = lib.RX_ERROR_USER
 #: The code of a stream error made from a Python exception that is not an RxError.
 ERROR_PYTHON = lib.RX_ERROR_USER
@@ -1113,6 +1114,40 @@ class Observable:
         with _Borrowed(on_error_value) as v:
             return Driver._own(lib.rx_as_driver(self._src(), v))
 
+    def as_single(self):
+        """Exactly one element, emitted with the completion (RxError ERROR_NO_ELEMENTS /
+        ERROR_MORE_THAN_ONE_ELEMENT otherwise)."""
+        return self._wrap(lib.rx_as_single(self._src()))
+
+    def as_maybe(self):
+        """At most one element, emitted with the completion (ERROR_MORE_THAN_ONE_ELEMENT)."""
+        return self._wrap(lib.rx_as_maybe(self._src()))
+
+    def as_completable(self):
+        """Only the terminal event (an element is ERROR_UNEXPECTED_ELEMENT)."""
+        return self._wrap(lib.rx_as_completable(self._src()))
+
+    def subscribe_single(self, on_success=None, on_error=None, on_disposed=None):
+        """Subscribes as a Single: on_success(value) or on_error(error); a Disposable."""
+        sub = _Sub(on_success, on_error, None, on_disposed)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_subscribe_single(
+            self._src(), _obs_next if on_success is not None else NULL, _obs_error, ctx, _obs_disposed))
+
+    def subscribe_maybe(self, on_success=None, on_error=None, on_completed=None, on_disposed=None):
+        """Subscribes as a Maybe: on_success(value), on_completed() when empty, or
+        on_error(error); a Disposable."""
+        sub = _Sub(on_success, on_error, on_completed, on_disposed)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_subscribe_maybe(
+            self._src(), _obs_next if on_success is not None else NULL, _obs_error,
+            _obs_completed if on_completed is not None else NULL, ctx, _obs_disposed))
+
+    def subscribe_completable(self, on_completed=None, on_error=None, on_disposed=None):
+        """Subscribes as a Completable: on_completed() or on_error(error); a Disposable."""
+        sub = _Sub(None, on_error, on_completed, on_disposed)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_subscribe_completable(
+            self._src(), _obs_completed if on_completed is not None else NULL, _obs_error, ctx,
+            _obs_disposed))
+
     def pipe(self, *operators):
         """obs.pipe(f, g) is g(f(obs)), for reusable operator chains."""
         o = self
@@ -1165,6 +1200,16 @@ class Driver(Observable):
             _checkp(p)
         _track(sub, p)
         return Disposable(p)
+
+
+def _subscribe_trait(sub, subscribe):
+    ctx = _put(sub)
+    p = subscribe(ctx)
+    if p == NULL:
+        _drop(ctx)  # no callback will ever run
+        _checkp(p)
+    _track(sub, p)
+    return Disposable(p)
 
 
 class Emitter(_Handle):

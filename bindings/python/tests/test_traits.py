@@ -1,0 +1,41 @@
+import pytest
+
+import rxc
+
+
+def test_as_single_maybe_completable():
+    assert rxc.of(7).as_single().blocking_to_list() == [7]
+    with pytest.raises(rxc.RxError) as e:
+        rxc.empty().as_single().blocking_last()
+    assert e.value.code == rxc.ERROR_NO_ELEMENTS
+    with pytest.raises(rxc.RxError) as e:
+        rxc.of(1, 2).as_single().blocking_to_list()
+    assert e.value.code == rxc.ERROR_MORE_THAN_ONE_ELEMENT
+    assert rxc.empty().as_maybe().blocking_to_list() == []
+    assert rxc.of(3).as_maybe().blocking_to_list() == [3]
+    with pytest.raises(rxc.RxError) as e:
+        rxc.of(1, 2).as_maybe().blocking_to_list()
+    assert e.value.code == rxc.ERROR_MORE_THAN_ONE_ELEMENT
+    assert rxc.empty().as_completable().blocking_to_list() == []
+    with pytest.raises(rxc.RxError) as e:
+        rxc.of(1).as_completable().blocking_to_list()
+    assert e.value.code == rxc.ERROR_UNEXPECTED_ELEMENT
+
+
+def test_subscribe_single_maybe_completable():
+    got = []
+    rxc.of(5).subscribe_single(on_success=lambda v: got.append(("ok", v)),
+                               on_error=lambda e: got.append(("err", e.code)),
+                               on_disposed=lambda: got.append("end")).dispose()
+    rxc.of(1, 2).subscribe_single(on_error=lambda e: got.append(("err", e.code))).dispose()
+    assert got == [("ok", 5), "end", ("err", rxc.ERROR_MORE_THAN_ONE_ELEMENT)]
+    got.clear()
+    rxc.of(5).subscribe_maybe(on_success=lambda v: got.append(("ok", v)),
+                              on_completed=lambda: got.append("done")).dispose()
+    rxc.empty().subscribe_maybe(on_success=lambda v: got.append(("ok", v)),
+                                on_completed=lambda: got.append("done")).dispose()
+    assert got == [("ok", 5), "done"]
+    got.clear()
+    rxc.empty().subscribe_completable(on_completed=lambda: got.append("done")).dispose()
+    rxc.of(1).subscribe_completable(on_error=lambda e: got.append(("err", e.code))).dispose()
+    assert got == ["done", ("err", rxc.ERROR_UNEXPECTED_ELEMENT)]
