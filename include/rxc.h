@@ -1156,6 +1156,16 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_driver(rx_observable *src, 
 /** @abstract rx_subscribe for observables made by rx_as_driver; callbacks run on the main
  * thread. Any other observable: NULL + message (the RX_EHANDLE case). Owned token. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_drive(rx_observable *driver, rx_observer observer);
+/**
+ * @abstract RxCocoa's Signal: rx_as_driver without the replay. Never errors (an error becomes
+ * on_error_value (borrowed; retained), then completion), delivers on the main scheduler, and
+ * shares one source subscription among its current subscribers; a late subscriber sees only
+ * what comes after it subscribed. Run the main loop (rx_main_run...) to receive. Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_signal(rx_observable *src, rx_value on_error_value);
+/** @abstract rx_subscribe for observables made by rx_as_signal; callbacks run on the main
+ * thread. Any other observable: NULL + message (the RX_EHANDLE case). Owned token. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_emit(rx_observable *signal, rx_observer observer);
 
 /*
  * RxSwift's Single, Maybe and Completable as runtime contracts. rx_as_* returns an

@@ -1,5 +1,5 @@
 /* The primitive-sequence traits (rx_as_single / _maybe / _completable and their subscribe
- * functions). The marble cases follow RxSwift's
+ * functions) and the Signal trait. The marble cases follow RxSwift's
  * Observable+PrimitiveSequenceTest (asSingle, asMaybe, asCompletable): a hot source emitting
  * before the subscription, one element, many, an error before and after an element. */
 #include "ops_support.h"
@@ -235,4 +235,60 @@ RX_TEST(trait_bad_arguments) {
   CHECK(sub_maybe((rx_observable *)s, &r) == NULL);
   CHECK(rx_last_error() != NULL);
   rx_release(s);
+}
+
+/* ---- Signal ---------------------------------------------------------------------------- */
+
+RX_TEST(signal_replaces_error_and_delivers_on_main) {
+  rx_observable *src = INTS_THEN_ERROR();
+  rx_observable *sig = rx_as_signal(src, rx_int(-1));
+  rec a;
+  rx_disposable *d = rx_emit(sig, rec_observer(&a));
+  CHECK(d != NULL);
+  rx_main_run_for(20 * 1000 * 1000);
+  CHECK_STR(a.log, "1 -1 |.");
+  rx_dispose(d);
+  rx_release(sig);
+  pool_drain();
+}
+
+RX_TEST(signal_does_not_replay_to_late_subscribers_and_shares_the_source) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *sig = rx_as_signal(src, rx_int(0));
+  rec a, b;
+  rx_disposable *da = rx_emit(sig, rec_observer(&a));
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  rx_main_drain();
+  rx_disposable *db = rx_emit(sig, rec_observer(&b));
+  rx_main_drain();
+  hot_next(&h, 3);
+  rx_main_drain();
+  CHECK_STR(a.log, "1 2 3");
+  CHECK_STR(b.log, "3");
+  CHECK_EQ(h.subscribed, 1);
+  rx_dispose(da);
+  rx_dispose(db);
+  CHECK_EQ(h.disposed, 1);
+  hot_end(&h);
+  rx_release(sig);
+  rx_release(src);
+}
+
+RX_TEST(signal_bad_arguments_and_emit_rejects_other_observables) {
+  rec a;
+  CHECK(rx_as_signal(NULL, rx_int(0)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_as_signal") != NULL);
+  CHECK(rx_emit(NULL, rec_observer(&a)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_emit") != NULL);
+  rx_observable *src = EMPTY();
+  CHECK(rx_emit(src, rec_observer(&a)) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_as_signal") != NULL);
+  rx_observable *drv = A(rx_as_driver(src, rx_int(0)));
+  CHECK(rx_emit(drv, rec_observer(&a)) == NULL);
+  rx_observable *sig = A(rx_as_signal(src, rx_int(0)));
+  CHECK(rx_drive(sig, rec_observer(&a)) == NULL);
+  CHECK_EQ(a.disposed, 0);
+  pool_drain();
 }

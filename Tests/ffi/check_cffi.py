@@ -317,6 +317,7 @@ RECIPES = {
     "rx_connect": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_ref_count": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_drive": lambda: [mk_owned(lambda: lib.rx_as_driver(fresh_observable(), lib.rx_int(0))), observer()],
+    "rx_emit": lambda: [mk_owned(lambda: lib.rx_as_signal(fresh_observable(), lib.rx_int(0))), observer()],
     "rx_schedule": lambda: [mk_owned(lambda: lib.rx_scheduler_custom_new(vtable(), NULL, NULL)),
                             callback(ffi.typeof("rx_action_fn")), NULL, callback(ffi.typeof("rx_free_fn"))],
     "rx_schedule_after": lambda: [mk_owned(lambda: lib.rx_scheduler_custom_new(vtable(), NULL, NULL)), 5,

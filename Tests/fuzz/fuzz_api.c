@@ -56,7 +56,7 @@
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_as_single) X(rx_as_maybe)                \
   X(rx_as_completable) X(rx_subscribe_single) X(rx_subscribe_maybe)                          \
-  X(rx_subscribe_completable)
+  X(rx_subscribe_completable) X(rx_as_signal) X(rx_emit)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -450,7 +450,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 60) {
+  switch (which % 61) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -541,6 +541,7 @@ static void op_operator(Input *in) {
   case 57: if (p_rx_as_single) o = p_rx_as_single(src); break;
   case 58: if (p_rx_as_maybe) o = p_rx_as_maybe(src); break;
   case 59: if (p_rx_as_completable) o = p_rx_as_completable(src); break;
+  case 60: if (p_rx_as_signal) o = p_rx_as_signal(src, rx_int(-8)); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};
@@ -569,6 +570,16 @@ static void op_subscribe(Input *in) {
     rx_disposable *d = p_rx_drive(o, ob);
     if (!d) {
       if (!rx_last_error()[0]) FAILF("rx_drive refused without a message");
+      atomic_store(&rec_list->disposed, 1); /* never subscribed: no callbacks at all */
+    }
+    put_sub(d, slot);
+    return;
+  }
+  if (p_rx_emit && (slot & 4)) {
+    /* rx_emit takes only observables made by rx_as_signal: anything else is RX_EHANDLE */
+    rx_disposable *d = p_rx_emit(o, rec_observer());
+    if (!d) {
+      if (!rx_last_error()[0]) FAILF("rx_emit refused without a message");
       atomic_store(&rec_list->disposed, 1); /* never subscribed: no callbacks at all */
     }
     put_sub(d, slot);

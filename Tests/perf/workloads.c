@@ -128,6 +128,7 @@ MAKER(op_retry, rx_retry(src, 3))
 MAKER(op_share, rx_share(src))
 MAKER(op_share_replay, rx_share_replay(src, 1))
 MAKER(op_driver, rx_as_driver(src, RX_INT(0)))
+MAKER(op_signal, rx_as_signal(src, RX_INT(0)))
 MAKER(op_as_single, rx_as_single(src))
 MAKER(op_as_maybe, rx_as_maybe(src))
 MAKER(op_as_completable, rx_as_completable(src))
@@ -350,7 +351,7 @@ static const Workload workloads[] = {
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
-  OP(replay_ref_count), OP(driver), OP(observe_on), OP(subscribe_on), OP(delay_subscription),
+  OP(replay_ref_count), OP(driver), OP(signal), OP(observe_on), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   PLAIN("switch_latest", w_switch_latest),

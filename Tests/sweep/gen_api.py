@@ -44,6 +44,7 @@ OVERRIDES = {
     ('rx_connect', 'connectable'): ['sort=connectable'],
     ('rx_ref_count', 'connectable'): ['sort=connectable'],
     ('rx_drive', 'driver'): ['sort=driver'],
+    ('rx_emit', 'signal'): ['sort=signal'],
     ('rx_subscribe_single', 'on_success'): ['null_ok'],
     ('rx_subscribe_single', 'on_error'): ['null_ok'],
     ('rx_subscribe_single', 'on_disposed'): ['null_ok'],

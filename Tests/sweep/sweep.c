@@ -188,6 +188,7 @@ typedef struct {
 static void *mk_plain(void) { return SYM(rx_just)(SYM(rx_int)(1)); }
 static void *mk_connectable(void) { return SYM(rx_publish)(mk_plain()); }
 static void *mk_driver(void) { return SYM(rx_as_driver)(mk_plain(), SYM(rx_int)(0)); }
+static void *mk_signal(void) { return SYM(rx_as_signal)(mk_plain(), SYM(rx_int)(0)); }
 static void *mk_publish(void) { return SYM(rx_publish_subject_new)(); }
 static void *mk_behavior(void) { return SYM(rx_behavior_subject_new)(SYM(rx_int)(0)); }
 static void *mk_behavior_relay(void) { return SYM(rx_behavior_relay_new)(SYM(rx_int)(0)); }
@@ -222,6 +223,7 @@ static const PoolDef pool_defs[] = {
   {K_OBSERVABLE, "plain", {"rx_just"}, mk_plain},
   {K_OBSERVABLE, "connectable", {"rx_just", "rx_publish"}, mk_connectable},
   {K_OBSERVABLE, "driver", {"rx_just", "rx_as_driver"}, mk_driver},
+  {K_OBSERVABLE, "signal", {"rx_just", "rx_as_signal"}, mk_signal},
   {K_SUBJECT, "publish", {"rx_publish_subject_new"}, mk_publish},
   {K_SUBJECT, "behavior", {"rx_behavior_subject_new"}, mk_behavior},
   {K_SUBJECT, "behavior_relay", {"rx_behavior_relay_new"}, mk_behavior_relay},

@@ -685,6 +685,9 @@ NO_DIAGRAM = {
     "rx_as_driver": "delivers on the main scheduler, which runs only inside the main loop, "
                     "not on a test scheduler's virtual time",
     "rx_drive": "subscribes on the main scheduler (see rx_as_driver); not an operator",
+    "rx_as_signal": "delivers on the main scheduler, which runs only inside the main loop, "
+                    "not on a test scheduler's virtual time",
+    "rx_emit": "subscribes on the main scheduler (see rx_as_signal); not an operator",
     "rx_subscribe_single": "subscribes with callbacks (see rx_as_single for the stream); not an operator",
     "rx_subscribe_maybe": "subscribes with callbacks (see rx_as_maybe for the stream); not an operator",
     "rx_subscribe_completable": "subscribes with callbacks (see rx_as_completable for the stream); not an "

@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// rxc.h section 9: sharing and the Driver trait.
+// rxc.h section 9: sharing and the Driver and Signal traits.
 
 @c(rx_share)
 public func rx_share(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
@@ -49,7 +49,7 @@ public func rx_as_driver(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorV
 {
   guard let h = ObservableHandle.from(src, "rx_as_driver") else { return nil }
   guard let value = RxValue.from(onErrorValue, "rx_as_driver") else { return nil }
-  return ObservableHandle(h.observable.asDriver(onErrorJustReturn: value), isDriver: true).cPointer
+  return ObservableHandle(h.observable.asDriver(onErrorJustReturn: value), cocoaTrait: .driver).cPointer
 }
 
 @c(rx_drive)
@@ -57,8 +57,29 @@ public func rx_drive(_ driver: UnsafeMutablePointer<rx_observable>?, _ observer:
   -> UnsafeMutablePointer<rx_disposable>?
 {
   guard let h = ObservableHandle.from(driver, "rx_drive", "driver") else { return nil }
-  guard h.isDriver else {
+  guard h.cocoaTrait == .driver else {
     setLastError("rx_drive: driver is not an observable made by rx_as_driver")
+    return nil
+  }
+  return subscribeC(h.observable, observer)
+}
+
+@c(rx_as_signal)
+public func rx_as_signal(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_as_signal") else { return nil }
+  guard let value = RxValue.from(onErrorValue, "rx_as_signal") else { return nil }
+  return ObservableHandle(h.observable.asSignal(onErrorJustReturn: value), cocoaTrait: .signal).cPointer
+}
+
+@c(rx_emit)
+public func rx_emit(_ signal: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
+  -> UnsafeMutablePointer<rx_disposable>?
+{
+  guard let h = ObservableHandle.from(signal, "rx_emit", "signal") else { return nil }
+  guard h.cocoaTrait == .signal else {
+    setLastError("rx_emit: signal is not an observable made by rx_as_signal")
     return nil
   }
   return subscribeC(h.observable, observer)

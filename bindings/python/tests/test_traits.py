@@ -1,3 +1,5 @@
+import threading
+
 import pytest
 
 import rxc
@@ -39,3 +41,19 @@ def test_subscribe_single_maybe_completable():
     rxc.empty().subscribe_completable(on_completed=lambda: got.append("done")).dispose()
     rxc.of(1).subscribe_completable(on_error=lambda e: got.append(("err", e.code))).dispose()
     assert got == ["done", ("err", rxc.ERROR_UNEXPECTED_ELEMENT)]
+
+
+def test_signal_emits_on_main_without_replay():
+    got = []
+    with rxc.PublishSubject() as s:
+        signal = s.map(lambda x: 10 // x).as_signal(on_error_value=-1)
+        with signal.emit(on_next=lambda v: got.append(("a", v, threading.get_ident()))):
+            s.on_next(5)
+            rxc.main_drain()
+            with signal.emit(on_next=lambda v: got.append(("b", v, threading.get_ident()))):
+                s.on_next(0)  # ZeroDivisionError: the signal emits -1 and completes
+                rxc.main_drain()
+    me = threading.get_ident()
+    assert got == [("a", 2, me), ("a", -1, me), ("b", -1, me)]
+    with pytest.raises(rxc.RxStatusError):  # rx_emit takes only observables made by rx_as_signal
+        rxc.Signal.emit(rxc.of(1).as_driver(0), print)

@@ -15,7 +15,7 @@ from ._core import (
     ConnectableObservable, Disposable, DisposeBag, DisposedError, Driver, Emitter, HandleError,
     InvalidArgumentError, InvalidStateError, NewThreadScheduler, Notification, Observable,
     OperationQueueScheduler, PublishRelay, PublishSubject, ReplaySubject, RxError, RxStatusError,
-    RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, SingleAssignmentDisposable,
+    RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, Signal, SingleAssignmentDisposable,
     Subject, TestScheduler, amb, as_observable, combine_latest, concat, create,
     current_thread_scheduler, custom_scheduler, default_scheduler, defer, empty, from_iterable,
     immediate_scheduler, interval, just, last_error, live_callbacks, live_objects,

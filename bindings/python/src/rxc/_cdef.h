@@ -269,6 +269,8 @@ rx_disposable *rx_connect(rx_observable *connectable);
 rx_observable *rx_ref_count(rx_observable *connectable);
 rx_observable *rx_as_driver(rx_observable *src, rx_value on_error_value);
 rx_disposable *rx_drive(rx_observable *driver, rx_observer observer);
+rx_observable *rx_as_signal(rx_observable *src, rx_value on_error_value);
+rx_disposable *rx_emit(rx_observable *signal, rx_observer observer);
 rx_observable *rx_as_single(rx_observable *src);
 rx_observable *rx_as_maybe(rx_observable *src);
 rx_observable *rx_as_completable(rx_observable *src);

@@ -1114,6 +1114,11 @@ class Observable:
         with _Borrowed(on_error_value) as v:
             return Driver._own(lib.rx_as_driver(self._src(), v))
 
+    def as_signal(self, on_error_value=None):
+        """A driver without the replay: late subscribers see only later values."""
+        with _Borrowed(on_error_value) as v:
+            return Signal._own(lib.rx_as_signal(self._src(), v))
+
     def as_single(self):
         """Exactly one element, emitted with the completion (RxError ERROR_NO_ELEMENTS /
         ERROR_MORE_THAN_ONE_ELEMENT otherwise)."""
@@ -1210,6 +1215,16 @@ def _subscribe_trait(sub, subscribe):
         _checkp(p)
     _track(sub, p)
     return Disposable(p)
+
+
+class Signal(Observable):
+    """From as_signal(): never errors, delivers on the main scheduler, no replay."""
+
+    __slots__ = ()
+
+    def emit(self, observer=None, on_next=None, on_completed=None, on_disposed=None):
+        sub = _observer_parts(observer, on_next, None, on_completed, on_disposed)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_emit(self._src(), _observer_struct(sub, ctx)))
 
 
 class Emitter(_Handle):
