@@ -1240,6 +1240,17 @@ RX_EXPORT rx_status rx_blocking_to_array(rx_observable *source, int64_t timeout_
  * empty stream is RX_ESTREAM with an RX_ERROR_NO_ELEMENTS error. */
 RX_EXPORT rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, rx_value *out,
                                      rx_error **out_error);
+/** @abstract As rx_blocking_last, returning the first value (owned) in *out: the subscription
+ * ends at it, so a source that never completes returns too. An empty stream is RX_ESTREAM
+ * with an RX_ERROR_NO_ELEMENTS error (RxBlocking's first() returns nil there). */
+RX_EXPORT rx_status rx_blocking_first(rx_observable *source, int64_t timeout_ns, rx_value *out,
+                                      rx_error **out_error);
+/** @abstract As rx_blocking_last, returning the only value (owned) in *out, with the contract
+ * of rx_as_single: no value is RX_ESTREAM with an RX_ERROR_NO_ELEMENTS error, a second one
+ * RX_ESTREAM with RX_ERROR_MORE_THAN_ONE_ELEMENT as soon as it arrives (the subscription then
+ * ends). */
+RX_EXPORT rx_status rx_blocking_single(rx_observable *source, int64_t timeout_ns, rx_value *out,
+                                       rx_error **out_error);
 
 /* ---------------------------------------------------------------------------------------
  * 11. Resource accounting

@@ -336,6 +336,8 @@ RECIPES = {
     "rx_run_loop_run_for": lambda: [mk_owned(lib.rx_run_loop_new), 0],
     "rx_blocking_to_array": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
     "rx_blocking_last": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
+    "rx_blocking_first": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
+    "rx_blocking_single": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
     "rx_timeout": lambda: [fresh_observable(), 1_000_000, test_sched],
     "rx_interval": lambda: [1_000_000, test_sched],
     "rx_timer": lambda: [1_000_000, -1, test_sched],

@@ -51,7 +51,7 @@
   X(rx_catch_and_return) X(rx_retry) X(rx_timeout) X(rx_do) X(rx_delay)                   \
   X(rx_delay_subscription) X(rx_materialize) X(rx_dematerialize) X(rx_share)              \
   X(rx_share_replay) X(rx_publish) X(rx_replay) X(rx_connect) X(rx_ref_count)                \
-  X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_main_drain)   \
+  X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_blocking_first) X(rx_blocking_single) X(rx_main_drain)   \
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_as_single) X(rx_as_maybe)                \
@@ -613,11 +613,13 @@ static void op_blocking(Input *in) {
   rx_value out = rx_none();
   rx_error *err = NULL;
   rx_status s = RX_OK;
-  if ((how & 1) && p_rx_blocking_last) s = p_rx_blocking_last(o, 1000000, &out, &err);
+  if ((how & 4) && p_rx_blocking_first) s = p_rx_blocking_first(o, 1000000, &out, &err);
+  else if ((how & 8) && p_rx_blocking_single) s = p_rx_blocking_single(o, 1000000, &out, (how & 2) ? &err : NULL);
+  else if ((how & 1) && p_rx_blocking_last) s = p_rx_blocking_last(o, 1000000, &out, &err);
   else if (p_rx_blocking_to_array) s = p_rx_blocking_to_array(o, 1000000, &out, (how & 2) ? &err : NULL);
   else return;
   if (s != RX_OK && out.kind != RX_NONE) FAILF("blocking call failed (%d) but set *out", s);
-  if (s == RX_ESTREAM && (how & 1) && !err) FAILF("RX_ESTREAM without an error");
+  if (s == RX_ESTREAM && (how & 5) && !err) FAILF("RX_ESTREAM without an error");
   if (s == RX_ETIMEOUT && err) FAILF("RX_ETIMEOUT with an error");
   rx_value_release(out);
   rx_release(err);

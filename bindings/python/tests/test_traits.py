@@ -57,3 +57,18 @@ def test_signal_emits_on_main_without_replay():
     assert got == [("a", 2, me), ("a", -1, me), ("b", -1, me)]
     with pytest.raises(rxc.RxStatusError):  # rx_emit takes only observables made by rx_as_signal
         rxc.Signal.emit(rxc.of(1).as_driver(0), print)
+
+
+def test_blocking_first_and_single():
+    assert rxc.of(4, 5).blocking_first() == 4
+    assert rxc.interval(0.001).blocking_first(timeout=5) == 0
+    assert rxc.of(6).blocking_single() == 6
+    for src, code in ((rxc.empty(), rxc.ERROR_NO_ELEMENTS), (rxc.of(1, 2), rxc.ERROR_MORE_THAN_ONE_ELEMENT)):
+        with pytest.raises(rxc.RxError) as e:
+            src.blocking_single()
+        assert e.value.code == code
+    with pytest.raises(rxc.RxError) as e:
+        rxc.empty().blocking_first()
+    assert e.value.code == rxc.ERROR_NO_ELEMENTS
+    with pytest.raises(rxc.RxTimeoutError):
+        rxc.never().blocking_first(timeout=0.01)

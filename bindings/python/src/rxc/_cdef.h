@@ -288,6 +288,10 @@ rx_status rx_blocking_to_array(rx_observable *source, int64_t timeout_ns,
 rx_value *out_array, rx_error **out_error);
 rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, rx_value *out,
 rx_error **out_error);
+rx_status rx_blocking_first(rx_observable *source, int64_t timeout_ns, rx_value *out,
+rx_error **out_error);
+rx_status rx_blocking_single(rx_observable *source, int64_t timeout_ns, rx_value *out,
+rx_error **out_error);
 int64_t rx_debug_live_objects(void);
 typedef struct rx_marble_value {
 char key;

@@ -912,17 +912,19 @@ class Observable:
     def blocking_to_list(self, timeout=None):
         """All values once the stream ends (waits; on the main thread the main loop runs
         meanwhile). Raises RxError for a stream error, RxTimeoutError on time-out."""
-        out = ffi.new("rx_value *")
-        err = ffi.new("rx_error **")
-        st = lib.rx_blocking_to_array(self._src(), -1 if timeout is None else _ns(timeout), out, err)
-        return _blocking_result(st, out, err)
+        return _blocking(lib.rx_blocking_to_array, self._src(), timeout)
 
     def blocking_last(self, timeout=None):
         """The last value once the stream ends (RxError ERROR_NO_ELEMENTS if empty)."""
-        out = ffi.new("rx_value *")
-        err = ffi.new("rx_error **")
-        st = lib.rx_blocking_last(self._src(), -1 if timeout is None else _ns(timeout), out, err)
-        return _blocking_result(st, out, err)
+        return _blocking(lib.rx_blocking_last, self._src(), timeout)
+
+    def blocking_first(self, timeout=None):
+        """The first value (the subscription ends there; RxError ERROR_NO_ELEMENTS if empty)."""
+        return _blocking(lib.rx_blocking_first, self._src(), timeout)
+
+    def blocking_single(self, timeout=None):
+        """The only value (RxError ERROR_NO_ELEMENTS / ERROR_MORE_THAN_ONE_ELEMENT otherwise)."""
+        return _blocking(lib.rx_blocking_single, self._src(), timeout)
 
     def __aiter__(self):
         from . import aio
@@ -1163,6 +1165,12 @@ class Observable:
 
 def _sched(scheduler):
     return (scheduler if scheduler is not None else default_scheduler()).handle
+
+
+def _blocking(fn, src, timeout):
+    out = ffi.new("rx_value *")
+    err = ffi.new("rx_error **")
+    return _blocking_result(fn(src, -1 if timeout is None else _ns(timeout), out, err), out, err)
 
 
 def _blocking_result(st, out, err):
