@@ -726,6 +726,39 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule_periodic(rx_scheduler
                                                                     void *ctx,
                                                                     rx_free_fn ctx_free);
 
+/* The action of rx_schedule_recursive. self is the chain's token (borrowed): pass it to
+   rx_recurse / rx_recurse_after to run the action again. */
+typedef void (*rx_recursive_fn)(void *ctx, rx_disposable *self);
+
+/**
+ * @abstract Runs action(ctx, self) on the scheduler, as soon as it can; the action runs again
+ * each time it (or anyone holding the token) calls rx_recurse(self) or rx_recurse_after(self,
+ * ns) (RxSwift's scheduleRecursive).
+ * @discussion Each rx_recurse schedules one more run; runs follow the scheduler's rules
+ * (on a serial scheduler, one at a time). The chain ends when no run is pending or running;
+ * ctx_free(ctx) then runs, once. rx_dispose on the token cancels every run not yet started,
+ * schedules no more, and runs ctx_free once a run in progress returns. self stays a live
+ * handle while the chain lives, even after the caller released the token. On the immediate
+ * scheduler a run scheduled by rx_recurse nests inside that call (use the current-thread
+ * scheduler for an unbounded loop on the calling thread).
+ * @param scheduler Borrowed (kept while the chain lives).
+ * @param action Must not be NULL. Runs on the scheduler's thread.
+ * @result An owned token (see the section note), NULL on bad arguments.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule_recursive(rx_scheduler *scheduler,
+                                                                     rx_recursive_fn action,
+                                                                     void *ctx,
+                                                                     rx_free_fn ctx_free);
+/**
+ * @abstract Schedules one more run of the chain's action, as soon as its scheduler can.
+ * @param self The token rx_schedule_recursive returned, or the self its action got.
+ * @result RX_OK; RX_EDISPOSED once the chain was disposed (nothing is scheduled); RX_ESTATE
+ * once it ended (no run pending or running); RX_EHANDLE for any other disposable.
+ */
+RX_EXPORT rx_status rx_recurse(rx_disposable *self);
+/** @abstract As rx_recurse, the run due delay_ns from now (negative is zero). */
+RX_EXPORT rx_status rx_recurse_after(rx_disposable *self, int64_t delay_ns);
+
 /** @abstract The scheduler's clock in ns (virtual for a test scheduler); -1 on a bad handle. */
 RX_EXPORT int64_t rx_scheduler_now_ns(rx_scheduler *scheduler);
 

@@ -51,7 +51,7 @@
   X(rx_catch_and_return) X(rx_retry) X(rx_timeout) X(rx_do) X(rx_delay)                   \
   X(rx_delay_subscription) X(rx_materialize) X(rx_dematerialize) X(rx_share)              \
   X(rx_share_replay) X(rx_publish) X(rx_replay) X(rx_connect) X(rx_ref_count)                \
-  X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_blocking_first) X(rx_blocking_single) X(rx_main_drain)   \
+  X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_blocking_first) X(rx_blocking_single) X(rx_schedule_recursive) X(rx_recurse) X(rx_recurse_after) X(rx_main_drain)   \
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_as_single) X(rx_as_maybe)                \
@@ -381,6 +381,14 @@ static rx_observable *catch_fn(void *ctx, const rx_error *e) {
 }
 
 static void action_fn(void *ctx) { ctx_use(ctx); }
+/* Reschedules itself param times (now or after a delay), then lets its chain end. */
+static void recursive_fn(void *ctx, rx_disposable *self) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param <= 0) return;
+  rx_status s = c->param % 2 ? p_rx_recurse(self) : p_rx_recurse_after(self, 1000000 * (c->param % 3));
+  if (s != RX_OK) FAILF("rx_recurse refused a live chain: %s", rx_last_error());
+  c->param--;
+}
 
 /* ------------------------------------------------------------------ instructions */
 
@@ -734,7 +742,12 @@ static void op_scheduler(Input *in) {
   case 1: if (p_rx_test_scheduler_advance_to && p_rx_scheduler_now_ns)
       p_rx_test_scheduler_advance_to(test_sched, p_rx_scheduler_now_ns(test_sched) + 500000 * (a % 8));
     break;
-  case 2: if (p_rx_schedule) put_sub(p_rx_schedule(test_sched, action_fn, ctx_new(0, 0), ctx_free), slot); break;
+  case 2:
+    if ((a & 8) && p_rx_schedule_recursive && p_rx_recurse && p_rx_recurse_after)
+      put_sub(p_rx_schedule_recursive(pick_scheduler(a), recursive_fn, ctx_new(a % 6, 0), ctx_free), slot);
+    else if (p_rx_schedule)
+      put_sub(p_rx_schedule(test_sched, action_fn, ctx_new(0, 0), ctx_free), slot);
+    break;
   case 3: if (p_rx_schedule_after)
       put_sub(p_rx_schedule_after(test_sched, 1000000 * (a % 5), action_fn, ctx_new(0, 0), ctx_free), slot);
     break;

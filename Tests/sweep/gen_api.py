@@ -45,6 +45,8 @@ OVERRIDES = {
     ('rx_ref_count', 'connectable'): ['sort=connectable'],
     ('rx_drive', 'driver'): ['sort=driver'],
     ('rx_emit', 'signal'): ['sort=signal'],
+    ('rx_recurse', 'self'): ['sort=recursive'],
+    ('rx_recurse_after', 'self'): ['sort=recursive'],
     ('rx_subscribe_single', 'on_success'): ['null_ok'],
     ('rx_subscribe_single', 'on_error'): ['null_ok'],
     ('rx_subscribe_single', 'on_disposed'): ['null_ok'],

@@ -175,6 +175,13 @@ int64_t period_ns,
 rx_action_fn action,
 void *ctx,
 rx_free_fn ctx_free);
+typedef void (*rx_recursive_fn)(void *ctx, rx_disposable *self);
+rx_disposable *rx_schedule_recursive(rx_scheduler *scheduler,
+rx_recursive_fn action,
+void *ctx,
+rx_free_fn ctx_free);
+rx_status rx_recurse(rx_disposable *self);
+rx_status rx_recurse_after(rx_disposable *self, int64_t delay_ns);
 int64_t rx_scheduler_now_ns(rx_scheduler *scheduler);
 bool rx_scheduler_is_serial(rx_scheduler *scheduler);
 rx_status rx_main_run(void);

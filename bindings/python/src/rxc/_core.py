@@ -443,6 +443,40 @@ def _action_cb(ctx):
         _unraisable("Exception ignored in an rxc action", f)
 
 
+@ffi.callback("void(void *, rx_disposable *)")
+def _recursive_cb(ctx, me):
+    f = _from_ctx(ctx)
+    try:
+        f.fn(Recursion(me))
+    except BaseException:
+        _unraisable("Exception ignored in an rxc recursive action", f.fn)
+
+
+class Recursion:
+    """What a schedule_recursive action gets (valid inside the action): recurse() and
+    recurse_after(delay) run the action again, and return False once the chain was disposed
+    or has ended."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self, p):
+        self._p = p
+
+    def recurse(self):
+        return _recursed(lib.rx_recurse(self._p))
+
+    def recurse_after(self, delay):
+        return _recursed(lib.rx_recurse_after(self._p, _ns(delay)))
+
+
+def _recursed(st):
+    if st == 0:
+        return True
+    if st in (lib.RX_EDISPOSED, lib.RX_ESTATE):
+        return False
+    _raise_status(st)
+
+
 class Disposable:
     """A subscription token or other disposable. `dispose()` (or leaving a `with` block)
     ends it and releases the token; letting it be collected only releases the token (the
@@ -1510,12 +1544,12 @@ class Scheduler(_Handle):
         _Handle.__init__(s, _checkp(ptr))
         return s
 
-    def _schedule(self, make, action, *args):
+    def _schedule(self, make, action, *args, cb=_action_cb):
         if not callable(action):
             raise TypeError("expected a callable")
         job = _Scheduled(action)
         ctx = _put(job)
-        p = make(self.handle, *args, _action_cb, ctx, _scheduled_free_cb)
+        p = make(self.handle, *args, cb, ctx, _scheduled_free_cb)
         if p == NULL:
             _drop(ctx)
             _checkp(p)
@@ -1528,6 +1562,11 @@ class Scheduler(_Handle):
 
     def schedule_after(self, delay, action):
         return self._schedule(lib.rx_schedule_after, action, _ns(delay))
+
+    def schedule_recursive(self, action):
+        """Runs action(recursion) on the scheduler; recursion.recurse() or
+        recursion.recurse_after(delay) runs it again. Dispose the result to cancel the chain."""
+        return self._schedule(lib.rx_schedule_recursive, action, cb=_recursive_cb)
 
     def schedule_periodic(self, period, action, start_after=None):
         return self._schedule(lib.rx_schedule_periodic, action,
