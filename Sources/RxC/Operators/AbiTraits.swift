@@ -33,9 +33,9 @@ public func rx_subscribe_single(
   _ src: UnsafeMutablePointer<rx_observable>?, _ onSuccess: CValueFn?, _ onError: CErrorFn?,
   _ ctx: UnsafeMutableRawPointer?, _ onDisposed: CCtxFn?
 ) -> UnsafeMutablePointer<rx_disposable>? {
-  guard let h = ObservableHandle.from(src, "rx_subscribe_single") else { return nil }
-  let observer = rx_observer(on_next: onSuccess, on_error: onError, on_completed: nil, on_disposed: onDisposed, ctx: ctx)
-  return subscribeC(h.observable.asSingle(), observer)
+  subscribe(src, "rx_subscribe_single", { $0.asSingle() }) {
+    rx_observer(on_next: onSuccess, on_error: onError, on_completed: nil, on_disposed: onDisposed, ctx: ctx)
+  }
 }
 
 @c(rx_subscribe_completable)
@@ -43,9 +43,9 @@ public func rx_subscribe_completable(
   _ src: UnsafeMutablePointer<rx_observable>?, _ onCompleted: CCtxFn?, _ onError: CErrorFn?,
   _ ctx: UnsafeMutableRawPointer?, _ onDisposed: CCtxFn?
 ) -> UnsafeMutablePointer<rx_disposable>? {
-  guard let h = ObservableHandle.from(src, "rx_subscribe_completable") else { return nil }
-  let observer = rx_observer(on_next: nil, on_error: onError, on_completed: onCompleted, on_disposed: onDisposed, ctx: ctx)
-  return subscribeC(h.observable.asCompletable(), observer)
+  subscribe(src, "rx_subscribe_completable", { $0.asCompletable() }) {
+    rx_observer(on_next: nil, on_error: onError, on_completed: onCompleted, on_disposed: onDisposed, ctx: ctx)
+  }
 }
 
 @c(rx_subscribe_maybe)
@@ -53,12 +53,22 @@ public func rx_subscribe_maybe(
   _ src: UnsafeMutablePointer<rx_observable>?, _ onSuccess: CValueFn?, _ onError: CErrorFn?,
   _ onCompleted: CCtxFn?, _ ctx: UnsafeMutableRawPointer?, _ onDisposed: CCtxFn?
 ) -> UnsafeMutablePointer<rx_disposable>? {
-  guard let h = ObservableHandle.from(src, "rx_subscribe_maybe") else { return nil }
-  let box = MaybeCallbacks(onSuccess: onSuccess, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, ctx: ctx)
-  let observer = rx_observer(
-    on_next: maybeSuccess, on_error: maybeError, on_completed: maybeCompleted, on_disposed: maybeDisposed,
-    ctx: Unmanaged.passRetained(box).toOpaque())
-  return subscribeC(h.observable.asMaybe(), observer)
+  subscribe(src, "rx_subscribe_maybe", { $0.asMaybe() }) {
+    let box = MaybeCallbacks(onSuccess: onSuccess, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, ctx: ctx)
+    return rx_observer(
+      on_next: maybeSuccess, on_error: maybeError, on_completed: maybeCompleted, on_disposed: maybeDisposed,
+      ctx: Unmanaged.passRetained(box).toOpaque())
+  }
+}
+
+/// Subscribes `observer()` (made only for a valid src: nothing to free otherwise) to src
+/// under a trait's contract.
+private func subscribe(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString,
+  _ trait: (Observable<RxValue>) -> Observable<RxValue>, _ observer: () -> rx_observer
+) -> UnsafeMutablePointer<rx_disposable>? {
+  guard let h = ObservableHandle.from(src, fn) else { return nil }
+  return subscribeC(trait(h.observable), observer())
 }
 
 /// rx_subscribe_maybe's callbacks, between the subscription and the user's: a maybe's

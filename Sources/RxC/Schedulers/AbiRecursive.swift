@@ -20,12 +20,9 @@ public func rx_schedule_recursive(
   _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_disposable>? {
   guard let s = SchedulerHandle.from(scheduler, "rx_schedule_recursive") else { return nil }
+  guard !closedLoop(s, "rx_schedule_recursive") else { return nil }
   guard let action else {
     setLastError("rx_schedule_recursive: action is NULL")
-    return nil
-  }
-  if let loop = s.closableLoop, loop.isClosed {
-    setLastError("rx_schedule_recursive: the scheduler's run loop was released (closed)")
     return nil
   }
   let context = CContext(ctx, ctxFree)

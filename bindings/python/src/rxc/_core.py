@@ -1240,13 +1240,7 @@ class Driver(Observable):
 
     def drive(self, observer=None, on_next=None, on_completed=None, on_disposed=None):
         sub = _observer_parts(observer, on_next, None, on_completed, on_disposed)
-        ctx = _put(sub)
-        p = lib.rx_drive(self._src(), _observer_struct(sub, ctx))
-        if p == NULL:
-            _drop(ctx)
-            _checkp(p)
-        _track(sub, p)
-        return Disposable(p)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_drive(self._src(), _observer_struct(sub, ctx)))
 
 
 def _subscribe_trait(sub, subscribe):
