@@ -285,6 +285,7 @@ enum {
   RX_ERROR_OVERFLOW,
   RX_ERROR_UNKNOWN,
   RX_ERROR_TYPE, /* a value of the wrong kind, e.g. for switch_latest */
+  RX_ERROR_UNEXPECTED_ELEMENT, /* an element where the grammar allows none (rx_as_completable) */
   RX_ERROR_USER = 1000 /* user codes start here */
 };
 
@@ -734,6 +735,39 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule_periodic(rx_scheduler
                                                                     rx_action_fn action,
                                                                     void *ctx,
                                                                     rx_free_fn ctx_free);
+
+/* The action of rx_schedule_recursive. self is the chain's token (borrowed): pass it to
+   rx_recurse / rx_recurse_after to run the action again. */
+typedef void (*rx_recursive_fn)(void *ctx, rx_disposable *self);
+
+/**
+ * @abstract Runs action(ctx, self) on the scheduler, as soon as it can; the action runs again
+ * each time it (or anyone holding the token) calls rx_recurse(self) or rx_recurse_after(self,
+ * ns) (RxSwift's scheduleRecursive).
+ * @discussion Each rx_recurse schedules one more run; runs follow the scheduler's rules
+ * (on a serial scheduler, one at a time). The chain ends when no run is pending or running;
+ * ctx_free(ctx) then runs, once. rx_dispose on the token cancels every run not yet started,
+ * schedules no more, and runs ctx_free once a run in progress returns. self stays a live
+ * handle while the chain lives, even after the caller released the token. On the immediate
+ * scheduler a run scheduled by rx_recurse nests inside that call (use the current-thread
+ * scheduler for an unbounded loop on the calling thread).
+ * @param scheduler Borrowed (kept while the chain lives).
+ * @param action Must not be NULL. Runs on the scheduler's thread.
+ * @result An owned token (see the section note), NULL on bad arguments.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_schedule_recursive(rx_scheduler *scheduler,
+                                                                     rx_recursive_fn action,
+                                                                     void *ctx,
+                                                                     rx_free_fn ctx_free);
+/**
+ * @abstract Schedules one more run of the chain's action, as soon as its scheduler can.
+ * @param self The token rx_schedule_recursive returned, or the self its action got.
+ * @result RX_OK; RX_EDISPOSED once the chain was disposed (nothing is scheduled); RX_ESTATE
+ * once it ended (no run pending or running); RX_EHANDLE for any other disposable.
+ */
+RX_EXPORT rx_status rx_recurse(rx_disposable *self);
+/** @abstract As rx_recurse, the run due delay_ns from now (negative is zero). */
+RX_EXPORT rx_status rx_recurse_after(rx_disposable *self, int64_t delay_ns);
 
 /** @abstract The scheduler's clock in ns (virtual for a test scheduler); -1 on a bad handle. */
 RX_EXPORT int64_t rx_scheduler_now_ns(rx_scheduler *scheduler);
@@ -1359,6 +1393,68 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_driver(rx_observable *src, 
 /** @abstract rx_subscribe for observables made by rx_as_driver; callbacks run on the main
  * thread. Any other observable: NULL + message (the RX_EHANDLE case). Owned token. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_drive(rx_observable *driver, rx_observer observer);
+/**
+ * @abstract RxCocoa's Signal: rx_as_driver without the replay. Never errors (an error becomes
+ * on_error_value (borrowed; retained), then completion), delivers on the main scheduler, and
+ * shares one source subscription among its current subscribers; a late subscriber sees only
+ * what comes after it subscribed. Run the main loop (rx_main_run...) to receive. Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_signal(rx_observable *src, rx_value on_error_value);
+/** @abstract rx_subscribe for observables made by rx_as_signal; callbacks run on the main
+ * thread. Any other observable: NULL + message (the RX_EHANDLE case). Owned token. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_emit(rx_observable *signal, rx_observer observer);
+
+/*
+ * RxSwift's Single, Maybe and Completable as runtime contracts. rx_as_* returns an
+ * observable that forwards what the trait's grammar allows and fails with the violation
+ * otherwise (the source is then disposed):
+ *   single:      exactly one element. It is emitted when the source completes, followed by
+ *                completion; completing without one is RX_ERROR_NO_ELEMENTS, a second
+ *                element RX_ERROR_MORE_THAN_ONE_ELEMENT (at once).
+ *   maybe:       at most one element, emitted with the completion; a second element is
+ *                RX_ERROR_MORE_THAN_ONE_ELEMENT (at once). Completing empty is allowed.
+ *   completable: no element; one is RX_ERROR_UNEXPECTED_ELEMENT (at once).
+ * The source's own errors pass through. rx_subscribe_single/_maybe/_completable subscribe
+ * with the trait's callbacks, enforcing its contract on any observable (src need not come
+ * from rx_as_*). Their callbacks may each be NULL, get ctx, run on the thread that delivers
+ * the source's terminal event, never concurrently; at most one of on_success, on_completed
+ * and on_error runs, then on_disposed(ctx) exactly once, last (after dispose too): free ctx
+ * there. Values and errors are borrowed for the call. They return an owned token (end the
+ * subscription with rx_dispose), or NULL for a bad src (no callback ever runs then).
+ */
+/** @abstract Exactly one element (see above); RX_ERROR_NO_ELEMENTS or
+ * RX_ERROR_MORE_THAN_ONE_ELEMENT otherwise. Owned. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_single(rx_observable *src);
+/** @abstract At most one element (see above); RX_ERROR_MORE_THAN_ONE_ELEMENT otherwise. Owned. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_maybe(rx_observable *src);
+/** @abstract Only the terminal event (see above); an element is RX_ERROR_UNEXPECTED_ELEMENT.
+ * Owned. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_as_completable(rx_observable *src);
+/**
+ * @abstract Subscribes as a Single: on_success(ctx, value) with the only element, or
+ * on_error(ctx, error), then on_disposed(ctx).
+ * @param on_success May be NULL, as may on_error, on_disposed and ctx.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_subscribe_single(
+    rx_observable *src, void (*on_success)(void *ctx, rx_value value),
+    void (*on_error)(void *ctx, const rx_error *error), void *ctx, void (*on_disposed)(void *ctx));
+/**
+ * @abstract Subscribes as a Maybe: on_success(ctx, value) with the only element, or
+ * on_completed(ctx) when there is none, or on_error(ctx, error); then on_disposed(ctx).
+ * @param on_success May be NULL, as may on_error, on_completed, on_disposed and ctx.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_subscribe_maybe(
+    rx_observable *src, void (*on_success)(void *ctx, rx_value value),
+    void (*on_error)(void *ctx, const rx_error *error), void (*on_completed)(void *ctx), void *ctx,
+    void (*on_disposed)(void *ctx));
+/**
+ * @abstract Subscribes as a Completable: on_completed(ctx) or on_error(ctx, error), then
+ * on_disposed(ctx).
+ * @param on_completed May be NULL, as may on_error, on_disposed and ctx.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_subscribe_completable(
+    rx_observable *src, void (*on_completed)(void *ctx), void (*on_error)(void *ctx, const rx_error *error),
+    void *ctx, void (*on_disposed)(void *ctx));
 
 /* ---------------------------------------------------------------------------------------
  * 10. Blocking (for programs and tests)
@@ -1381,6 +1477,17 @@ RX_EXPORT rx_status rx_blocking_to_array(rx_observable *source, int64_t timeout_
  * empty stream is RX_ESTREAM with an RX_ERROR_NO_ELEMENTS error. */
 RX_EXPORT rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, rx_value *out,
                                      rx_error **out_error);
+/** @abstract As rx_blocking_last, returning the first value (owned) in *out: the subscription
+ * ends at it, so a source that never completes returns too. An empty stream is RX_ESTREAM
+ * with an RX_ERROR_NO_ELEMENTS error (RxBlocking's first() returns nil there). */
+RX_EXPORT rx_status rx_blocking_first(rx_observable *source, int64_t timeout_ns, rx_value *out,
+                                      rx_error **out_error);
+/** @abstract As rx_blocking_last, returning the only value (owned) in *out, with the contract
+ * of rx_as_single: no value is RX_ESTREAM with an RX_ERROR_NO_ELEMENTS error, a second one
+ * RX_ESTREAM with RX_ERROR_MORE_THAN_ONE_ELEMENT as soon as it arrives (the subscription then
+ * ends). */
+RX_EXPORT rx_status rx_blocking_single(rx_observable *source, int64_t timeout_ns, rx_value *out,
+                                       rx_error **out_error);
 
 /* ---------------------------------------------------------------------------------------
  * 11. Resource accounting

@@ -36,6 +36,7 @@ WORKLOAD_EXEMPT = {
     "rx_connect": "connects a connectable; per event it is the publish/replay workloads' path",
     "rx_drive": "subscribes to a driver; the driver workload measures its events",
     "rx_flow_stats_get": "reads a bounded observable's counters; not an operator on a stream",
+    "rx_emit": "subscribes to a signal; the signal workload measures its events",
 }
 
 header, api = sys.argv[1], sys.argv[2]

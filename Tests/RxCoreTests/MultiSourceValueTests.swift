@@ -302,4 +302,27 @@ final class MultiSourceValueTests: XCTestCase {
     XCTAssertTrue(o.completed)
     d2.dispose()
   }
+
+  func testSignalSharesWithoutReplay() {
+    let s = PublishSubject<Value>()
+    let signal = s.asObservable().asSignal(onErrorJustReturn: .int(-1))
+    XCTAssertTrue(signal is ValueRefCount)
+    let r = Recorder<Value>()
+    let d = signal.subscribe(r)
+    s.on(.next(.int(1)))
+    _ = MainScheduler.instance.drain()
+    let late = Recorder<Value>()
+    let d2 = signal.subscribe(late)
+    s.on(.next(.int(2)))
+    _ = MainScheduler.instance.drain()
+    XCTAssertEqual(values(r), [1, 2])
+    XCTAssertEqual(values(late), [2])  // no replay of 1
+    s.on(.error(OpTestError(code: 9)))
+    _ = MainScheduler.instance.drain()
+    XCTAssertEqual(values(r), [1, 2, -1])
+    XCTAssertTrue(r.completed)
+    XCTAssertTrue(late.completed)
+    d.dispose()
+    d2.dispose()
+  }
 }

@@ -381,3 +381,96 @@ RX_TEST(blocking_on_main_runs_the_main_loop_meanwhile) {
   rx_release(src);
   rx_release(bg);
 }
+
+/* ---- rx_blocking_first / rx_blocking_single (RxBlocking's first() and single() cases) ---- */
+
+static int pusher_disposed;
+static void pusher_dispose(void *ctx) { (void)ctx; pusher_disposed++; }
+/* Emits 7 on subscription and never completes. */
+static rx_disposable *push_7(void *ctx, rx_emitter *e) {
+  (void)ctx;
+  rx_emitter_next(e, rx_int(7));
+  return rx_disposable_create(pusher_dispose, NULL, NULL);
+}
+
+RX_TEST(blocking_first_returns_the_first_and_ends_the_subscription) {
+  rx_value out = rx_none();
+  CHECK_OK(rx_blocking_first(INTS(42, 43, 44), -1, &out, NULL));
+  CHECK_EQ(out.i, 42);
+  rx_observable *endless = A(rx_create(push_7, NULL, NULL));
+  pusher_disposed = 0;
+  CHECK_OK(rx_blocking_first(endless, 1000000000LL, &out, NULL));
+  CHECK_EQ(out.i, 7);
+  CHECK_EQ(pusher_disposed, 1);
+  /* a real scheduler: interval never completes */
+  rx_scheduler *bg = rx_scheduler_concurrent_new("bg");
+  rx_observable *ticks = A(rx_interval(1000000, bg));
+  CHECK_OK(rx_blocking_first(ticks, 5000000000LL, &out, NULL));
+  CHECK_EQ(out.i, 0);
+  pool_drain();
+  rx_release(bg);
+}
+
+RX_TEST(blocking_first_reports_errors_empty_streams_time_outs_and_bad_arguments) {
+  rx_value out = rx_int(3);
+  rx_error *err = NULL;
+  CHECK_EQ(rx_blocking_first(THROW_BOOM(), -1, &out, &err), RX_ESTREAM);
+  CHECK_EQ(rx_error_code(err), RX_ERROR_USER);
+  CHECK_EQ(out.kind, RX_NONE);
+  rx_release(err);
+  CHECK_EQ(rx_blocking_first(EMPTY(), -1, &out, &err), RX_ESTREAM);
+  CHECK_EQ(rx_error_code(err), RX_ERROR_NO_ELEMENTS);
+  rx_release(err);
+  err = (rx_error *)1;
+  CHECK_EQ(rx_blocking_first(NEVER(), 20 * 1000 * 1000, &out, &err), RX_ETIMEOUT);
+  CHECK(err == NULL);
+  CHECK_EQ(rx_blocking_first(NEVER(), 0, NULL, NULL), RX_EINVAL);
+  CHECK(strstr(rx_last_error(), "rx_blocking_first") != NULL);
+  CHECK_EQ(rx_blocking_first(NULL, 0, &out, NULL), RX_EINVAL);
+  rx_subject *s = rx_publish_subject_new();
+  CHECK_EQ(rx_blocking_first((rx_observable *)s, 0, &out, NULL), RX_EHANDLE);
+  rx_release(s);
+  pool_drain();
+}
+
+RX_TEST(blocking_single_returns_the_only_value_or_names_the_violation) {
+  rx_value out = rx_none();
+  rx_error *err = NULL;
+  CHECK_OK(rx_blocking_single(INTS(42), -1, &out, &err));
+  CHECK_EQ(out.i, 42);
+  CHECK(err == NULL);
+  CHECK_EQ(rx_blocking_single(EMPTY(), -1, &out, &err), RX_ESTREAM);
+  CHECK_EQ(rx_error_code(err), RX_ERROR_NO_ELEMENTS);
+  rx_release(err);
+  CHECK_EQ(rx_blocking_single(INTS(42, 43, 44), -1, &out, &err), RX_ESTREAM);
+  CHECK_EQ(rx_error_code(err), RX_ERROR_MORE_THAN_ONE_ELEMENT);
+  CHECK_STR(rx_error_message(err), "sequence contains more than one element");
+  CHECK_EQ(out.kind, RX_NONE);
+  rx_release(err);
+  CHECK_EQ(rx_blocking_single(THROW_BOOM(), -1, &out, NULL), RX_ESTREAM);
+  CHECK_EQ(rx_blocking_single(NEVER(), 20 * 1000 * 1000, &out, NULL), RX_ETIMEOUT);
+  CHECK_EQ(rx_blocking_single(NEVER(), 0, NULL, NULL), RX_EINVAL);
+  CHECK(strstr(rx_last_error(), "rx_blocking_single") != NULL);
+  CHECK_EQ(rx_blocking_single(NULL, 0, &out, NULL), RX_EINVAL);
+  pool_drain();
+}
+
+RX_TEST(blocking_single_independent_calls_off_and_on_main) {
+  rx_scheduler *bg = rx_scheduler_concurrent_new("bg");
+  rx_observable *one = A(rx_just(rx_int(1)));
+  rx_observable *moved = A(rx_subscribe_on(one, bg));
+  for (int k = 0; k < 10; k++) {
+    rx_value out = rx_none();
+    CHECK_OK(rx_blocking_single(moved, 5000000000LL, &out, NULL));
+    CHECK_EQ(out.i, 1);
+  }
+  /* delivered on main: the main loop runs while the main thread waits */
+  rx_observable *back = A(rx_observe_on(moved, rx_scheduler_main()));
+  rx_value out = rx_none();
+  CHECK_OK(rx_blocking_first(back, 5000000000LL, &out, NULL));
+  CHECK_EQ(out.i, 1);
+  CHECK_OK(rx_blocking_single(back, 5000000000LL, &out, NULL));
+  CHECK_EQ(out.i, 1);
+  pool_drain();
+  rx_release(bg);
+}

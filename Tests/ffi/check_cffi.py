@@ -149,6 +149,7 @@ CALLBACK_TYPES = {
     "rx_disposable *(*)(void *, void(*)(void *), void *)": ("vtable.schedule", vt_schedule),
     "rx_disposable *(*)(void *, int64_t, void(*)(void *), void *)": ("vtable.schedule_after", vt_schedule_after),
     "int64_t(*)(void *)": ("vtable.now_ns", vt_now),
+    "void(*)(void *, rx_disposable *)": ("rx_recursive_fn", lambda ctx, me: None),
 }
 made_callbacks = {}
 
@@ -356,10 +357,13 @@ RECIPES = {
     "rx_connect": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_ref_count": lambda: [mk_owned(lambda: lib.rx_publish(fresh_observable()))],
     "rx_drive": lambda: [mk_owned(lambda: lib.rx_as_driver(fresh_observable(), lib.rx_int(0))), observer()],
+    "rx_emit": lambda: [mk_owned(lambda: lib.rx_as_signal(fresh_observable(), lib.rx_int(0))), observer()],
     "rx_schedule": lambda: [mk_owned(lambda: lib.rx_scheduler_custom_new(vtable(), NULL, NULL)),
                             callback(ffi.typeof("rx_action_fn")), NULL, callback(ffi.typeof("rx_free_fn"))],
     "rx_schedule_after": lambda: [mk_owned(lambda: lib.rx_scheduler_custom_new(vtable(), NULL, NULL)), 5,
                                   callback(ffi.typeof("rx_action_fn")), NULL, callback(ffi.typeof("rx_free_fn"))],
+    "rx_recurse": lambda: [recursive_chain()],
+    "rx_recurse_after": lambda: [recursive_chain(), 1_000_000],
     "rx_scheduler_now_ns": lambda: [mk_owned(lambda: lib.rx_scheduler_custom_new(vtable(), NULL, NULL))],
     "rx_catch": lambda: [lib_owned(lib.rx_throw(error)), callback(ffi.typeof("rx_catch_fn")), NULL, NULL],
     "rx_marble_cold": lambda: [test_sched, b"-a-|", marble_values(), 1, NULL],
@@ -376,6 +380,8 @@ RECIPES = {
     "rx_run_loop_run_for": lambda: [mk_owned(lib.rx_run_loop_new), 0],
     "rx_blocking_to_array": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
     "rx_blocking_last": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
+    "rx_blocking_first": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
+    "rx_blocking_single": lambda: [fresh_observable(), 1_000_000_000, out_value(), out_error()],
     "rx_timeout": lambda: [fresh_observable(), 1_000_000, test_sched],
     "rx_interval": lambda: [1_000_000, test_sched],
     "rx_timer": lambda: [1_000_000, -1, test_sched],
@@ -383,6 +389,11 @@ RECIPES = {
     "rx_test_scheduler_advance_to": lambda: [test_sched, 10_000_000_000],
     "rx_test_scheduler_advance_by": lambda: [test_sched, 1_000_000],
 }
+
+
+def recursive_chain():
+    """A chain whose first run is pending on the test scheduler: live for rx_recurse."""
+    return mk_owned(lambda: lib.rx_schedule_recursive(test_sched, callback(ffi.typeof("rx_recursive_fn")), NULL, NULL))
 
 
 def stopped_loop():

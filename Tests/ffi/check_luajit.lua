@@ -85,6 +85,19 @@ lib.rx_dispose(token)
 lib.rx_release(subj)
 check("subject -> by-ref observer", table.concat(got, " ") == "1 2 3", table.concat(got, " "))
 
+-- The trait subscribe functions: on_success takes rx_value by value, so it goes through
+-- rx_by_ref_on_next as an observer's on_next does.
+local one = lib.rx_just(lib.rx_int(7))
+got, completed, disposed = {}, 0, 0
+lib.rx_dispose(lib.rx_subscribe_single(one, lib.rx_by_ref_on_next, nil, by, on_disposed))
+check("rx_subscribe_single via rx_by_ref_on_next", table.concat(got, " ") == "7" and disposed == 1,
+  table.concat(got, " "))
+got, completed, disposed = {}, 0, 0
+lib.rx_dispose(lib.rx_subscribe_maybe(one, lib.rx_by_ref_on_next, nil, on_completed, by, on_disposed))
+check("rx_subscribe_maybe via rx_by_ref_on_next", table.concat(got, " ") == "7" and completed == 0 and disposed == 1,
+  table.concat(got, " "))
+lib.rx_release(one)
+
 for _, cb in pairs(cbs) do cb:free() end
 on_completed:free()
 on_disposed:free()

@@ -51,14 +51,17 @@
   X(rx_catch_and_return) X(rx_retry) X(rx_timeout) X(rx_do) X(rx_delay)                   \
   X(rx_delay_subscription) X(rx_materialize) X(rx_dematerialize) X(rx_share)              \
   X(rx_share_replay) X(rx_publish) X(rx_replay) X(rx_connect) X(rx_ref_count)                \
-  X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_main_drain)   \
+  X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_blocking_first) X(rx_blocking_single) X(rx_schedule_recursive) X(rx_recurse) X(rx_recurse_after) X(rx_main_drain)   \
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_default_if_empty) X(rx_switch_if_empty)  \
   X(rx_single) X(rx_enumerated) X(rx_compact_map)  \
   X(rx_take_while_inclusive) X(rx_take_until_predicate)  \
   X(rx_repeat_element) X(rx_generate) X(rx_using)  \
-  X(rx_catch_with) X(rx_flat_map_max) X(rx_merge_max)
+  X(rx_catch_with) X(rx_flat_map_max) X(rx_merge_max)  \
+  X(rx_as_single) X(rx_as_maybe)                \
+  X(rx_as_completable) X(rx_subscribe_single) X(rx_subscribe_maybe)                          \
+  X(rx_subscribe_completable) X(rx_as_signal) X(rx_emit)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -435,6 +438,14 @@ static rx_observable *catch_fn(void *ctx, const rx_error *e) {
 }
 
 static void action_fn(void *ctx) { ctx_use(ctx); }
+/* Reschedules itself param times (now or after a delay), then lets its chain end. */
+static void recursive_fn(void *ctx, rx_disposable *self) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param <= 0) return;
+  int left = --c->param; /* first: on the immediate scheduler the next run nests in rx_recurse */
+  rx_status s = left % 2 ? p_rx_recurse(self) : p_rx_recurse_after(self, 1000000 * (left % 3));
+  if (s != RX_OK) FAILF("rx_recurse refused a live chain: %s", rx_last_error());
+}
 
 /* ------------------------------------------------------------------ instructions */
 
@@ -504,7 +515,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 74) {
+  switch (which % 78) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -633,6 +644,10 @@ static void op_operator(Input *in) {
   case 71: if (p_rx_catch_with && other) o = p_rx_catch_with(src, other); break;
   case 72: if (p_rx_flat_map_max) o = p_rx_flat_map_max(src, c % 3, flat_fn, CTX); break;
   case 73: if (p_rx_merge_max) o = p_rx_merge_max(srcs, n, c % 3); break;
+  case 74: if (p_rx_as_single) o = p_rx_as_single(src); break;
+  case 75: if (p_rx_as_maybe) o = p_rx_as_maybe(src); break;
+  case 76: if (p_rx_as_completable) o = p_rx_as_completable(src); break;
+  case 77: if (p_rx_as_signal) o = p_rx_as_signal(src, rx_int(-8)); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};
@@ -666,6 +681,33 @@ static void op_subscribe(Input *in) {
     put_sub(d, slot);
     return;
   }
+  if (p_rx_emit && (slot & 4)) {
+    /* rx_emit takes only observables made by rx_as_signal: anything else is RX_EHANDLE */
+    rx_disposable *d = p_rx_emit(o, rec_observer());
+    if (!d) {
+      if (!rx_last_error()[0]) FAILF("rx_emit refused without a message");
+      atomic_store(&rec_list->disposed, 1); /* never subscribed: no callbacks at all */
+    }
+    put_sub(d, slot);
+    return;
+  }
+  if (slot & 8) {
+    /* the trait subscribe functions take any observable and enforce their grammar */
+    rx_observer ob = rec_observer();
+    rx_disposable *d = NULL;
+    switch ((slot >> 4) % 3) {
+    case 0: if (p_rx_subscribe_single) d = p_rx_subscribe_single(o, ob.on_next, ob.on_error, ob.ctx, ob.on_disposed); break;
+    case 1: if (p_rx_subscribe_maybe)
+        d = p_rx_subscribe_maybe(o, ob.on_next, ob.on_error, ob.on_completed, ob.ctx, ob.on_disposed);
+      break;
+    default: if (p_rx_subscribe_completable)
+        d = p_rx_subscribe_completable(o, ob.on_completed, ob.on_error, ob.ctx, ob.on_disposed);
+      break;
+    }
+    if (!d) FAILF("a trait subscribe refused a live observable: %s", rx_last_error());
+    put_sub(d, slot);
+    return;
+  }
   put_sub(rx_subscribe(o, rec_observer()), slot);
 }
 
@@ -677,11 +719,16 @@ static void op_blocking(Input *in) {
   rx_value out = rx_none();
   rx_error *err = NULL;
   rx_status s = RX_OK;
-  if ((how & 1) && p_rx_blocking_last) s = p_rx_blocking_last(o, 1000000, &out, &err);
-  else if (p_rx_blocking_to_array) s = p_rx_blocking_to_array(o, 1000000, &out, (how & 2) ? &err : NULL);
-  else return;
+  int checks_err = 1; /* the calls below that always ask for the error */
+  if ((how & 4) && p_rx_blocking_first) s = p_rx_blocking_first(o, 1000000, &out, &err);
+  else if ((how & 8) && p_rx_blocking_single) s = p_rx_blocking_single(o, 1000000, &out, &err);
+  else if ((how & 1) && p_rx_blocking_last) s = p_rx_blocking_last(o, 1000000, &out, &err);
+  else if (p_rx_blocking_to_array) {
+    checks_err = 0;
+    s = p_rx_blocking_to_array(o, 1000000, &out, (how & 2) ? &err : NULL);
+  } else return;
   if (s != RX_OK && out.kind != RX_NONE) FAILF("blocking call failed (%d) but set *out", s);
-  if (s == RX_ESTREAM && (how & 1) && !err) FAILF("RX_ESTREAM without an error");
+  if (s == RX_ESTREAM && checks_err && !err) FAILF("RX_ESTREAM without an error");
   if (s == RX_ETIMEOUT && err) FAILF("RX_ETIMEOUT with an error");
   rx_value_release(out);
   rx_release(err);
@@ -796,7 +843,12 @@ static void op_scheduler(Input *in) {
   case 1: if (p_rx_test_scheduler_advance_to && p_rx_scheduler_now_ns)
       p_rx_test_scheduler_advance_to(test_sched, p_rx_scheduler_now_ns(test_sched) + 500000 * (a % 8));
     break;
-  case 2: if (p_rx_schedule) put_sub(p_rx_schedule(test_sched, action_fn, ctx_new(0, 0), ctx_free), slot); break;
+  case 2:
+    if ((a & 8) && p_rx_schedule_recursive && p_rx_recurse && p_rx_recurse_after)
+      put_sub(p_rx_schedule_recursive(pick_scheduler(a), recursive_fn, ctx_new(a % 6, 0), ctx_free), slot);
+    else if (p_rx_schedule)
+      put_sub(p_rx_schedule(test_sched, action_fn, ctx_new(0, 0), ctx_free), slot);
+    break;
   case 3: if (p_rx_schedule_after)
       put_sub(p_rx_schedule_after(test_sched, 1000000 * (a % 5), action_fn, ctx_new(0, 0), ctx_free), slot);
     break;

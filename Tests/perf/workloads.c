@@ -141,6 +141,10 @@ MAKER(op_retry, rx_retry(src, 3))
 MAKER(op_share, rx_share(src))
 MAKER(op_share_replay, rx_share_replay(src, 1))
 MAKER(op_driver, rx_as_driver(src, RX_INT(0)))
+MAKER(op_signal, rx_as_signal(src, RX_INT(0)))
+MAKER(op_as_single, rx_as_single(src))
+MAKER(op_as_maybe, rx_as_maybe(src))
+MAKER(op_as_completable, rx_as_completable(src))
 MAKER(op_observe_on, rx_observe_on(src, rx_scheduler_current_thread()))
 MAKER(op_subscribe_on, rx_subscribe_on(src, rx_scheduler_immediate()))
 static void ignore_drop(void *ctx, rx_value v) {}
@@ -322,6 +326,39 @@ static void w_repeat_element(void) {
 }
 static bool below_n(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return v.i < n_events; }
 static void w_generate(void) { drain_source(rx_generate(RX_INT(0), NULL, below_n, inc, NULL, NULL)); }
+/* just(i) -> make -> subscribe + dispose, per lifecycle: for operators that end a
+   subscription at a second element. */
+static void w_just_then(rx_observable *(*make)(rx_observable *)) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k)), *o = make(j);
+    rx_dispose(rx_subscribe(o, counter));
+    rx_release(o);
+    rx_release(j);
+  }
+}
+/* The trait subscribe functions, per lifecycle: just(i) (-> ignore_elements) -> subscribe + dispose. */
+static void w_just_subscribe_single(void) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k));
+    rx_dispose(rx_subscribe_single(j, count_next, count_error, NULL, NULL));
+    rx_release(j);
+  }
+}
+static void w_just_subscribe_maybe(void) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k));
+    rx_dispose(rx_subscribe_maybe(j, count_next, count_error, count_completed, NULL, NULL));
+    rx_release(j);
+  }
+}
+static void w_ignore_subscribe_completable(void) {
+  for (long k = 0; k < n_events; k++) {
+    rx_observable *j = rx_just(RX_INT(k)), *e = rx_ignore_elements(j);
+    rx_dispose(rx_subscribe_completable(e, count_completed, count_error, NULL, NULL));
+    rx_release(e);
+    rx_release(j);
+  }
+}
 static void w_range_chain(void) {
   rx_observable *r = rx_range(0, (size_t)n_events), *a = rx_map(r, inc, NULL, NULL);
   rx_observable *b = rx_filter(a, keep_all, NULL, NULL), *c = rx_scan(b, RX_INT(0), add, NULL, NULL);
@@ -378,6 +415,7 @@ static void run_publish(const void *a) { with_publish((rx_observable * (*)(rx_ob
 static void run_two(const void *a) { through_two((rx_observable * (*)(rx_observable *, rx_observable *)) a); }
 static void run_timed(const void *a) { timed((rx_observable * (*)(rx_observable *)) a); }
 static void run_sub_dispose(const void *a) { w_subscribe_dispose((rx_observable * (*)(rx_observable *)) a); }
+static void run_just(const void *a) { w_just_then((rx_observable * (*)(rx_observable *)) a); }
 static void run_plain(const void *a) { ((void (*)(void))a)(); }
 
 #define SUBJ(kind) {"subject_" kind, run_subject, kind}
@@ -395,7 +433,7 @@ static const Workload workloads[] = {
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
   OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
-  OP(replay_ref_count), OP(driver), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
+  OP(replay_ref_count), OP(driver), OP(signal), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat), TWO(merge_max),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   PLAIN("switch_latest", w_switch_latest),
@@ -405,6 +443,13 @@ static const Workload workloads[] = {
   {"subscribe_dispose_single", run_sub_dispose, (const void *)op_single},
   /* using makes and releases a resource per subscription */
   {"subscribe_dispose_using", run_sub_dispose, (const void *)op_using},
+  /* single, maybe and completable end a subscription at a second (or any) element: measured
+     per subscription */
+  {"just_as_single", run_just, (const void *)op_as_single},
+  {"just_as_maybe", run_just, (const void *)op_as_maybe},
+  {"subscribe_dispose_as_completable", run_sub_dispose, (const void *)op_as_completable},
+  PLAIN("just_subscribe_single", w_just_subscribe_single), PLAIN("just_subscribe_maybe", w_just_subscribe_maybe),
+  PLAIN("ignore_subscribe_completable", w_ignore_subscribe_completable),
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),
@@ -418,6 +463,9 @@ static const char *shape(const Workload *wl) {
   if (wl->run == run_plain) {
     return !strcmp(wl->name, "switch_latest")        ? "publish subject of just(i) -> switch_latest -> C subscriber"
            : !strcmp(wl->name, "just_map_subscribe") ? "just(i) -> map -> subscribe + dispose, per lifecycle"
+           : !strcmp(wl->name, "just_subscribe_single") ? "just(i) -> rx_subscribe_single + dispose, per lifecycle"
+           : !strcmp(wl->name, "just_subscribe_maybe") ? "just(i) -> rx_subscribe_maybe + dispose, per lifecycle"
+           : !strcmp(wl->name, "ignore_subscribe_completable") ? "just(i) -> ignore_elements -> rx_subscribe_completable + dispose, per lifecycle"
            : !strcmp(wl->name, "interval")           ? "interval on the test scheduler, advanced per tick"
            : !strcmp(wl->name, "share_10")           ? "publish subject -> share -> 10 C subscribers, per event (10 deliveries)"
                                                      : "cold source -> C subscriber, per element";
@@ -427,6 +475,7 @@ static const char *shape(const Workload *wl) {
          : wl->run == run_two         ? "two publish subjects -> operator -> C subscriber"
          : wl->run == run_timed       ? "publish subject -> operator (test scheduler, advanced per event)"
          : wl->run == run_sub_dispose ? "subscribe + one event + dispose, per subscription"
+         : wl->run == run_just        ? "just(i) -> operator -> subscribe + dispose, per lifecycle"
                                       : "?";
 }
 

@@ -197,6 +197,7 @@ static const rx_flow_options good_flow = {sizeof(rx_flow_options), 1, RX_OVERFLO
 static void *mk_bounded(void) {
   return SYM(rx_observe_on_bounded)(mk_plain(), SYM(rx_scheduler_immediate)(), &good_flow);
 }
+static void *mk_signal(void) { return SYM(rx_as_signal)(mk_plain(), SYM(rx_int)(0)); }
 static void *mk_publish(void) { return SYM(rx_publish_subject_new)(); }
 static void *mk_behavior(void) { return SYM(rx_behavior_subject_new)(SYM(rx_int)(0)); }
 static void *mk_behavior_relay(void) { return SYM(rx_behavior_relay_new)(SYM(rx_int)(0)); }
@@ -208,6 +209,14 @@ static void *mk_token(void) { return SYM(rx_disposable_create)(stub_action, NULL
 static void *mk_serial(void) { return SYM(rx_serial_disposable_new)(); }
 static void *mk_single(void) { return SYM(rx_single_assignment_disposable_new)(); }
 static void *mk_composite(void) { return SYM(rx_composite_disposable_new)(); }
+static void stub_recursive(void *ctx, rx_disposable *self) { (void)ctx, (void)self; }
+/* On a test scheduler nobody advances: its first run stays pending, the chain live. */
+static void *mk_recursive(void) {
+  rx_scheduler *t = SYM(rx_test_scheduler_new)();
+  rx_disposable *d = SYM(rx_schedule_recursive)(t, stub_recursive, NULL, NULL);
+  SYM(rx_release)(t);
+  return d;
+}
 static void *mk_subscription(void) {
   return SYM(rx_subscribe)(mk_plain(), (rx_observer){0});
 }
@@ -232,6 +241,7 @@ static const PoolDef pool_defs[] = {
   {K_OBSERVABLE, "connectable", {"rx_just", "rx_publish"}, mk_connectable},
   {K_OBSERVABLE, "driver", {"rx_just", "rx_as_driver"}, mk_driver},
   {K_OBSERVABLE, "bounded", {"rx_just", "rx_scheduler_immediate", "rx_observe_on_bounded"}, mk_bounded},
+  {K_OBSERVABLE, "signal", {"rx_just", "rx_as_signal"}, mk_signal},
   {K_SUBJECT, "publish", {"rx_publish_subject_new"}, mk_publish},
   {K_SUBJECT, "behavior", {"rx_behavior_subject_new"}, mk_behavior},
   {K_SUBJECT, "behavior_relay", {"rx_behavior_relay_new"}, mk_behavior_relay},
@@ -245,6 +255,7 @@ static const PoolDef pool_defs[] = {
   {K_DISPOSABLE, "serial", {"rx_serial_disposable_new"}, mk_serial},
   {K_DISPOSABLE, "single_assignment", {"rx_single_assignment_disposable_new"}, mk_single},
   {K_DISPOSABLE, "composite", {"rx_composite_disposable_new"}, mk_composite},
+  {K_DISPOSABLE, "recursive", {"rx_test_scheduler_new", "rx_schedule_recursive"}, mk_recursive},
   {K_BAG, "bag", {"rx_dispose_bag_new"}, mk_bag},
   {K_EMITTER, "emitter", {"rx_create", "rx_subscribe", "rx_retain"}, mk_emitter},
   {K_ERROR, "error", {"rx_error_new"}, mk_error},
@@ -390,10 +401,11 @@ static void add_handle_cases(int f, int p, const Param *pr, int elem) {
     if (pool_avail[i] && !sort_ok(pr, i)) ADD(C_WRONG, i);
   ADD(C_GARBAGE, 0);
   /* Only handles with a C reference count can be poisoned: shared schedulers ignore
-     release, errors are freed, and an emitter is also held by its subscription. */
+     release, errors are freed, an emitter is also held by its subscription and a recursive
+     chain's token by its chain. */
   int v = first_valid(pr);
-  if (v >= 0 && strcmp(pool_defs[v].sort, "immediate") && pool_defs[v].kind != K_ERROR &&
-      pool_defs[v].kind != K_EMITTER)
+  if (v >= 0 && strcmp(pool_defs[v].sort, "immediate") && strcmp(pool_defs[v].sort, "recursive") &&
+      pool_defs[v].kind != K_ERROR && pool_defs[v].kind != K_EMITTER)
     ADD(C_RELEASED, 0);
 }
 

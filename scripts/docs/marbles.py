@@ -560,6 +560,27 @@ def _(r):
     return "rx_last(src)", [Line("src", src)], [Line("out", r.own(lib.rx_last(src)))]
 
 
+@diagram("rx_as_single", 12)
+def _(r):
+    one, two = r.hot("--a-----|"), r.hot("--a-b---|")
+    return "rx_as_single(src)", [Line("src", one), Line("src2", two)], \
+        [Line("out", r.own(lib.rx_as_single(one))), Line("out2", r.own(lib.rx_as_single(two)))]
+
+
+@diagram("rx_as_maybe", 12)
+def _(r):
+    one, none = r.hot("--a-----|"), r.hot("--------|")
+    return "rx_as_maybe(src)", [Line("src", one), Line("src2", none)], \
+        [Line("out", r.own(lib.rx_as_maybe(one))), Line("out2", r.own(lib.rx_as_maybe(none)))]
+
+
+@diagram("rx_as_completable", 12)
+def _(r):
+    none, one = r.hot("--------|"), r.hot("----a---|")
+    return "rx_as_completable(src)", [Line("src", none), Line("src2", one)], \
+        [Line("out", r.own(lib.rx_as_completable(none))), Line("out2", r.own(lib.rx_as_completable(one)))]
+
+
 @diagram("rx_ignore_elements", 12)
 def _(r):
     src = r.hot("--a-b-c-|")
@@ -811,6 +832,13 @@ NO_DIAGRAM = {
     "rx_drive": "subscribes on the main scheduler (see rx_as_driver); not an operator",
     "rx_flow_stats_get": "reads the counters of an rx_observe_on_bounded or rx_pausable_buffered "
                          "observable; not an operator",
+    "rx_as_signal": "delivers on the main scheduler, which runs only inside the main loop, "
+                    "not on a test scheduler's virtual time",
+    "rx_emit": "subscribes on the main scheduler (see rx_as_signal); not an operator",
+    "rx_subscribe_single": "subscribes with callbacks (see rx_as_single for the stream); not an operator",
+    "rx_subscribe_maybe": "subscribes with callbacks (see rx_as_maybe for the stream); not an operator",
+    "rx_subscribe_completable": "subscribes with callbacks (see rx_as_completable for the stream); not an "
+                                "operator",
 }
 NOT_OPERATORS = "callback trampolines, not operators: each forwards a by-value callback to the by-reference function in an rx_by_ref"
 

@@ -13,8 +13,9 @@ final class ObservableHandle: Handle {
   private var core: Unmanaged<Observable<RxValue>>?
   /// The value of an rx_just handle (`.none` when `core` is set).
   private var value: RxValue
-  /// Set on observables made by rx_as_driver (rx_drive accepts only those).
-  private(set) var isDriver: Bool
+  /// Set on observables made by rx_as_driver / rx_as_signal (rx_drive / rx_emit accept only
+  /// those).
+  private(set) var cocoaTrait: CocoaTrait
   /// What `core` is, where rx_subscribe has a path of its own for it (a hint: `.observable`
   /// is always right).
   private(set) var sort: Sort
@@ -24,12 +25,12 @@ final class ObservableHandle: Handle {
   // retained and the parameter released after Handle.init's atomic (ARC cannot pair the two
   // across it).
   init(
-    _ observable: consuming Observable<RxValue>, isDriver: Bool = false, connectable: consuming AnyObject? = nil,
+    _ observable: consuming Observable<RxValue>, cocoaTrait: CocoaTrait = .none, connectable: consuming AnyObject? = nil,
     sort: Sort = .observable
   ) {
     self.core = Unmanaged.passRetained(consume observable)
     self.value = .none
-    self.isDriver = isDriver
+    self.cocoaTrait = cocoaTrait
     self.sort = sort
     self.connectableRef = (consume connectable).map { Unmanaged.passRetained($0) }
     super.init(kind: .observable)
@@ -38,7 +39,7 @@ final class ObservableHandle: Handle {
   init(scalar: consuming RxValue) {
     self.core = nil
     self.value = consume scalar
-    self.isDriver = false
+    self.cocoaTrait = .none
     self.sort = .observable
     self.connectableRef = nil
     super.init(kind: .observable)
@@ -76,6 +77,11 @@ final class ObservableHandle: Handle {
   /// The core observable, unretained (nil for a scalar): callers borrow it under their own
   /// reference to the handle.
   var unretainedCore: Unmanaged<Observable<RxValue>>? { core }
+
+  /// RxCocoa's traits, which only their own subscribe functions accept.
+  enum CocoaTrait: UInt8 {
+    case none, driver, signal
+  }
 
   enum Sort: UInt8 {
     case observable, subject, pipeline
@@ -201,7 +207,7 @@ extension ObservableHandle {
     }
     handle.core = nil
     ValueSlot.empty(&handle.value)
-    handle.isDriver = false
+    handle.cocoaTrait = .none
     if let c = handle.connectableRef {
       c.release()
       handle.connectableRef = nil

@@ -8,7 +8,7 @@ public func rx_blocking_to_array(
   _ source: UnsafeMutablePointer<rx_observable>?, _ timeout: Int64,
   _ outArray: UnsafeMutablePointer<rx_value>?, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?
 ) -> rx_status {
-  blocking(source, timeout, outArray, outError, lastOnly: false, "rx_blocking_to_array") { elements in
+  blocking(source, timeout, outArray, outError, "rx_blocking_to_array", { $0.blockingCollect(timeout: $1) }) { elements in
     RxValue.boxed(ArrayBox(ContiguousArray(elements))).ownedC
   }
 }
@@ -18,23 +18,41 @@ public func rx_blocking_last(
   _ source: UnsafeMutablePointer<rx_observable>?, _ timeout: Int64,
   _ out: UnsafeMutablePointer<rx_value>?, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?
 ) -> rx_status {
-  blocking(source, timeout, out, outError, lastOnly: true, "rx_blocking_last") { elements in
-    elements.last?.ownedC
+  blocking(source, timeout, out, outError, "rx_blocking_last", { $0.blockingCollect(timeout: $1, lastOnly: true) }) {
+    $0.last?.ownedC
   }
 }
 
+@c(rx_blocking_first)
+public func rx_blocking_first(
+  _ source: UnsafeMutablePointer<rx_observable>?, _ timeout: Int64,
+  _ out: UnsafeMutablePointer<rx_value>?, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?
+) -> rx_status {
+  blocking(source, timeout, out, outError, "rx_blocking_first", { $0.blockingFirst(timeout: $1) }) { $0.last?.ownedC }
+}
+
+@c(rx_blocking_single)
+public func rx_blocking_single(
+  _ source: UnsafeMutablePointer<rx_observable>?, _ timeout: Int64,
+  _ out: UnsafeMutablePointer<rx_value>?, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?
+) -> rx_status {
+  blocking(source, timeout, out, outError, "rx_blocking_single", { $0.blockingSingle(timeout: $1) }) { $0.last?.ownedC }
+}
+
 /// The shared body: validate, wait, and map the outcome to a status and owned outputs.
-/// `result` turns the collected elements into the owned output, or nil for "no elements".
+/// `wait` subscribes and waits (nil timeout: no limit); `result` turns the collected
+/// elements into the owned output, or nil for "no elements".
 private func blocking(
   _ source: UnsafeMutablePointer<rx_observable>?, _ timeout: Int64,
   _ out: UnsafeMutablePointer<rx_value>?, _ outError: UnsafeMutablePointer<UnsafeMutablePointer<rx_error>?>?,
-  lastOnly: Bool, _ fn: StaticString, _ result: ([RxValue]) -> rx_value?
+  _ fn: StaticString, _ wait: (Observable<RxValue>, Int64?) -> BlockingOutcome<RxValue>,
+  _ result: ([RxValue]) -> rx_value?
 ) -> rx_status {
   guard let out else { return fail(RX_EINVAL, "\(fn): out is NULL") }
   out.pointee = rx_none()
   outError?.pointee = nil
   guard let h = ObservableHandle.from(source, fn) else { return invalid(source) }
-  switch h.observable.blockingCollect(timeout: timeout < 0 ? nil : timeout, lastOnly: lastOnly) {
+  switch wait(h.observable, timeout < 0 ? nil : timeout) {
   case .completed(let elements):
     guard let value = result(elements) else {
       giveError(ErrorObject.make(code: Int32(RX_ERROR_NO_ELEMENTS), RxError.noElements.message), outError)

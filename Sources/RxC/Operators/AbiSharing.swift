@@ -1,7 +1,7 @@
 import CRxc
 import RxCore
 
-// rxc.h section 9: sharing and the Driver trait.
+// rxc.h section 9: sharing and the Driver and Signal traits.
 
 @c(rx_share)
 public func rx_share(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
@@ -47,18 +47,48 @@ public func rx_ref_count(_ connectable: UnsafeMutablePointer<rx_observable>?) ->
 public func rx_as_driver(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value)
   -> UnsafeMutablePointer<rx_observable>?
 {
-  guard let h = ObservableHandle.from(src, "rx_as_driver") else { return nil }
-  guard let value = RxValue.from(onErrorValue, "rx_as_driver") else { return nil }
-  return ObservableHandle(h.observable.asDriver(onErrorJustReturn: value), isDriver: true).cPointer
+  cocoaTrait(src, onErrorValue, .driver, "rx_as_driver") { $0.asDriver(onErrorJustReturn: $1) }
 }
 
 @c(rx_drive)
 public func rx_drive(_ driver: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
   -> UnsafeMutablePointer<rx_disposable>?
 {
-  guard let h = ObservableHandle.from(driver, "rx_drive", "driver") else { return nil }
-  guard h.isDriver else {
-    setLastError("rx_drive: driver is not an observable made by rx_as_driver")
+  subscribe(driver, observer, .driver, "rx_drive", "driver", "rx_as_driver")
+}
+
+@c(rx_as_signal)
+public func rx_as_signal(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  cocoaTrait(src, onErrorValue, .signal, "rx_as_signal") { $0.asSignal(onErrorJustReturn: $1) }
+}
+
+@c(rx_emit)
+public func rx_emit(_ signal: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
+  -> UnsafeMutablePointer<rx_disposable>?
+{
+  subscribe(signal, observer, .signal, "rx_emit", "signal", "rx_as_signal")
+}
+
+/// rx_as_driver / rx_as_signal: the trait's observable, tagged for its subscribe function.
+private func cocoaTrait(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value, _ trait: ObservableHandle.CocoaTrait,
+  _ fn: StaticString, _ make: (Observable<RxValue>, RxValue) -> Observable<RxValue>
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, fn) else { return nil }
+  guard let value = RxValue.from(onErrorValue, fn) else { return nil }
+  return ObservableHandle(make(h.observable, value), cocoaTrait: trait).cPointer
+}
+
+/// rx_drive / rx_emit: rx_subscribe for observables made by `maker` only.
+private func subscribe(
+  _ p: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer, _ trait: ObservableHandle.CocoaTrait,
+  _ fn: StaticString, _ arg: StaticString, _ maker: StaticString
+) -> UnsafeMutablePointer<rx_disposable>? {
+  guard let h = ObservableHandle.from(p, fn, arg) else { return nil }
+  guard h.cocoaTrait == trait else {
+    setLastError("\(fn): \(arg) is not an observable made by \(maker)")
     return nil
   }
   return subscribeC(h.observable, observer)

@@ -72,7 +72,7 @@ public func rx_scheduler_custom_new(
 
 /// A closed run loop (its last handle released) takes no more work.
 @inline(__always)
-private func closedLoop(_ s: SchedulerHandle, _ fn: StaticString) -> Bool {
+func closedLoop(_ s: SchedulerHandle, _ fn: StaticString) -> Bool {
   guard let loop = s.closableLoop, loop.isClosed else { return false }
   setLastError("\(fn): the scheduler's run loop was released (closed)")
   return true

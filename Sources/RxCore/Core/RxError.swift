@@ -8,6 +8,7 @@ public enum RxError: Int32, Error, Sendable {
   case overflow
   case unknown
   case typeMismatch
+  case unexpectedElement
 
   public var message: String {
     switch self {
@@ -19,6 +20,7 @@ public enum RxError: Int32, Error, Sendable {
     case .overflow: return "overflow: a bounded queue was full"
     case .unknown: return "unknown error"
     case .typeMismatch: return "value of the wrong kind"
+    case .unexpectedElement: return "a completable sequence emitted an element"
     }
   }
 }

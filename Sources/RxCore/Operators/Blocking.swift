@@ -49,6 +49,20 @@ extension Observable {
   }
 }
 
+extension Observable {
+  /// The first element, waited for as `blockingCollect` waits; the subscription ends at it
+  /// (RxBlocking's `first()`). An empty source completes with no elements.
+  public func blockingFirst(timeout: Int64?) -> BlockingOutcome<Element> {
+    take(1).blockingCollect(timeout: timeout, lastOnly: true)
+  }
+
+  /// The only element (RxBlocking's `single()`): fails with `RxError.noElements` for none
+  /// and `RxError.moreThanOneElement` at once at a second.
+  public func blockingSingle(timeout: Int64?) -> BlockingOutcome<Element> {
+    asSingle().blockingCollect(timeout: timeout, lastOnly: true)
+  }
+}
+
 final class BlockingCollector<Element>: Observer<Element> {
   private struct State {
     var elements: [Element] = []

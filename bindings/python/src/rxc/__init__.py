@@ -9,12 +9,13 @@ See the package README for values, lifetimes, threads and asyncio.
 from ._ffi import ffi, lib, library_path
 from ._core import (
     ERROR_ARGUMENT_OUT_OF_RANGE, ERROR_DISPOSED, ERROR_MORE_THAN_ONE_ELEMENT, ERROR_NO_ELEMENTS,
-    ERROR_OVERFLOW, ERROR_PYTHON, ERROR_TIMEOUT, ERROR_TYPE, ERROR_UNKNOWN, ERROR_USER,
+    ERROR_OVERFLOW, ERROR_PYTHON, ERROR_TIMEOUT, ERROR_TYPE, ERROR_UNEXPECTED_ELEMENT, ERROR_UNKNOWN,
+    ERROR_USER,
     AsyncSubject, BehaviorRelay, BehaviorSubject, BoundedObservable, CompositeDisposable, ConcurrentScheduler,
     ConnectableObservable, Disposable, DisposeBag, DisposedError, Driver, Emitter, HandleError,
     InvalidArgumentError, InvalidStateError, NewThreadScheduler, Notification, Observable,
     OperationQueueScheduler, PublishRelay, PublishSubject, ReplaySubject, RxError, RxStatusError,
-    RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, SingleAssignmentDisposable,
+    RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, Signal, SingleAssignmentDisposable,
     Subject, TestScheduler, amb, as_observable, combine_latest, concat, create,
     current_thread_scheduler, custom_scheduler, default_scheduler, defer, empty, from_iterable,
     generate, immediate_scheduler, interval, just, last_error, live_callbacks, live_objects,

@@ -81,6 +81,7 @@ RX_ERROR_ARGUMENT_OUT_OF_RANGE,
 RX_ERROR_OVERFLOW,
 RX_ERROR_UNKNOWN,
 RX_ERROR_TYPE,
+RX_ERROR_UNEXPECTED_ELEMENT,
 RX_ERROR_USER = 1000
 };
 rx_error *rx_error_new(int32_t code, const char *message);
@@ -175,6 +176,13 @@ int64_t period_ns,
 rx_action_fn action,
 void *ctx,
 rx_free_fn ctx_free);
+typedef void (*rx_recursive_fn)(void *ctx, rx_disposable *self);
+rx_disposable *rx_schedule_recursive(rx_scheduler *scheduler,
+rx_recursive_fn action,
+void *ctx,
+rx_free_fn ctx_free);
+rx_status rx_recurse(rx_disposable *self);
+rx_status rx_recurse_after(rx_disposable *self, int64_t delay_ns);
 int64_t rx_scheduler_now_ns(rx_scheduler *scheduler);
 bool rx_scheduler_is_serial(rx_scheduler *scheduler);
 rx_status rx_main_run(void);
@@ -321,9 +329,28 @@ rx_disposable *rx_connect(rx_observable *connectable);
 rx_observable *rx_ref_count(rx_observable *connectable);
 rx_observable *rx_as_driver(rx_observable *src, rx_value on_error_value);
 rx_disposable *rx_drive(rx_observable *driver, rx_observer observer);
+rx_observable *rx_as_signal(rx_observable *src, rx_value on_error_value);
+rx_disposable *rx_emit(rx_observable *signal, rx_observer observer);
+rx_observable *rx_as_single(rx_observable *src);
+rx_observable *rx_as_maybe(rx_observable *src);
+rx_observable *rx_as_completable(rx_observable *src);
+rx_disposable *rx_subscribe_single(
+rx_observable *src, void (*on_success)(void *ctx, rx_value value),
+void (*on_error)(void *ctx, const rx_error *error), void *ctx, void (*on_disposed)(void *ctx));
+rx_disposable *rx_subscribe_maybe(
+rx_observable *src, void (*on_success)(void *ctx, rx_value value),
+void (*on_error)(void *ctx, const rx_error *error), void (*on_completed)(void *ctx), void *ctx,
+void (*on_disposed)(void *ctx));
+rx_disposable *rx_subscribe_completable(
+rx_observable *src, void (*on_completed)(void *ctx), void (*on_error)(void *ctx, const rx_error *error),
+void *ctx, void (*on_disposed)(void *ctx));
 rx_status rx_blocking_to_array(rx_observable *source, int64_t timeout_ns,
 rx_value *out_array, rx_error **out_error);
 rx_status rx_blocking_last(rx_observable *source, int64_t timeout_ns, rx_value *out,
+rx_error **out_error);
+rx_status rx_blocking_first(rx_observable *source, int64_t timeout_ns, rx_value *out,
+rx_error **out_error);
+rx_status rx_blocking_single(rx_observable *source, int64_t timeout_ns, rx_value *out,
 rx_error **out_error);
 int64_t rx_debug_live_objects(void);
 typedef struct rx_marble_value {

@@ -38,6 +38,7 @@ ERROR_ARGUMENT_OUT_OF_RANGE = lib.RX_ERROR_ARGUMENT_OUT_OF_RANGE
 ERROR_OVERFLOW = lib.RX_ERROR_OVERFLOW
 ERROR_UNKNOWN = lib.RX_ERROR_UNKNOWN
 ERROR_TYPE = lib.RX_ERROR_TYPE
+ERROR_UNEXPECTED_ELEMENT = lib.RX_ERROR_UNEXPECTED_ELEMENT
 ERROR_USER = lib.RX_ERROR_USER
 #: The code of a stream error made from a Python exception that is not an RxError.
 ERROR_PYTHON = lib.RX_ERROR_USER
@@ -440,6 +441,40 @@ def _action_cb(ctx):
         f()
     except BaseException:
         _unraisable("Exception ignored in an rxc action", f)
+
+
+@ffi.callback("void(void *, rx_disposable *)")
+def _recursive_cb(ctx, me):
+    f = _from_ctx(ctx)
+    try:
+        f.fn(Recursion(me))
+    except BaseException:
+        _unraisable("Exception ignored in an rxc recursive action", f.fn)
+
+
+class Recursion:
+    """What a schedule_recursive action gets (valid inside the action): recurse() and
+    recurse_after(delay) run the action again, and return False once the chain was disposed
+    or has ended."""
+
+    __slots__ = ("_p",)
+
+    def __init__(self, p):
+        self._p = p
+
+    def recurse(self):
+        return _recursed(lib.rx_recurse(self._p))
+
+    def recurse_after(self, delay):
+        return _recursed(lib.rx_recurse_after(self._p, _ns(delay)))
+
+
+def _recursed(st):
+    if st == 0:
+        return True
+    if st in (lib.RX_EDISPOSED, lib.RX_ESTATE):
+        return False
+    _raise_status(st)
 
 
 class Disposable:
@@ -1011,17 +1046,19 @@ class Observable:
     def blocking_to_list(self, timeout=None):
         """All values once the stream ends (waits; on the main thread the main loop runs
         meanwhile). Raises RxError for a stream error, RxTimeoutError on time-out."""
-        out = ffi.new("rx_value *")
-        err = ffi.new("rx_error **")
-        st = lib.rx_blocking_to_array(self._src(), -1 if timeout is None else _ns(timeout), out, err)
-        return _blocking_result(st, out, err)
+        return _blocking(lib.rx_blocking_to_array, self._src(), timeout)
 
     def blocking_last(self, timeout=None):
         """The last value once the stream ends (RxError ERROR_NO_ELEMENTS if empty)."""
-        out = ffi.new("rx_value *")
-        err = ffi.new("rx_error **")
-        st = lib.rx_blocking_last(self._src(), -1 if timeout is None else _ns(timeout), out, err)
-        return _blocking_result(st, out, err)
+        return _blocking(lib.rx_blocking_last, self._src(), timeout)
+
+    def blocking_first(self, timeout=None):
+        """The first value (the subscription ends there; RxError ERROR_NO_ELEMENTS if empty)."""
+        return _blocking(lib.rx_blocking_first, self._src(), timeout)
+
+    def blocking_single(self, timeout=None):
+        """The only value (RxError ERROR_NO_ELEMENTS / ERROR_MORE_THAN_ONE_ELEMENT otherwise)."""
+        return _blocking(lib.rx_blocking_single, self._src(), timeout)
 
     def __aiter__(self):
         from . import aio
@@ -1269,6 +1306,45 @@ class Observable:
         with _Borrowed(on_error_value) as v:
             return Driver._own(lib.rx_as_driver(self._src(), v))
 
+    def as_signal(self, on_error_value=None):
+        """A driver without the replay: late subscribers see only later values."""
+        with _Borrowed(on_error_value) as v:
+            return Signal._own(lib.rx_as_signal(self._src(), v))
+
+    def as_single(self):
+        """Exactly one element, emitted with the completion (RxError ERROR_NO_ELEMENTS /
+        ERROR_MORE_THAN_ONE_ELEMENT otherwise)."""
+        return self._wrap(lib.rx_as_single(self._src()))
+
+    def as_maybe(self):
+        """At most one element, emitted with the completion (ERROR_MORE_THAN_ONE_ELEMENT)."""
+        return self._wrap(lib.rx_as_maybe(self._src()))
+
+    def as_completable(self):
+        """Only the terminal event (an element is ERROR_UNEXPECTED_ELEMENT)."""
+        return self._wrap(lib.rx_as_completable(self._src()))
+
+    def subscribe_single(self, on_success=None, on_error=None, on_disposed=None):
+        """Subscribes as a Single: on_success(value) or on_error(error); a Disposable."""
+        sub = _Sub(on_success, on_error, None, on_disposed)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_subscribe_single(
+            self._src(), _obs_next if on_success is not None else NULL, _obs_error, ctx, _obs_disposed))
+
+    def subscribe_maybe(self, on_success=None, on_error=None, on_completed=None, on_disposed=None):
+        """Subscribes as a Maybe: on_success(value), on_completed() when empty, or
+        on_error(error); a Disposable."""
+        sub = _Sub(on_success, on_error, on_completed, on_disposed)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_subscribe_maybe(
+            self._src(), _obs_next if on_success is not None else NULL, _obs_error,
+            _obs_completed if on_completed is not None else NULL, ctx, _obs_disposed))
+
+    def subscribe_completable(self, on_completed=None, on_error=None, on_disposed=None):
+        """Subscribes as a Completable: on_completed() or on_error(error); a Disposable."""
+        sub = _Sub(None, on_error, on_completed, on_disposed)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_subscribe_completable(
+            self._src(), _obs_completed if on_completed is not None else NULL, _obs_error, ctx,
+            _obs_disposed))
+
     def pipe(self, *operators):
         """obs.pipe(f, g) is g(f(obs)), for reusable operator chains."""
         o = self
@@ -1279,6 +1355,12 @@ class Observable:
 
 def _sched(scheduler):
     return (scheduler if scheduler is not None else default_scheduler()).handle
+
+
+def _blocking(fn, src, timeout):
+    out = ffi.new("rx_value *")
+    err = ffi.new("rx_error **")
+    return _blocking_result(fn(src, -1 if timeout is None else _ns(timeout), out, err), out, err)
 
 
 def _blocking_result(st, out, err):
@@ -1330,13 +1412,27 @@ class Driver(Observable):
 
     def drive(self, observer=None, on_next=None, on_completed=None, on_disposed=None):
         sub = _observer_parts(observer, on_next, None, on_completed, on_disposed)
-        ctx = _put(sub)
-        p = lib.rx_drive(self._src(), _observer_struct(sub, ctx))
-        if p == NULL:
-            _drop(ctx)
-            _checkp(p)
-        _track(sub, p)
-        return Disposable(p)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_drive(self._src(), _observer_struct(sub, ctx)))
+
+
+def _subscribe_trait(sub, subscribe):
+    ctx = _put(sub)
+    p = subscribe(ctx)
+    if p == NULL:
+        _drop(ctx)  # no callback will ever run
+        _checkp(p)
+    _track(sub, p)
+    return Disposable(p)
+
+
+class Signal(Observable):
+    """From as_signal(): never errors, delivers on the main scheduler, no replay."""
+
+    __slots__ = ()
+
+    def emit(self, observer=None, on_next=None, on_completed=None, on_disposed=None):
+        sub = _observer_parts(observer, on_next, None, on_completed, on_disposed)
+        return _subscribe_trait(sub, lambda ctx: lib.rx_emit(self._src(), _observer_struct(sub, ctx)))
 
 
 class Emitter(_Handle):
@@ -1647,12 +1743,12 @@ class Scheduler(_Handle):
         _Handle.__init__(s, _checkp(ptr))
         return s
 
-    def _schedule(self, make, action, *args):
+    def _schedule(self, make, action, *args, cb=_action_cb):
         if not callable(action):
             raise TypeError("expected a callable")
         job = _Scheduled(action)
         ctx = _put(job)
-        p = make(self.handle, *args, _action_cb, ctx, _scheduled_free_cb)
+        p = make(self.handle, *args, cb, ctx, _scheduled_free_cb)
         if p == NULL:
             _drop(ctx)
             _checkp(p)
@@ -1665,6 +1761,11 @@ class Scheduler(_Handle):
 
     def schedule_after(self, delay, action):
         return self._schedule(lib.rx_schedule_after, action, _ns(delay))
+
+    def schedule_recursive(self, action):
+        """Runs action(recursion) on the scheduler; recursion.recurse() or
+        recursion.recurse_after(delay) runs it again. Dispose the result to cancel the chain."""
+        return self._schedule(lib.rx_schedule_recursive, action, cb=_recursive_cb)
 
     def schedule_periodic(self, period, action, start_after=None):
         return self._schedule(lib.rx_schedule_periodic, action,

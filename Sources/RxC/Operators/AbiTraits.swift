@@ -1,0 +1,114 @@
+import CRxc
+import RxCore
+
+// rxc.h section 9: the primitive-sequence traits (Single, Maybe, Completable) and their
+// subscribe functions.
+
+public typealias CValueFn = @convention(c) (UnsafeMutableRawPointer?, rx_value) -> Void
+public typealias CErrorFn = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rx_error>?) -> Void
+public typealias CCtxFn = @convention(c) (UnsafeMutableRawPointer?) -> Void
+
+@c(rx_as_single)
+public func rx_as_single(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_as_single") else { return nil }
+  return ObservableHandle.make(h.observable.asSingle())
+}
+
+@c(rx_as_maybe)
+public func rx_as_maybe(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_as_maybe") else { return nil }
+  return ObservableHandle.make(h.observable.asMaybe())
+}
+
+@c(rx_as_completable)
+public func rx_as_completable(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_as_completable") else { return nil }
+  return ObservableHandle.make(h.observable.asCompletable())
+}
+
+// A single's element comes with its completion, so on_success is the observer's on_next
+// and the completion needs no callback: the user's functions and ctx go through as they are.
+@c(rx_subscribe_single)
+public func rx_subscribe_single(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ onSuccess: CValueFn?, _ onError: CErrorFn?,
+  _ ctx: UnsafeMutableRawPointer?, _ onDisposed: CCtxFn?
+) -> UnsafeMutablePointer<rx_disposable>? {
+  subscribe(src, "rx_subscribe_single", { $0.asSingle() }) {
+    rx_observer(on_next: onSuccess, on_error: onError, on_completed: nil, on_disposed: onDisposed, ctx: ctx)
+  }
+}
+
+@c(rx_subscribe_completable)
+public func rx_subscribe_completable(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ onCompleted: CCtxFn?, _ onError: CErrorFn?,
+  _ ctx: UnsafeMutableRawPointer?, _ onDisposed: CCtxFn?
+) -> UnsafeMutablePointer<rx_disposable>? {
+  subscribe(src, "rx_subscribe_completable", { $0.asCompletable() }) {
+    rx_observer(on_next: nil, on_error: onError, on_completed: onCompleted, on_disposed: onDisposed, ctx: ctx)
+  }
+}
+
+@c(rx_subscribe_maybe)
+public func rx_subscribe_maybe(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ onSuccess: CValueFn?, _ onError: CErrorFn?,
+  _ onCompleted: CCtxFn?, _ ctx: UnsafeMutableRawPointer?, _ onDisposed: CCtxFn?
+) -> UnsafeMutablePointer<rx_disposable>? {
+  subscribe(src, "rx_subscribe_maybe", { $0.asMaybe() }) {
+    let box = MaybeCallbacks(onSuccess: onSuccess, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, ctx: ctx)
+    return rx_observer(
+      on_next: maybeSuccess, on_error: maybeError, on_completed: maybeCompleted, on_disposed: maybeDisposed,
+      ctx: Unmanaged.passRetained(box).toOpaque())
+  }
+}
+
+/// Subscribes `observer()` (made only for a valid src: nothing to free otherwise) to src
+/// under a trait's contract.
+private func subscribe(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: StaticString,
+  _ trait: (Observable<RxValue>) -> Observable<RxValue>, _ observer: () -> rx_observer
+) -> UnsafeMutablePointer<rx_disposable>? {
+  guard let h = ObservableHandle.from(src, fn) else { return nil }
+  return subscribeC(trait(h.observable), observer())
+}
+
+/// rx_subscribe_maybe's callbacks, between the subscription and the user's: a maybe's
+/// success is followed by a completion the user must not see. Callbacks of one subscription
+/// never overlap, so `succeeded` needs no lock.
+private final class MaybeCallbacks {
+  let onSuccess: CValueFn?
+  let onCompleted: CCtxFn?
+  let onError: CErrorFn?
+  let onDisposed: CCtxFn?
+  let ctx: UnsafeMutableRawPointer?
+  var succeeded = false
+
+  init(onSuccess: CValueFn?, onCompleted: CCtxFn?, onError: CErrorFn?, onDisposed: CCtxFn?, ctx: UnsafeMutableRawPointer?) {
+    self.onSuccess = onSuccess
+    self.onCompleted = onCompleted
+    self.onError = onError
+    self.onDisposed = onDisposed
+    self.ctx = ctx
+  }
+
+  static func of(_ p: UnsafeMutableRawPointer?) -> MaybeCallbacks {
+    Unmanaged<MaybeCallbacks>.fromOpaque(p.unsafelyUnwrapped).takeUnretainedValue()
+  }
+}
+
+private let maybeSuccess: CValueFn = { p, value in
+  let box = MaybeCallbacks.of(p)
+  box.succeeded = true
+  box.onSuccess?(box.ctx, value)
+}
+private let maybeCompleted: CCtxFn = { p in
+  let box = MaybeCallbacks.of(p)
+  if !box.succeeded { box.onCompleted?(box.ctx) }
+}
+private let maybeError: CErrorFn = { p, error in
+  let box = MaybeCallbacks.of(p)
+  box.onError?(box.ctx, error)
+}
+private let maybeDisposed: CCtxFn = { p in
+  let box = Unmanaged<MaybeCallbacks>.fromOpaque(p.unsafelyUnwrapped).takeRetainedValue()
+  box.onDisposed?(box.ctx)
+}

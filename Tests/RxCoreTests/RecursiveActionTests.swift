@@ -1,0 +1,72 @@
+import XCTest
+@testable import RxCore
+
+/// RecursiveAction (RxSwift's scheduleRecursive): rescheduling now and after a delay, one
+/// run per recurse, disposal of the whole chain, and the action released at the end.
+final class RecursiveActionTests: XCTestCase {
+  var start = 0
+  override func setUp() { start = Resources.total }
+  override func tearDown() { XCTAssertEqual(Resources.total, start, "live objects leaked") }
+
+  final class Flag { var value = false }
+
+  func testRecursesAfterADelayAndReleasesTheActionAtTheEnd() {
+    let s = VirtualTimeScheduler()
+    var at: [Int64] = []
+    let released = Flag()
+    final class Witness { let flag: Flag; init(_ f: Flag) { flag = f }; deinit { flag.value = true } }
+    let chain = RecursiveAction(scheduler: s) { [witness = Witness(released)] me in
+      _ = witness
+      at.append(s.now)
+      if at.count < 3 { XCTAssertEqual(me.recurse(after: 5), .scheduled) }
+    }
+    chain.start()
+    _ = s.start()
+    XCTAssertEqual(at, [0, 5, 10])
+    XCTAssertTrue(released.value)
+    XCTAssertEqual(chain.recurse(), .ended)
+  }
+
+  func testEachRecurseSchedulesOneRun() {
+    let s = VirtualTimeScheduler()
+    var runs = 0
+    let chain = RecursiveAction(scheduler: s) { me in
+      runs += 1
+      if runs == 1 { me.recurse(); me.recurse() }
+    }
+    chain.start()
+    _ = s.start()
+    XCTAssertEqual(runs, 3)
+  }
+
+  func testDisposeCancelsPendingRuns() {
+    let s = VirtualTimeScheduler()
+    var runs = 0
+    let chain = RecursiveAction(scheduler: s) { me in
+      runs += 1
+      me.recurse(after: 10)
+    }
+    chain.start()
+    _ = s.advance(by: 25)
+    XCTAssertEqual(runs, 3)
+    chain.dispose()
+    XCTAssertTrue(chain.isDisposed)
+    XCTAssertEqual(chain.recurse(), .disposed)
+    _ = s.advance(by: 100)
+    XCTAssertEqual(runs, 3)
+  }
+
+  func testCurrentThreadTrampolinesInsteadOfNesting() {
+    var runs = 0, depth = 0, maxDepth = 0
+    let chain = RecursiveAction(scheduler: CurrentThreadScheduler.instance) { me in
+      depth += 1
+      maxDepth = max(maxDepth, depth)
+      runs += 1
+      if runs < 5000 { me.recurse() }
+      depth -= 1
+    }
+    chain.start()
+    XCTAssertEqual(runs, 5000)
+    XCTAssertEqual(maxDepth, 1)
+  }
+}
