@@ -1045,6 +1045,24 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debounce(rx_observable *src, i
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
 /**
+ * @abstract Drops src's elements until `ns` has passed since the subscription, then mirrors
+ * it (RxSwift's skip(_:scheduler:)). Terminal events pass at any time.
+ * @discussion The timer runs on `scheduler`. Callbacks run on the thread delivering src's
+ * event (or the scheduler's, for an event that arrives while the timer is being handled),
+ * never two at once. ns <= 0 arms no timer and mirrors src from the start. src and scheduler are borrowed (retained by the result); NULL or a
+ * wrong handle for either: NULL and rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_duration(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/**
+ * @abstract Mirrors src until `ns` has passed since the subscription, then completes and
+ * disposes src (RxSwift's take(for:scheduler:)).
+ * @discussion The completion at the end of the window is delivered on `scheduler`'s thread,
+ * everything else on src's. ns <= 0 still arms a timer of 0, so elements a source emits while
+ * being subscribed pass first. src and scheduler are borrowed (retained by the result); NULL
+ * or a wrong handle for either: NULL and rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_duration(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/**
  * @abstract Each time `sampler` emits (or completes), emits src's latest value if a new
  * one arrived since the last sample. src completing ends the result at the next sample;
  * an error from either side is forwarded. Both are borrowed.

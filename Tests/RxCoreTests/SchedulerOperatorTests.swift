@@ -93,6 +93,28 @@ final class SchedulerOperatorTests: XCTestCase {
                    ["5:1", "15:E"])
   }
 
+  func testSkipDuration() {
+    let s = VirtualTimeScheduler()
+    let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])
+    XCTAssertEqual(run(s, src.skip(10, scheduler: s), until: 100), ["12:2", "14:3", "25:C"])
+    let s2 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s2, scripted(s2, [.next(5, 1), .error(8)]).skip(10, scheduler: s2), until: 100), ["8:E"])
+    // The generic path (an element type other than Value) and a due time of 0.
+    let s3 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s3, Observable.of("a", "b").skip(0 as Int64, scheduler: s3), until: 100), ["0:a", "0:b", "0:C"])
+  }
+
+  func testTakeDuration() {
+    let s = VirtualTimeScheduler()
+    let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])
+    XCTAssertEqual(run(s, src.take(for: 13, scheduler: s), until: 100), ["5:1", "12:2", "13:C"])
+    let s2 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s2, Observable<Int>.never().take(for: 7, scheduler: s2), until: 100), ["7:C"])
+    let s3 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s3, scripted(s3, [.next(5, 1), .error(8)]).take(for: 10, scheduler: s3), until: 100),
+                   ["5:1", "8:E"])
+  }
+
   func testSample() {
     let s = VirtualTimeScheduler()
     let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])

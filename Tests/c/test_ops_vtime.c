@@ -383,3 +383,154 @@ RX_TEST(vt_retry_succeeds_after_failures) {
   CHECK_STR(vt_subs(src), "200-220 220-240 240-255");
   vt_end(&v);
 }
+
+/* ---- skip_duration / take_duration: RxSwift's skip(_:scheduler:) and take(for:) cases ---- */
+
+RX_TEST(vt_skip_duration_zero_mirrors_everything) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:|");
+  CHECK_STR(VT_RUN(&v, rx_skip_duration(src->obs, 0, v.s)), "210:1 220:2 230:|");
+  CHECK_STR(vt_subs(src), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_skip_duration_drops_the_start) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:|");
+  CHECK_STR(VT_RUN(&v, rx_skip_duration(src->obs, 15, v.s)), "220:2 230:|");
+  CHECK_STR(vt_subs(src), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_skip_duration_longer_than_the_source) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:|");
+  CHECK_STR(VT_RUN(&v, rx_skip_duration(src->obs, 50, v.s)), "230:|");
+  CHECK_STR(vt_subs(src), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_skip_duration_error_inside_the_window) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:#5");
+  CHECK_STR(VT_RUN(&v, rx_skip_duration(src->obs, 50, v.s)), "210:#5");
+  CHECK_STR(vt_subs(src), "200-210");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_skip_duration_never) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "");
+  CHECK_STR(VT_RUN(&v, rx_skip_duration(src->obs, 50, v.s)), "");
+  CHECK_STR(vt_subs(src), "200-1000");
+  vt_end(&v);
+}
+
+RX_TEST(vt_skip_duration_disposed_before_and_after_the_window) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 230:2 250:3 270:|");
+  CHECK_STR(vt_run(&v, rx_skip_duration(src->obs, 20, v.s), 200, 255), "230:2 250:3");
+  CHECK_STR(vt_subs(src), "200-255");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+  vt_begin(&v);
+  src = vt_hot(&v, "210:1 230:2 250:3 270:|");
+  /* disposed while the timer is pending: nothing comes later */
+  CHECK_STR(vt_run(&v, rx_skip_duration(src->obs, 40, v.s), 200, 215), "");
+  CHECK_STR(vt_subs(src), "200-215");
+  vt_end(&v);
+}
+
+RX_TEST(vt_skip_duration_synchronous_source) {
+  vt v;
+  vt_begin(&v);
+  rx_observable *r = rx_range(1, 3);
+  CHECK_STR(VT_RUN(&v, rx_skip_duration(r, 0, v.s)), "200:1 200:2 200:3 200:|");
+  vt_end(&v);
+  vt_begin(&v);
+  CHECK_STR(VT_RUN(&v, rx_skip_duration(r, 10, v.s)), "200:|");
+  rx_release(r);
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_duration_zero_completes_at_once) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:|");
+  CHECK_STR(VT_RUN(&v, rx_take_duration(src->obs, 0, v.s)), "200:|");
+  CHECK_STR(vt_subs(src), "200-200");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_duration_cuts_the_source) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:3 240:|");
+  CHECK_STR(VT_RUN(&v, rx_take_duration(src->obs, 25, v.s)), "210:1 220:2 225:|");
+  CHECK_STR(vt_subs(src), "200-225");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_duration_longer_than_the_source) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:|");
+  CHECK_STR(VT_RUN(&v, rx_take_duration(src->obs, 50, v.s)), "210:1 220:2 230:|");
+  CHECK_STR(vt_subs(src), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_duration_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "0:0 210:#5");
+  CHECK_STR(VT_RUN(&v, rx_take_duration(src->obs, 50, v.s)), "210:#5");
+  CHECK_STR(vt_subs(src), "200-210");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_duration_never) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "0:0");
+  CHECK_STR(VT_RUN(&v, rx_take_duration(src->obs, 50, v.s)), "250:|");
+  CHECK_STR(vt_subs(src), "200-250");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_duration_twice_the_shorter_wins) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:3 240:4 250:5 260:6 270:|");
+  rx_observable *inner = rx_take_duration(src->obs, 55, v.s);
+  CHECK_STR(VT_RUN(&v, rx_take_duration(A(inner), 35, v.s)), "210:1 220:2 230:3 235:|");
+  CHECK_STR(vt_subs(src), "200-235");
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_duration_disposed_in_the_window) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:2 230:3 240:|");
+  CHECK_STR(vt_run(&v, rx_take_duration(src->obs, 50, v.s), 200, 225), "210:1 220:2");
+  CHECK_STR(vt_subs(src), "200-225");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_take_duration_synchronous_source_passes_before_a_zero_window) {
+  vt v;
+  vt_begin(&v);
+  rx_observable *r = rx_range(1, 3);
+  CHECK_STR(VT_RUN(&v, rx_take_duration(r, 0, v.s)), "200:1 200:2 200:3 200:|");
+  rx_release(r);
+  vt_end(&v);
+}

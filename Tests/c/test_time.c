@@ -337,6 +337,28 @@ RX_TEST(time_operators_bad_arguments) {
   rx_release(s);
 }
 
+RX_TEST(skip_and_take_duration_bad_arguments) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *src = rx_never();
+  rx_observable *(*const ops[])(rx_observable *, int64_t, rx_scheduler *) = {rx_skip_duration, rx_take_duration};
+  const char *names[] = {"rx_skip_duration", "rx_take_duration"};
+  for (int i = 0; i < 2; i++) {
+    CHECK(ops[i](NULL, 1, s) == NULL);
+    CHECK(strstr(rx_last_error(), names[i]) != NULL);
+    CHECK(ops[i](src, 1, NULL) == NULL);
+    CHECK(strstr(rx_last_error(), names[i]) != NULL);
+    CHECK(ops[i](src, 1, (rx_scheduler *)src) == NULL); /* a live handle of the wrong kind */
+    CHECK(strstr(rx_last_error(), names[i]) != NULL);
+    CHECK(ops[i]((rx_observable *)s, 1, s) == NULL);
+    CHECK(strstr(rx_last_error(), names[i]) != NULL);
+    rx_observable *ok = ops[i](src, -5, s); /* negative is 0 */
+    CHECK(ok != NULL);
+    rx_release(ok);
+  }
+  rx_release(src);
+  rx_release(s);
+}
+
 /* ---- subscribe_on / observe_on: threads and order ----------------------------------- */
 
 #define N_EVENTS ((int)rxtest_scale(100000, 20)) /* 5,000 under valgrind */

@@ -135,6 +135,8 @@ MAKER(op_throttle, rx_throttle(src, 500, true, test_sched))
 MAKER(op_delay, rx_delay(src, 500, test_sched))
 MAKER(op_timeout, rx_timeout(src, 1000000, test_sched))
 MAKER(op_buffer_time, rx_buffer(src, 500, 0, test_sched))
+MAKER(op_skip_duration, rx_skip_duration(src, 500, test_sched))
+MAKER(op_take_duration, rx_take_duration(src, 1000000, test_sched))
 MAKER(op_delay_subscription, rx_delay_subscription(src, 0, rx_scheduler_immediate()))
 
 static rx_observable *op_start_with(rx_observable *src) {
@@ -316,6 +318,7 @@ static const Workload workloads[] = {
   OP(replay_ref_count), OP(driver), OP(observe_on), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
+  TIMED(skip_duration), TIMED(take_duration),
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},

@@ -430,6 +430,20 @@ def _(r):
     return "rx_take_last(src, 2)", [Line("src", src)], [Line("out", r.own(lib.rx_take_last(src, 2)))]
 
 
+@diagram("rx_skip_duration", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-5-|")
+    return "rx_skip_duration(src, 4 frames, test)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_skip_duration(src, F(4), r.ts)))]
+
+
+@diagram("rx_take_duration", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-5-|")
+    return "rx_take_duration(src, 6 frames, test)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_take_duration(src, F(6), r.ts)))]
+
+
 @diagram("rx_distinct_until_changed", 14)
 def _(r):
     src = r.hot("-1-1-2-2-1-3-|")

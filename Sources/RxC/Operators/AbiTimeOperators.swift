@@ -86,3 +86,19 @@ public func rx_buffer(
     timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
     scheduler: s, make: { RxValue.boxed(ArrayBox($0)) }))
 }
+
+@c(rx_skip_duration)
+public func rx_skip_duration(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_skip_duration") else { return nil }
+  return ObservableHandle.make(o.skip(ns, scheduler: s))
+}
+
+@c(rx_take_duration)
+public func rx_take_duration(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_take_duration") else { return nil }
+  return ObservableHandle.make(o.take(for: ns, scheduler: s))
+}

@@ -167,6 +167,15 @@ def test_marbles_on_a_test_scheduler():
         t.close()
 
 
+def test_skip_and_take_duration_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    assert ts.expect(ts.hot("-1-2-3-4-|").skip_duration(4 * ts.FRAME, ts), "-----3-4-|")
+    ts2 = rxc.TestScheduler()
+    assert ts2.expect(ts2.hot("-1-2-3-4-|").take_duration(4 * ts2.FRAME, ts2), "-1-2|")
+    for t in (ts, ts2):
+        t.close()
+
+
 def test_timer_and_interval_on_the_default_scheduler():
     assert L(rxc.timer(0.001)) == [0]
     assert L(rxc.interval(0.001).take(3)) == [0, 1, 2]

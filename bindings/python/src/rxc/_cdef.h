@@ -242,6 +242,8 @@ rx_observable *rx_last(rx_observable *src);
 rx_observable *rx_ignore_elements(rx_observable *src);
 rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
+rx_observable *rx_skip_duration(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+rx_observable *rx_take_duration(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);
 rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
 rx_observable *rx_concat(rx_observable *const *srcs, size_t n);

@@ -987,6 +987,14 @@ class Observable:
     def skip_until(self, other):
         return self._wrap(lib.rx_skip_until(self._src(), as_observable(other)._src()))
 
+    def skip_duration(self, duetime, scheduler=None):
+        """Drops the elements of the first duetime (seconds or a timedelta) after subscribing."""
+        return self._wrap(lib.rx_skip_duration(self._src(), _ns(duetime), _sched(scheduler)))
+
+    def take_duration(self, duetime, scheduler=None):
+        """Mirrors the source for duetime (seconds or a timedelta) after subscribing, then completes."""
+        return self._wrap(lib.rx_take_duration(self._src(), _ns(duetime), _sched(scheduler)))
+
     def take_last(self, n):
         return self._wrap(lib.rx_take_last(self._src(), n))
 
