@@ -1112,6 +1112,18 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry(rx_observable *src, size
  * the subscription, or a next one within `ns` of its predecessor.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/**
+ * @abstract rx_timeout, but where rx_timeout fails, disposes src and mirrors `fallback`
+ * instead (RxSwift's timeout(_:other:scheduler:)).
+ * @discussion The deadline is `ns` after the subscription for the first value, `ns` after
+ * each value for the next one (negative ns is 0); a terminal event of src before it passes
+ * ends the stream as usual and fallback is never subscribed. Once switched, src's events are
+ * ignored and fallback's pass as they come, on fallback's thread (its subscription is made on
+ * the scheduler's thread, when the deadline passes). src, fallback and scheduler are
+ * borrowed (retained by the result); NULL or a wrong handle for any: NULL and
+ * rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout_to(rx_observable *src, int64_t ns, rx_observable *fallback, rx_scheduler *scheduler);
 
 /* utility */
 /** @abstract Calls the tap's callbacks (each may be NULL) for every subscription, each before

@@ -93,6 +93,20 @@ final class SchedulerOperatorTests: XCTestCase {
                    ["5:1", "15:E"])
   }
 
+  func testTimeoutWithFallback() {
+    let s = VirtualTimeScheduler()
+    let fallback = Observable<Int>.of(7, 8)
+    XCTAssertEqual(run(s, scripted(s, [.next(5, 1), .next(16, 2)]).timeout(10, other: fallback, scheduler: s), until: 100),
+                   ["5:1", "15:7", "15:8", "15:C"])
+    let s2 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s2, scripted(s2, [.next(5, 1), .completed(9)]).timeout(10, other: fallback, scheduler: s2), until: 100),
+                   ["5:1", "9:C"])
+    // Disposed after the switch: the fallback's subscription ends too.
+    let s3 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s3, Observable<Int64>.never().timeout(10, other: Observable.interval(10, scheduler: s3), scheduler: s3), until: 35),
+                   ["20:0", "30:1"])
+  }
+
   func testSkipDuration() {
     let s = VirtualTimeScheduler()
     let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])

@@ -954,6 +954,16 @@ RX_TEST(marble_take_duration) {
   end();
 }
 
+RX_TEST(marble_timeout_to_fallback) {
+  begin();
+  rx_observable *src = hot("-1-2------3|");
+  rx_observable *fb = cold("-7-8|");
+  EXPECT(K(rx_timeout_to(src, F(3), fb, ts)), "-1-2---7-8|");
+  rx_observable *src2 = hot("-1-2-3|");
+  EXPECT(K(rx_timeout_to(src2, F(3), fb, ts)), "-1-2-3|");
+  end();
+}
+
 /* ---- buffer ------------------------------------------------------------------------------- */
 
 RX_TEST(marble_buffer_by_count) {

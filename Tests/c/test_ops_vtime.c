@@ -534,3 +534,116 @@ RX_TEST(vt_take_duration_synchronous_source_passes_before_a_zero_window) {
   rx_release(r);
   vt_end(&v);
 }
+
+/* ---- timeout_to: RxSwift's timeout(_:other:scheduler:) cases ---------------------------- */
+
+RX_TEST(vt_timeout_to_switches_before_the_first_value) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "70:1 130:2 310:3 400:4 500:|");
+  vt_src *fb = vt_cold(&v, "50:11 200:12 310:13 320:|");
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s)), "350:11 500:12 610:13 620:|");
+  CHECK_STR(vt_subs(src), "200-300");
+  CHECK_STR(vt_subs(fb), "300-620");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_timeout_to_switches_between_values) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "70:1 130:2 240:3 310:4 430:5 500:|");
+  vt_src *fb = vt_cold(&v, "50:11 200:12 310:13 320:|");
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s)), "240:3 310:4 460:11 610:12 720:13 730:|");
+  CHECK_STR(vt_subs(src), "200-410");
+  CHECK_STR(vt_subs(fb), "410-730");
+  vt_end(&v);
+}
+
+RX_TEST(vt_timeout_to_fallback_never) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "240:3 310:4 430:5 500:|");
+  vt_src *fb = vt_cold(&v, "");
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s)), "240:3 310:4");
+  CHECK_STR(vt_subs(src), "200-410");
+  CHECK_STR(vt_subs(fb), "410-1000");
+  vt_end(&v);
+}
+
+RX_TEST(vt_timeout_to_source_terminal_after_the_switch_is_ignored) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "500:|");
+  vt_src *fb = vt_cold(&v, "100:11");
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s)), "400:11");
+  CHECK_STR(vt_subs(src), "200-300");
+  CHECK_STR(vt_subs(fb), "300-1000");
+  vt_end(&v);
+  vt_begin(&v);
+  src = vt_hot(&v, "500:#4");
+  fb = vt_cold(&v, "100:11");
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s)), "400:11");
+  CHECK_STR(vt_subs(src), "200-300");
+  vt_end(&v);
+}
+
+RX_TEST(vt_timeout_to_fallback_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "500:42");
+  vt_src *fb = vt_cold(&v, "100:#6");
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s)), "400:#6");
+  CHECK_STR(vt_subs(src), "200-300");
+  CHECK_STR(vt_subs(fb), "300-400");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_timeout_to_not_reached) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "70:1 130:2 240:3 320:4 410:5 500:|");
+  vt_src *fb = vt_cold(&v, "50:11 320:|");
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s)), "240:3 320:4 410:5 500:|");
+  CHECK_STR(vt_subs(src), "200-500");
+  CHECK_STR(vt_subs(fb), "");
+  vt_end(&v);
+  vt_begin(&v);
+  src = vt_hot(&v, "250:#4");
+  fb = vt_cold(&v, "100:11");
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s)), "250:#4");
+  CHECK_STR(vt_subs(fb), "");
+  vt_end(&v);
+}
+
+RX_TEST(vt_timeout_to_disposed_before_and_after_the_switch) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "240:3 500:|");
+  vt_src *fb = vt_cold(&v, "50:11 100:12 200:|");
+  CHECK_STR(vt_run(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s), 200, 300), "240:3");
+  CHECK_STR(vt_subs(src), "200-300");
+  CHECK_STR(vt_subs(fb), "");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+  vt_begin(&v);
+  src = vt_hot(&v, "240:3 500:|");
+  fb = vt_cold(&v, "50:11 100:12 200:|");
+  CHECK_STR(vt_run(&v, rx_timeout_to(src->obs, 100, fb->obs, v.s), 200, 420), "240:3 390:11");
+  CHECK_STR(vt_subs(src), "200-340");
+  CHECK_STR(vt_subs(fb), "340-420");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_timeout_to_synchronous_fallback_and_zero_due_time) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1");
+  rx_observable *fb = rx_range(7, 2);
+  CHECK_STR(VT_RUN(&v, rx_timeout_to(src->obs, 0, fb, v.s)), "200:7 200:8 200:|");
+  CHECK_STR(vt_subs(src), "200-200");
+  rx_release(fb);
+  vt_end(&v);
+}

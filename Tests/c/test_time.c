@@ -359,6 +359,27 @@ RX_TEST(skip_and_take_duration_bad_arguments) {
   rx_release(s);
 }
 
+RX_TEST(timeout_to_bad_arguments) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *src = rx_never(), *fb = rx_empty();
+  CHECK(rx_timeout_to(NULL, 1, fb, s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_timeout_to") != NULL);
+  CHECK(rx_timeout_to(src, 1, NULL, s) == NULL);
+  CHECK(strstr(rx_last_error(), "fallback") != NULL);
+  CHECK(rx_timeout_to(src, 1, fb, NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_timeout_to") != NULL);
+  CHECK(rx_timeout_to(src, 1, (rx_observable *)s, s) == NULL); /* a live handle of the wrong kind */
+  CHECK(strstr(rx_last_error(), "fallback") != NULL);
+  CHECK(rx_timeout_to(src, 1, fb, (rx_scheduler *)fb) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_timeout_to") != NULL);
+  rx_observable *ok = rx_timeout_to(src, -1, fb, s);
+  CHECK(ok != NULL);
+  rx_release(ok);
+  rx_release(fb);
+  rx_release(src);
+  rx_release(s);
+}
+
 /* ---- subscribe_on / observe_on: threads and order ----------------------------------- */
 
 #define N_EVENTS ((int)rxtest_scale(100000, 20)) /* 5,000 under valgrind */

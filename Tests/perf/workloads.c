@@ -134,6 +134,8 @@ MAKER(op_debounce, rx_debounce(src, 500, test_sched))
 MAKER(op_throttle, rx_throttle(src, 500, true, test_sched))
 MAKER(op_delay, rx_delay(src, 500, test_sched))
 MAKER(op_timeout, rx_timeout(src, 1000000, test_sched))
+/* switches after the first event: the rest come through the fallback (the same subject) */
+MAKER(op_timeout_to, rx_timeout_to(src, 500, src, test_sched))
 MAKER(op_buffer_time, rx_buffer(src, 500, 0, test_sched))
 MAKER(op_skip_duration, rx_skip_duration(src, 500, test_sched))
 MAKER(op_take_duration, rx_take_duration(src, 1000000, test_sched))
@@ -318,7 +320,7 @@ static const Workload workloads[] = {
   OP(replay_ref_count), OP(driver), OP(observe_on), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
-  TIMED(skip_duration), TIMED(take_duration),
+  TIMED(skip_duration), TIMED(take_duration), TIMED(timeout_to),
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},

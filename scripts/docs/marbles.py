@@ -595,6 +595,14 @@ def _(r):
         [Line("out", r.own(lib.rx_timeout(src, F(4), r.ts)))]
 
 
+@diagram("rx_timeout_to", 16)
+def _(r):
+    src = r.hot("-1--2------3-|")
+    fallback = r.cold("-7-8|")
+    return "rx_timeout_to(src, 4 frames, fallback, test)", [Line("src", src), Line("fallback (cold)", fallback)], \
+        [Line("out", r.own(lib.rx_timeout_to(src, F(4), fallback, r.ts)))]
+
+
 # utility
 @diagram("rx_do", 12)
 def _(r):

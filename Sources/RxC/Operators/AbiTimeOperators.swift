@@ -52,6 +52,17 @@ public func rx_timeout(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64,
   return ObservableHandle.make(o.timeout(ns, scheduler: s))
 }
 
+@c(rx_timeout_to)
+public func rx_timeout_to(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ fallback: UnsafeMutablePointer<rx_observable>?,
+  _ scheduler: UnsafeMutablePointer<rx_scheduler>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timeout_to"),
+    let f = ObservableHandle.from(fallback, "rx_timeout_to", "fallback")
+  else { return nil }
+  return ObservableHandle.make(o.timeout(ns, other: f.observable, scheduler: s))
+}
+
 @c(rx_sample)
 public func rx_sample(_ src: UnsafeMutablePointer<rx_observable>?, _ sampler: UnsafeMutablePointer<rx_observable>?)
   -> UnsafeMutablePointer<rx_observable>?

@@ -78,9 +78,11 @@ class CatchSink<Element>: Sink<Element, Element> {
   func makeProxy() -> Observer<Element> { CatchProxy(parent: self) }
 }
 
+/// Forwards an inner observable's events straight downstream through `parent`: the
+/// handler's observable here, timeout's fallback too.
 class CatchProxy<Element>: Observer<Element> {
-  let parent: CatchSink<Element>
-  init(parent: CatchSink<Element>) { self.parent = parent }
+  let parent: Sink<Element, Element>
+  init(parent: Sink<Element, Element>) { self.parent = parent }
 
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { parent.forwardTerminal(event) } else { parent.forwardOn(event) }

@@ -176,6 +176,12 @@ def test_skip_and_take_duration_on_a_test_scheduler():
         t.close()
 
 
+def test_timeout_to_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    assert ts.expect(ts.hot("-1-2------3|").timeout_to(3 * ts.FRAME, ts.cold("-7-8|"), ts), "-1-2---7-8|")
+    ts.close()
+
+
 def test_timer_and_interval_on_the_default_scheduler():
     assert L(rxc.timer(0.001)) == [0]
     assert L(rxc.interval(0.001).take(3)) == [0, 1, 2]

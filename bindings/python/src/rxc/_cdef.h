@@ -257,6 +257,7 @@ rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_f
 rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
 rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
 rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+rx_observable *rx_timeout_to(rx_observable *src, int64_t ns, rx_observable *fallback, rx_scheduler *scheduler);
 rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
 rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);

@@ -1078,6 +1078,11 @@ class Observable:
     def timeout(self, duetime, scheduler=None):
         return self._wrap(lib.rx_timeout(self._src(), _ns(duetime), _sched(scheduler)))
 
+    def timeout_to(self, duetime, fallback, scheduler=None):
+        """timeout, but switches to fallback (an Observable) instead of failing."""
+        return self._wrap(lib.rx_timeout_to(self._src(), _ns(duetime), as_observable(fallback)._src(),
+                                            _sched(scheduler)))
+
     # ---- utility ---------------------------------------------------------------------
     def do(self, observer=None, on_next=None, on_error=None, on_completed=None, on_disposed=None):
         """A tap: its callbacks see every event of every subscription first."""
