@@ -954,6 +954,27 @@ RX_EXPORT rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_
 /** @abstract An rx_equal_fn: returns by_ref->equal(ctx, &a, &b). */
 RX_EXPORT bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
 
+/**
+ * @abstract The options of rx_retry_backoff. Set struct_size to sizeof(rx_backoff_options)
+ * (fields added later go at the end; bytes past the fields a library knows must be zero)
+ * and zero what you do not use: `rx_backoff_options o = {sizeof o, ...};`.
+ * @discussion Retry n (n = 1, 2, ...) waits d = min(initial_delay_ns * multiplier^(n-1),
+ * max_delay_ns), shortened by the jitter to d - d * jitter * u (in doubles, then truncated
+ * to whole ns), where u is uniform in [0, 1): the top 53 bits of the next output of
+ * splitmix64, seeded with `seed` at each subscription, times 2^-53. So a seed gives the same
+ * delays every time, and jitter 0 draws nothing.
+ */
+typedef struct rx_backoff_options {
+  size_t struct_size;       /* sizeof(rx_backoff_options) as the caller was compiled */
+  int64_t initial_delay_ns; /* the delay before the first resubscription; >= 0 */
+  double multiplier;        /* each delay is the previous one times this; >= 1 */
+  int64_t max_delay_ns;     /* the longest delay, before jitter; 0: no limit; >= 0 */
+  size_t max_attempts;      /* subscriptions in all, the first included; 0: forever */
+  double jitter;            /* 0..1: the share of a delay the jitter may take off */
+  uint64_t seed;            /* the jitter generator's seed (any value, 0 included) */
+  bool reset_on_next;       /* a value resets the delay, and the count to 1 (the running one) */
+} rx_backoff_options;
+
 /* scheduling */
 /**
  * @abstract Subscribes to src on `scheduler`, and disposes that subscription there too.
@@ -1124,6 +1145,18 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout(rx_observable *src, in
  * rx_last_error().
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout_to(rx_observable *src, int64_t ns, rx_observable *fallback, rx_scheduler *scheduler);
+/**
+ * @abstract Resubscribes to src after an error, each time after a growing delay on
+ * `scheduler` (exponential backoff, see rx_backoff_options); when max_attempts
+ * subscriptions have failed, the last error is forwarded. Completion ends the stream.
+ * @discussion opts is read during the call only. src's events are forwarded on the thread
+ * delivering them; a resubscription is made on the scheduler's thread (and src's synchronous
+ * events with it). Disposing cancels a pending delay. src and scheduler are borrowed
+ * (retained by the result). NULL or a wrong handle for src or scheduler, NULL opts, a
+ * struct_size below sizeof(rx_backoff_options), unknown trailing fields not zero, or a field
+ * out of its range: NULL and rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry_backoff(rx_observable *src, const rx_backoff_options *opts, rx_scheduler *scheduler);
 
 /* utility */
 /** @abstract Calls the tap's callbacks (each may be NULL) for every subscription, each before

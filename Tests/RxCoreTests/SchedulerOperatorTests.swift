@@ -107,6 +107,41 @@ final class SchedulerOperatorTests: XCTestCase {
                    ["20:0", "30:1"])
   }
 
+  func testRetryBackoff() {
+    let s = VirtualTimeScheduler()
+    var subscriptions: [Int64] = []
+    let failing = Observable<Int>.create { sink in
+      subscriptions.append(s.now)
+      sink.on(.error(RxError.unknown))
+      return Disposables.create()
+    }
+    let backoff = Backoff(initialDelay: 10, multiplier: 3, maxDelay: 50, maxAttempts: 5)
+    XCTAssertEqual(run(s, failing.retry(backoff: backoff, scheduler: s), until: 1000), ["140:E"])
+    XCTAssertEqual(subscriptions, [0, 10, 40, 90, 140])  // delays 10, 30, then 50 (the cap) twice
+
+    // Jitter: one seed gives the same delays at each subscription, each within its share.
+    let jittered = Backoff(initialDelay: 1000, maxAttempts: 4, jitter: 0.25, seed: 7)
+    var runs: [[Int64]] = []
+    for _ in 0..<2 {
+      subscriptions = []
+      let sj = VirtualTimeScheduler()
+      let src = Observable<Int>.create { sink in
+        subscriptions.append(sj.now)
+        sink.on(.error(RxError.unknown))
+        return Disposables.create()
+      }
+      _ = run(sj, src.retry(backoff: jittered, scheduler: sj), until: 100_000)
+      runs.append(subscriptions)
+    }
+    XCTAssertEqual(runs[0], runs[1])
+    let gaps = zip(runs[0].dropFirst(), runs[0]).map { $0 - $1 }
+    XCTAssertEqual(gaps.count, 3)
+    for (n, gap) in gaps.enumerated() {
+      let full = Int64(1000) << n
+      XCTAssertTrue(gap > full * 3 / 4 - 1 && gap <= full, "gap \(gap) for \(full)")
+    }
+  }
+
   func testSkipDuration() {
     let s = VirtualTimeScheduler()
     let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])

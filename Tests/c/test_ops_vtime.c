@@ -647,3 +647,147 @@ RX_TEST(vt_timeout_to_synchronous_fallback_and_zero_due_time) {
   rx_release(fb);
   vt_end(&v);
 }
+
+/* ---- retry_backoff: delays on virtual time ------------------------------------------------ */
+
+static rx_backoff_options backoff(int64_t initial, double multiplier, int64_t max_delay, size_t max_attempts) {
+  rx_backoff_options o = {sizeof o, initial, multiplier, max_delay, max_attempts, 0.0, 0, false};
+  return o;
+}
+
+RX_TEST(vt_retry_backoff_doubles_the_delay_then_gives_up) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  rx_backoff_options o = backoff(10, 2.0, 0, 4);
+  CHECK_STR(VT_RUN(&v, rx_retry_backoff(src->obs, &o, v.s)), "210:1 240:1 280:1 340:1 350:#1");
+  CHECK_STR(vt_subs(src), "200-220 230-250 270-290 330-350");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_backoff_max_delay_caps_the_growth) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  rx_backoff_options o = backoff(10, 3.0, 15, 4);
+  CHECK_STR(VT_RUN(&v, rx_retry_backoff(src->obs, &o, v.s)), "210:1 240:1 275:1 310:1 320:#1");
+  CHECK_STR(vt_subs(src), "200-220 230-250 265-285 300-320");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_backoff_completion_and_values_pass) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:2 30:|");
+  rx_backoff_options o = backoff(10, 2.0, 0, 0);
+  CHECK_STR(VT_RUN(&v, rx_retry_backoff(src->obs, &o, v.s)), "210:1 220:2 230:|");
+  CHECK_STR(vt_subs(src), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_backoff_one_attempt_forwards_the_first_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#7");
+  rx_backoff_options o = backoff(10, 2.0, 0, 1);
+  CHECK_STR(VT_RUN(&v, rx_retry_backoff(src->obs, &o, v.s)), "210:1 220:#7");
+  CHECK_STR(vt_subs(src), "200-220");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_backoff_forever_until_stopped) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "5:#1");
+  vt_src *stop = vt_hot(&v, "300:0");
+  rx_backoff_options o = backoff(10, 2.0, 0, 0);
+  rx_observable *r = rx_retry_backoff(src->obs, &o, v.s);
+  CHECK_STR(VT_RUN(&v, rx_take_until(A(r), stop->obs)), "300:|");
+  /* failures at 205, 220, 245, 290; the retry due at 370 is cancelled */
+  CHECK_STR(vt_subs(src), "200-205 215-220 240-245 285-290");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_backoff_disposed_during_a_delay) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  rx_backoff_options o = backoff(10, 2.0, 0, 0);
+  CHECK_STR(vt_run(&v, rx_retry_backoff(src->obs, &o, v.s), 200, 225), "210:1");
+  CHECK_STR(vt_subs(src), "200-220");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_backoff_reset_on_next_keeps_the_first_delay) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  vt_src *stop = vt_hot(&v, "300:0");
+  rx_backoff_options o = backoff(10, 2.0, 0, 2);
+  o.reset_on_next = true;
+  rx_observable *r = rx_retry_backoff(src->obs, &o, v.s);
+  CHECK_STR(VT_RUN(&v, rx_take_until(A(r), stop->obs)), "210:1 240:1 270:1 300:|");
+  CHECK_STR(vt_subs(src), "200-220 230-250 260-280 290-300");
+  vt_end(&v);
+}
+
+static rx_disposable *fail_at_once(void *ctx, rx_emitter *em) {
+  rx_error *e = rx_error_new(RX_ERROR_USER, "sync");
+  rx_emitter_error(em, e);
+  rx_release(e);
+  return NULL;
+}
+
+RX_TEST(vt_retry_backoff_synchronous_failures_do_not_recurse) {
+  vt v;
+  vt_begin(&v);
+  rx_observable *fail = rx_create(fail_at_once, NULL, NULL);
+  rx_backoff_options o = backoff(0, 1.0, 0, 1000);
+  CHECK_STR(VT_RUN(&v, rx_retry_backoff(fail, &o, v.s)), "200:#1000");
+  rx_release(fail);
+  vt_end(&v);
+}
+
+/* The documented jitter: splitmix64 from the seed, u = top 53 bits * 2^-53. */
+static uint64_t splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+RX_TEST(vt_retry_backoff_jitter_is_the_documented_draw) {
+  const uint64_t seed = 42;
+  char want[256] = "";
+  uint64_t state = seed;
+  double d = 1000;
+  int64_t at = 200, delays[3];
+  /* the source fails 5 after each subscription */
+  for (int n = 0; n < 3; n++) {
+    double u = (double)(splitmix64(&state) >> 11) * 0x1p-53;
+    delays[n] = (int64_t)(d - d * 0.5 * u);
+    CHECK(delays[n] > (int64_t)(d / 2) - 1 && delays[n] <= (int64_t)d);
+    d *= 2;
+  }
+  size_t len = 0;
+  for (int n = 0; n < 4; n++) {
+    len += (size_t)snprintf(want + len, sizeof want - len, "%s%lld-%lld", n ? " " : "", (long long)at,
+                            (long long)(at + 5));
+    if (n < 3) at += 5 + delays[n];
+  }
+  for (int run = 0; run < 2; run++) { /* the same seed, the same delays */
+    vt v;
+    vt_begin(&v);
+    vt_src *src = vt_cold(&v, "5:#1");
+    rx_backoff_options o = backoff(1000, 2.0, 0, 4);
+    o.jitter = 0.5;
+    o.seed = seed;
+    char log[32];
+    snprintf(log, sizeof log, "%lld:#1", (long long)(at + 5));
+    CHECK_STR(vt_run(&v, rx_retry_backoff(src->obs, &o, v.s), 200, 100000), log);
+    CHECK_STR(vt_subs(src), want);
+    vt_end(&v);
+  }
+}

@@ -247,6 +247,12 @@ def arg_for(fname, index, ctype):
         return vtable()
     if name in ("rx_marble_value const *", "rx_marble_value *"):
         return marble_values()
+    if name in ("rx_backoff_options const *", "rx_backoff_options *"):
+        o = ffi.new("rx_backoff_options *")
+        o.struct_size = ffi.sizeof("rx_backoff_options")
+        o.initial_delay_ns, o.multiplier, o.max_attempts = 1000, 2.0, 2
+        keep.append(o)
+        return o
     raise LookupError(f"no argument recipe for parameter {index} of type {name}")
 
 

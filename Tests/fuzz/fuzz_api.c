@@ -55,7 +55,7 @@
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_skip_duration) X(rx_take_duration) \
-  X(rx_timeout_to)
+  X(rx_timeout_to) X(rx_retry_backoff)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -449,7 +449,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 60) {
+  switch (which % 61) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -540,6 +540,12 @@ static void op_operator(Input *in) {
   case 57: if (p_rx_skip_duration && test_sched) o = p_rx_skip_duration(src, ns, test_sched); break;
   case 58: if (p_rx_take_duration && test_sched) o = p_rx_take_duration(src, ns, test_sched); break;
   case 59: if (p_rx_timeout_to && test_sched) o = p_rx_timeout_to(src, ns + 1, srcs[1], test_sched); break;
+  case 60: if (p_rx_retry_backoff && test_sched) {
+      rx_backoff_options bo = {sizeof bo, ns, 1.0 + c % 3, (c & 1) ? ns : 0, 1 + c % 4, (c & 4) ? 0.5 : 0.0, c,
+                               (c & 8) != 0};
+      o = p_rx_retry_backoff(src, &bo, test_sched);
+    }
+    break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

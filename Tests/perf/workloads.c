@@ -135,6 +135,10 @@ MAKER(op_throttle, rx_throttle(src, 500, true, test_sched))
 MAKER(op_delay, rx_delay(src, 500, test_sched))
 MAKER(op_timeout, rx_timeout(src, 1000000, test_sched))
 /* switches after the first event: the rest come through the fallback (the same subject) */
+static rx_observable *op_retry_backoff(rx_observable *src) {
+  rx_backoff_options o = {sizeof o, 1000, 2.0, 0, 3, 0.0, 0, false};
+  return rx_retry_backoff(src, &o, test_sched);
+}
 MAKER(op_timeout_to, rx_timeout_to(src, 500, src, test_sched))
 MAKER(op_buffer_time, rx_buffer(src, 500, 0, test_sched))
 MAKER(op_skip_duration, rx_skip_duration(src, 500, test_sched))
@@ -321,6 +325,7 @@ static const Workload workloads[] = {
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   TIMED(skip_duration), TIMED(take_duration), TIMED(timeout_to),
+  TIMED(retry_backoff),
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},

@@ -35,7 +35,7 @@
 
 typedef enum {
   T_VOID, T_HANDLE, T_ANYHANDLE, T_DATA, T_OPAQUE, T_CSTR, T_VALUE, T_OBSERVER,
-  T_VALUE_OUT, T_VALUE_ARRAY, T_MARBLE_TABLE, T_ERROR_OUT, T_SIZE_OUT, T_OBS_ARRAY, T_VTABLE, T_FN,
+  T_VALUE_OUT, T_VALUE_ARRAY, T_MARBLE_TABLE, T_ERROR_OUT, T_SIZE_OUT, T_OBS_ARRAY, T_VTABLE, T_BACKOFF, T_FN,
   T_I64, T_I32, T_SIZE, T_INT, T_BOOL, T_DOUBLE, T_ENUM, T_PTR_RESULT
 } TypeClass;
 
@@ -100,6 +100,7 @@ static TypeClass classify(const char *t, int is_result) {
   if (!strcmp(t, "size_t*")) return T_SIZE_OUT;
   if (!strcmp(t, "rx_observable*const*")) return T_OBS_ARRAY;
   if (!strcmp(t, "const_rx_scheduler_vtable*")) return T_VTABLE;
+  if (!strcmp(t, "const_rx_backoff_options*")) return T_BACKOFF;
   if (!strcmp(t, "fnptr") || ends_with(t, "_fn")) return T_FN;
   if (!strcmp(t, "int64_t")) return T_I64;
   if (!strcmp(t, "int32_t")) return T_I32;
@@ -334,13 +335,14 @@ typedef enum {
   C_VWRONG_KIND, /* a valid value of a kind the function does not take: arg = value index */
   C_ELEM,        /* array element broken: sub = one of the above, arg as for it */
   C_VTABLE_NULL_SCHEDULE,
+  C_BACKOFF_SIZE_0, /* struct_size 0 */
   C_CONTROL, /* every argument valid: shows the defaults are valid, so the cases prove something */
 } CaseKind;
 
 static const char *case_names[] = {"NULL", "wrong kind", "garbage", "released",
   "value box NULL", "value box garbage", "value box is a handle", "value kind invalid",
   "value kind/box mismatch", "value of wrong kind", "array element", "vtable schedule NULL",
-  "all valid (control)"};
+  "backoff struct_size 0", "all valid (control)"};
 
 typedef struct {
   int func, param;
@@ -427,6 +429,10 @@ static void enumerate(void) {
         add_case(f, p, C_NULL, 0, 0);
         add_case(f, p, C_VTABLE_NULL_SCHEDULE, 0, 0);
         break;
+      case T_BACKOFF:
+        add_case(f, p, C_NULL, 0, 0);
+        add_case(f, p, C_BACKOFF_SIZE_0, 0, 0);
+        break;
       case T_DATA: case T_CSTR: case T_VALUE_OUT: case T_ERROR_OUT: case T_SIZE_OUT:
       case T_FN: case T_OPAQUE:
         if (!pr->null_ok) add_case(f, p, C_NULL, 0, 0);
@@ -474,6 +480,7 @@ static ffi_type *ffi_of(TypeClass tc) {
 }
 
 static rx_scheduler_vtable good_vtable, bad_vtable;
+static rx_backoff_options good_backoff, bad_backoff;
 static rx_value value_array[1];
 static rx_marble_value marble_table[1];
 static rx_observable *obs_array[1];
@@ -554,6 +561,10 @@ static int valid_arg(const Param *pr, Arg *a) {
     good_vtable.schedule = (void *)stub_fn;
     a->p = &good_vtable;
     return 1;
+  case T_BACKOFF:
+    good_backoff = (rx_backoff_options){sizeof good_backoff, 1000000, 2.0, 0, 1, 0.0, 0, false};
+    a->p = &good_backoff;
+    return 1;
   case T_FN: a->p = (void *)stub_fn; return 1;
   case T_I64: a->i64 = 1000000; return 1;  /* 1 ms: a valid period, delay and timeout */
   case T_I32: case T_INT: a->i = 1; return 1;
@@ -591,6 +602,10 @@ static void bad_arg(const Case *c, const Param *pr, Arg *a) {
   case C_VTABLE_NULL_SCHEDULE:
     bad_vtable.schedule = NULL;
     a->p = &bad_vtable;
+    return;
+  case C_BACKOFF_SIZE_0:
+    bad_backoff = (rx_backoff_options){0, 1000000, 2.0, 0, 1, 0.0, 0, false};
+    a->p = &bad_backoff;
     return;
   default: break;
   }

@@ -603,6 +603,18 @@ def _(r):
         [Line("out", r.own(lib.rx_timeout_to(src, F(4), fallback, r.ts)))]
 
 
+@diagram("rx_retry_backoff", 16)
+def _(r):
+    src = r.cold("-1-#")
+    o = ffi.new("rx_backoff_options *")
+    o.struct_size = ffi.sizeof("rx_backoff_options")
+    o.initial_delay_ns = F(1)
+    o.multiplier = 2.0
+    o.max_attempts = 3
+    return "rx_retry_backoff(src, {1 frame, ×2, 3 attempts}, test)", [Line("src (cold)", src)], \
+        [Line("out", r.own(lib.rx_retry_backoff(src, o, r.ts)))]
+
+
 # utility
 @diagram("rx_do", 12)
 def _(r):

@@ -182,6 +182,14 @@ def test_timeout_to_on_a_test_scheduler():
     ts.close()
 
 
+def test_retry_backoff_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    assert ts.expect(ts.cold("-1-#").retry_backoff(ts.FRAME, 2.0, max_attempts=3, scheduler=ts), "-1---1----1-#")
+    ts.close()
+    with pytest.raises(Exception):
+        rxc.never().retry_backoff(0.001, multiplier=0.5)
+
+
 def test_timer_and_interval_on_the_default_scheduler():
     assert L(rxc.timer(0.001)) == [0]
     assert L(rxc.interval(0.001).take(3)) == [0, 1, 2]

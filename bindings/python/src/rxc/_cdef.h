@@ -217,6 +217,16 @@ rx_value rx_by_ref_accumulate(void *by_ref, rx_value acc, rx_value v, rx_error *
 rx_observable *rx_by_ref_flat_map(void *by_ref, rx_value v, rx_error **error);
 rx_value rx_by_ref_combine(void *by_ref, const rx_value *values, size_t n, rx_error **error);
 bool rx_by_ref_equal(void *by_ref, rx_value a, rx_value b);
+typedef struct rx_backoff_options {
+size_t struct_size;
+int64_t initial_delay_ns;
+double multiplier;
+int64_t max_delay_ns;
+size_t max_attempts;
+double jitter;
+uint64_t seed;
+bool reset_on_next;
+} rx_backoff_options;
 rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
@@ -258,6 +268,7 @@ rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
 rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
 rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_timeout_to(rx_observable *src, int64_t ns, rx_observable *fallback, rx_scheduler *scheduler);
+rx_observable *rx_retry_backoff(rx_observable *src, const rx_backoff_options *opts, rx_scheduler *scheduler);
 rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
 rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);

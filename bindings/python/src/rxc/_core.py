@@ -1083,6 +1083,22 @@ class Observable:
         return self._wrap(lib.rx_timeout_to(self._src(), _ns(duetime), as_observable(fallback)._src(),
                                             _sched(scheduler)))
 
+    def retry_backoff(self, initial_delay, multiplier=2.0, max_delay=0, max_attempts=0, jitter=0.0,
+                      seed=0, reset_on_next=False, scheduler=None):
+        """Resubscribes after an error, the n-th time after initial_delay * multiplier**(n-1)
+        seconds (at most max_delay; 0: no limit), shortened by up to the share `jitter` (drawn
+        from `seed`, see rx_backoff_options); max_attempts subscriptions in all (0: forever)."""
+        o = ffi.new("rx_backoff_options *")
+        o.struct_size = ffi.sizeof("rx_backoff_options")
+        o.initial_delay_ns = _ns(initial_delay)
+        o.multiplier = multiplier
+        o.max_delay_ns = _ns(max_delay)
+        o.max_attempts = max_attempts
+        o.jitter = jitter
+        o.seed = seed
+        o.reset_on_next = bool(reset_on_next)
+        return self._wrap(lib.rx_retry_backoff(self._src(), o, _sched(scheduler)))
+
     # ---- utility ---------------------------------------------------------------------
     def do(self, observer=None, on_next=None, on_error=None, on_completed=None, on_disposed=None):
         """A tap: its callbacks see every event of every subscription first."""
