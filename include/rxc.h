@@ -914,6 +914,11 @@ typedef rx_value (*rx_combine_fn)(void *ctx, const rx_value *values, size_t n, r
 typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
 /* Returns an owned observable to continue with, or NULL to forward the error. */
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
+/* rx_retry_when's notifier factory, called once per subscription. errors (borrowed for the
+   call; rx_retain it to keep it) emits each error of the source as an RX_EVENT value of kind
+   RX_EVENT_ERROR (rx_value_event_error reads it). Returns the notifier (owned), or NULL with
+   *error set to fail the stream. */
+typedef rx_observable *(*rx_retry_when_fn)(void *ctx, rx_observable *errors, rx_error **error);
 
 /**
  * Callbacks by reference, for FFIs whose callbacks cannot take or return a struct by value
@@ -1128,6 +1133,18 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_and_return(rx_observable
  * first included (0: forever); the last error is forwarded. Synchronous failures loop, they
  * do not recurse. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
+/**
+ * @abstract Resubscribes to src when a notifier says so (RxSwift's retry(when:)): fn builds
+ * the notifier from the stream of src's errors (see rx_retry_when_fn), once per subscription.
+ * @discussion The notifier is subscribed first, then src. After each error of src, the
+ * notifier's next element resubscribes src; its completion or error ends the stream, at once
+ * if an error waits for it, else at src's next error (as RxSwift). Elements the notifier emits
+ * while no error waits are ignored. Callbacks run on the thread delivering src's or the
+ * notifier's event, never two at once; a resubscription is made on the notifier's thread.
+ * src is borrowed (retained by the result). NULL or a wrong handle for src, or NULL fn: NULL
+ * and rx_last_error() (ctx_free is not called then).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry_when(rx_observable *src, rx_retry_when_fn fn, void *ctx, rx_free_fn ctx_free);
 /**
  * @abstract Fails with RX_ERROR_TIMEOUT when the first value does not arrive within `ns` of
  * the subscription, or a next one within `ns` of its predecessor.

@@ -142,6 +142,21 @@ final class SchedulerOperatorTests: XCTestCase {
     }
   }
 
+  func testRetryWhen() {
+    let s = VirtualTimeScheduler()
+    var subscriptions: [Int64] = []
+    let failing = Observable<Int>.create { sink in
+      subscriptions.append(s.now)
+      sink.on(.next(1))
+      sink.on(.error(RxError.unknown))
+      return Disposables.create()
+    }
+    // Retries 5 after each error, twice; then the notifier's completion ends the stream.
+    let retried = failing.retry(when: { errors in errors.delay(5, scheduler: s).take(2) })
+    XCTAssertEqual(run(s, retried, until: 100), ["0:1", "5:1", "10:1", "10:C"])
+    XCTAssertEqual(subscriptions, [0, 5, 10])
+  }
+
   func testSkipDuration() {
     let s = VirtualTimeScheduler()
     let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])

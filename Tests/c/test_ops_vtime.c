@@ -791,3 +791,142 @@ RX_TEST(vt_retry_backoff_jitter_is_the_documented_draw) {
     vt_end(&v);
   }
 }
+
+/* ---- retry_when: the notifier decides each retry --------------------------------------- */
+
+typedef struct when_ctx {
+  vt *v;
+  int calls, freed, bad_kind;
+  int mode; /* 0: take(errors, 2); 1: delay(errors, 10); 2: empty; 3: throw 9; 4: never;
+               5: NULL + error 5; 6: errors filtered by their code */
+} when_ctx;
+static void when_free(void *ctx) { ((when_ctx *)ctx)->freed++; }
+static bool code_is_1(void *ctx, rx_value v, rx_error **error) {
+  when_ctx *w = ctx;
+  if (rx_value_event_kind(v) != RX_EVENT_ERROR) w->bad_kind++;
+  return rx_error_code(rx_value_event_error(v)) == 1;
+}
+static rx_observable *notifier(void *ctx, rx_observable *errors, rx_error **error) {
+  when_ctx *w = ctx;
+  w->calls++;
+  switch (w->mode) {
+  case 0: return rx_take(errors, 2);
+  case 1: return rx_delay(errors, 10, w->v->s);
+  case 2: return rx_empty();
+  case 3: {
+    rx_error *e = rx_error_new(9, "notifier");
+    rx_observable *o = rx_throw(e);
+    rx_release(e);
+    return o;
+  }
+  case 4: return rx_never();
+  case 5: *error = rx_error_new(5, "no notifier"); return NULL;
+  default: return rx_take_while(errors, code_is_1, w, NULL);
+  }
+}
+
+static const char *when_run(vt *v, vt_src *src, when_ctx *w, int64_t unsub) {
+  w->v = v;
+  return vt_run(v, rx_retry_when(src->obs, notifier, w, when_free), 200, unsub);
+}
+
+RX_TEST(vt_retry_when_notifier_completes_after_two_retries) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  when_ctx w = {.mode = 0};
+  /* the second retry's element completes take(2) too: the third error then completes */
+  CHECK_STR(when_run(&v, src, &w, 1000), "210:1 230:1 250:1 260:|");
+  CHECK_STR(vt_subs(src), "200-220 220-240 240-260");
+  CHECK_EQ(w.calls, 1);
+  CHECK_EQ(w.freed, 1);
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_when_delayed_notifier_retries_later) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  when_ctx w = {.mode = 1};
+  CHECK_STR(when_run(&v, src, &w, 285), "210:1 240:1 270:1");
+  CHECK_STR(vt_subs(src), "200-220 230-250 260-280");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_when_empty_notifier_completes_at_the_first_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  when_ctx w = {.mode = 2};
+  CHECK_STR(when_run(&v, src, &w, 1000), "210:1 220:|");
+  CHECK_STR(vt_subs(src), "200-220");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_when_failed_notifier_fails_at_the_first_error) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  when_ctx w = {.mode = 3};
+  CHECK_STR(when_run(&v, src, &w, 1000), "210:1 220:#9");
+  CHECK_STR(vt_subs(src), "200-220");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_when_silent_notifier_waits_until_disposed) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  when_ctx w = {.mode = 4};
+  CHECK_STR(when_run(&v, src, &w, 500), "210:1");
+  CHECK_STR(vt_subs(src), "200-220");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_when_completion_and_values_pass) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:2 30:|");
+  when_ctx w = {.mode = 0};
+  CHECK_STR(when_run(&v, src, &w, 1000), "210:1 220:2 230:|");
+  CHECK_STR(vt_subs(src), "200-230");
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_when_fn_fails) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  when_ctx w = {.mode = 5};
+  CHECK_STR(when_run(&v, src, &w, 1000), "200:#5");
+  CHECK_STR(vt_subs(src), "");
+  CHECK_EQ(w.freed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_when_errors_are_event_values) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_cold(&v, "10:1 20:#1");
+  when_ctx w = {.mode = 6};
+  vt_src *stop = vt_hot(&v, "275:0");
+  w.v = &v;
+  rx_observable *r = rx_retry_when(src->obs, notifier, &w, when_free);
+  CHECK_STR(VT_RUN(&v, rx_take_until(A(r), stop->obs)), "210:1 230:1 250:1 270:1 275:|");
+  CHECK_EQ(w.bad_kind, 0);
+  vt_end(&v);
+}
+
+RX_TEST(vt_retry_when_synchronous_failures_do_not_recurse) {
+  vt v;
+  vt_begin(&v);
+  rx_observable *fail = rx_create(fail_at_once, NULL, NULL);
+  when_ctx w = {.mode = 0, .v = &v};
+  CHECK_STR(VT_RUN(&v, rx_retry_when(fail, notifier, &w, when_free)), "200:|");
+  rx_release(fail);
+  CHECK_EQ(w.freed, 1);
+  vt_end(&v);
+}

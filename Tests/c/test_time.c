@@ -433,6 +433,29 @@ RX_TEST(retry_backoff_bad_arguments) {
   rx_release(s);
 }
 
+static rx_observable *when_identity(void *ctx, rx_observable *errors, rx_error **error) { return rx_retain(errors); }
+static int when_freed;
+static void when_count_free(void *ctx) { when_freed++; }
+
+RX_TEST(retry_when_bad_arguments) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *src = rx_never();
+  when_freed = 0;
+  CHECK(rx_retry_when(NULL, when_identity, NULL, when_count_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_retry_when") != NULL);
+  CHECK(rx_retry_when(src, NULL, NULL, when_count_free) == NULL);
+  CHECK(strstr(rx_last_error(), "fn") != NULL);
+  CHECK(rx_retry_when((rx_observable *)s, when_identity, NULL, when_count_free) == NULL); /* wrong kind */
+  CHECK(strstr(rx_last_error(), "rx_retry_when") != NULL);
+  CHECK_EQ(when_freed, 0);
+  rx_observable *ok = rx_retry_when(src, when_identity, NULL, when_count_free);
+  CHECK(ok != NULL);
+  rx_release(ok);
+  CHECK_EQ(when_freed, 1);
+  rx_release(src);
+  rx_release(s);
+}
+
 /* ---- subscribe_on / observe_on: threads and order ----------------------------------- */
 
 #define N_EVENTS ((int)rxtest_scale(100000, 20)) /* 5,000 under valgrind */

@@ -92,6 +92,10 @@ def catch_fn(ctx, error):
     return lib.rx_just(lib.rx_int(lib.rx_error_code(error)))
 
 
+def retry_when_fn(ctx, errors, error):
+    return lib.rx_take(errors, 1)
+
+
 def subscribe_fn(ctx, emitter):
     # The emitter exists only here: the emitter functions are called through libffi here.
     call_emitter_functions(emitter)
@@ -127,6 +131,7 @@ CALLBACK_TYPES = {
     "rx_value(*)(void *, rx_value *, size_t, rx_error * *)": ("rx_combine_fn", combine_fn),
     "_Bool(*)(void *, rx_value, rx_value)": ("rx_equal_fn", equal_fn),
     "rx_observable *(*)(void *, rx_error *)": ("rx_catch_fn", catch_fn),
+    "rx_observable *(*)(void *, rx_observable *, rx_error * *)": ("rx_retry_when_fn", retry_when_fn),
     "rx_disposable *(*)(void *, rx_emitter *)": ("rx_subscribe_fn", subscribe_fn),
     "rx_observable *(*)(void *)": ("defer factory", defer_factory),
     "rx_disposable *(*)(void *, void(*)(void *), void *)": ("vtable.schedule", vt_schedule),

@@ -55,7 +55,7 @@
   X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
   X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
   X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_skip_duration) X(rx_take_duration) \
-  X(rx_timeout_to) X(rx_retry_backoff)
+  X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -439,6 +439,14 @@ static void op_subject(Input *in) {
   if (p_rx_subject_as_observable) put_obs(rx_retain(p_rx_subject_as_observable(s)), 0, oslot);
 }
 
+/* rx_retry_when's notifiers: retry up to 2 times, or wait forever. */
+static rx_observable *retry_when_take(void *ctx, rx_observable *errors, rx_error **error) {
+  return rx_take(errors, 2);
+}
+static rx_observable *retry_when_never(void *ctx, rx_observable *errors, rx_error **error) {
+  return rx_never();
+}
+
 static void op_operator(Input *in) {
   uint8_t which = u8(in), a = u8(in), b = u8(in), c = u8(in), slot = u8(in);
   rx_observable *src = get_obs(a), *other = get_obs(b), *o = NULL;
@@ -449,7 +457,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 61) {
+  switch (which % 62) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -546,6 +554,7 @@ static void op_operator(Input *in) {
       o = p_rx_retry_backoff(src, &bo, test_sched);
     }
     break;
+  case 61: if (p_rx_retry_when) o = p_rx_retry_when(src, (c & 1) ? retry_when_take : retry_when_never, CTX); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -139,6 +139,10 @@ static rx_observable *op_retry_backoff(rx_observable *src) {
   rx_backoff_options o = {sizeof o, 1000, 2.0, 0, 3, 0.0, 0, false};
   return rx_retry_backoff(src, &o, test_sched);
 }
+static rx_observable *errors_identity(void *ctx, rx_observable *errors, rx_error **error) {
+  return rx_retain(errors);
+}
+MAKER(op_retry_when, rx_retry_when(src, errors_identity, NULL, NULL))
 MAKER(op_timeout_to, rx_timeout_to(src, 500, src, test_sched))
 MAKER(op_buffer_time, rx_buffer(src, 500, 0, test_sched))
 MAKER(op_skip_duration, rx_skip_duration(src, 500, test_sched))
@@ -319,7 +323,7 @@ static const Workload workloads[] = {
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
-  OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
+  OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(retry_when), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
   OP(replay_ref_count), OP(driver), OP(observe_on), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat),

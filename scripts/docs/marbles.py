@@ -588,6 +588,20 @@ def _(r):
     return "rx_retry(src, 3)", [Line("src (cold)", src)], [Line("out", r.own(lib.rx_retry(src, 3)))]
 
 
+@diagram("rx_retry_when", 18)
+def _(r):
+    src = r.cold("-1-#")
+    def notifier(ctx, errors, err):
+        delayed = lib.rx_delay(errors, F(2), r.ts)
+        try:
+            return lib.rx_take(delayed, 2)
+        finally:
+            lib.rx_release(delayed)
+    fn = keep(ffi.callback("rx_observable *(void *, rx_observable *, rx_error **)", notifier))
+    return "rx_retry_when(src, errors → take(delay(errors, 2 frames), 2))", [Line("src (cold)", src)], \
+        [Line("out", r.own(lib.rx_retry_when(src, fn, NULL, NULL)))]
+
+
 @diagram("rx_timeout", 14)
 def _(r):
     src = r.hot("-1--2------3-|")

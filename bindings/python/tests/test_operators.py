@@ -190,6 +190,17 @@ def test_retry_backoff_on_a_test_scheduler():
         rxc.never().retry_backoff(0.001, multiplier=0.5)
 
 
+def test_retry_when_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    seen = []
+
+    def handler(errors):
+        return errors.do(on_next=seen.append).take(2)
+    assert ts.expect(ts.cold("-1-#").retry_when(handler), "-1--1--1-|")
+    ts.close()
+    assert len(seen) == 2 and all(isinstance(n, rxc.Notification) for n in seen)
+
+
 def test_timer_and_interval_on_the_default_scheduler():
     assert L(rxc.timer(0.001)) == [0]
     assert L(rxc.interval(0.001).take(3)) == [0, 1, 2]

@@ -200,6 +200,7 @@ typedef rx_observable *(*rx_flat_map_fn)(void *ctx, rx_value v, rx_error **error
 typedef rx_value (*rx_combine_fn)(void *ctx, const rx_value *values, size_t n, rx_error **error);
 typedef bool (*rx_equal_fn)(void *ctx, rx_value a, rx_value b);
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
+typedef rx_observable *(*rx_retry_when_fn)(void *ctx, rx_observable *errors, rx_error **error);
 typedef struct rx_by_ref {
 void *ctx;
 void (*on_next)(void *ctx, const rx_value *value);
@@ -266,6 +267,7 @@ rx_observable *rx_amb(rx_observable *const *srcs, size_t n);
 rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
 rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
+rx_observable *rx_retry_when(rx_observable *src, rx_retry_when_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_timeout_to(rx_observable *src, int64_t ns, rx_observable *fallback, rx_scheduler *scheduler);
 rx_observable *rx_retry_backoff(rx_observable *src, const rx_backoff_options *opts, rx_scheduler *scheduler);

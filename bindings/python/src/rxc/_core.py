@@ -781,6 +781,14 @@ def _catch_cb(ctx, err):
         return _throw_ptr(e)
 
 
+@ffi.callback("rx_observable *(void *, rx_observable *, rx_error **)")
+def _retry_when_cb(ctx, errors, err):
+    try:
+        return _owned_observable(ffi.from_handle(ctx)(Observable._own(lib.rx_retain(errors))))
+    except BaseException as e:  # the handler failed: the stream fails with its exception
+        return _throw_ptr(e)
+
+
 @ffi.callback("rx_observable *(void *)")
 def _defer_cb(ctx):
     try:
@@ -1074,6 +1082,11 @@ class Observable:
     def retry(self, max_attempts=0):
         """At most max_attempts subscriptions in all (0: forever)."""
         return self._wrap(lib.rx_retry(self._src(), max_attempts))
+
+    def retry_when(self, handler):
+        """Resubscribes when the Observable handler(errors) emits; errors emits each error as
+        a Notification. Its completion or error ends the stream (see rx_retry_when)."""
+        return self._wrap(_with_fn(lib.rx_retry_when, _retry_when_cb, handler, self._src()))
 
     def timeout(self, duetime, scheduler=None):
         return self._wrap(lib.rx_timeout(self._src(), _ns(duetime), _sched(scheduler)))
