@@ -1140,7 +1140,8 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry(rx_observable *src, size
  * notifier's next element resubscribes src; its completion or error ends the stream, at once
  * if an error waits for it, else at src's next error (as RxSwift). Elements the notifier emits
  * while no error waits are ignored. Callbacks run on the thread delivering src's or the
- * notifier's event, never two at once; a resubscription is made on the notifier's thread.
+ * notifier's event, never two at once; a resubscription is made on the thread delivering the
+ * notifier's element (src's own, when the notifier reacts synchronously to an error).
  * src is borrowed (retained by the result). NULL or a wrong handle for src, or NULL fn: NULL
  * and rx_last_error() (ctx_free is not called then).
  */
