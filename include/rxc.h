@@ -971,6 +971,11 @@ typedef rx_observable *(*rx_using_fn)(void *ctx, void *resource, rx_error **erro
 typedef void (*rx_resource_free_fn)(void *ctx, void *resource);
 /* Returns an owned observable to continue with, or NULL to forward the error. */
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
+/* rx_retry_when's notifier factory, called once per subscription. errors (borrowed for the
+   call; rx_retain it to keep it) emits each error of the source as an RX_EVENT value of kind
+   RX_EVENT_ERROR (rx_value_event_error reads it). Returns the notifier (owned), or NULL with
+   *error set to fail the stream. */
+typedef rx_observable *(*rx_retry_when_fn)(void *ctx, rx_observable *errors, rx_error **error);
 
 /**
  * Callbacks by reference, for FFIs whose callbacks cannot take or return a struct by value
@@ -1046,6 +1051,27 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_generate(rx_value initial, rx_
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_using(rx_resource_fn create, rx_using_fn use,
                                                         rx_resource_free_fn release, void *ctx,
                                                         rx_free_fn ctx_free);
+
+/**
+ * @abstract The options of rx_retry_backoff. Set struct_size to sizeof(rx_backoff_options)
+ * (fields added later go at the end; bytes past the fields a library knows must be zero)
+ * and zero what you do not use: `rx_backoff_options o = {sizeof o, ...};`.
+ * @discussion Retry n (n = 1, 2, ...) waits d = min(initial_delay_ns * multiplier^(n-1),
+ * max_delay_ns), shortened by the jitter to d - d * jitter * u (in doubles, then truncated
+ * to whole ns), where u is uniform in [0, 1): the top 53 bits of the next output of
+ * splitmix64, seeded with `seed` at each subscription, times 2^-53. So a seed gives the same
+ * delays every time, and jitter 0 draws nothing.
+ */
+typedef struct rx_backoff_options {
+  size_t struct_size;       /* sizeof(rx_backoff_options) as the caller was compiled */
+  int64_t initial_delay_ns; /* the delay before the first resubscription; >= 0 */
+  double multiplier;        /* each delay is the previous one times this; >= 1 */
+  int64_t max_delay_ns;     /* the longest delay, before jitter; 0: no limit; >= 0 */
+  size_t max_attempts;      /* subscriptions in all, the first included; 0: forever */
+  double jitter;            /* 0..1: the share of a delay the jitter may take off */
+  uint64_t seed;            /* the jitter generator's seed (any value, 0 included) */
+  bool reset_on_next;       /* a value resets the delay, and the count to 1 (the running one) */
+} rx_backoff_options;
 
 /* scheduling */
 /**
@@ -1275,6 +1301,24 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debounce(rx_observable *src, i
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
 /**
+ * @abstract Drops src's elements until `ns` has passed since the subscription, then mirrors
+ * it (RxSwift's skip(_:scheduler:)). Terminal events pass at any time.
+ * @discussion The timer runs on `scheduler`. Callbacks run on the thread delivering src's
+ * event (or the scheduler's, for an event that arrives while the timer is being handled),
+ * never two at once. ns <= 0 arms no timer and mirrors src from the start. src and scheduler are borrowed (retained by the result); NULL or a
+ * wrong handle for either: NULL and rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_duration(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/**
+ * @abstract Mirrors src until `ns` has passed since the subscription, then completes and
+ * disposes src (RxSwift's take(for:scheduler:)).
+ * @discussion The completion at the end of the window is delivered on `scheduler`'s thread,
+ * everything else on src's. ns <= 0 still arms a timer of 0, so elements a source emits while
+ * being subscribed pass first. src and scheduler are borrowed (retained by the result); NULL
+ * or a wrong handle for either: NULL and rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_duration(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/**
  * @abstract Each time `sampler` emits (or completes), emits src's latest value if a new
  * one arrived since the last sample. src completing ends the result at the next sample;
  * an error from either side is forwarded. Both are borrowed.
@@ -1328,10 +1372,47 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_catch_and_return(rx_observable
  * do not recurse. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
 /**
+ * @abstract Resubscribes to src when a notifier says so (RxSwift's retry(when:)): fn builds
+ * the notifier from the stream of src's errors (see rx_retry_when_fn), once per subscription.
+ * @discussion The notifier is subscribed first, then src. After each error of src, the
+ * notifier's next element resubscribes src; its completion or error ends the stream, at once
+ * if an error waits for it, else at src's next error (as RxSwift). Elements the notifier emits
+ * while no error waits are ignored. Callbacks run on the thread delivering src's or the
+ * notifier's event, never two at once; a resubscription is made on the thread delivering the
+ * notifier's element (src's own, when the notifier reacts synchronously to an error).
+ * src is borrowed (retained by the result). NULL or a wrong handle for src, or NULL fn: NULL
+ * and rx_last_error() (ctx_free is not called then).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry_when(rx_observable *src, rx_retry_when_fn fn, void *ctx, rx_free_fn ctx_free);
+/**
  * @abstract Fails with RX_ERROR_TIMEOUT when the first value does not arrive within `ns` of
  * the subscription, or a next one within `ns` of its predecessor.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/**
+ * @abstract rx_timeout, but where rx_timeout fails, disposes src and mirrors `fallback`
+ * instead (RxSwift's timeout(_:other:scheduler:)).
+ * @discussion The deadline is `ns` after the subscription for the first value, `ns` after
+ * each value for the next one (negative ns is 0); a terminal event of src before it passes
+ * ends the stream as usual and fallback is never subscribed. Once switched, src's events are
+ * ignored and fallback's pass as they come, on fallback's thread (its subscription is made on
+ * the scheduler's thread, when the deadline passes). src, fallback and scheduler are
+ * borrowed (retained by the result); NULL or a wrong handle for any: NULL and
+ * rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timeout_to(rx_observable *src, int64_t ns, rx_observable *fallback, rx_scheduler *scheduler);
+/**
+ * @abstract Resubscribes to src after an error, each time after a growing delay on
+ * `scheduler` (exponential backoff, see rx_backoff_options); when max_attempts
+ * subscriptions have failed, the last error is forwarded. Completion ends the stream.
+ * @discussion opts is read during the call only. src's events are forwarded on the thread
+ * delivering them; a resubscription is made on the scheduler's thread (and src's synchronous
+ * events with it). Disposing cancels a pending delay. src and scheduler are borrowed
+ * (retained by the result). NULL or a wrong handle for src or scheduler, NULL opts, a
+ * struct_size below sizeof(rx_backoff_options), unknown trailing fields not zero, or a field
+ * out of its range: NULL and rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry_backoff(rx_observable *src, const rx_backoff_options *opts, rx_scheduler *scheduler);
 
 /* utility */
 /** @abstract Calls the tap's callbacks (each may be NULL) for every subscription, each before

@@ -93,6 +93,92 @@ final class SchedulerOperatorTests: XCTestCase {
                    ["5:1", "15:E"])
   }
 
+  func testTimeoutWithFallback() {
+    let s = VirtualTimeScheduler()
+    let fallback = Observable<Int>.of(7, 8)
+    XCTAssertEqual(run(s, scripted(s, [.next(5, 1), .next(16, 2)]).timeout(10, other: fallback, scheduler: s), until: 100),
+                   ["5:1", "15:7", "15:8", "15:C"])
+    let s2 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s2, scripted(s2, [.next(5, 1), .completed(9)]).timeout(10, other: fallback, scheduler: s2), until: 100),
+                   ["5:1", "9:C"])
+    // Disposed after the switch: the fallback's subscription ends too.
+    let s3 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s3, Observable<Int64>.never().timeout(10, other: Observable.interval(10, scheduler: s3), scheduler: s3), until: 35),
+                   ["20:0", "30:1"])
+  }
+
+  func testRetryBackoff() {
+    let s = VirtualTimeScheduler()
+    var subscriptions: [Int64] = []
+    let failing = Observable<Int>.create { sink in
+      subscriptions.append(s.now)
+      sink.on(.error(RxError.unknown))
+      return Disposables.create()
+    }
+    let backoff = Backoff(initialDelay: 10, multiplier: 3, maxDelay: 50, maxAttempts: 5)
+    XCTAssertEqual(run(s, failing.retry(backoff: backoff, scheduler: s), until: 1000), ["140:E"])
+    XCTAssertEqual(subscriptions, [0, 10, 40, 90, 140])  // delays 10, 30, then 50 (the cap) twice
+
+    // Jitter: one seed gives the same delays at each subscription, each within its share.
+    let jittered = Backoff(initialDelay: 1000, maxAttempts: 4, jitter: 0.25, seed: 7)
+    var runs: [[Int64]] = []
+    for _ in 0..<2 {
+      subscriptions = []
+      let sj = VirtualTimeScheduler()
+      let src = Observable<Int>.create { sink in
+        subscriptions.append(sj.now)
+        sink.on(.error(RxError.unknown))
+        return Disposables.create()
+      }
+      _ = run(sj, src.retry(backoff: jittered, scheduler: sj), until: 100_000)
+      runs.append(subscriptions)
+    }
+    XCTAssertEqual(runs[0], runs[1])
+    let gaps = zip(runs[0].dropFirst(), runs[0]).map { $0 - $1 }
+    XCTAssertEqual(gaps.count, 3)
+    for (n, gap) in gaps.enumerated() {
+      let full = Int64(1000) << n
+      XCTAssertTrue(gap > full * 3 / 4 - 1 && gap <= full, "gap \(gap) for \(full)")
+    }
+  }
+
+  func testRetryWhen() {
+    let s = VirtualTimeScheduler()
+    var subscriptions: [Int64] = []
+    let failing = Observable<Int>.create { sink in
+      subscriptions.append(s.now)
+      sink.on(.next(1))
+      sink.on(.error(RxError.unknown))
+      return Disposables.create()
+    }
+    // Retries 5 after each error, twice; then the notifier's completion ends the stream.
+    let retried = failing.retry(when: { errors in errors.delay(5, scheduler: s).take(2) })
+    XCTAssertEqual(run(s, retried, until: 100), ["0:1", "5:1", "10:1", "10:C"])
+    XCTAssertEqual(subscriptions, [0, 5, 10])
+  }
+
+  func testSkipDuration() {
+    let s = VirtualTimeScheduler()
+    let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])
+    XCTAssertEqual(run(s, src.skip(10, scheduler: s), until: 100), ["12:2", "14:3", "25:C"])
+    let s2 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s2, scripted(s2, [.next(5, 1), .error(8)]).skip(10, scheduler: s2), until: 100), ["8:E"])
+    // The generic path (an element type other than Value) and a due time of 0.
+    let s3 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s3, Observable.of("a", "b").skip(0 as Int64, scheduler: s3), until: 100), ["0:a", "0:b", "0:C"])
+  }
+
+  func testTakeDuration() {
+    let s = VirtualTimeScheduler()
+    let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])
+    XCTAssertEqual(run(s, src.take(for: 13, scheduler: s), until: 100), ["5:1", "12:2", "13:C"])
+    let s2 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s2, Observable<Int>.never().take(for: 7, scheduler: s2), until: 100), ["7:C"])
+    let s3 = VirtualTimeScheduler()
+    XCTAssertEqual(run(s3, scripted(s3, [.next(5, 1), .error(8)]).take(for: 10, scheduler: s3), until: 100),
+                   ["5:1", "8:E"])
+  }
+
   func testSample() {
     let s = VirtualTimeScheduler()
     let src = scripted(s, [.next(5, 1), .next(12, 2), .next(14, 3), .completed(25)])

@@ -936,6 +936,34 @@ RX_TEST(marble_timeout_source_error_and_dispose) {
   end();
 }
 
+RX_TEST(marble_skip_duration) {
+  begin();
+  rx_observable *src = hot("-1-2-3-4-|");
+  EXPECT(K(rx_skip_duration(src, F(4), ts)), "-----3-4-|");
+  rx_observable *src2 = cold("-1-2-#");
+  EXPECT(K(rx_skip_duration(src2, F(2), ts)), "---2-#");
+  end();
+}
+
+RX_TEST(marble_take_duration) {
+  begin();
+  rx_observable *src = hot("-1-2-3-4-|");
+  EXPECT(K(rx_take_duration(src, F(4), ts)), "-1-2|");
+  rx_observable *src2 = cold("-1-2-3-|");
+  EXPECT(K(rx_take_duration(src2, F(9), ts)), "-1-2!");
+  end();
+}
+
+RX_TEST(marble_timeout_to_fallback) {
+  begin();
+  rx_observable *src = hot("-1-2------3|");
+  rx_observable *fb = cold("-7-8|");
+  EXPECT(K(rx_timeout_to(src, F(3), fb, ts)), "-1-2---7-8|");
+  rx_observable *src2 = hot("-1-2-3|");
+  EXPECT(K(rx_timeout_to(src2, F(3), fb, ts)), "-1-2-3|");
+  end();
+}
+
 /* ---- buffer ------------------------------------------------------------------------------- */
 
 RX_TEST(marble_buffer_by_count) {

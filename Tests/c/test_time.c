@@ -337,6 +337,125 @@ RX_TEST(time_operators_bad_arguments) {
   rx_release(s);
 }
 
+RX_TEST(skip_and_take_duration_bad_arguments) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *src = rx_never();
+  rx_observable *(*const ops[])(rx_observable *, int64_t, rx_scheduler *) = {rx_skip_duration, rx_take_duration};
+  const char *names[] = {"rx_skip_duration", "rx_take_duration"};
+  for (int i = 0; i < 2; i++) {
+    CHECK(ops[i](NULL, 1, s) == NULL);
+    CHECK(strstr(rx_last_error(), names[i]) != NULL);
+    CHECK(ops[i](src, 1, NULL) == NULL);
+    CHECK(strstr(rx_last_error(), names[i]) != NULL);
+    CHECK(ops[i](src, 1, (rx_scheduler *)src) == NULL); /* a live handle of the wrong kind */
+    CHECK(strstr(rx_last_error(), names[i]) != NULL);
+    CHECK(ops[i]((rx_observable *)s, 1, s) == NULL);
+    CHECK(strstr(rx_last_error(), names[i]) != NULL);
+    rx_observable *ok = ops[i](src, -5, s); /* negative is 0 */
+    CHECK(ok != NULL);
+    rx_release(ok);
+  }
+  rx_release(src);
+  rx_release(s);
+}
+
+RX_TEST(timeout_to_bad_arguments) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *src = rx_never(), *fb = rx_empty();
+  CHECK(rx_timeout_to(NULL, 1, fb, s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_timeout_to") != NULL);
+  CHECK(rx_timeout_to(src, 1, NULL, s) == NULL);
+  CHECK(strstr(rx_last_error(), "fallback") != NULL);
+  CHECK(rx_timeout_to(src, 1, fb, NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_timeout_to") != NULL);
+  CHECK(rx_timeout_to(src, 1, (rx_observable *)s, s) == NULL); /* a live handle of the wrong kind */
+  CHECK(strstr(rx_last_error(), "fallback") != NULL);
+  CHECK(rx_timeout_to(src, 1, fb, (rx_scheduler *)fb) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_timeout_to") != NULL);
+  rx_observable *ok = rx_timeout_to(src, -1, fb, s);
+  CHECK(ok != NULL);
+  rx_release(ok);
+  rx_release(fb);
+  rx_release(src);
+  rx_release(s);
+}
+
+RX_TEST(retry_backoff_bad_arguments) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *src = rx_never();
+  rx_backoff_options good = {sizeof good, 10, 2.0, 0, 3, 0.0, 0, false};
+  CHECK(rx_retry_backoff(NULL, &good, s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_retry_backoff") != NULL);
+  CHECK(rx_retry_backoff(src, &good, NULL) == NULL);
+  CHECK(rx_retry_backoff(src, &good, (rx_scheduler *)src) == NULL); /* a live handle of the wrong kind */
+  CHECK(strstr(rx_last_error(), "rx_retry_backoff") != NULL);
+  CHECK(rx_retry_backoff(src, NULL, s) == NULL);
+  CHECK(strstr(rx_last_error(), "opts") != NULL);
+  rx_backoff_options o = good;
+  o.struct_size = 0;
+  CHECK(rx_retry_backoff(src, &o, s) == NULL);
+  CHECK(strstr(rx_last_error(), "struct_size") != NULL);
+  o.struct_size = sizeof o - 1;
+  CHECK(rx_retry_backoff(src, &o, s) == NULL);
+  /* a newer caller's larger struct: accepted while the fields this library does not know are zero */
+  struct {
+    rx_backoff_options o;
+    uint64_t later;
+  } grown = {good, 0};
+  grown.o.struct_size = sizeof grown;
+  rx_observable *ok = rx_retry_backoff(src, &grown.o, s);
+  CHECK(ok != NULL);
+  rx_release(ok);
+  grown.later = 1;
+  CHECK(rx_retry_backoff(src, &grown.o, s) == NULL);
+  CHECK(strstr(rx_last_error(), "does not know") != NULL);
+  o = good, o.initial_delay_ns = -1;
+  CHECK(rx_retry_backoff(src, &o, s) == NULL);
+  CHECK(strstr(rx_last_error(), "initial_delay_ns") != NULL);
+  o = good, o.multiplier = 0.5;
+  CHECK(rx_retry_backoff(src, &o, s) == NULL);
+  CHECK(strstr(rx_last_error(), "multiplier") != NULL);
+  o = good, o.multiplier = 0.0 / 0.0;
+  CHECK(rx_retry_backoff(src, &o, s) == NULL);
+  o = good, o.max_delay_ns = -5;
+  CHECK(rx_retry_backoff(src, &o, s) == NULL);
+  CHECK(strstr(rx_last_error(), "max_delay_ns") != NULL);
+  o = good, o.jitter = 1.5;
+  CHECK(rx_retry_backoff(src, &o, s) == NULL);
+  CHECK(strstr(rx_last_error(), "jitter") != NULL);
+  o = good, o.jitter = -0.1;
+  CHECK(rx_retry_backoff(src, &o, s) == NULL);
+  o = good, o.jitter = 1.0, o.max_attempts = 0, o.seed = UINT64_MAX;
+  ok = rx_retry_backoff(src, &o, s);
+  CHECK(ok != NULL);
+  rx_release(ok);
+  rx_release(src);
+  rx_release(s);
+}
+
+static rx_observable *when_identity(void *ctx, rx_observable *errors, rx_error **error) { return rx_retain(errors); }
+static int when_freed;
+static void when_count_free(void *ctx) { when_freed++; }
+
+RX_TEST(retry_when_bad_arguments) {
+  rx_scheduler *s = rx_test_scheduler_new();
+  rx_observable *src = rx_never();
+  when_freed = 0;
+  CHECK(rx_retry_when(NULL, when_identity, NULL, when_count_free) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_retry_when") != NULL);
+  CHECK(rx_retry_when(src, NULL, NULL, when_count_free) == NULL);
+  CHECK(strstr(rx_last_error(), "fn") != NULL);
+  CHECK(rx_retry_when((rx_observable *)s, when_identity, NULL, when_count_free) == NULL); /* wrong kind */
+  CHECK(strstr(rx_last_error(), "rx_retry_when") != NULL);
+  CHECK_EQ(when_freed, 0);
+  rx_observable *ok = rx_retry_when(src, when_identity, NULL, when_count_free);
+  CHECK(ok != NULL);
+  rx_release(ok);
+  CHECK_EQ(when_freed, 1);
+  rx_release(src);
+  rx_release(s);
+}
+
 /* ---- subscribe_on / observe_on: threads and order ----------------------------------- */
 
 #define N_EVENTS ((int)rxtest_scale(100000, 20)) /* 5,000 under valgrind */

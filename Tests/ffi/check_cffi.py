@@ -105,6 +105,10 @@ def catch_fn(ctx, error):
     return lib.rx_just(lib.rx_int(lib.rx_error_code(error)))
 
 
+def retry_when_fn(ctx, errors, error):
+    return lib.rx_take(errors, 1)
+
+
 def subscribe_fn(ctx, emitter):
     # The emitter exists only here: the emitter functions are called through libffi here.
     call_emitter_functions(emitter)
@@ -144,6 +148,7 @@ CALLBACK_TYPES = {
     "void *(*)(void *, rx_error * *)": ("rx_resource_fn", resource_fn),
     "rx_observable *(*)(void *, void *, rx_error * *)": ("rx_using_fn", using_fn),
     "void(*)(void *, void *)": ("rx_resource_free_fn", lambda ctx, resource: None),
+    "rx_observable *(*)(void *, rx_observable *, rx_error * *)": ("rx_retry_when_fn", retry_when_fn),
     "rx_disposable *(*)(void *, rx_emitter *)": ("rx_subscribe_fn", subscribe_fn),
     "rx_observable *(*)(void *)": ("defer factory", defer_factory),
     "rx_disposable *(*)(void *, void(*)(void *), void *)": ("vtable.schedule", vt_schedule),
@@ -283,6 +288,12 @@ def arg_for(fname, index, ctype):
         out.struct_size = ffi.sizeof("rx_flow_stats")
         keep.append(out)
         return out
+    if name in ("rx_backoff_options const *", "rx_backoff_options *"):
+        o = ffi.new("rx_backoff_options *")
+        o.struct_size = ffi.sizeof("rx_backoff_options")
+        o.initial_delay_ns, o.multiplier, o.max_attempts = 1000, 2.0, 2
+        keep.append(o)
+        return o
     raise LookupError(f"no argument recipe for parameter {index} of type {name}")
 
 

@@ -61,7 +61,9 @@
   X(rx_catch_with) X(rx_flat_map_max) X(rx_merge_max)  \
   X(rx_as_single) X(rx_as_maybe)                \
   X(rx_as_completable) X(rx_subscribe_single) X(rx_subscribe_maybe)                          \
-  X(rx_subscribe_completable) X(rx_as_signal) X(rx_emit)
+  X(rx_subscribe_completable) X(rx_as_signal) X(rx_emit)  \
+  X(rx_skip_duration) X(rx_take_duration) \
+  X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -505,6 +507,14 @@ static void op_subject(Input *in) {
   if (p_rx_subject_as_observable) put_obs(rx_retain(p_rx_subject_as_observable(s)), 0, oslot);
 }
 
+/* rx_retry_when's notifiers: retry up to 2 times, or wait forever. */
+static rx_observable *retry_when_take(void *ctx, rx_observable *errors, rx_error **error) {
+  return rx_take(errors, 2);
+}
+static rx_observable *retry_when_never(void *ctx, rx_observable *errors, rx_error **error) {
+  return rx_never();
+}
+
 static void op_operator(Input *in) {
   uint8_t which = u8(in), a = u8(in), b = u8(in), c = u8(in), slot = u8(in);
   rx_observable *src = get_obs(a), *other = get_obs(b), *o = NULL;
@@ -515,7 +525,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 78) {
+  switch (which % 83) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -648,6 +658,16 @@ static void op_operator(Input *in) {
   case 75: if (p_rx_as_maybe) o = p_rx_as_maybe(src); break;
   case 76: if (p_rx_as_completable) o = p_rx_as_completable(src); break;
   case 77: if (p_rx_as_signal) o = p_rx_as_signal(src, rx_int(-8)); break;
+  case 78: if (p_rx_skip_duration && test_sched) o = p_rx_skip_duration(src, ns, test_sched); break;
+  case 79: if (p_rx_take_duration && test_sched) o = p_rx_take_duration(src, ns, test_sched); break;
+  case 80: if (p_rx_timeout_to && test_sched) o = p_rx_timeout_to(src, ns + 1, srcs[1], test_sched); break;
+  case 81: if (p_rx_retry_backoff && test_sched) {
+      rx_backoff_options bo = {sizeof bo, ns, 1.0 + c % 3, (c & 1) ? ns : 0, 1 + c % 4, (c & 4) ? 0.5 : 0.0, c,
+                               (c & 8) != 0};
+      o = p_rx_retry_backoff(src, &bo, test_sched);
+    }
+    break;
+  case 82: if (p_rx_retry_when) o = p_rx_retry_when(src, (c & 1) ? retry_when_take : retry_when_never, CTX); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -188,7 +188,19 @@ MAKER(op_debounce, rx_debounce(src, 500, test_sched))
 MAKER(op_throttle, rx_throttle(src, 500, true, test_sched))
 MAKER(op_delay, rx_delay(src, 500, test_sched))
 MAKER(op_timeout, rx_timeout(src, 1000000, test_sched))
+/* switches after the first event: the rest come through the fallback (the same subject) */
+static rx_observable *op_retry_backoff(rx_observable *src) {
+  rx_backoff_options o = {sizeof o, 1000, 2.0, 0, 3, 0.0, 0, false};
+  return rx_retry_backoff(src, &o, test_sched);
+}
+static rx_observable *errors_identity(void *ctx, rx_observable *errors, rx_error **error) {
+  return rx_retain(errors);
+}
+MAKER(op_retry_when, rx_retry_when(src, errors_identity, NULL, NULL))
+MAKER(op_timeout_to, rx_timeout_to(src, 500, src, test_sched))
 MAKER(op_buffer_time, rx_buffer(src, 500, 0, test_sched))
+MAKER(op_skip_duration, rx_skip_duration(src, 500, test_sched))
+MAKER(op_take_duration, rx_take_duration(src, 1000000, test_sched))
 MAKER(op_delay_subscription, rx_delay_subscription(src, 0, rx_scheduler_immediate()))
 
 static rx_observable *op_start_with(rx_observable *src) {
@@ -431,11 +443,13 @@ static const Workload workloads[] = {
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
   OP(take_until_predicate), OP(using), OP(catch_with), OP(flat_map_max), OP(flat_map_max_just),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
-  OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(do),
+  OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(retry_when), OP(do),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
   OP(replay_ref_count), OP(driver), OP(signal), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat), TWO(merge_max),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
+  TIMED(skip_duration), TIMED(take_duration), TIMED(timeout_to),
+  TIMED(retry_backoff),
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},

@@ -535,6 +535,20 @@ def _(r):
     return "rx_take_last(src, 2)", [Line("src", src)], [Line("out", r.own(lib.rx_take_last(src, 2)))]
 
 
+@diagram("rx_skip_duration", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-5-|")
+    return "rx_skip_duration(src, 4 frames, test)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_skip_duration(src, F(4), r.ts)))]
+
+
+@diagram("rx_take_duration", 14)
+def _(r):
+    src = r.hot("-1-2-3-4-5-|")
+    return "rx_take_duration(src, 6 frames, test)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_take_duration(src, F(6), r.ts)))]
+
+
 @diagram("rx_distinct_until_changed", 14)
 def _(r):
     src = r.hot("-1-1-2-2-1-3-|")
@@ -740,11 +754,45 @@ def _(r):
     return "rx_retry(src, 3)", [Line("src (cold)", src)], [Line("out", r.own(lib.rx_retry(src, 3)))]
 
 
+@diagram("rx_retry_when", 18)
+def _(r):
+    src = r.cold("-1-#")
+    def notifier(ctx, errors, err):
+        delayed = lib.rx_delay(errors, F(2), r.ts)
+        try:
+            return lib.rx_take(delayed, 2)
+        finally:
+            lib.rx_release(delayed)
+    fn = keep(ffi.callback("rx_observable *(void *, rx_observable *, rx_error **)", notifier))
+    return "rx_retry_when(src, errors → take(delay(errors, 2 frames), 2))", [Line("src (cold)", src)], \
+        [Line("out", r.own(lib.rx_retry_when(src, fn, NULL, NULL)))]
+
+
 @diagram("rx_timeout", 14)
 def _(r):
     src = r.hot("-1--2------3-|")
     return "rx_timeout(src, 4 frames, test)", [Line("src", src)], \
         [Line("out", r.own(lib.rx_timeout(src, F(4), r.ts)))]
+
+
+@diagram("rx_timeout_to", 16)
+def _(r):
+    src = r.hot("-1--2------3-|")
+    fallback = r.cold("-7-8|")
+    return "rx_timeout_to(src, 4 frames, fallback, test)", [Line("src", src), Line("fallback (cold)", fallback)], \
+        [Line("out", r.own(lib.rx_timeout_to(src, F(4), fallback, r.ts)))]
+
+
+@diagram("rx_retry_backoff", 16)
+def _(r):
+    src = r.cold("-1-#")
+    o = ffi.new("rx_backoff_options *")
+    o.struct_size = ffi.sizeof("rx_backoff_options")
+    o.initial_delay_ns = F(1)
+    o.multiplier = 2.0
+    o.max_attempts = 3
+    return "rx_retry_backoff(src, {1 frame, ×2, 3 attempts}, test)", [Line("src (cold)", src)], \
+        [Line("out", r.own(lib.rx_retry_backoff(src, o, r.ts)))]
 
 
 # utility

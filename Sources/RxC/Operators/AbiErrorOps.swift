@@ -48,3 +48,21 @@ public func rx_retry(_ src: UnsafeMutablePointer<rx_observable>?, _ maxAttempts:
   guard let h = ObservableHandle.from(src, "rx_retry") else { return nil }
   return ObservableHandle.make(h.observable.retry(Int(clamping: maxAttempts)))
 }
+
+@c(rx_retry_when)
+public func rx_retry_when(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_retry_when_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_retry_when") else { return nil }
+  guard let fn else { setLastError("rx_retry_when: fn is NULL"); return nil }
+  let context = CContext(ctx, ctxFree)
+  return ObservableHandle.make(h.observable.retry(when: { errors in
+    // The errors handle is fn's to borrow: a retain keeps it past the call.
+    let handle = ObservableHandle.make(errors)
+    defer { rx_release(handle) }
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let notifier = fn(context.ctx, handle, &err)
+    return try CallbackResult.observable(notifier, err, "rx_retry_when")
+  }, pack: EventBox.errorValue))
+}

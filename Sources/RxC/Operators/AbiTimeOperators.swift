@@ -52,6 +52,17 @@ public func rx_timeout(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64,
   return ObservableHandle.make(o.timeout(ns, scheduler: s))
 }
 
+@c(rx_timeout_to)
+public func rx_timeout_to(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ fallback: UnsafeMutablePointer<rx_observable>?,
+  _ scheduler: UnsafeMutablePointer<rx_scheduler>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timeout_to"),
+    let f = ObservableHandle.from(fallback, "rx_timeout_to", "fallback")
+  else { return nil }
+  return ObservableHandle.make(o.timeout(ns, other: f.observable, scheduler: s))
+}
+
 @c(rx_sample)
 public func rx_sample(_ src: UnsafeMutablePointer<rx_observable>?, _ sampler: UnsafeMutablePointer<rx_observable>?)
   -> UnsafeMutablePointer<rx_observable>?
@@ -85,4 +96,57 @@ public func rx_buffer(
   return ObservableHandle.make(o.observable.buffer(
     timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
     scheduler: s, make: { RxValue.boxed(ArrayBox($0)) }))
+}
+
+@c(rx_skip_duration)
+public func rx_skip_duration(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_skip_duration") else { return nil }
+  return ObservableHandle.make(o.skip(ns, scheduler: s))
+}
+
+@c(rx_take_duration)
+public func rx_take_duration(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_take_duration") else { return nil }
+  return ObservableHandle.make(o.take(for: ns, scheduler: s))
+}
+
+@c(rx_retry_backoff)
+public func rx_retry_backoff(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ opts: UnsafePointer<rx_backoff_options>?,
+  _ scheduler: UnsafeMutablePointer<rx_scheduler>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_retry_backoff"),
+    let backoff = backoffOptions(opts)
+  else { return nil }
+  return ObservableHandle.make(o.retry(backoff: backoff, scheduler: s))
+}
+
+/// Validates rx_retry_backoff's options: NULL, a struct_size smaller than this header's
+/// struct, unknown trailing fields that are not zero, or a field out of its range is an error.
+private func backoffOptions(_ opts: UnsafePointer<rx_backoff_options>?) -> Backoff? {
+  func fail(_ message: String) -> Backoff? {
+    setLastError("rx_retry_backoff: \(message)")
+    return nil
+  }
+  guard let opts else { return fail("opts is NULL") }
+  let known = MemoryLayout<rx_backoff_options>.size
+  let size = opts.pointee.struct_size
+  if size < UInt(known) { return fail("opts->struct_size \(size) is smaller than sizeof(rx_backoff_options) (\(known))") }
+  // A newer caller's fields this library does not know must be left zero.
+  let bytes = UnsafeRawPointer(opts).assumingMemoryBound(to: UInt8.self)
+  for i in known..<Int(clamping: size) where bytes[i] != 0 {
+    return fail("opts has fields this library does not know (struct_size \(size)) set")
+  }
+  let o = opts.pointee
+  if o.initial_delay_ns < 0 { return fail("initial_delay_ns \(o.initial_delay_ns) is negative") }
+  if !(o.multiplier >= 1) { return fail("multiplier \(o.multiplier) is not at least 1") }
+  if o.max_delay_ns < 0 { return fail("max_delay_ns \(o.max_delay_ns) is negative") }
+  if !(o.jitter >= 0 && o.jitter <= 1) { return fail("jitter \(o.jitter) is not within 0...1") }
+  return Backoff(
+    initialDelay: o.initial_delay_ns, multiplier: o.multiplier, maxDelay: o.max_delay_ns,
+    maxAttempts: Int(clamping: o.max_attempts), jitter: o.jitter, seed: o.seed, resetOnNext: o.reset_on_next)
 }

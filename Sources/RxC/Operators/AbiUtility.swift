@@ -22,8 +22,7 @@ public func rx_materialize(_ src: UnsafeMutablePointer<rx_observable>?) -> Unsaf
   guard let h = ObservableHandle.from(src, "rx_materialize") else { return nil }
   return ObservableHandle.make(h.observable.materialize(pack: { event -> RxValue in
     switch event {
-    // Errors become rx_errors so rx_value_event_error can hand them out.
-    case .error(let error): return .boxed(EventBox(.error(ErrorObject.from(error))))
+    case .error(let error): return EventBox.errorValue(error)
     default: return .boxed(EventBox(event))
     }
   }))

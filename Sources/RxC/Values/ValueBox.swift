@@ -149,6 +149,9 @@ final class EventBox: ValueBox {
     default: return false
     }
   }
+
+  /// An RX_EVENT error value; the error becomes an rx_error so rx_value_event_error can hand it out.
+  static func errorValue(_ error: any Error) -> RxValue { .boxed(EventBox(.error(ErrorObject.from(error)))) }
 }
 
 /// rx_value_equal's semantics, on the Swift side.

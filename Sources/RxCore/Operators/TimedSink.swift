@@ -1,6 +1,7 @@
-/// The shell the time operators share (debounce, throttle, delay, timeout, buffer): a sink
-/// whose source events and timer ticks go through one `Drain`, so its state is touched by one
-/// thread at a time and downstream calls never overlap, without a lock held over them. A tick
+/// The shell the time operators share (debounce, throttle, delay, timeout, buffer, skip and
+/// take for a duration, retry with backoff): a sink whose source events and timer ticks go
+/// through one `Drain`, so its state is touched by one thread at a time and downstream calls
+/// never overlap, without a lock held over them. A tick
 /// that fires early is queued behind the handler that armed it, so `schedule` is safe inside
 /// `handle`.
 ///

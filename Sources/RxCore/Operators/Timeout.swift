@@ -1,49 +1,104 @@
 /// Fails with `RxError.timeout` if the first value does not arrive within `dueTime` of the
-/// subscription, or the next one within `dueTime` of its predecessor (RxSwift's timeout).
+/// subscription, or the next one within `dueTime` of its predecessor (RxSwift's timeout);
+/// with a fallback, switches to it instead: the source is disposed, then the fallback is
+/// subscribed and mirrored (RxSwift's timeout(_:other:scheduler:)).
 /// Ticks carry the number of values seen when they were armed; a later value makes them stale.
-public class Timeout<Element>: TimedProducer<Element> {
+public class Timeout<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let parameters: TimeoutParameters<Element>
+
+  public init(source: Observable<Element>, dueTime: Int64, fallback: Observable<Element>?, scheduler: Scheduler) {
+    self.source = source
+    self.parameters = TimeoutParameters(
+      timing: Timing(dueTime: Swift.max(0, dueTime), scheduler: scheduler), fallback: fallback)
+  }
+
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    TimeoutSink(observer: observer, cancel: cancel, parameters: timing).start(source)
+    TimeoutSink(observer: observer, cancel: cancel, parameters: parameters).start(source)
   }
 }
 
-class TimeoutSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Element, UInt64>> {
+struct TimeoutParameters<Element> {
+  let timing: Timing
+  let fallback: Observable<Element>?
+}
+
+class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Element, TimedInput<Element, UInt64>> {
   private var id: UInt64 = 0
+  private var switched = false
+  /// With a fallback: the source's subscription, then the fallback's (nil without one, so a
+  /// plain timeout allocates nothing more).
+  private let current: SerialDisposable?
+
+  override init(observer: Observer<Element>, cancel: any Cancelable, parameters: TimeoutParameters<Element>) {
+    current = parameters.fallback == nil ? nil : SerialDisposable()
+    super.init(observer: observer, cancel: cancel, parameters: parameters)
+  }
 
   /// Arms the first timer, then subscribes.
   final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
-    schedule(0, after: parameters.dueTime, on: parameters.scheduler)
-    return run(source)
+    guard let current else {
+      schedule(0, after: parameters.timing.dueTime, on: parameters.timing.scheduler)
+      return run(source)
+    }
+    // The timer may fire before the source's subscription is returned: then the switch has
+    // replaced `first`, and the subscription is disposed as soon as it is set.
+    let first = SingleAssignmentDisposable()
+    current.set(first)
+    schedule(0, after: parameters.timing.dueTime, on: parameters.timing.scheduler)
+    first.trySet(run(source).subscription)
+    return (self, current)
   }
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
   override func handle(_ input: TimedInput<Element, UInt64>) {
+    if switched { return }
     switch input {
     case .event(.next(let element)):
       id &+= 1
       forwardOn(.next(element))
-      schedule(id, after: parameters.dueTime, on: parameters.scheduler)
+      schedule(id, after: parameters.timing.dueTime, on: parameters.timing.scheduler)
     case .event(let stop):
       id &+= 1
       forwardTerminal(stop)
-    case .tick(let current):
-      if current == id { forwardTerminal(.error(RxError.timeout)) }
+    case .tick(let tick):
+      if tick != id { return }
+      guard let current, let fallback = parameters.fallback else {
+        forwardTerminal(.error(RxError.timeout))
+        return
+      }
+      switched = true
+      let second = SingleAssignmentDisposable()
+      current.set(second)  // disposes the source's subscription and the timer
+      second.trySet(fallback.subscribe(makeFallbackObserver()))
     }
   }
+
+  /// The fallback's observer: it forwards straight downstream, as nothing else does once
+  /// the sink has switched (a leaf gives its own).
+  func makeFallbackObserver() -> Observer<Element> { ContinuationProxy(parent: self) }
 }
 
 extension ObservableType {
   public func timeout(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
-    Timeout(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
+    Timeout(source: asObservable(), dueTime: dueTime, fallback: nil, scheduler: scheduler)
+  }
+
+  public func timeout(_ dueTime: Int64, other: Observable<Element>, scheduler: Scheduler) -> Observable<Element> {
+    Timeout(source: asObservable(), dueTime: dueTime, fallback: other, scheduler: scheduler)
   }
 }
 
 extension Observable where Element == Value {
   public func timeout(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
-    ValueTimeoutProducer(source: self, dueTime: dueTime, scheduler: scheduler)
+    ValueTimeoutProducer(source: self, dueTime: dueTime, fallback: nil, scheduler: scheduler)
+  }
+
+  public func timeout(_ dueTime: Int64, other: Observable<Value>, scheduler: Scheduler) -> Observable<Value> {
+    ValueTimeoutProducer(source: self, dueTime: dueTime, fallback: other, scheduler: scheduler)
   }
 }
 
@@ -53,11 +108,12 @@ final class ValueTimeoutProducer: Timeout<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    ValueTimeoutSink(observer: observer, cancel: cancel, parameters: timing).start(source)
+    ValueTimeoutSink(observer: observer, cancel: cancel, parameters: parameters).start(source)
   }
 }
 
 final class ValueTimeoutSink: TimeoutSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
+  override func makeFallbackObserver() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -245,6 +245,40 @@ def test_marbles_on_a_test_scheduler():
         t.close()
 
 
+def test_skip_and_take_duration_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    assert ts.expect(ts.hot("-1-2-3-4-|").skip_duration(4 * ts.FRAME, ts), "-----3-4-|")
+    ts2 = rxc.TestScheduler()
+    assert ts2.expect(ts2.hot("-1-2-3-4-|").take_duration(4 * ts2.FRAME, ts2), "-1-2|")
+    for t in (ts, ts2):
+        t.close()
+
+
+def test_timeout_to_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    assert ts.expect(ts.hot("-1-2------3|").timeout_to(3 * ts.FRAME, ts.cold("-7-8|"), ts), "-1-2---7-8|")
+    ts.close()
+
+
+def test_retry_backoff_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    assert ts.expect(ts.cold("-1-#").retry_backoff(ts.FRAME, 2.0, max_attempts=3, scheduler=ts), "-1---1----1-#")
+    ts.close()
+    with pytest.raises(Exception):
+        rxc.never().retry_backoff(0.001, multiplier=0.5)
+
+
+def test_retry_when_on_a_test_scheduler():
+    ts = rxc.TestScheduler()
+    seen = []
+
+    def handler(errors):
+        return errors.do(on_next=seen.append).take(2)
+    assert ts.expect(ts.cold("-1-#").retry_when(handler), "-1--1--1-|")
+    ts.close()
+    assert len(seen) == 2 and all(isinstance(n, rxc.Notification) for n in seen)
+
+
 def test_timer_and_interval_on_the_default_scheduler():
     assert L(rxc.timer(0.001)) == [0]
     assert L(rxc.interval(0.001).take(3)) == [0, 1, 2]

@@ -213,6 +213,7 @@ typedef void *(*rx_resource_fn)(void *ctx, rx_error **error);
 typedef rx_observable *(*rx_using_fn)(void *ctx, void *resource, rx_error **error);
 typedef void (*rx_resource_free_fn)(void *ctx, void *resource);
 typedef rx_observable *(*rx_catch_fn)(void *ctx, const rx_error *error);
+typedef rx_observable *(*rx_retry_when_fn)(void *ctx, rx_observable *errors, rx_error **error);
 typedef struct rx_by_ref {
 void *ctx;
 void (*on_next)(void *ctx, const rx_value *value);
@@ -238,6 +239,16 @@ void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_using(rx_resource_fn create, rx_using_fn use,
 rx_resource_free_fn release, void *ctx,
 rx_free_fn ctx_free);
+typedef struct rx_backoff_options {
+size_t struct_size;
+int64_t initial_delay_ns;
+double multiplier;
+int64_t max_delay_ns;
+size_t max_attempts;
+double jitter;
+uint64_t seed;
+bool reset_on_next;
+} rx_backoff_options;
 rx_observable *rx_subscribe_on(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_observe_on(rx_observable *src, rx_scheduler *scheduler);
 typedef enum rx_overflow_policy {
@@ -301,6 +312,8 @@ rx_observable *rx_default_if_empty(rx_observable *src, rx_value value);
 rx_observable *rx_switch_if_empty(rx_observable *src, rx_observable *fallback);
 rx_observable *rx_debounce(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_throttle(rx_observable *src, int64_t ns, bool latest, rx_scheduler *scheduler);
+rx_observable *rx_skip_duration(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+rx_observable *rx_take_duration(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_sample(rx_observable *src, rx_observable *sampler);
 rx_observable *rx_merge(rx_observable *const *srcs, size_t n);
 rx_observable *rx_merge_max(rx_observable *const *srcs, size_t n, size_t max_concurrent);
@@ -315,7 +328,10 @@ rx_observable *rx_catch(rx_observable *src, rx_catch_fn fn, void *ctx, rx_free_f
 rx_observable *rx_catch_with(rx_observable *src, rx_observable *fallback);
 rx_observable *rx_catch_and_return(rx_observable *src, rx_value value);
 rx_observable *rx_retry(rx_observable *src, size_t max_attempts);
+rx_observable *rx_retry_when(rx_observable *src, rx_retry_when_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+rx_observable *rx_timeout_to(rx_observable *src, int64_t ns, rx_observable *fallback, rx_scheduler *scheduler);
+rx_observable *rx_retry_backoff(rx_observable *src, const rx_backoff_options *opts, rx_scheduler *scheduler);
 rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
 rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);

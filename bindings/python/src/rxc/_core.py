@@ -877,6 +877,14 @@ def _catch_cb(ctx, err):
         return _throw_ptr(e)
 
 
+@ffi.callback("rx_observable *(void *, rx_observable *, rx_error **)")
+def _retry_when_cb(ctx, errors, err):
+    try:
+        return _owned_observable(ffi.from_handle(ctx)(Observable._own(lib.rx_retain(errors))))
+    except BaseException as e:  # the handler failed: the stream fails with its exception
+        return _throw_ptr(e)
+
+
 @ffi.callback("rx_observable *(void *)")
 def _defer_cb(ctx):
     try:
@@ -1167,6 +1175,14 @@ class Observable:
     def skip_until(self, other):
         return self._wrap(lib.rx_skip_until(self._src(), as_observable(other)._src()))
 
+    def skip_duration(self, duetime, scheduler=None):
+        """Drops the elements of the first duetime (seconds or a timedelta) after subscribing."""
+        return self._wrap(lib.rx_skip_duration(self._src(), _ns(duetime), _sched(scheduler)))
+
+    def take_duration(self, duetime, scheduler=None):
+        """Mirrors the source for duetime (seconds or a timedelta) after subscribing, then completes."""
+        return self._wrap(lib.rx_take_duration(self._src(), _ns(duetime), _sched(scheduler)))
+
     def take_last(self, n):
         return self._wrap(lib.rx_take_last(self._src(), n))
 
@@ -1260,8 +1276,34 @@ class Observable:
         """At most max_attempts subscriptions in all (0: forever)."""
         return self._wrap(lib.rx_retry(self._src(), max_attempts))
 
+    def retry_when(self, handler):
+        """Resubscribes when the Observable handler(errors) emits; errors emits each error as
+        a Notification. Its completion or error ends the stream (see rx_retry_when)."""
+        return self._wrap(_with_fn(lib.rx_retry_when, _retry_when_cb, handler, self._src()))
+
     def timeout(self, duetime, scheduler=None):
         return self._wrap(lib.rx_timeout(self._src(), _ns(duetime), _sched(scheduler)))
+
+    def timeout_to(self, duetime, fallback, scheduler=None):
+        """timeout, but switches to fallback (an Observable) instead of failing."""
+        return self._wrap(lib.rx_timeout_to(self._src(), _ns(duetime), as_observable(fallback)._src(),
+                                            _sched(scheduler)))
+
+    def retry_backoff(self, initial_delay, multiplier=2.0, max_delay=0, max_attempts=0, jitter=0.0,
+                      seed=0, reset_on_next=False, scheduler=None):
+        """Resubscribes after an error, the n-th time after initial_delay * multiplier**(n-1)
+        seconds (at most max_delay; 0: no limit), shortened by up to the share `jitter` (drawn
+        from `seed`, see rx_backoff_options); max_attempts subscriptions in all (0: forever)."""
+        o = ffi.new("rx_backoff_options *")
+        o.struct_size = ffi.sizeof("rx_backoff_options")
+        o.initial_delay_ns = _ns(initial_delay)
+        o.multiplier = multiplier
+        o.max_delay_ns = _ns(max_delay)
+        o.max_attempts = max_attempts
+        o.jitter = jitter
+        o.seed = seed
+        o.reset_on_next = bool(reset_on_next)
+        return self._wrap(lib.rx_retry_backoff(self._src(), o, _sched(scheduler)))
 
     # ---- utility ---------------------------------------------------------------------
     def do(self, observer=None, on_next=None, on_error=None, on_completed=None, on_disposed=None):

@@ -1,0 +1,64 @@
+/// Drops the elements that arrive before `dueTime` has passed since the subscription, then
+/// mirrors the source (RxSwift's skip(_:scheduler:)); terminal events pass at any time. A due
+/// time of 0 arms no timer, so even a synchronous source's elements pass.
+public class SkipDuration<Element>: TimedProducer<Element> {
+  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    SkipDurationSink(observer: observer, cancel: cancel, parameters: timing).start(source)
+  }
+}
+
+class SkipDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Element, Void>> {
+  private var open = false
+
+  /// Arms the timer before subscribing, so the window starts with the subscription.
+  final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    if parameters.dueTime == 0 {
+      open = true
+    } else {
+      schedule(after: parameters.dueTime, on: parameters.scheduler)
+    }
+    return run(source)
+  }
+
+  override func on(_ event: Event<Element>) { submit(.event(event)) }
+
+  override func handle(_ input: TimedInput<Element, Void>) {
+    switch input {
+    case .event(.next(let element)):
+      if open { forwardOn(.next(element)) }
+    case .event(let stop):
+      forwardTerminal(stop)
+    case .tick:
+      open = true
+    }
+  }
+}
+
+extension ObservableType {
+  public func skip(_ duration: Int64, scheduler: Scheduler) -> Observable<Element> {
+    SkipDuration(source: asObservable(), dueTime: duration, scheduler: scheduler)
+  }
+}
+
+extension Observable where Element == Value {
+  public func skip(_ duration: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueSkipDurationProducer(source: self, dueTime: duration, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
+// callback they create is specialized with them.
+final class ValueSkipDurationProducer: SkipDuration<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    ValueSkipDurationSink(observer: observer, cancel: cancel, parameters: timing).start(source)
+  }
+}
+
+final class ValueSkipDurationSink: SkipDurationSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
+}

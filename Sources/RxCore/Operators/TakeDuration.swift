@@ -1,0 +1,56 @@
+/// Mirrors the source until `dueTime` has passed since the subscription, then completes and
+/// disposes it (RxSwift's take(for:scheduler:)). The timer is armed even for a due time of 0,
+/// so a synchronous source's elements still pass before the completion.
+public class TakeDuration<Element>: TimedProducer<Element> {
+  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    TakeDurationSink(observer: observer, cancel: cancel, parameters: timing).start(source)
+  }
+}
+
+class TakeDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Element, Void>> {
+  /// Arms the timer before subscribing, so the window starts with the subscription.
+  final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    schedule(after: parameters.dueTime, on: parameters.scheduler)
+    return run(source)
+  }
+
+  override func on(_ event: Event<Element>) { submit(.event(event)) }
+
+  override func handle(_ input: TimedInput<Element, Void>) {
+    switch input {
+    case .event(let event):
+      if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+    case .tick:
+      forwardTerminal(.completed)
+    }
+  }
+}
+
+extension ObservableType {
+  public func take(for duration: Int64, scheduler: Scheduler) -> Observable<Element> {
+    TakeDuration(source: asObservable(), dueTime: duration, scheduler: scheduler)
+  }
+}
+
+extension Observable where Element == Value {
+  public func take(for duration: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueTakeDurationProducer(source: self, dueTime: duration, scheduler: scheduler)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
+// callback they create is specialized with them.
+final class ValueTakeDurationProducer: TakeDuration<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    ValueTakeDurationSink(observer: observer, cancel: cancel, parameters: timing).start(source)
+  }
+}
+
+final class ValueTakeDurationSink: TakeDurationSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
+}
