@@ -858,7 +858,7 @@ static void op_two_threads(Input *in) {
 static void op_scheduler(Input *in) {
   uint8_t what = u8(in), a = u8(in), slot = u8(in);
   if (!test_sched) return;
-  switch (what % 5) {
+  switch (what % 8) {
   case 0: if (p_rx_test_scheduler_advance_by) p_rx_test_scheduler_advance_by(test_sched, 1000000 * (a % 8)); break;
   case 1: if (p_rx_test_scheduler_advance_to && p_rx_scheduler_now_ns)
       p_rx_test_scheduler_advance_to(test_sched, p_rx_scheduler_now_ns(test_sched) + 500000 * (a % 8));
