@@ -363,7 +363,14 @@ public final class Drain<Item> {
     if mode.load(ordering: .relaxed) != 2 { return false }  // nobody else submits
     holder.store(0, ordering: .relaxed)  // the taker's identity goes here, never a stale one
     handoff.store(1, ordering: .releasing)
-    for _ in 0..<2048 {
+    // A short spin, then a few yields: a submitter that is not running now (one core, or a
+    // tool that runs one thread at a time, as valgrind does) gets the CPU to take the offer;
+    // without that, this thread could go on draining another thread's stream for ever.
+    for round in 0..<4 {
+      if round > 0 { sched_yield() }
+      for _ in 0..<2048 {
+        if handoff.load(ordering: .acquiring) == 2 { break }
+      }
       if handoff.load(ordering: .acquiring) == 2 { break }
     }
     if handoff.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
