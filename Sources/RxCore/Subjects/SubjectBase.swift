@@ -19,13 +19,14 @@ public class SubjectBase<Element>: Observable<Element> {
   /// Made once, in the (specialized) initializer: see `SubjectSubscription`.
   @usableFromInline let detach: SubjectSubscription.Detach
   @usableFromInline let handler: Handler
-  // Drain-owned state: touched only inside the handler.
-  @usableFromInline var observers = SubjectObservers<Element>()
-  @usableFromInline var stopEvent: Event<Element>?
-  @usableFromInline var disposed = false
+  // Drain-owned state: touched only inside the handler. Final: a stored property of a class
+  // that is not final is otherwise reached through its accessors.
+  @usableFromInline final var observers = SubjectObservers<Element>()
+  @usableFromInline final var stopEvent: Event<Element>?
+  @usableFromInline final var disposed = false
   /// Neither stopped nor disposed: events still count. Kept beside `stopEvent` and
   /// `disposed` because testing the optional event for nil copies and destroys it.
-  @usableFromInline var isLive = true
+  @usableFromInline final var isLive = true
 
   @inlinable init(handler: @escaping Handler) {
     self.handler = handler
