@@ -796,3 +796,19 @@ RX_TEST(sched_main_stop_is_not_eaten_by_blocking_calls) {
   rx_release(five);
   rx_release(bg);
 }
+
+/* Work that a scheduler ran at once (the main loop on its own thread while idle, the
+   immediate scheduler) still hands back a token that reads as disposed once disposed. */
+RX_TEST(sched_token_of_work_run_at_once_reads_disposed_after_dispose) {
+  rx_scheduler *scheds[2] = {rx_scheduler_main(), rx_scheduler_immediate()};
+  for (int i = 0; i < 2; i++) {
+    atomic_int ran = 0;
+    rx_disposable *d = rx_schedule(scheds[i], count_up, &ran, NULL);
+    CHECK(d != NULL);
+    CHECK_EQ(atomic_load(&ran), 1);
+    rx_retain(d);
+    CHECK_OK(rx_dispose(d));
+    CHECK(rx_disposable_is_disposed(d));
+    CHECK_OK(rx_dispose(d)); /* again: a no-op, and the last reference */
+  }
+}

@@ -1,10 +1,14 @@
 import CRxc
 import RxCore
+import Synchronization
 
 /// An rx_disposable. Its sort is its class: a plain token (a subscription, an action, a
 /// scheduled item) or one of the containers, which are subclasses.
 class DisposableHandle: Handle {
   let disposable: any Disposable
+  /// Set by rx_dispose: a disposable that cannot tell (work that already ran, e.g. on a
+  /// scheduler that runs it at once) still reads as disposed afterwards.
+  private let disposedByCall = Atomic<Bool>(false)
 
   init(_ disposable: any Disposable) {
     self.disposable = disposable
@@ -19,7 +23,15 @@ class DisposableHandle: Handle {
     toC().assumingMemoryBound(to: rx_disposable.self)
   }
 
-  var isDisposed: Bool { (disposable as? any Cancelable)?.isDisposed ?? false }
+  var isDisposed: Bool {
+    disposedByCall.load(ordering: .acquiring) || ((disposable as? any Cancelable)?.isDisposed ?? false)
+  }
+
+  /// rx_dispose on this handle.
+  func dispose() {
+    disposedByCall.store(true, ordering: .releasing)
+    disposable.dispose()
+  }
 
   /// Any rx_disposable: a subscription token (a `CObserver`) or a handle of this class.
   static func from(_ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "disposable")

@@ -71,7 +71,7 @@ private func disposeHandle(_ d: UnsafeMutablePointer<rx_disposable>?) -> rx_stat
   guard let h = DisposableHandle.from(d, "rx_dispose") else { return invalid(d) }
   switch h {
   case .token(let o): o.dispose()
-  case .handle(let h): h.disposable.dispose()
+  case .handle(let h): h.dispose()
   }
   h.releaseC()
   return RX_OK
