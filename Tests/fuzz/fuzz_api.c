@@ -284,13 +284,22 @@ static rx_value make_value(uint8_t b) {
   }
 }
 
-static void put_obs(rx_observable *o, int connectable, uint8_t slot) {
+/* About how many subscriptions one subscribe to the slot's observable makes: operators over
+   several copies of one source (combine_latest of itself, nested) grow it exponentially, and
+   a step may not build one that takes seconds to subscribe (fuzz-ci's per-input timeout). */
+static uint64_t obs_cost[NOBS];
+#define MAX_OBS_COST 4096
+
+static void put_obs_costing(rx_observable *o, int connectable, uint8_t slot, uint64_t cost) {
   if (!o) return;
   slot %= NOBS;
   rx_release(obs[slot]);
   obs[slot] = o;
   obs_connectable[slot] = connectable;
+  obs_cost[slot] = cost;
 }
+
+static void put_obs(rx_observable *o, int connectable, uint8_t slot) { put_obs_costing(o, connectable, slot, 1); }
 
 static rx_observable *get_obs(uint8_t slot) { return obs[slot % NOBS]; }
 
@@ -520,6 +529,13 @@ static void op_operator(Input *in) {
   rx_observable *src = get_obs(a), *other = get_obs(b), *o = NULL;
   int connectable = 0;
   if (!src) return;
+  /* an operator subscribes to at most three of src, other and the c slot's observable (src
+     standing in for a missing one) per subscription */
+  uint64_t most = obs_cost[a % NOBS];
+  if (obs_cost[b % NOBS] > most) most = obs_cost[b % NOBS];
+  if (obs_cost[c % NOBS] > most) most = obs_cost[c % NOBS];
+  uint64_t cost = 1 + 3 * most;
+  if (cost > MAX_OBS_COST) return;
   rx_observable *srcs[3] = {src, other ? other : src, get_obs(c) ? get_obs(c) : src};
   size_t n = 1 + c % 3;
   int64_t ns = 1000000 * (c % 4);
@@ -679,7 +695,7 @@ static void op_operator(Input *in) {
   default: break;
   }
 #undef CTX
-  put_obs(o, connectable, slot);
+  put_obs_costing(o, connectable, slot, cost);
 }
 
 static void op_subscribe(Input *in) {
@@ -1071,6 +1087,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     rx_release(obs[i]);
     obs[i] = NULL;
     obs_connectable[i] = 0;
+    obs_cost[i] = 0;
   }
   for (int i = 0; i < NSUBJ; i++) {
     rx_release(subj[i]);
