@@ -39,6 +39,24 @@ enum Validate {
 
   /// Whether `p` points at a live handle of `kind`, without setting an error.
   @inline(__always)
+  /// A versioned struct's `struct_size` (its first field, a size_t): the size the caller
+  /// declared, or nil (and rx_last_error()) when NULL or below `known`, this library's size
+  /// of the struct. Fields added later go at the end, so a larger size is the caller's.
+  static func structSize(_ p: UnsafeRawPointer?, known: Int, _ fn: StaticString, _ arg: StaticString, _ type: StaticString)
+    -> Int?
+  {
+    guard let p else {
+      setLastError("\(fn): \(arg) is NULL")
+      return nil
+    }
+    let declared = p.load(as: Int.self)
+    guard declared >= known else {
+      setLastError("\(fn): \(arg)->struct_size \(declared) is below sizeof(\(type)) \(known)")
+      return nil
+    }
+    return declared
+  }
+
   static func isLive(_ p: UnsafeRawPointer, _ kind: ObjectKind) -> Bool {
     UInt(bitPattern: p) & 15 == 0
       && p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic

@@ -10,16 +10,9 @@ import Synchronization
 private func flowOptions(_ opts: UnsafePointer<rx_flow_options>?, _ fn: StaticString, allowBlock: Bool = true)
   -> (policy: FlowPolicy, capacity: Int, onDropped: (RxValue) -> Void)?
 {
-  guard let opts else {
-    setLastError("\(fn): opts is NULL")
-    return nil
-  }
-  // Read only as far as the caller's struct_size says (first field): options may grow.
-  let declared = UnsafeRawPointer(opts).load(as: Int.self)
-  guard declared >= MemoryLayout<rx_flow_options>.size else {
-    setLastError("\(fn): opts->struct_size \(declared) is below sizeof(rx_flow_options) \(MemoryLayout<rx_flow_options>.size)")
-    return nil
-  }
+  guard Validate.structSize(opts, known: MemoryLayout<rx_flow_options>.size, fn, "opts", "rx_flow_options") != nil,
+    let opts
+  else { return nil }
   let options = opts.pointee
   let policy: FlowPolicy
   switch options.policy {
@@ -91,14 +84,10 @@ public func rx_flow_stats_get(_ bounded: UnsafeMutablePointer<rx_observable>?, _
   -> rx_status
 {
   guard let h = ObservableHandle.from(bounded, "rx_flow_stats_get", "bounded") else { return invalid(bounded) }
-  guard let out else { return fail(RX_EINVAL, "rx_flow_stats_get: out is NULL") }
-  let declared = UnsafeMutableRawPointer(out).load(as: Int.self)
-  guard declared >= MemoryLayout<rx_flow_stats>.size else {
-    return fail(RX_EINVAL, "rx_flow_stats_get: out->struct_size \(declared) is below sizeof(rx_flow_stats) \(MemoryLayout<rx_flow_stats>.size)")
-  }
-  guard let counters = (h.observable as? any FlowCounted)?.counters,
-    h.observable is BoundedObserveOn<RxValue> || (h.observable as? PausableProducer<RxValue, RxValue>)?.isBuffered == true
-  else {
+  guard Validate.structSize(out, known: MemoryLayout<rx_flow_stats>.size, "rx_flow_stats_get", "out", "rx_flow_stats") != nil,
+    let out
+  else { return RX_EINVAL }
+  guard let counters = (h.observable as? any FlowCounted)?.flowCounters else {
     return fail(RX_EINVAL, "rx_flow_stats_get: not an rx_observe_on_bounded or rx_pausable_buffered observable")
   }
   out.pointee.received = counters.received.load(ordering: .relaxed)

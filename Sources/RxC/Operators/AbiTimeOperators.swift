@@ -132,13 +132,12 @@ private func backoffOptions(_ opts: UnsafePointer<rx_backoff_options>?) -> Backo
     setLastError("rx_retry_backoff: \(message)")
     return nil
   }
-  guard let opts else { return fail("opts is NULL") }
   let known = MemoryLayout<rx_backoff_options>.size
-  let size = opts.pointee.struct_size
-  if size < UInt(known) { return fail("opts->struct_size \(size) is smaller than sizeof(rx_backoff_options) (\(known))") }
+  guard let size = Validate.structSize(opts, known: known, "rx_retry_backoff", "opts", "rx_backoff_options"), let opts
+  else { return nil }
   // A newer caller's fields this library does not know must be left zero.
   let bytes = UnsafeRawPointer(opts).assumingMemoryBound(to: UInt8.self)
-  for i in known..<Int(clamping: size) where bytes[i] != 0 {
+  for i in known..<size where bytes[i] != 0 {
     return fail("opts has fields this library does not know (struct_size \(size)) set")
   }
   let o = opts.pointee

@@ -45,12 +45,15 @@ extension Value {
   }
 }
 
-/// An observable with flow counters (bounded observe_on, buffered pausable).
+/// An observable that may keep flow counters: a bounded observe_on, a buffered pausable
+/// (nil for an unbuffered one, which counts nothing).
 public protocol FlowCounted: AnyObject {
-  var counters: FlowCounters { get }
+  var flowCounters: FlowCounters? { get }
 }
 
-extension BoundedObserveOn: FlowCounted {}
+extension BoundedObserveOn: FlowCounted {
+  public var flowCounters: FlowCounters? { counters }
+}
 
 public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
   let source: Observable<Element>
@@ -60,7 +63,7 @@ public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
   let limit: FlowLimit?
   let onDropped: ((Element) -> Void)?
   public var counters: FlowCounters { limit?.counters ?? unboundedCounters }
-  public var isBuffered: Bool { limit != nil }
+  public var flowCounters: FlowCounters? { limit?.counters }
 
   init(source: Observable<Element>, pauser: Observable<Pauser>, isOn: @escaping (Pauser) throws -> Bool,
        limit: FlowLimit?, onDropped: ((Element) -> Void)?)
