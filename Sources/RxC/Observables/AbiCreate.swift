@@ -108,11 +108,7 @@ public func rx_repeat_element(_ value: rx_value, _ scheduler: UnsafeMutablePoint
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let v = RxValue.from(value, "rx_repeat_element") else { return nil }
-  var on: Scheduler = CurrentThreadScheduler.instance
-  if scheduler != nil {
-    guard let s = SchedulerHandle.from(scheduler, "rx_repeat_element") else { return nil }
-    on = s.scheduler
-  }
+  guard let on = SchedulerHandle.orCurrentThread(scheduler, "rx_repeat_element") else { return nil }
   return ObservableHandle.make(Observable<RxValue>.repeatElement(v, scheduler: on))
 }
 
@@ -124,11 +120,7 @@ public func rx_generate(
   guard let condition else { setLastError("rx_generate: condition is NULL"); return nil }
   guard let iterate else { setLastError("rx_generate: iterate is NULL"); return nil }
   guard let v = RxValue.from(initial, "rx_generate") else { return nil }
-  var on: Scheduler = CurrentThreadScheduler.instance
-  if scheduler != nil {
-    guard let s = SchedulerHandle.from(scheduler, "rx_generate") else { return nil }
-    on = s.scheduler
-  }
+  guard let on = SchedulerHandle.orCurrentThread(scheduler, "rx_generate") else { return nil }
   let context = CContext(ctx, ctxFree)
   return ObservableHandle.make(Observable<RxValue>.generate(
     initialState: v, condition: CAdapt.predicate(condition, context, "rx_generate"), scheduler: on,

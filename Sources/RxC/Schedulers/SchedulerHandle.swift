@@ -28,6 +28,13 @@ class SchedulerHandle: Handle {
   {
     Validate.handle(p, .scheduler, as: SchedulerHandle.self, fn, arg)
   }
+
+  /// The scheduler of a parameter that may be NULL: NULL is the current-thread scheduler;
+  /// nil (and rx_last_error()) for a bad handle.
+  static func orCurrentThread(_ p: UnsafeRawPointer?, _ fn: StaticString) -> Scheduler? {
+    guard p != nil else { return CurrentThreadScheduler.instance }
+    return from(p, fn)?.scheduler
+  }
 }
 
 /// immediate, current_thread and main: one instance each for the whole process. Their C
