@@ -24,6 +24,6 @@ from ._core import (
 )
 from ._runloop import RunLoop
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = [n for n in dir() if not n.startswith("_")]
