@@ -59,7 +59,8 @@ class AmbSink<Element>: Sink<Element, Element> {
   }
 
   final func submit(_ index: Int, _ event: Event<Element>) {
-    drain.submit((index, event)) { self.handle($0.0, $0.1) }
+    // Inline when the drain is free: the event is handled where it is, not copied into an item.
+    drain.submit((index, event), inline: { handle(index, event) }) { [unowned(unsafe) self] in self.handle($0.0, $0.1) }
   }
 
   private func handle(_ index: Int, _ event: Event<Element>) {

@@ -52,7 +52,7 @@ class TakeUntilSink<Element, Other>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) { submit(.source(event)) }
 
-  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { [unowned(unsafe) self] in self.handle($0) } }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
