@@ -45,7 +45,7 @@ class CombineLatestProducer<Source, Result>: Producer<Result> {
 
 /// Events of all sources are serialized through one Drain; the state below is touched only
 /// by the draining thread (and by deinit, after it).
-class CombineLatestSink<Source, Result>: Sink<Source, Result> {
+class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
   let parent: CombineLatestProducer<Source, Result>
   let drain = Drain<(Int, Event<Source>)>()
   let subscriptions: [SingleAssignmentDisposable]
@@ -98,10 +98,10 @@ class CombineLatestSink<Source, Result>: Sink<Source, Result> {
 
   /// The observer of the i-th source (a hook for the Value leaf).
   func makeObserver(_ index: Int) -> Observer<Source> {
-    IndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    IndexedObserver(parent: self, index: index)
   }
 
-  final func submit(_ index: Int, _ event: Event<Source>) {
+  override func submit(_ index: Int, _ event: Event<Source>) {
     // Inline when the drain is free: the event is handled where it is, not copied into an item.
     drain.submit((index, event), inline: { handle(index, event) }) { [unowned(unsafe) self] in self.handle($0.0, $0.1) }
   }
@@ -157,6 +157,7 @@ final class ValueCombineLatestProducer: CombineLatestProducer<Value, Value> {
 
 final class ValueCombineLatestSink: CombineLatestSink<Value, Value> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    ValueIndexedObserver(parent: self, index: index)
   }
+  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
 }

@@ -44,7 +44,7 @@ class ZipProducer<Source, Result>: Producer<Result> {
 
 /// Events of all sources are serialized through one Drain; the state below is touched only
 /// by the draining thread (and by deinit, after it).
-class ZipSink<Source, Result>: Sink<Source, Result> {
+class ZipSink<Source, Result>: IndexedSink<Source, Result> {
   let parent: ZipProducer<Source, Result>
   let drain = Drain<(Int, Event<Source>)>()
   let subscriptions: [SingleAssignmentDisposable]
@@ -94,10 +94,10 @@ class ZipSink<Source, Result>: Sink<Source, Result> {
 
   /// The observer of the i-th source (a hook for the Value leaf).
   func makeObserver(_ index: Int) -> Observer<Source> {
-    IndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    IndexedObserver(parent: self, index: index)
   }
 
-  final func submit(_ index: Int, _ event: Event<Source>) {
+  override func submit(_ index: Int, _ event: Event<Source>) {
     // Inline when the drain is free: the event is handled where it is, not copied into an item.
     drain.submit((index, event), inline: { handle(index, event) }) { [unowned(unsafe) self] in self.handle($0.0, $0.1) }
   }
@@ -174,6 +174,7 @@ final class ValueZipProducer: ZipProducer<Value, Value> {
 
 final class ValueZipSink: ZipSink<Value, Value> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    ValueIndexedObserver(parent: self, index: index)
   }
+  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
 }
