@@ -31,6 +31,40 @@ public func rx_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) ->
   return ObservableHandle(connectable, connectable: connectable).cPointer
 }
 
+@c(rx_replay_all)
+public func rx_replay_all(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_replay_all") else { return nil }
+  let connectable = h.observable.replayAll()
+  return ObservableHandle(connectable, connectable: connectable).cPointer
+}
+
+@c(rx_multicast)
+public func rx_multicast(_ src: UnsafeMutablePointer<rx_observable>?, _ subject: UnsafeMutablePointer<rx_subject>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_multicast") else { return nil }
+  guard let s = SubjectHandle.from(subject, "rx_multicast") else { return nil }
+  guard let core = s.core as? any SubjectType<RxValue> else {
+    setLastError("rx_multicast: subject is \(s.sort.name), which never terminates; multicast needs a subject")
+    return nil
+  }
+  guard let hold = SubjectHold(s) else {
+    setLastError("rx_multicast: subject was released")
+    return nil
+  }
+  // The closure keeps a C reference to the subject: releasing the caller's last one would
+  // dispose it under the connectable.
+  let connectable = h.observable.multicastKeepingSubject({ withExtendedLifetime(hold) { core } })
+  return ObservableHandle(connectable, connectable: connectable).cPointer
+}
+
+@c(rx_share_forever)
+public func rx_share_forever(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_share_forever") else { return nil }
+  guard let size = bufferSize(n, "rx_share_forever") else { return nil }
+  return ObservableHandle.make(h.observable.share(replay: size, scope: .forever))
+}
+
 @c(rx_connect)
 public func rx_connect(_ connectable: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_disposable>? {
   guard let c = connectableOf(connectable, "rx_connect") else { return nil }
@@ -107,8 +141,20 @@ private func connectableOf(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: Stat
 {
   guard let h = ObservableHandle.from(p, fn, "connectable") else { return nil }
   guard let c = h.connectable as? ConnectableObservable<RxValue> else {
-    setLastError("\(fn): connectable is not an observable made by rx_publish or rx_replay")
+    setLastError("\(fn): connectable is not an observable made by rx_publish, rx_replay, rx_replay_all or rx_multicast")
     return nil
   }
   return c
+}
+
+/// One C reference to a subject handle, held as long as this object lives.
+private final class SubjectHold {
+  let handle: SubjectHandle
+
+  init?(_ handle: SubjectHandle) {
+    guard handle.retainC() else { return nil }
+    self.handle = handle
+  }
+
+  deinit { handle.releaseC() }
 }

@@ -44,6 +44,20 @@ public func rx_behavior_relay_new(_ initial: rx_value) -> UnsafeMutablePointer<r
   return SubjectHandle.make(.behaviorRelay, BehaviorRelay(value: v))
 }
 
+@c(rx_replay_relay_new)
+public func rx_replay_relay_new(_ bufferSize: UInt) -> UnsafeMutablePointer<rx_subject>? {
+  guard bufferSize >= 1 else {
+    setLastError("rx_replay_relay_new: buffer_size must be at least 1")
+    return nil
+  }
+  return SubjectHandle.make(.replayRelay, ReplayRelay<RxValue>(bufferSize: Int(clamping: bufferSize)))
+}
+
+@c(rx_replay_relay_new_unbounded)
+public func rx_replay_relay_new_unbounded() -> UnsafeMutablePointer<rx_subject>? {
+  SubjectHandle.make(.replayRelay, ReplayRelay<RxValue>.createUnbounded())
+}
+
 @c(rx_subject_on_next)
 public func rx_subject_on_next(_ subject: UnsafeMutablePointer<rx_subject>?, _ value: rx_value) -> rx_status {
   // The hot case in a frame of its own (nothing is live across the call, so nothing is
