@@ -864,6 +864,33 @@ def _(r):
         [Line("out, 1st", out), Line("out, 2nd", out, at=7)]
 
 
+@diagram("rx_share_forever", 14)
+def _(r):
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-|"))
+    out = r.own(lib.rx_share_forever(src, 2))
+    return "rx_share_forever(src, 2): the 2nd, after the end, gets the replay without a resubscription", [line], \
+        [Line("out, 1st", out), Line("out, 2nd", out, at=10)]
+
+
+@diagram("rx_replay_all", 14)
+def _(r):
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-|"))
+    out = r.own(lib.rx_replay_all(src))
+    r.at(1, lambda: r.owned.append(lib.rx_connect(out)))
+    return "rx_replay_all(src), rx_connect at frame 1", [line], \
+        [Line("out, 1st", out), Line("out, 2nd", out, at=7)]
+
+
+@diagram("rx_multicast", 14)
+def _(r):
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-|"))
+    subject = r.own(lib.rx_behavior_subject_new(lib.rx_int(0)))
+    out = r.own(lib.rx_multicast(src, subject))
+    r.at(3, lambda: r.owned.append(lib.rx_connect(out)))
+    return "rx_multicast(src, a behavior subject of 0), rx_connect at frame 3", [line], \
+        [Line("out, 1st", out), Line("out, 2nd", out, at=6)]
+
+
 @diagram("rx_ref_count", 16)
 def _(r):
     line, src = r.watch("src (cold)", r.cold("-1-2-3-4-5-6-|"))

@@ -226,6 +226,38 @@ def test_sharing():
         assert c[-1] == 3
 
 
+def test_share_forever_replay_all_multicast():
+    subscriptions = []
+
+    def sub(em):
+        subscriptions.append(1)
+        em.on_next(len(subscriptions))
+        em.on_completed()
+    src = rxc.create(sub)
+    forever = src.share_forever(1)
+    a, b = [], []
+    forever.subscribe(a.append).dispose()
+    forever.subscribe(b.append).dispose()
+    assert a == [1] and b == [1] and len(subscriptions) == 1  # the late one got the replay
+    with rxc.PublishSubject() as hot:
+        everything = hot.replay_all()
+        with everything.connect():
+            for i in (1, 2, 3):
+                hot.on_next(i)
+            c = []
+            everything.subscribe(c.append).dispose()
+            assert c == [1, 2, 3]
+    with rxc.ReplaySubject(2) as s:
+        m = rxc.of(1, 2, 3).multicast(s)
+        with m.connect():
+            d = []
+            m.subscribe(d.append).dispose()
+            assert d == [2, 3]
+    with rxc.PublishRelay() as relay:
+        with pytest.raises(rxc.RxStatusError, match="never terminates"):
+            rxc.of(1).multicast(relay)
+
+
 def test_marbles_on_a_test_scheduler():
     ts = rxc.TestScheduler()
     typed = ts.hot("-1-2------3---|")

@@ -137,6 +137,8 @@ rx_subject *rx_replay_subject_new_unbounded(void);
 rx_subject *rx_async_subject_new(void);
 rx_subject *rx_publish_relay_new(void);
 rx_subject *rx_behavior_relay_new(rx_value initial);
+rx_subject *rx_replay_relay_new(size_t buffer_size);
+rx_subject *rx_replay_relay_new_unbounded(void);
 rx_status rx_subject_on_next(rx_subject *subject, rx_value value);
 rx_status rx_subject_on_error(rx_subject *subject, const rx_error *error);
 rx_status rx_subject_on_completed(rx_subject *subject);
@@ -339,8 +341,11 @@ rx_observable *rx_materialize(rx_observable *src);
 rx_observable *rx_dematerialize(rx_observable *src);
 rx_observable *rx_share(rx_observable *src);
 rx_observable *rx_share_replay(rx_observable *src, size_t n);
+rx_observable *rx_share_forever(rx_observable *src, size_t n);
 rx_observable *rx_publish(rx_observable *src);
 rx_observable *rx_replay(rx_observable *src, size_t n);
+rx_observable *rx_replay_all(rx_observable *src);
+rx_observable *rx_multicast(rx_observable *src, rx_subject *subject);
 rx_disposable *rx_connect(rx_observable *connectable);
 rx_observable *rx_ref_count(rx_observable *connectable);
 rx_observable *rx_as_driver(rx_observable *src, rx_value on_error_value);
@@ -386,6 +391,6 @@ const rx_marble_value *values, size_t n_values,
 const rx_error *error);
 /* integer constants of rxc.h */
 #define RX_VERSION_MAJOR 0
-#define RX_VERSION_MINOR 3
+#define RX_VERSION_MINOR 4
 #define RX_VERSION_PATCH 0
 #define RX_MARBLE_FRAME_NS 1000000

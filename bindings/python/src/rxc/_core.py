@@ -1343,6 +1343,18 @@ class Observable:
     def replay(self, n=0):
         return ConnectableObservable._own(lib.rx_replay(self._src(), n))
 
+    def replay_all(self):
+        return ConnectableObservable._own(lib.rx_replay_all(self._src()))
+
+    def multicast(self, subject):
+        """Connectable through `subject` (a Subject, not a relay), the same for every connection."""
+        return ConnectableObservable._own(lib.rx_multicast(self._src(), subject._subject()))
+
+    def share_forever(self, n=0):
+        """share_replay(n) whose subject outlives the connection: late subscribers after the
+        end get the replay and the terminal event, without a new subscription of the source."""
+        return self._wrap(lib.rx_share_forever(self._src(), n))
+
     # ---- traits ----------------------------------------------------------------------
     def as_driver(self, on_error_value=None):
         with _Borrowed(on_error_value) as v:
@@ -1755,6 +1767,18 @@ class PublishRelay(Subject):
 
     def __init__(self):
         super().__init__(lib.rx_publish_relay_new())
+
+    accept = Subject.on_next
+
+
+class ReplayRelay(Subject):
+    """A replay subject that never terminates: the last buffer_size values (all when None)."""
+
+    __slots__ = ()
+
+    def __init__(self, buffer_size=None):
+        super().__init__(lib.rx_replay_relay_new_unbounded() if buffer_size is None
+                         else lib.rx_replay_relay_new(buffer_size))
 
     accept = Subject.on_next
 
