@@ -1433,6 +1433,44 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry_backoff(rx_observable *s
  * ctx_free(tap.ctx) runs once when the observable and all its subscriptions are gone. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
 /**
+ * @abstract The hooks of rx_do_with_hooks (RxSwift's do(onNext:afterNext:onError:afterError:
+ * onCompleted:afterCompleted:onSubscribe:onSubscribed:onDispose:)). Set struct_size to
+ * sizeof(rx_do_hooks) (fields added later go at the end; bytes past the fields a library
+ * knows must be zero) and leave NULL the hooks you do not use:
+ * `rx_do_hooks h = {sizeof h, .ctx = me, .on_next = log_value};`.
+ */
+typedef struct rx_do_hooks {
+  size_t struct_size;                                    /* sizeof(rx_do_hooks) */
+  void *ctx;                                             /* passed to every hook */
+  void (*on_next)(void *ctx, rx_value value);            /* before the value goes downstream */
+  void (*after_next)(void *ctx, rx_value value);         /* after the subscriber had it */
+  void (*on_error)(void *ctx, const rx_error *error);    /* before the error goes downstream */
+  void (*after_error)(void *ctx, const rx_error *error); /* after the subscriber had it */
+  void (*on_completed)(void *ctx);                       /* before completion goes downstream */
+  void (*after_completed)(void *ctx);                    /* after the subscriber had it */
+  void (*on_subscribe)(void *ctx);                       /* before src is subscribed */
+  void (*on_subscribed)(void *ctx);                      /* after src's subscribe returned */
+  void (*on_dispose)(void *ctx);                         /* after src's subscription was disposed */
+} rx_do_hooks;
+
+/**
+ * @abstract Calls hooks (each may be NULL) around every subscription and event, in RxSwift's
+ * order: on_subscribe, src subscribed (events it emits synchronously come here), on_subscribed;
+ * for each event its on_ hook, then the subscriber's callback, then its after_ hook; after a
+ * terminal event's after_ hook the subscription ends, and on_dispose runs once per
+ * subscription, after src's subscription was disposed, however it ended (terminal event,
+ * rx_dispose, or a source dropping it).
+ * @discussion Values and errors are borrowed for the call. Event hooks run on the thread
+ * delivering the event, never two at once for one subscription; on_subscribe and
+ * on_subscribed on the subscribing thread; on_dispose on the thread that ends the
+ * subscription, which may overlap an event hook running on another thread when you dispose
+ * from there. Hooks cannot fail the stream. hooks is read during the call only;
+ * ctx_free(hooks->ctx) runs once when the observable and all its subscriptions are gone.
+ * NULL or a wrong handle for src, NULL hooks, a struct_size below sizeof(rx_do_hooks), or
+ * unknown trailing fields not zero: NULL and rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do_with_hooks(rx_observable *src, const rx_do_hooks *hooks, rx_free_fn ctx_free);
+/**
  * @abstract Delivers each value and the completion `ns` later, on `scheduler`; an error is
  * delivered at once and drops what is still delayed (as RxSwift). Negative ns is 0.
  */

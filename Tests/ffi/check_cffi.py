@@ -288,6 +288,14 @@ def arg_for(fname, index, ctype):
         out.struct_size = ffi.sizeof("rx_flow_stats")
         keep.append(out)
         return out
+    if name in ("rx_do_hooks const *", "rx_do_hooks *"):
+        h = ffi.new("rx_do_hooks *")
+        h.struct_size = ffi.sizeof("rx_do_hooks")
+        for field, ftype in ffi.typeof("rx_do_hooks").fields:
+            if ftype.type.kind == "pointer" and ftype.type.item.kind == "function":
+                setattr(h, field, callback(ftype.type))
+        keep.append(h)
+        return h
     if name in ("rx_backoff_options const *", "rx_backoff_options *"):
         o = ffi.new("rx_backoff_options *")
         o.struct_size = ffi.sizeof("rx_backoff_options")

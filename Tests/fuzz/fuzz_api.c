@@ -65,7 +65,7 @@
   X(rx_skip_duration) X(rx_take_duration) \
   X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when) \
   X(rx_replay_relay_new) X(rx_replay_relay_new_unbounded) X(rx_replay_all) X(rx_multicast) \
-  X(rx_share_forever)
+  X(rx_share_forever) X(rx_do_with_hooks)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -545,7 +545,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 86) {
+  switch (which % 87) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -693,6 +693,19 @@ static void op_operator(Input *in) {
     if (p_rx_multicast) { o = p_rx_multicast(src, subj[c % NSUBJ]); connectable = o != NULL; }
     break;
   case 85: if (p_rx_share_forever) o = p_rx_share_forever(src, c % 3); break;
+  case 86: if (p_rx_do_with_hooks) {
+      /* the hooks that c's bits pick, or a struct_size too small */
+      Ctx *t = ctx_new(0, 0);
+      rx_do_hooks h = {(c & 0x80) ? 1 : sizeof h, t};
+      if (c & 1) h.on_next = tap_next, h.after_next = tap_next;
+      if (c & 2) h.on_error = tap_error, h.after_error = tap_error;
+      if (c & 4) h.on_completed = tap_plain, h.after_completed = tap_plain;
+      if (c & 8) h.on_subscribe = tap_plain, h.on_subscribed = tap_plain;
+      if (c & 16) h.on_dispose = tap_plain;
+      o = p_rx_do_with_hooks(src, &h, ctx_free);
+      if (!o) ctx_free(t);
+    }
+    break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -803,6 +803,14 @@ def _(r):
     return "rx_do(src, tap, NULL)", [Line("src", src)], [Line("out", r.own(lib.rx_do(src, tap[0], NULL)))]
 
 
+@diagram("rx_do_with_hooks", 12)
+def _(r):
+    src = r.hot("-1-2-3-|")
+    hooks = keep(ffi.new("rx_do_hooks *", {"struct_size": ffi.sizeof("rx_do_hooks")}))
+    return "rx_do_with_hooks(src, &hooks, NULL)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_do_with_hooks(src, hooks, NULL)))]
+
+
 @diagram("rx_delay", 14)
 def _(r):
     src = r.hot("-1-2--3-|")

@@ -206,6 +206,25 @@ def test_do_tap_sees_events_first():
     assert order == [("tap", 1), ("sub", 1), ("tap", 2), ("sub", 2), "tap-done", "tap-disposed", "disposed"]
 
 
+def test_do_hooks_order():
+    order = []
+
+    def log(tag):
+        return lambda *a: order.append((tag,) + a)
+    obs = rxc.of(1).do_hooks(on_next=log("on"), after_next=log("after"), on_completed=log("on|"),
+                             after_completed=log("after|"), on_subscribe=log("subscribe"),
+                             on_subscribed=log("subscribed"), on_dispose=log("dispose"))
+    with obs.subscribe(on_next=log("sub"), on_completed=log("sub|")):
+        pass
+    assert order == [("subscribe",), ("on", 1), ("sub", 1), ("after", 1), ("on|",), ("sub|",), ("after|",),
+                     ("subscribed",), ("dispose",)]
+    errors = []
+    failing = rxc.throw(rxc.RxError("bad", 1001)).do_hooks(on_error=errors.append, after_error=errors.append)
+    with failing.subscribe(on_error=lambda e: None):
+        pass
+    assert [e.code for e in errors] == [1001, 1001]
+
+
 def test_sharing():
     subscriptions = []
 

@@ -335,6 +335,20 @@ rx_observable *rx_timeout(rx_observable *src, int64_t ns, rx_scheduler *schedule
 rx_observable *rx_timeout_to(rx_observable *src, int64_t ns, rx_observable *fallback, rx_scheduler *scheduler);
 rx_observable *rx_retry_backoff(rx_observable *src, const rx_backoff_options *opts, rx_scheduler *scheduler);
 rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
+typedef struct rx_do_hooks {
+size_t struct_size;
+void *ctx;
+void (*on_next)(void *ctx, rx_value value);
+void (*after_next)(void *ctx, rx_value value);
+void (*on_error)(void *ctx, const rx_error *error);
+void (*after_error)(void *ctx, const rx_error *error);
+void (*on_completed)(void *ctx);
+void (*after_completed)(void *ctx);
+void (*on_subscribe)(void *ctx);
+void (*on_subscribed)(void *ctx);
+void (*on_dispose)(void *ctx);
+} rx_do_hooks;
+rx_observable *rx_do_with_hooks(rx_observable *src, const rx_do_hooks *hooks, rx_free_fn ctx_free);
 rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_materialize(rx_observable *src);

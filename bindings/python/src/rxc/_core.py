@@ -720,6 +720,31 @@ def _tap_disposed(ctx):  # rx_do: on_disposed per subscription; ctx_free frees
         _unraisable("Exception ignored in an rxc do(on_disposed=...) callback", s.on_disposed)
 
 
+_HOOK_NAMES = ("on_next", "after_next", "on_error", "after_error", "on_completed", "after_completed",
+               "on_subscribe", "on_subscribed", "on_dispose")
+
+
+def _hook_callback(i):
+    """The C hook for do_hooks' i-th function (ctx: the tuple of the nine)."""
+    what = "Exception ignored in an rxc do_hooks(%s=...) callback" % _HOOK_NAMES[i]
+
+    def call(ctx, *args):
+        fn = ffi.from_handle(ctx)[i]
+        try:
+            fn(*args)
+        except BaseException:
+            _unraisable(what, fn)
+    if i < 2:
+        return ffi.callback("void(void *, rx_value)",
+                            lambda ctx, v: call(ctx, v.i if v.kind == _INT else _to_py(v)))
+    if i < 4:
+        return ffi.callback("void(void *, const rx_error *)", lambda ctx, e: call(ctx, _error_to_py(e)))
+    return ffi.callback("void(void *)", lambda ctx: call(ctx))
+
+
+_HOOK_CALLBACKS = tuple(_hook_callback(i) for i in range(len(_HOOK_NAMES)))
+
+
 def _observer_parts(observer, on_next, on_error, on_completed, on_disposed):
     if observer is not None:
         if callable(observer) and not hasattr(observer, "on_next"):
@@ -1317,6 +1342,23 @@ class Observable:
         return self._wrap(p)
 
     do_action = do
+
+    def do_hooks(self, on_next=None, after_next=None, on_error=None, after_error=None, on_completed=None,
+                 after_completed=None, on_subscribe=None, on_subscribed=None, on_dispose=None):
+        """RxSwift's do with every hook: on_* before the subscriber sees the event, after_*
+        after it; on_subscribe / on_subscribed around the source's subscription; on_dispose
+        once per subscription, after the source's subscription was disposed."""
+        fns = (on_next, after_next, on_error, after_error, on_completed, after_completed, on_subscribe,
+               on_subscribed, on_dispose)
+        ctx = _put(fns)
+        hooks = ffi.new("rx_do_hooks *", dict(
+            {name: (cb if fn is not None else NULL) for name, fn, cb in zip(_HOOK_NAMES, fns, _HOOK_CALLBACKS)},
+            struct_size=ffi.sizeof("rx_do_hooks"), ctx=ctx))
+        p = lib.rx_do_with_hooks(self._src(), hooks, _free_cb)
+        if p == NULL:
+            _drop(ctx)
+            _checkp(p)
+        return self._wrap(p)
 
     def delay(self, duetime, scheduler=None):
         return self._wrap(lib.rx_delay(self._src(), _ns(duetime), _sched(scheduler)))
