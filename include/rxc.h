@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #endif
 
 #ifdef __cplusplus
@@ -1470,6 +1471,44 @@ typedef struct rx_do_hooks {
  * unknown trailing fields not zero: NULL and rx_last_error().
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do_with_hooks(rx_observable *src, const rx_do_hooks *hooks, rx_free_fn ctx_free);
+/** The C library's FILE, as rx_debug takes it. Under RX_CDEF (FFI declarations) an opaque
+ * struct: pass NULL (stderr) or a FILE * obtained from C (fopen, fdopen...). */
+#if defined(RX_CDEF)
+typedef struct rx_file rx_file;
+#else
+typedef FILE rx_file;
+#endif
+/** Receives one rx_debug line: NUL-terminated, without a newline, borrowed for the call. */
+typedef void (*rx_debug_fn)(void *ctx, const char *line);
+
+/**
+ * @abstract RxSwift's debug: writes a line for every subscription, event and disposal, and
+ * passes everything on unchanged.
+ * @discussion Each line is
+ *   `<seconds>.<microseconds> tid <thread id> <label> -> <what>`
+ * with the CLOCK_MONOTONIC time (6 decimals), the kernel thread id (gettid) of the thread
+ * the line is written on, and <what> one of: `subscribed` (written on the subscribing
+ * thread, before src is subscribed), `next(<value>)`, `error(<code> <message>)`,
+ * `completed` (each written on the thread delivering the event, before the subscriber gets
+ * it), `disposed` (once per subscription, after src's subscription was disposed, on the
+ * thread that ended it; also after a terminal event). Values are written as numbers, true /
+ * false, none, 0x<hex> for a pointer, "text" for a string, [a, b] for an array, bytes[<n>],
+ * object, observable, event(<event>). Lines of concurrent subscriptions may interleave,
+ * never mix. `label` is copied; NULL is "rx_debug". `out` is borrowed and must stay open
+ * while the result or a subscription to it lives; NULL is stderr. Each line is written with
+ * one fputs (a newline appended), then fflush(out). src is borrowed (retained by the
+ * result). NULL or a wrong handle for src: NULL and rx_last_error(). Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debug(rx_observable *src, const char *label, rx_file *out);
+/**
+ * @abstract rx_debug, handing each line to fn(ctx, line) instead of a FILE (for FFIs).
+ * @discussion The same lines (without the newline), on the same threads, as rx_debug;
+ * calls for one subscription never overlap, except `disposed` when you dispose from another
+ * thread while an event is being delivered. ctx_free(ctx) runs once when the observable and
+ * all its subscriptions are gone. NULL or a wrong handle for src, or NULL fn: NULL and
+ * rx_last_error(). Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debug_callback(rx_observable *src, const char *label, rx_debug_fn fn, void *ctx, rx_free_fn ctx_free);
 /**
  * @abstract Delivers each value and the completion `ns` later, on `scheduler`; an error is
  * delivered at once and drops what is still delayed (as RxSwift). Negative ns is 0.

@@ -65,7 +65,7 @@
   X(rx_skip_duration) X(rx_take_duration) \
   X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when) \
   X(rx_replay_relay_new) X(rx_replay_relay_new_unbounded) X(rx_replay_all) X(rx_multicast) \
-  X(rx_share_forever) X(rx_do_with_hooks)
+  X(rx_share_forever) X(rx_do_with_hooks) X(rx_debug) X(rx_debug_callback)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -254,6 +254,9 @@ static rx_observer rec_observer(void) {
 static void tap_next(void *ctx, rx_value v) { (void)v; ctx_use(ctx); }
 static void tap_error(void *ctx, const rx_error *e) { (void)e; ctx_use(ctx); }
 static void tap_plain(void *ctx) { ctx_use(ctx); }
+static void debug_line(void *ctx, const char *line) { ctx_use(ctx); (void)strlen(line); }
+/* rx_debug's lines go here (not to stderr, where the fuzzer reports). */
+static FILE *debug_out;
 
 /* ------------------------------------------------------------------ program state */
 
@@ -545,7 +548,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 87) {
+  switch (which % 89) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -703,6 +706,13 @@ static void op_operator(Input *in) {
       if (c & 8) h.on_subscribe = tap_plain, h.on_subscribed = tap_plain;
       if (c & 16) h.on_dispose = tap_plain;
       o = p_rx_do_with_hooks(src, &h, ctx_free);
+      if (!o) ctx_free(t);
+    }
+    break;
+  case 87: if (p_rx_debug && debug_out) o = p_rx_debug(src, (c & 1) ? "fuzz" : NULL, debug_out); break;
+  case 88: if (p_rx_debug_callback) {
+      Ctx *t = ctx_new(0, 0);
+      o = p_rx_debug_callback(src, (c & 1) ? "fuzz" : NULL, (c & 2) ? debug_line : NULL, t, ctx_free);
       if (!o) ctx_free(t);
     }
     break;
@@ -1057,6 +1067,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   OPTIONAL_API(LOAD)
+  debug_out = fopen("/dev/null", "w");
   /* The shared schedulers count from their first use: use them before the baseline. */
   if (p_rx_scheduler_immediate) p_rx_scheduler_immediate();
   if (p_rx_scheduler_current_thread) p_rx_scheduler_current_thread();

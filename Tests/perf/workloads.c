@@ -221,6 +221,13 @@ static rx_observable *op_do_with_hooks(rx_observable *src) {
   rx_do_hooks h = {sizeof h, .on_next = count_next, .after_next = count_next};
   return rx_do_with_hooks(src, &h, NULL);
 }
+static void ignore_line(void *ctx, const char *line) { (void)ctx, (void)line; }
+static rx_observable *op_debug_callback(rx_observable *src) { return rx_debug_callback(src, "w", ignore_line, NULL, NULL); }
+static rx_observable *op_debug(rx_observable *src) {
+  static FILE *devnull;
+  if (!devnull) devnull = fopen("/dev/null", "w");
+  return rx_debug(src, "w", devnull);
+}
 static rx_observable *op_take_until(rx_observable *src) {
   rx_observable *never = rx_never(), *o = rx_take_until(src, never);
   rx_release(never);
@@ -462,7 +469,7 @@ static const Workload workloads[] = {
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
   OP(take_until_predicate), OP(using), OP(catch_with), OP(flat_map_max), OP(flat_map_max_just),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
-  OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(retry_when), OP(do), OP(do_with_hooks),
+  OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(retry_when), OP(do), OP(do_with_hooks), OP(debug), OP(debug_callback),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(share_forever), OP(publish_ref_count),
   OP(replay_ref_count), OP(replay_all_ref_count), OP(multicast_ref_count), OP(driver), OP(signal), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat), TWO(merge_max),

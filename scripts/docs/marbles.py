@@ -36,6 +36,16 @@ def keep(x):
     return x
 
 
+_libc = cffi.FFI()
+_libc.cdef("void *fopen(const char *, const char *);")
+
+
+def devnull():
+    """A FILE * on /dev/null, for rx_debug (open until the process ends)."""
+    f = _libc.dlopen(None).fopen(b"/dev/null", b"w")
+    return ffi.cast("rx_file *", int(_libc.cast("uintptr_t", f)))
+
+
 # ---- values as labels ----------------------------------------------------------------------
 OBS_NAMES = {}  # address of an observable -> the name a diagram gave it
 
@@ -809,6 +819,21 @@ def _(r):
     hooks = keep(ffi.new("rx_do_hooks *", {"struct_size": ffi.sizeof("rx_do_hooks")}))
     return "rx_do_with_hooks(src, &hooks, NULL)", [Line("src", src)], \
         [Line("out", r.own(lib.rx_do_with_hooks(src, hooks, NULL)))]
+
+
+@diagram("rx_debug", 12)
+def _(r):
+    src = r.hot("-1-2-3-|")
+    return "rx_debug(src, \"src\", a FILE *): lines beside an unchanged stream", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_debug(src, b"src", devnull())))]
+
+
+@diagram("rx_debug_callback", 12)
+def _(r):
+    src = r.hot("-1-2-#")
+    line_fn = keep(ffi.callback("rx_debug_fn", lambda ctx, line: None))
+    return "rx_debug_callback(src, \"src\", fn, NULL, NULL)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_debug_callback(src, b"src", line_fn, NULL, NULL)))]
 
 
 @diagram("rx_delay", 14)

@@ -1,3 +1,6 @@
+import re
+import threading
+
 import pytest
 
 import rxc
@@ -223,6 +226,22 @@ def test_do_hooks_order():
     with failing.subscribe(on_error=lambda e: None):
         pass
     assert [e.code for e in errors] == [1001, 1001]
+
+
+def test_debug_lines(capfd):
+    got = []
+    assert rxc.of(1, "x").debug("tag", got.append).blocking_to_list() == [1, "x"]
+    tid = threading.get_native_id()
+    events = []
+    for line in got:
+        m = re.fullmatch(r"(\d+)\.(\d{6}) tid (\d+) tag -> (.*)", line)
+        assert m, line
+        assert int(m.group(3)) == tid
+        events.append(m.group(4))
+    assert events == ["subscribed", "next(1)", 'next("x")', "completed", "disposed"]
+    rxc.just(5).debug().blocking_to_list()  # to the C library's stderr
+    err = capfd.readouterr().err
+    assert "rx_debug -> next(5)" in err
 
 
 def test_sharing():

@@ -720,6 +720,15 @@ def _tap_disposed(ctx):  # rx_do: on_disposed per subscription; ctx_free frees
         _unraisable("Exception ignored in an rxc do(on_disposed=...) callback", s.on_disposed)
 
 
+@ffi.callback("void(void *, const char *)")
+def _debug_line_cb(ctx, line):
+    fn = ffi.from_handle(ctx)
+    try:
+        fn(ffi.string(line).decode("utf-8", "replace"))
+    except BaseException:
+        _unraisable("Exception ignored in an rxc debug(fn=...) callback", fn)
+
+
 _HOOK_NAMES = ("on_next", "after_next", "on_error", "after_error", "on_completed", "after_completed",
                "on_subscribe", "on_subscribed", "on_dispose")
 
@@ -1342,6 +1351,20 @@ class Observable:
         return self._wrap(p)
 
     do_action = do
+
+    def debug(self, label=None, fn=None):
+        """RxSwift's debug: a line "<seconds>.<us> tid <thread> <label> -> <event>" for every
+        subscription, event and disposal, given to fn(line) as a str, or written to the C
+        library's stderr when fn is None."""
+        lab = label.encode() if label is not None else NULL
+        if fn is None:
+            return self._wrap(lib.rx_debug(self._src(), lab, NULL))
+        ctx = _put(fn)
+        p = lib.rx_debug_callback(self._src(), lab, _debug_line_cb, ctx, _free_cb)
+        if p == NULL:
+            _drop(ctx)
+            _checkp(p)
+        return self._wrap(p)
 
     def do_hooks(self, on_next=None, after_next=None, on_error=None, after_error=None, on_completed=None,
                  after_completed=None, on_subscribe=None, on_subscribed=None, on_dispose=None):
