@@ -19,23 +19,20 @@ public func rx_share_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UI
 @c(rx_publish)
 public func rx_publish(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_publish") else { return nil }
-  let connectable = h.observable.publish()
-  return ObservableHandle(connectable, connectable: connectable).cPointer
+  return connectableHandle(h.observable.publish())
 }
 
 @c(rx_replay)
 public func rx_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_replay") else { return nil }
   guard let size = bufferSize(n, "rx_replay") else { return nil }
-  let connectable = h.observable.replay(size)
-  return ObservableHandle(connectable, connectable: connectable).cPointer
+  return connectableHandle(h.observable.replay(size))
 }
 
 @c(rx_replay_all)
 public func rx_replay_all(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_replay_all") else { return nil }
-  let connectable = h.observable.replayAll()
-  return ObservableHandle(connectable, connectable: connectable).cPointer
+  return connectableHandle(h.observable.replayAll())
 }
 
 @c(rx_multicast)
@@ -54,8 +51,7 @@ public func rx_multicast(_ src: UnsafeMutablePointer<rx_observable>?, _ subject:
   }
   // The closure keeps a C reference to the subject: releasing the caller's last one would
   // dispose it under the connectable.
-  let connectable = h.observable.multicastKeepingSubject({ withExtendedLifetime(hold) { core } })
-  return ObservableHandle(connectable, connectable: connectable).cPointer
+  return connectableHandle(h.observable.multicastKeepingSubject({ withExtendedLifetime(hold) { core } }))
 }
 
 @c(rx_share_forever)
@@ -126,6 +122,11 @@ private func subscribe(
     return nil
   }
   return subscribeC(h.observable, observer)
+}
+
+/// A connectable as an rx_observable that rx_connect and rx_ref_count accept.
+private func connectableHandle(_ connectable: ConnectableObservable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
+  ObservableHandle(connectable, connectable: connectable).cPointer
 }
 
 private func bufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
