@@ -292,6 +292,9 @@ rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, r
 rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
 rx_observable *rx_to_array(rx_observable *src);
 rx_observable *rx_enumerated(rx_observable *src);
+rx_observable *rx_group_by(rx_observable *src, rx_map_fn key_fn, void *ctx,
+rx_free_fn ctx_free);
+rx_status rx_group_key(const rx_observable *group, rx_value *out);
 rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_take(rx_observable *src, size_t n);
 rx_observable *rx_skip(rx_observable *src, size_t n);
@@ -386,6 +389,6 @@ const rx_marble_value *values, size_t n_values,
 const rx_error *error);
 /* integer constants of rxc.h */
 #define RX_VERSION_MAJOR 0
-#define RX_VERSION_MINOR 3
+#define RX_VERSION_MINOR 4
 #define RX_VERSION_PATCH 0
 #define RX_MARBLE_FRAME_NS 1000000
