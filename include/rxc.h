@@ -1259,7 +1259,9 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_enumerated(rx_observable *src)
  * stops the group values (downstream), but src stays subscribed while any group has a
  * subscriber, and key_fn keeps running for them; src is disposed when the last of those
  * subscriptions ends (at once when there is none). A group subscribed after that gets no
- * element and no terminal event.
+ * element and no terminal event. A src that drops its subscribers without ending (a
+ * disposed subject) drops the groups' subscribers too (on_disposed only; a later
+ * subscriber gets RX_ERROR_DISPOSED).
  *
  * Threads: key_fn and the groups' callbacks run on the thread that delivers src's event,
  * never two key_fn calls at once for one subscription. Groups may be subscribed and

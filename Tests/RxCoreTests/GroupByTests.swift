@@ -113,6 +113,28 @@ final class GroupByTests: XCTestCase {
     hot.end()
   }
 
+  func testSynchronousSourceStopsWhenNeitherDownstreamNorAGroupWantsMore() {
+    var calls = 0
+    let g = GroupRecorder<Int64, Int64>()
+    let d = Observable.range(start: 0, count: 10).groupBy { v -> Int64 in
+      calls += 1
+      return v % 2
+    }.take(1).subscribe(g)
+    XCTAssertEqual(g.recorders[0]?.elements, [0, 2, 4, 6, 8])  // its group still wants them
+    XCTAssertEqual(calls, 10)
+    d.dispose()
+    g.disposeAll()
+
+    calls = 0
+    let none = GroupRecorder<Int64, Int64>(subscribe: false)
+    let d2 = Observable.range(start: 0, count: 1 << 40).groupBy { v -> Int64 in
+      calls += 1
+      return v % 2
+    }.take(1).subscribe(none)
+    XCTAssertEqual(calls, 1)
+    d2.dispose()
+  }
+
   func testRefCountDisposable() {
     final class Counting: Disposable {
       var count = 0
@@ -120,13 +142,16 @@ final class GroupByTests: XCTestCase {
     }
     let underlying = Counting()
     let rc = RefCountDisposable(underlying)
+    XCTAssertFalse(rc.hasDependents)
     let a = rc.retain(), b = rc.retain()
+    XCTAssertTrue(rc.hasDependents)
     a.dispose()
     a.dispose()  // once only
     rc.dispose()
     XCTAssertEqual(underlying.count, 0)
     XCTAssertFalse(rc.isDisposed)
     b.dispose()
+    XCTAssertFalse(rc.hasDependents)
     XCTAssertEqual(underlying.count, 1)
     XCTAssertTrue(rc.isDisposed)
     let c = rc.retain()  // after the end: holds nothing

@@ -482,6 +482,61 @@ RX_TEST(group_by_synchronous_source) {
   rx_release(g), rx_release(src);
 }
 
+static void keep_value(void *ctx, rx_value v) { *(rx_value *)ctx = rx_value_retain(v); }
+
+/* A synchronous source keeps going for a subscribed group after downstream is done (take),
+ * and stops at once when no group is subscribed. */
+static rx_value parity_counted(void *ctx, rx_value v, rx_error **e) {
+  ++*(int64_t *)ctx;
+  return rx_int(v.i % 2);
+}
+
+RX_TEST(group_by_synchronous_source_outlives_downstream_only_for_groups) {
+  rx_observable *range = rx_range(0, 10);
+  int64_t calls = 0;
+  rx_observable *g = rx_group_by(range, parity_counted, &calls, NULL);
+  rx_observable *first = rx_take(g, 1);
+  opener o;
+  rx_dispose(rx_subscribe(first, opener_observer(&o)));
+  CHECK_STR(o.outer.log, "|.");
+  CHECK_EQ(o.n, 1);
+  CHECK_STR(o.logs[0].log, "0 2 4 6 8 |.");
+  CHECK_EQ(calls, 10);
+  rx_dispose(o.tokens[0]);
+  rx_release(first), rx_release(g), rx_release(range);
+
+  rx_observable *huge = rx_range(0, (size_t)1 << 40);
+  calls = 0;
+  g = rx_group_by(huge, parity_counted, &calls, NULL);
+  first = rx_take(g, 1);
+  rec r;
+  rx_dispose(rx_subscribe(first, rec_observer(&r)));
+  CHECK_STR(r.log, "obs |.");
+  CHECK_EQ(calls, 1);
+  rx_release(first), rx_release(g), rx_release(huge);
+}
+
+/* A source that drops its observers (a disposed subject) drops the groups' subscribers. */
+RX_TEST(group_by_source_dropped) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *g = rx_group_by(rx_subject_as_observable(s), parity, NULL, NULL);
+  opener o;
+  rx_disposable *d = rx_subscribe(g, opener_observer(&o));
+  rx_value group = rx_none();
+  rx_observer keep = {keep_value, NULL, NULL, NULL, &group};
+  rx_disposable *d2 = rx_subscribe(g, keep);
+  CHECK_OK(rx_subject_on_next(s, RX_INT(1)));
+  CHECK_OK(rx_subject_dispose(s));
+  CHECK_STR(o.outer.log, "."); /* dropped: on_disposed only */
+  CHECK_STR(o.logs[0].log, "1.");
+  rec late;
+  rx_disposable *d3 = rx_subscribe(rx_value_observable(group), rec_observer(&late));
+  CHECK_EQ(late.error_code, RX_ERROR_DISPOSED);
+  rx_dispose(d), rx_dispose(d2), rx_dispose(d3), rx_dispose(o.tokens[0]);
+  rx_value_release(group);
+  rx_release(g), rx_release(s);
+}
+
 /* ---- keys ------------------------------------------------------------------------------- */
 
 static rx_value identity(void *ctx, rx_value v, rx_error **e) { return rx_value_retain(v); }
@@ -588,7 +643,6 @@ RX_TEST(group_by_bad_arguments) {
   rx_release(s), rx_release(src);
 }
 
-static void keep_value(void *ctx, rx_value v) { *(rx_value *)ctx = rx_value_retain(v); }
 
 RX_TEST(group_key_null_out_and_plain_keys) {
   rx_subject *s = rx_publish_subject_new();

@@ -17,6 +17,8 @@ public final class RefCountDisposable: Cancelable {
   /// Set once the underlying disposable was taken for disposal: a lock-free `isDisposed`,
   /// read per event by groupBy.
   private let released = Atomic<Bool>(false)
+  /// `count`, readable without the lock.
+  private let dependents = Atomic<Int>(0)
 
   public init(_ underlying: any Disposable) {
     state = Mutex(State(underlying: underlying))
@@ -25,12 +27,16 @@ public final class RefCountDisposable: Cancelable {
   /// True once the underlying disposable was disposed (or is being disposed).
   public var isDisposed: Bool { released.load(ordering: .acquiring) }
 
+  /// True while a dependent from `retain()` is not disposed.
+  public var hasDependents: Bool { dependents.load(ordering: .acquiring) > 0 }
+
   /// A dependent that holds the underlying disposable alive until it is disposed; once the
   /// underlying one is gone, a disposable that does nothing.
   public func retain() -> any Disposable {
     let live = state.withLock { s -> Bool in
       if s.underlying == nil { return false }
       s.count += 1
+      dependents.store(s.count, ordering: .releasing)
       return true
     }
     return live ? Dependent(self) : Disposables.create()
@@ -52,6 +58,7 @@ public final class RefCountDisposable: Cancelable {
       if s.underlying == nil { return nil }
       s.count -= 1
       precondition(s.count >= 0, "RefCountDisposable released more often than retained")
+      dependents.store(s.count, ordering: .releasing)
       return s.primaryDisposed && s.count == 0 ? take(&s) : nil
     }
     taken?.dispose()

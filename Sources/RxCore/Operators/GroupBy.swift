@@ -95,6 +95,21 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
     }
   }
 
+  /// Downstream may be gone while groups still want the source: polling producers stop
+  /// only when nobody does (as the source subscription would then be disposed).
+  override var wantsNoMoreEvents: Bool {
+    done || refCount.isDisposed || (super.wantsNoMoreEvents && !refCount.hasDependents)
+  }
+
+  /// The source let go without a terminal event (a disposed subject): the groups' subjects
+  /// are disposed too, which drops their subscribers.
+  override func dropped() {
+    if done { return }
+    done = true
+    for group in groups.values { group.dispose() }
+    super.dropped()
+  }
+
   /// The terminal event: every group first, then downstream; then the source subscription
   /// ends whether or not groups are still subscribed (they heard the end).
   final func end(_ error: (any Error)?) {
@@ -118,4 +133,6 @@ final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
 
 final class ValueGroupBySink: GroupBySink<ValueKey, Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+  override func dropped() { super.dropped() }
 }
