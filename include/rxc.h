@@ -1250,9 +1250,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_enumerated(rx_observable *src)
  * A group is a hot observable of its key's elements: a subscriber gets those that arrive
  * while it is subscribed (the element that opened the group arrives right after the group
  * value's on_next returns, so subscribe there to get it), then src's terminal event; one
- * that subscribes after src ended gets that event at once. rx_group_key reads its key. The
- * group value is borrowed for on_next: rx_value_retain it (or rx_retain
- * rx_value_observable(v)) to subscribe later.
+ * that subscribes after src ended gets that event at once. Groups are never closed before
+ * src ends: every key seen stays, with its group, for the life of the subscription.
+ * rx_group_key reads a group's key. The group value is borrowed for on_next: rx_value_retain
+ * it (or rx_retain rx_value_observable(v)) to subscribe later.
  *
  * Ending: src's completion or error, and a key_fn failure, go to every group first, then
  * downstream, and end the source subscription. Disposing the subscription to rx_group_by
