@@ -1251,6 +1251,55 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_to_array(rx_observable *src);
  * rx_array_get(pair, 1). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_enumerated(rx_observable *src);
 
+/**
+ * @abstract Groups src's elements by key (RxSwift's groupBy(keySelector:)): emits one
+ * RX_OBSERVABLE value per new key, the group, then passes each element to its key's group.
+ * @discussion key_fn(ctx, v, error) returns v's key (owned). Keys compare as
+ * rx_value_equal does, and may be RX_INT, RX_DOUBLE (but NaN), RX_BOOL, RX_PTR, RX_STRING
+ * or RX_BYTES (by content; 1 and 1.0 are different keys, 0.0 and -0.0 one). Any other key
+ * (RX_NONE, NaN, an array, object, observable or event) fails the stream with
+ * RX_ERROR_TYPE, as an error stored in *error fails it with that error.
+ *
+ * A group is a hot observable of its key's elements: a subscriber gets those that arrive
+ * while it is subscribed (the element that opened the group arrives right after the group
+ * value's on_next returns, so subscribe there to get it), then src's terminal event; one
+ * that subscribes after src ended gets that event at once. Groups are never closed before
+ * src ends: every key seen stays, with its group, for the life of the subscription.
+ * rx_group_key reads a group's key. The group value is borrowed for on_next: rx_value_retain
+ * it (or rx_retain rx_value_observable(v)) to subscribe later.
+ *
+ * Ending: src's completion or error, and a key_fn failure, go to every group first, then
+ * downstream, and end the source subscription. Disposing the subscription to rx_group_by
+ * stops the group values (downstream), but src stays subscribed while any group has a
+ * subscriber, and key_fn keeps running for them; src is disposed when the last of those
+ * subscriptions ends (at once when there is none). A group subscribed after that gets no
+ * element and no terminal event. A src that drops its subscribers without ending (a
+ * disposed subject) drops the groups' subscribers too (on_disposed only; a later
+ * subscriber gets RX_ERROR_DISPOSED).
+ *
+ * Threads: key_fn and the groups' callbacks run on the thread that delivers src's event,
+ * never two key_fn calls at once for one subscription. Groups may be subscribed and
+ * disposed from any thread at any time.
+ * @param src Borrowed.
+ * @param key_fn Required (NULL: NULL + RX_EINVAL, ctx_free not called).
+ * @param ctx_free Runs once, when the observable and every subscription to it (the source
+ * subscription kept by groups included) are gone.
+ * @result An owned observable, or NULL (RX_EINVAL / RX_EHANDLE).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_group_by(rx_observable *src, rx_map_fn key_fn, void *ctx,
+                                                           rx_free_fn ctx_free);
+
+/**
+ * @abstract The key of a group emitted by rx_group_by, in *out (owned: rx_value_release it;
+ * a plain key owns nothing).
+ * @discussion Safe from any thread; the key never changes.
+ * @param group Borrowed: rx_value_observable of a group value.
+ * @param out Required; rx_none() on failure.
+ * @result RX_OK; RX_EINVAL for a NULL argument or an observable that is not a group;
+ * RX_EHANDLE for a pointer that is not a live observable.
+ */
+RX_EXPORT rx_status rx_group_key(const rx_observable *group, rx_value *out);
+
 /* filter */
 /** @abstract Forwards the elements for which fn returns true. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);

@@ -65,7 +65,8 @@
   X(rx_skip_duration) X(rx_take_duration) \
   X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when) \
   X(rx_replay_relay_new) X(rx_replay_relay_new_unbounded) X(rx_replay_all) X(rx_multicast) \
-  X(rx_share_forever) X(rx_do_with_hooks) X(rx_debug) X(rx_debug_callback)
+  X(rx_share_forever) X(rx_do_with_hooks) X(rx_debug) X(rx_debug_callback) \
+  X(rx_group_by) X(rx_group_key)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -181,7 +182,22 @@ static void inspect(rx_value v, int depth) {
     if (!rx_value_bytes(v, &len) && len != 0) FAILF("rx_value_bytes gave NULL for %zu bytes", len);
     break;
   case RX_OBJECT: (void)rx_object_data(v); break;
-  case RX_OBSERVABLE: if (!rx_value_observable(v)) FAILF("rx_value_observable gave NULL"); break;
+  case RX_OBSERVABLE: {
+    rx_observable *o = rx_value_observable(v);
+    if (!o) FAILF("rx_value_observable gave NULL");
+    if (p_rx_group_key) { /* a group's key, or RX_EINVAL for any other observable */
+      rx_value key = rx_int(1);
+      rx_status st = p_rx_group_key(o, &key);
+      if (st == RX_OK) {
+        if (key.kind == RX_NONE) FAILF("rx_group_key gave no key");
+        inspect(key, depth + 1);
+        rx_value_release(key);
+      } else if (st != RX_EINVAL || key.kind != RX_NONE || !rx_last_error()[0]) {
+        FAILF("rx_group_key on an observable value: %d", (int)st);
+      }
+    }
+    break;
+  }
   case RX_EVENT:
     switch (rx_value_event_kind(v)) {
     case RX_EVENT_NEXT: inspect(rx_value_event_value(v), depth + 1); break;
@@ -350,6 +366,18 @@ static rx_value map_fn(void *ctx, rx_value v, rx_error **error) {
     return rx_none();
   }
   if (v.kind == RX_INT) return rx_int(v.i + c->param);
+  return rx_value_retain(v);
+}
+
+/* rx_group_by's key: a few groups of ints; any other value is its own key (the kinds that
+   cannot be keys fail the stream); param 7 fails at 1. */
+static rx_value key_fn(void *ctx, rx_value v, rx_error **error) {
+  Ctx *c = ctx_use(ctx);
+  if (c->param == 7 && v.kind == RX_INT && v.i == 1) {
+    *error = make_error(2);
+    return rx_none();
+  }
+  if (v.kind == RX_INT) return rx_int(v.i % (1 + c->param % 3));
   return rx_value_retain(v);
 }
 
@@ -548,7 +576,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 89) {
+  switch (which % 90) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -716,6 +744,7 @@ static void op_operator(Input *in) {
       if (!o) ctx_free(t);
     }
     break;
+  case 89: if (p_rx_group_by) o = p_rx_group_by(src, key_fn, CTX); break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -442,6 +442,44 @@ static void w_range_concat_map(void) {
   rx_release(r);
 }
 
+/* publish subject -> group_by (4 keys) -> a C subscriber per group, subscribed in on_next
+   (which reads the group's key): per event one key, one lookup, one group delivery. */
+typedef struct {
+  rx_disposable *d[4];
+  int n;
+} group_subs;
+static void subscribe_group(void *ctx, rx_value v) {
+  group_subs *g = ctx;
+  rx_value key;
+  if (g->n == 4 || rx_group_key(rx_value_observable(v), &key) != RX_OK) {
+    fprintf(stderr, "workloads: group_by: a fifth group, or no key\n");
+    exit(1);
+  }
+  rx_value_release(key);
+  g->d[g->n++] = rx_subscribe(rx_value_observable(v), counter);
+}
+static rx_value mod4(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_int(v.i & 3); }
+static rx_value mod4_name(void *ctx, rx_value v, rx_error **e) {
+  static const char *const names[] = {"north", "east", "south", "west"};
+  (void)ctx; (void)e;
+  return rx_string(names[v.i & 3]);
+}
+static void group_by_with(rx_map_fn key) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = rx_group_by(rx_subject_as_observable(s), key, NULL, NULL);
+  group_subs g = {{NULL}, 0};
+  rx_observer outer = {.on_next = subscribe_group, .ctx = &g};
+  rx_disposable *d = rx_subscribe(o, outer);
+  for (long k = 0; k < n_events; k++) rx_subject_on_next(s, RX_INT(k));
+  rx_subject_on_completed(s);
+  rx_dispose(d);
+  for (int i = 0; i < g.n; i++) rx_dispose(g.d[i]);
+  rx_release(o);
+  rx_release(s);
+}
+static void w_group_by(void) { group_by_with(mod4); }
+static void w_group_by_strings(void) { group_by_with(mod4_name); }
+
 typedef struct {
   const char *name;
   void (*run)(const void *arg);
@@ -497,6 +535,7 @@ static const Workload workloads[] = {
   PLAIN("pausable", w_pausable), PLAIN("pausable_buffered", w_pausable_buffered),
   PLAIN("repeat_element_take", w_repeat_element),
   PLAIN("generate", w_generate),
+  PLAIN("group_by", w_group_by), PLAIN("group_by_string_keys", w_group_by_strings),
 };
 
 static const char *shape(const Workload *wl) {
@@ -508,6 +547,7 @@ static const char *shape(const Workload *wl) {
            : !strcmp(wl->name, "ignore_subscribe_completable") ? "just(i) -> ignore_elements -> rx_subscribe_completable + dispose, per lifecycle"
            : !strcmp(wl->name, "interval")           ? "interval on the test scheduler, advanced per tick"
            : !strcmp(wl->name, "share_10")           ? "publish subject -> share -> 10 C subscribers, per event (10 deliveries)"
+           : !strncmp(wl->name, "group_by", 8)       ? "publish subject -> group_by (4 keys) -> a C subscriber per group"
                                                      : "cold source -> C subscriber, per element";
   }
   return wl->run == run_subject       ? "subject -> C subscriber"

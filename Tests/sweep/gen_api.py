@@ -49,6 +49,7 @@ OVERRIDES = {
     ('rx_ref_count', 'connectable'): ['sort=connectable'],
     ('rx_drive', 'driver'): ['sort=driver'],
     ('rx_flow_stats_get', 'bounded'): ['sort=bounded'],
+    ('rx_group_key', 'group'): ['sort=group'],
     ('rx_emit', 'signal'): ['sort=signal'],
     ('rx_recurse', 'self'): ['sort=recursive'],
     ('rx_recurse_after', 'self'): ['sort=recursive'],

@@ -68,7 +68,7 @@ static int nfuncs;
 static void *lib;
 
 static Kind kind_of(const char *t) {
-  if (!strcmp(t, "rx_observable*")) return K_OBSERVABLE;
+  if (!strcmp(t, "rx_observable*") || !strcmp(t, "const_rx_observable*")) return K_OBSERVABLE;
   if (!strcmp(t, "rx_subject*")) return K_SUBJECT;
   if (!strcmp(t, "rx_scheduler*")) return K_SCHEDULER;
   if (!strcmp(t, "rx_disposable*")) return K_DISPOSABLE;
@@ -200,6 +200,22 @@ static const rx_flow_options good_flow = {sizeof(rx_flow_options), 1, RX_OVERFLO
 static void *mk_bounded(void) {
   return SYM(rx_observe_on_bounded)(mk_plain(), SYM(rx_scheduler_immediate)(), &good_flow);
 }
+static rx_value key_zero(void *ctx, rx_value v, rx_error **e) {
+  (void)ctx, (void)v, (void)e;
+  return SYM(rx_int)(0);
+}
+/* The group of just(1) by a constant key, kept past the subscription that emitted it: the
+   returned reference is its only one. */
+static void *mk_group(void) {
+  captured = (rx_value){0};
+  rx_observer o = {0};
+  o.on_next = capture_first;
+  rx_disposable *d = SYM(rx_subscribe)(SYM(rx_group_by)(mk_plain(), key_zero, NULL, NULL), o);
+  (void)d;
+  void *group = SYM(rx_retain)(SYM(rx_value_observable)(captured));
+  SYM(rx_value_release)(captured);
+  return group;
+}
 static void *mk_signal(void) { return SYM(rx_as_signal)(mk_plain(), SYM(rx_int)(0)); }
 static void *mk_publish(void) { return SYM(rx_publish_subject_new)(); }
 static void *mk_behavior(void) { return SYM(rx_behavior_subject_new)(SYM(rx_int)(0)); }
@@ -245,6 +261,7 @@ static const PoolDef pool_defs[] = {
   {K_OBSERVABLE, "driver", {"rx_just", "rx_as_driver"}, mk_driver},
   {K_OBSERVABLE, "bounded", {"rx_just", "rx_scheduler_immediate", "rx_observe_on_bounded"}, mk_bounded},
   {K_OBSERVABLE, "signal", {"rx_just", "rx_as_signal"}, mk_signal},
+  {K_OBSERVABLE, "group", {"rx_just", "rx_group_by", "rx_subscribe"}, mk_group},
   {K_SUBJECT, "publish", {"rx_publish_subject_new"}, mk_publish},
   {K_SUBJECT, "behavior", {"rx_behavior_subject_new"}, mk_behavior},
   {K_SUBJECT, "behavior_relay", {"rx_behavior_relay_new"}, mk_behavior_relay},

@@ -67,7 +67,7 @@ def label(v):
     if k == lib.RX_ARRAY:
         return "[" + ",".join(label(lib.rx_array_get(v, j)) for j in range(lib.rx_array_count(v))) + "]"
     if k == lib.RX_OBSERVABLE:
-        return OBS_NAMES.get(addr(lib.rx_value_observable(v)), "obs")
+        return OBS_NAMES.get(addr(lib.rx_value_observable(v))) or group_label(lib.rx_value_observable(v))
     if k == lib.RX_EVENT:
         ek = lib.rx_value_event_kind(v)
         if ek == lib.RX_EVENT_NEXT:
@@ -76,6 +76,16 @@ def label(v):
     if k == lib.RX_NONE:
         return "none"
     return "?"
+
+
+def group_label(o):
+    """"g" and the key for a group of rx_group_by, else "obs"."""
+    key = ffi.new("rx_value *")
+    if lib.rx_group_key(o, key) != lib.RX_OK:
+        return "obs"
+    text = "g" + label(key[0])
+    lib.rx_value_release(key[0])
+    return text
 
 
 def error_text(e):
@@ -411,6 +421,23 @@ def _(r):
     src = r.hot("-1--2--3----|")
     return "rx_flat_map(src, x → cold \"x--x--x|\")", [Line("src", src)], \
         [Line("out", r.own(lib.rx_flat_map(src, inner_cold(r, "x--x--x|"), NULL, NULL)))]
+
+
+@diagram("rx_group_by", 16)
+def _(r):
+    src = r.hot("-1-2-3-4--5-6-|")
+
+    def parity(ctx, v, err):
+        return lib.rx_int(v.i % 2)
+
+    def tag_with_key(ctx, group, err):
+        tag = group_label(lib.rx_value_observable(group))
+        fn = _cb(MAP_FN, lambda ctx, v, err: lib.rx_string(f"{tag}:{label(v)}".encode()))
+        return lib.rx_map(lib.rx_value_observable(group), fn, NULL, NULL)  # owned by the library
+    groups = r.own(lib.rx_group_by(src, _cb(MAP_FN, parity), NULL, NULL))
+    merged = r.own(lib.rx_flat_map(groups, _cb(FLAT_FN, tag_with_key), NULL, NULL))
+    return "rx_group_by(src, x → x % 2): the groups, and their elements merged", [Line("src", src)], \
+        [Line("out", groups), Line("flat_map(out, g → g's elements as key:x)", merged)]
 
 
 @diagram("rx_flat_map_max", 22)
@@ -938,6 +965,8 @@ NO_DIAGRAM = {
     "rx_as_driver": "delivers on the main scheduler, which runs only inside the main loop, "
                     "not on a test scheduler's virtual time",
     "rx_drive": "subscribes on the main scheduler (see rx_as_driver); not an operator",
+    "rx_group_key": "reads the key of a group of rx_group_by (the diagram of rx_group_by labels "
+                    "each group with it); not an operator",
     "rx_flow_stats_get": "reads the counters of an rx_observe_on_bounded or rx_pausable_buffered "
                          "observable; not an operator",
     "rx_as_signal": "delivers on the main scheduler, which runs only inside the main loop, "

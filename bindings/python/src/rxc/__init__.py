@@ -12,7 +12,7 @@ from ._core import (
     ERROR_OVERFLOW, ERROR_PYTHON, ERROR_TIMEOUT, ERROR_TYPE, ERROR_UNEXPECTED_ELEMENT, ERROR_UNKNOWN,
     ERROR_USER,
     AsyncSubject, BehaviorRelay, BehaviorSubject, BoundedObservable, CompositeDisposable, ConcurrentScheduler,
-    ConnectableObservable, Disposable, DisposeBag, DisposedError, Driver, Emitter, HandleError,
+    ConnectableObservable, Disposable, DisposeBag, DisposedError, Driver, Emitter, GroupedObservable, HandleError,
     InvalidArgumentError, InvalidStateError, NewThreadScheduler, Notification, Observable,
     OperationQueueScheduler, PublishRelay, PublishSubject, ReplayRelay, ReplaySubject, RxError, RxStatusError,
     RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, Signal, SingleAssignmentDisposable,

@@ -294,6 +294,9 @@ rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, r
 rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
 rx_observable *rx_to_array(rx_observable *src);
 rx_observable *rx_enumerated(rx_observable *src);
+rx_observable *rx_group_by(rx_observable *src, rx_map_fn key_fn, void *ctx,
+rx_free_fn ctx_free);
+rx_status rx_group_key(const rx_observable *group, rx_value *out);
 rx_observable *rx_filter(rx_observable *src, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_take(rx_observable *src, size_t n);
 rx_observable *rx_skip(rx_observable *src, size_t n);

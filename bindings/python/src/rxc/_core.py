@@ -325,10 +325,23 @@ def _to_py(v):
     if k == _PTR:
         return ffi.cast("void *", v.i)
     if k == _OBSERVABLE:
-        return Observable._own(lib.rx_retain(lib.rx_value_observable(v)))
+        return _observable_to_py(lib.rx_value_observable(v))
     if k == _EVENT:
         return Notification(v)
     return None
+
+
+def _observable_to_py(p):
+    """An Observable for a borrowed rx_observable: a GroupedObservable, with its key, for a
+    group of group_by. (For any other observable the key lookup fails with RX_EINVAL, which
+    leaves its message in last_error(); nothing reads it there.)"""
+    key = ffi.new("rx_value *")
+    if lib.rx_group_key(p, key) != 0:
+        return Observable._own(lib.rx_retain(p))
+    try:
+        return GroupedObservable._group(lib.rx_retain(p), _to_py(key[0]))
+    finally:
+        lib.rx_value_release(key[0])
 
 
 def _from_py(x):
@@ -1180,6 +1193,14 @@ class Observable:
         """Each value as the list [index, value], the index counting from 0."""
         return self._wrap(lib.rx_enumerated(self._src()))
 
+    def group_by(self, key_fn):
+        """A GroupedObservable per new key of key_fn(x) (its .key), with that key's values:
+        hot, so subscribe to a group in on_next to get the value that opened it. Keys compare
+        by value: ints, floats (not NaN), bools, strs and bytes; any other key fails the
+        stream with an RxError of code ERROR_TYPE. Groups keep the source subscribed while
+        they have subscribers, even after the subscription to group_by is disposed."""
+        return self._wrap(_with_fn(lib.rx_group_by, _map_cb, key_fn, self._src()))
+
     # ---- filter ----------------------------------------------------------------------
     def filter(self, predicate):
         return self._wrap(_with_fn(lib.rx_filter, _pred_cb, predicate, self._src()))
@@ -1510,6 +1531,21 @@ class BoundedObservable(Observable):
         _check(lib.rx_flow_stats_get(self._src(), out))
         return {"received": out.received, "delivered": out.delivered, "dropped": out.dropped,
                 "overflows": out.overflows}
+
+
+class GroupedObservable(Observable):
+    """A group of group_by: an Observable with the group's `key`."""
+
+    __slots__ = ("key",)
+
+    @classmethod
+    def _group(cls, ptr, key):
+        o = cls._own(ptr)
+        o.key = key
+        return o
+
+    def __repr__(self):
+        return "GroupedObservable(key=%r)" % (self.key,)
 
 
 class ConnectableObservable(Observable):

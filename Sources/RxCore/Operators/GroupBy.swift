@@ -1,0 +1,138 @@
+extension Observable {
+  /// Groups the elements by `keySelector`: emits one `GroupedObservable` per new key, then
+  /// each element to its group. The source's terminal event, and a `keySelector` error, go
+  /// to every group and then downstream. Disposing the subscription keeps the source
+  /// subscribed while any group is subscribed (see `GroupedObservable`).
+  public func groupBy<Key: Hashable>(keySelector: @escaping (Element) throws -> Key)
+    -> Observable<GroupedObservable<Key, Element>>
+  {
+    GroupByProducer(
+      source: self, keySelector: keySelector,
+      makeGroup: { GroupedObservable(key: $0, subject: $1, refCount: $2) }, pack: { $0 })
+  }
+}
+
+extension Observable where Element == Value {
+  /// `groupBy` with `Value` keys (`keySelector` throws for a value that cannot be a key) and
+  /// each group packed into one element by `pack` (the C layer's observable box).
+  public func groupBy(
+    keySelector: @escaping (Value) throws -> ValueKey, pack: @escaping (GroupedObservable<ValueKey, Value>) -> Value
+  ) -> Observable<Value> {
+    ValueGroupByProducer(
+      source: self, keySelector: keySelector,
+      makeGroup: { ValueGroupedObservable(key: $0, subject: $1, refCount: $2) }, pack: pack)
+  }
+}
+
+class GroupByProducer<Key: Hashable, Element, Result>: Producer<Result> {
+  typealias MakeGroup = (Key, PublishSubject<Element>, RefCountDisposable) -> GroupedObservable<Key, Element>
+  let source: Observable<Element>
+  let keySelector: (Element) throws -> Key
+  let makeGroup: MakeGroup
+  let pack: (GroupedObservable<Key, Element>) -> Result
+
+  init(
+    source: Observable<Element>, keySelector: @escaping (Element) throws -> Key, makeGroup: @escaping MakeGroup,
+    pack: @escaping (GroupedObservable<Key, Element>) -> Result
+  ) {
+    self.source = source
+    self.keySelector = keySelector
+    self.makeGroup = makeGroup
+    self.pack = pack
+  }
+
+  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = GroupBySink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+/// The source subscription is owned by `refCount`: the outer subscription's disposal is
+/// its primary dispose, and each group subscription a dependent. So this sink keeps
+/// receiving (and feeding the groups) after downstream is gone; only `forwardOn` stops.
+/// `groups` is touched only by `on`, which upstream serializes; groups are subscribed
+/// from any thread through their subjects.
+class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
+  let parent: GroupByProducer<Key, Element, Result>
+  let subscription = SingleAssignmentDisposable()
+  let refCount: RefCountDisposable
+  var groups: [Key: PublishSubject<Element>] = [:]
+  var done = false
+
+  init(parent: GroupByProducer<Key, Element, Result>, observer: Observer<Result>, cancel: any Cancelable) {
+    self.parent = parent
+    refCount = RefCountDisposable(subscription)
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  final func run() -> any Disposable {
+    subscription.trySet(parent.source.subscribe(self))
+    return refCount
+  }
+
+  override func on(_ event: Event<Element>) {
+    // No key selector call once the source subscription is gone (a racing event).
+    if done || refCount.isDisposed { return }
+    switch event {
+    case .next(let element):
+      let key: Key
+      do { key = try parent.keySelector(element) } catch {
+        end(error)
+        return
+      }
+      if let group = groups[key] {
+        group.on(.next(element))
+        return
+      }
+      let group = PublishSubject<Element>()
+      groups[key] = group
+      forwardOn(.next(parent.pack(parent.makeGroup(key, group, refCount))))
+      group.on(.next(element))
+    case .error(let error): end(error)
+    case .completed: end(nil)
+    }
+  }
+
+  /// Downstream may be gone while groups still want the source: polling producers stop
+  /// only when nobody does (as the source subscription would then be disposed).
+  override var wantsNoMoreEvents: Bool {
+    done || refCount.isDisposed || (super.wantsNoMoreEvents && !refCount.hasDependents)
+  }
+
+  /// The source let go without a terminal event (a disposed subject): the groups' subjects
+  /// are disposed too, which drops their subscribers.
+  override func dropped() {
+    if done { return }
+    done = true
+    for group in groups.values { group.dispose() }
+    super.dropped()
+  }
+
+  /// The terminal event: every group first, then downstream; then the source subscription
+  /// ends whether or not groups are still subscribed (they heard the end).
+  final func end(_ error: (any Error)?) {
+    done = true
+    for group in groups.values { group.on(error.map { .error($0) } ?? .completed) }
+    forwardOn(error.map { .error($0) } ?? .completed)
+    subscription.dispose()
+    dispose()
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueGroupBySink(parent: self, observer: observer, cancel: cancel)
+    return (sink, sink.run())
+  }
+}
+
+final class ValueGroupBySink: GroupBySink<ValueKey, Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+  override func dropped() { super.dropped() }
+}
