@@ -63,7 +63,8 @@
   X(rx_as_completable) X(rx_subscribe_single) X(rx_subscribe_maybe)                          \
   X(rx_subscribe_completable) X(rx_as_signal) X(rx_emit)  \
   X(rx_skip_duration) X(rx_take_duration) \
-  X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when)
+  X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when) \
+  X(rx_window) X(rx_flat_map_first) X(rx_rate_limit)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -541,7 +542,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 83) {
+  switch (which % 86) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -684,6 +685,20 @@ static void op_operator(Input *in) {
     }
     break;
   case 82: if (p_rx_retry_when) o = p_rx_retry_when(src, (c & 1) ? retry_when_take : retry_when_never, CTX); break;
+  /* a span of 0 to 3 ms or none, a count of 0 to 2 (both 0 refused), no scheduler now and then */
+  case 83: if (p_rx_window) o = p_rx_window(src, (c & 1) ? ns : 0, c % 3, (c & 2) ? sched : NULL); break;
+  case 84: if (p_rx_flat_map_first) o = p_rx_flat_map_first(src, flat_fn, CTX); break;
+  case 85: if (p_rx_rate_limit && sched) {
+      /* n 0 to 2 and a window of 0 to 3 ms (0s refused); an unbounded queue, or every policy */
+      if (c & 128) {
+        o = p_rx_rate_limit(src, c % 3, ns, sched, NULL);
+      } else {
+        rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), 1000000, dropped_fn,
+                              ctx_new(c % 8, 0), ctx_free};
+        o = flow_checked(p_rx_rate_limit(src, c % 3, ns, sched, &fo), &fo);
+      }
+    }
+    break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};
