@@ -40,10 +40,11 @@ final class RateLimitTests: XCTestCase {
 
   func testPolicies() {
     for (policy, capacity, expected, dropped) in [
-      (FlowPolicy.dropOldest, 2, ["0:1", "10:4", "10:5", "10:|"], [2, 3]),
-      (.dropNewest, 2, ["0:1", "10:2", "10:3", "10:|"], [4, 5]),
+      // one per 10: the queued values leave at 10 and 20, the terminal event behind them
+      (FlowPolicy.dropOldest, 2, ["0:1", "10:4", "20:5", "20:|"], [2, 3]),
+      (.dropNewest, 2, ["0:1", "10:2", "20:3", "20:|"], [4, 5]),
       (.keepLatest, 9, ["0:1", "10:5", "10:|"], [2, 3, 4]),
-      (.fail, 2, ["0:1", "10:2", "10:3", "10:#overflow"], [4]),
+      (.fail, 2, ["0:1", "10:2", "20:3", "20:#overflow"], [4]),
     ] {
       let s = VirtualTimeScheduler()
       let subject = PublishSubject<Int>()

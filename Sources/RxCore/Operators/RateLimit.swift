@@ -14,6 +14,8 @@ public class RateLimit<Element>: Producer<Element>, FlowCounted {
   let scheduler: Scheduler
   let limit: FlowLimit
   let onDropped: ((Element) -> Void)?
+  /// Summed over the subscriptions.
+  public var counters: FlowCounters { limit.counters }
   public var flowCounters: FlowCounters? { limit.counters }
 
   init(source: Observable<Element>, count: Int, window: Int64, scheduler: Scheduler, capacity: Int?,
