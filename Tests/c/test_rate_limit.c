@@ -278,3 +278,25 @@ RX_TEST(rate_limit_concurrent_producers_unbounded) { concurrent_case(-1); }
 RX_TEST(rate_limit_concurrent_producers_drop_oldest) { concurrent_case(RX_OVERFLOW_DROP_OLDEST); }
 RX_TEST(rate_limit_concurrent_producers_drop_newest) { concurrent_case(RX_OVERFLOW_DROP_NEWEST); }
 RX_TEST(rate_limit_concurrent_producers_keep_latest) { concurrent_case(RX_OVERFLOW_KEEP_LATEST); }
+
+/* A window near INT64_MAX: the timer is armed for the far future (its due time must not
+ * wrap into the past and fire over and over at the same instant). */
+RX_TEST(rate_limit_huge_window_waits) {
+  rx_scheduler *ts = rx_test_scheduler_new();
+  rx_subject *subject = rx_publish_subject_new();
+  rx_observable *r = rx_rate_limit(rx_subject_as_observable(subject), 1, INT64_MAX, ts, NULL);
+  rec log;
+  rx_disposable *sub = rx_subscribe(r, rec_observer(&log));
+  rx_test_scheduler_advance_by(ts, 1000);
+  for (int i = 1; i <= 3; i++) rx_subject_on_next(subject, RX_INT(i));
+  CHECK_OK(rx_test_scheduler_advance_by(ts, 1000000000));
+  CHECK_STR(log.log, "1");
+  rx_subject_on_completed(subject);
+  CHECK_OK(rx_test_scheduler_advance_by(ts, 1000000000));
+  CHECK_STR(log.log, "1"); /* completion waits behind 2 and 3 */
+  rx_flow_stats s = stats_of(r);
+  CHECK_EQ(s.received, 3);
+  CHECK_EQ(s.delivered, 1);
+  rx_dispose(sub);
+  rx_release(r), rx_release(subject), rx_release(ts);
+}

@@ -114,7 +114,8 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
   private final func arm(_ now: Int64) {
     if armed { return }
     armed = true
-    let due = sent.count < parameters.count ? 0 : Swift.max(0, sent.first! &+ parameters.window &- now)
+    // The elapsed part is in [0, window) here, so this cannot overflow even for a huge window.
+    let due = sent.count < parameters.count ? 0 : Swift.max(0, parameters.window - (now &- sent.first!))
     schedule(after: due, on: parameters.scheduler)
   }
 }
