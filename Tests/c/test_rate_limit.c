@@ -4,6 +4,7 @@
  * clock. Everywhere: delivered + dropped + still queued == received, on_dropped calls ==
  * stats.dropped, and no value the policy does not drop is lost. */
 #include "ops_support.h"
+#include "flow_support.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,28 +12,6 @@
 #include <unistd.h>
 
 #define WINDOW (5 * RX_MARBLE_FRAME_NS)
-
-typedef struct drops {
-  atomic_long n;
-  atomic_llong sum;
-} drops;
-
-static void on_drop(void *ctx, rx_value v) {
-  drops *d = ctx;
-  atomic_fetch_add(&d->n, 1);
-  if (v.kind == RX_INT) atomic_fetch_add(&d->sum, v.i);
-}
-
-static rx_flow_options opts_of(int32_t policy, size_t capacity, drops *d) {
-  rx_flow_options o = {sizeof(rx_flow_options), capacity, policy, 0, d ? on_drop : NULL, d, NULL};
-  return o;
-}
-
-static rx_flow_stats stats_of(rx_observable *limited) {
-  rx_flow_stats s = {.struct_size = sizeof s};
-  CHECK_OK(rx_flow_stats_get(limited, &s));
-  return s;
-}
 
 /* One marble case: src through rx_rate_limit(2 per 5 frames) on the test scheduler; policy
  * < 0 is an unbounded queue (opts NULL). */
@@ -46,7 +25,7 @@ static void marble_case(const char *source, int32_t policy, size_t capacity, con
   rx_observable *r = rx_rate_limit(src, 2, WINDOW, ts, policy < 0 ? NULL : &o);
   CHECK_MSG(r != NULL, "%s", rx_last_error());
   /* '#' is the overflow error, unless the source has its own. */
-  rx_error *err = strchr(source, '#') ? NULL : rx_error_new(RX_ERROR_OVERFLOW, "overflow: a bounded queue was full");
+  rx_error *err = strchr(source, '#') ? NULL : overflow_error();
   CHECK(rx_marble_expect(ts, r, expected, NULL, 0, err));
   rx_release(err);
   rx_flow_stats s = stats_of(r);
@@ -113,7 +92,7 @@ RX_TEST(rate_limit_fail_disposes_upstream) {
   rx_observable *src = rx_do(hot, tap, NULL);
   rx_flow_options o = opts_of(RX_OVERFLOW_FAIL, 2, NULL);
   rx_observable *r = rx_rate_limit(src, 2, WINDOW, ts, &o);
-  rx_error *err = rx_error_new(RX_ERROR_OVERFLOW, "overflow: a bounded queue was full");
+  rx_error *err = overflow_error();
   CHECK(rx_marble_expect(ts, r, "-(12)-(34#)", NULL, 0, err));
   CHECK_EQ(disposed_at, 1 * RX_MARBLE_FRAME_NS);
   rx_flow_stats s = stats_of(r);

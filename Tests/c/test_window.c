@@ -82,20 +82,27 @@ static void do_subscribe_w(void *ctx) {
 
 static const char *WINDOWS_SOURCE = "205:1 210:2 240:3 280:4 320:5 350:6 370:7 420:8 470:9";
 
-static const char *windows_of(vt *v, wlog *w, const char *end, int64_t unsub) {
-  char spec[160];
-  snprintf(spec, sizeof spec, "%s %s", WINDOWS_SOURCE, end);
-  vt_src *src = vt_hot(v, spec);
+/* Subscribes op (taken) at 200, each window as it opens; disposes the outer subscription at
+ * `unsub` (window subscriptions are disposed by w_end). */
+static const char *run_windows(vt *v, wlog *w, rx_observable *op, int64_t unsub) {
   w->v = v;
-  w->op = rx_window(src->obs, 70, 3, v->s);
-  CHECK(w->op != NULL);
+  w->op = op;
+  CHECK_MSG(op != NULL, "%s", rx_last_error());
   rx_disposable *a = rx_schedule_after(v->s, 200, do_subscribe_w, w, NULL);
   rx_disposable *b = rx_schedule_after(v->s, unsub, do_dispose, w, NULL);
   rx_test_scheduler_run(v->s);
   rx_release(a), rx_release(b);
   if (w->outer) rx_dispose(w->outer);
-  rx_release(w->op);
+  rx_release(op);
   return v->log;
+}
+
+/* RxSwift's source: window(70, 3) from 200 to `unsub`. */
+static const char *windows_of(vt *v, wlog *w, const char *end, int64_t unsub) {
+  char spec[160];
+  snprintf(spec, sizeof spec, "%s %s", WINDOWS_SOURCE, end);
+  vt_src *src = vt_hot(v, spec);
+  return run_windows(v, w, rx_window(src->obs, 70, 3, v->s), unsub);
 }
 
 RX_TEST(window_time_or_count_basic) {
@@ -157,19 +164,6 @@ RX_TEST(window_merged_disposed_in_the_middle) {
   CHECK_STR(vt_subs(xs), "200-360");
   CHECK_EQ(v.disposed, 1);
   vt_end(&v);
-}
-
-static const char *run_windows(vt *v, wlog *w, rx_observable *op, int64_t unsub) {
-  w->v = v;
-  w->op = op;
-  CHECK_MSG(op != NULL, "%s", rx_last_error());
-  rx_disposable *a = rx_schedule_after(v->s, 200, do_subscribe_w, w, NULL);
-  rx_disposable *b = rx_schedule_after(v->s, unsub, do_dispose, w, NULL);
-  rx_test_scheduler_run(v->s);
-  rx_release(a), rx_release(b);
-  if (w->outer) rx_dispose(w->outer);
-  rx_release(op);
-  return v->log;
 }
 
 RX_TEST(window_count_only_needs_no_scheduler) {

@@ -10,20 +10,14 @@
 /// (a `RefCountDisposable`): disposing the outer one lets subscribed windows run to their end.
 public class Window<Element, Output>: Producer<Output> {
   let source: Observable<Element>
-  let timeSpan: Int64?
-  let count: Int?
-  let scheduler: Scheduler?
+  let windowing: Windowing
   let make: (Observable<Element>) -> Output
 
   public init(source: Observable<Element>, timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
               make: @escaping (Observable<Element>) -> Output)
   {
-    precondition(timeSpan != nil || count != nil, "window needs a time span or a count")
-    precondition(timeSpan == nil || scheduler != nil, "a timed window needs a scheduler")
     self.source = source
-    self.timeSpan = timeSpan.map { Swift.max(0, $0) }
-    self.count = count
-    self.scheduler = scheduler
+    self.windowing = Windowing(timeSpan: timeSpan, count: count, scheduler: scheduler)
     self.make = make
   }
 
@@ -71,8 +65,7 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
   }
 
   private final func armTimer(_ window: UInt64) {
-    guard let span = parameters.timeSpan, let scheduler = parameters.scheduler else { return }
-    timer.setScheduled { scheduler.scheduleAfter(span) { self.submit(.tick(window)) } }
+    parameters.windowing.arm(timer) { self.submit(.tick(window)) }
   }
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
@@ -89,7 +82,7 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
     case .event(.next(let element)):
       subject.on(.next(element))
       count += 1
-      if let limit = parameters.count, count >= limit { openNextWindow() }
+      if let limit = parameters.windowing.count, count >= limit { openNextWindow() }
     case .event(.error(let error)):
       stop()
       subject.on(.error(error))
