@@ -1273,7 +1273,8 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_buffer(rx_observable *src, int
  * (on `scheduler`) for a window closed by time. src's subscription lives while the outer
  * subscription or any window subscription does: disposing the outer one lets subscribed
  * windows run to their end (no new windows are emitted), and src is disposed when the last
- * of them ends.
+ * of them ends. A window still open when that happens never ends: a later subscriber to it
+ * gets nothing.
  * @param src Borrowed.
  * @param scheduler Borrowed; runs the timers. May be NULL for count only.
  */

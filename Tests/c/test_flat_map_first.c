@@ -174,3 +174,16 @@ RX_TEST(flat_map_first_bad_arguments) {
   CHECK_EQ(freed, 1);
   rx_release(src);
 }
+
+static rx_observable *no_observable(void *ctx, rx_value v, rx_error **err) { return NULL; }
+
+RX_TEST(flat_map_first_null_without_error_fails_with_unknown) {
+  rx_observable *src = rx_range(1, 3);
+  rx_observable *op = rx_flat_map_first(src, no_observable, NULL, NULL);
+  rx_value all;
+  rx_error *e = NULL;
+  CHECK_EQ(rx_blocking_to_array(op, -1, &all, &e), RX_ESTREAM);
+  CHECK_EQ(rx_error_code(e), RX_ERROR_UNKNOWN);
+  CHECK_STR(rx_error_message(e), "rx_flat_map_first: the callback returned no observable");
+  rx_release(e), rx_release(op), rx_release(src);
+}

@@ -224,6 +224,13 @@ RX_TEST(window_unsubscribed_windows_let_the_source_go_with_the_outer) {
   wlog w = {.subscribe_windows = false};
   CHECK_STR(run_windows(&v, &w, rx_window(xs->obs, 0, 3, NULL), 230), "200:W0");
   CHECK_STR(vt_subs(xs), "200-230");
+  /* Window 0 was open when its source went: it never ends. */
+  rec r;
+  rx_disposable *late = rx_subscribe(rx_value_observable(w.windows[0]), rec_observer(&r));
+  rx_test_scheduler_run(v.s);
+  CHECK_STR(r.log, "");
+  rx_dispose(late);
+  CHECK_STR(r.log, ".");
   w_end(&w);
   vt_end(&v);
 }

@@ -449,11 +449,24 @@ def _(r):
 @diagram("rx_window", 16)
 def _(r):
     src = r.hot("-1-2-3-4----5-|")
-    out = r.own(lib.rx_window(src, F(5), 3, r.ts))
-    # A second subscription (its own windows), each window subscribed as it opens.
-    flatten = _cb(FLAT_FN, lambda ctx, v, err: lib.rx_retain(lib.rx_value_observable(v)))
+    by_frame = {}
+
+    def name_window(ctx, v):
+        # The windows that open at one frame (one per subscription) share a name.
+        OBS_NAMES[addr(lib.rx_value_observable(v))] = by_frame.setdefault(r.frame(), f"w{len(by_frame)}")
+
+    tap = keep(ffi.new("rx_observer *"))
+    tap.on_next = _cb("void(*)(void *, rx_value)", name_window)
+    out = r.own(lib.rx_do(r.own(lib.rx_window(src, F(5), 3, r.ts)), tap[0], NULL))
+    # A second subscription (its own windows), each window subscribed as it opens and its
+    # values labelled with its name.
+    def contents(ctx, v, err):
+        window = lib.rx_value_observable(v)
+        name = OBS_NAMES[addr(window)]
+        return lib.rx_map(window, mapper(r, lambda x: lib.rx_string(f"{name}:{x.i}".encode())), NULL, NULL)
+
     return "rx_window(src, 5 frames, 3, test)", [Line("src", src)], \
-        [Line("out (windows)", out), Line("their values", r.own(lib.rx_flat_map(out, flatten, NULL, NULL)))]
+        [Line("out (windows)", out), Line("their values", r.own(lib.rx_flat_map(out, _cb(FLAT_FN, contents), NULL, NULL)))]
 
 
 @diagram("rx_to_array", 12)
