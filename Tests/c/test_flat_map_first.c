@@ -187,3 +187,33 @@ RX_TEST(flat_map_first_null_without_error_fails_with_unknown) {
   CHECK_STR(rx_error_message(e), "rx_flat_map_first: the callback returned no observable");
   rx_release(e), rx_release(op), rx_release(src);
 }
+
+/* ---- in marble form --------------------------------------------------------------------- */
+
+static rx_scheduler *mts;
+/* fn(v): a cold "-v--v|" (v at +1 and +4, completed at +5). */
+static rx_observable *twice_later(void *ctx, rx_value v, rx_error **e) {
+  rx_marble_value t[] = {{'v', v}};
+  return rx_marble_cold(mts, "-v--v|", t, 1, NULL);
+}
+
+RX_TEST(marble_flat_map_first_ignores_while_busy) {
+  mts = rx_test_scheduler_new();
+  /* 2 and 3 arrive while 1's inner runs (frames 1-6); 4 arrives after it completed. */
+  rx_observable *src = rx_marble_hot(mts, "-1-2-3---4-----|", NULL, 0, NULL);
+  rx_observable *op = rx_flat_map_first(src, twice_later, NULL, NULL);
+  CHECK(rx_marble_expect(mts, op, "--1--1----4--4-|", NULL, 0, NULL));
+  rx_release(op), rx_release(src), rx_release(mts);
+}
+
+RX_TEST(marble_flat_map_first_errors_and_dispose) {
+  mts = rx_test_scheduler_new();
+  rx_observable *src = rx_marble_hot(mts, "-1-2#", NULL, 0, NULL);
+  rx_observable *op = rx_flat_map_first(src, twice_later, NULL, NULL);
+  CHECK(rx_marble_expect(mts, op, "--1-#", NULL, 0, NULL)); /* the outer error ends the inner too */
+  rx_release(op), rx_release(src);
+  src = rx_marble_hot(mts, "-1-2-3---4-----|", NULL, 0, NULL);
+  op = rx_flat_map_first(src, twice_later, NULL, NULL);
+  CHECK(rx_marble_expect(mts, op, "--1-!", NULL, 0, NULL)); /* disposed while an inner runs */
+  rx_release(op), rx_release(src), rx_release(mts);
+}
