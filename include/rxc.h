@@ -1214,7 +1214,7 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_pausable_buffered(rx_observabl
  * @param window_ns The window, > 0 (else NULL and RX_EINVAL).
  * @param scheduler Borrowed; its clock measures the window, and queued values and the
  * terminal event behind them are delivered on it. NULL: RX_EINVAL.
- * @param opts Copied. NULL: an unbounded queue (nothing is ever dropped). Otherwise
+ * @param opts Copied; NULL for an unbounded queue (nothing is ever dropped). Otherwise
  * validated as for rx_observe_on_bounded (bad options: NULL, RX_EINVAL, ctx_free not called).
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_rate_limit(rx_observable *src, size_t n, int64_t window_ns,

@@ -87,8 +87,12 @@ public func rx_rate_limit(
   guard let o = ObservableHandle.from(src, "rx_rate_limit"),
     let s = SchedulerHandle.from(scheduler, "rx_rate_limit")
   else { return nil }
-  guard n >= 1, n <= UInt(Int.max) else {
+  guard n >= 1 else {
     setLastError("rx_rate_limit: n must be >= 1")
+    return nil
+  }
+  guard n <= UInt(Int.max) else {
+    setLastError("rx_rate_limit: n \(n) is too large")
     return nil
   }
   guard windowNs > 0 else {
