@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #endif
 
 #ifdef __cplusplus
@@ -467,7 +468,8 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timer(int64_t due_ns, int64_t 
  *   behavior  holds a current value, given first to every new subscriber;
  *   replay    gives each new subscriber the last buffer_size values (or all), then goes live;
  *   async     gives only the last value, with completed, once the subject completes;
- *   relays    a publish or behavior subject that only takes values and never terminates.
+ *   relays    a publish, behavior or replay subject that only takes values and never
+ *             terminates.
  * A terminated subject gives late subscribers its stop event (replay: the buffer first;
  * async: the last value, then completed; behavior: the stop event only). A disposed subject
  * gives late subscribers an error with code RX_ERROR_DISPOSED. Events after a stop event
@@ -522,6 +524,17 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_publish_relay_new(void);
  * @result Owned. NULL (and rx_last_error()) if initial is not a valid value.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_behavior_relay_new(rx_value initial);
+
+/**
+ * @abstract A new replay relay: a replay subject of buffer_size that never terminates.
+ * @param buffer_size At least 1; 0 gives NULL and rx_last_error() (RX_EINVAL).
+ * @result Owned. rx_subject_on_error / rx_subject_on_completed on it return RX_ESTATE; the
+ * buffer's values are released when the relay is disposed.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_replay_relay_new(size_t buffer_size);
+
+/** @abstract A new replay relay that keeps every value (it never terminates). Owned. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_subject *rx_replay_relay_new_unbounded(void);
 
 /**
  * @abstract Emits a value to the subject's observers.
@@ -1471,6 +1484,82 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_retry_backoff(rx_observable *s
  * ctx_free(tap.ctx) runs once when the observable and all its subscriptions are gone. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do(rx_observable *src, rx_observer tap, rx_free_fn ctx_free);
 /**
+ * @abstract The hooks of rx_do_with_hooks (RxSwift's do(onNext:afterNext:onError:afterError:
+ * onCompleted:afterCompleted:onSubscribe:onSubscribed:onDispose:)). Set struct_size to
+ * sizeof(rx_do_hooks) (fields added later go at the end; bytes past the fields a library
+ * knows must be zero) and leave NULL the hooks you do not use:
+ * `rx_do_hooks h = {sizeof h, .ctx = me, .on_next = log_value};`.
+ */
+typedef struct rx_do_hooks {
+  size_t struct_size;                                    /* sizeof(rx_do_hooks) */
+  void *ctx;                                             /* passed to every hook */
+  void (*on_next)(void *ctx, rx_value value);            /* before the value goes downstream */
+  void (*after_next)(void *ctx, rx_value value);         /* after the subscriber had it */
+  void (*on_error)(void *ctx, const rx_error *error);    /* before the error goes downstream */
+  void (*after_error)(void *ctx, const rx_error *error); /* after the subscriber had it */
+  void (*on_completed)(void *ctx);                       /* before completion goes downstream */
+  void (*after_completed)(void *ctx);                    /* after the subscriber had it */
+  void (*on_subscribe)(void *ctx);                       /* before src is subscribed */
+  void (*on_subscribed)(void *ctx);                      /* after src's subscribe returned */
+  void (*on_dispose)(void *ctx);                         /* after src's subscription was disposed */
+} rx_do_hooks;
+
+/**
+ * @abstract Calls hooks (each may be NULL) around every subscription and event, in RxSwift's
+ * order: on_subscribe, src subscribed (events it emits synchronously come here), on_subscribed;
+ * for each event its on_ hook, then the subscriber's callback, then its after_ hook; after a
+ * terminal event's after_ hook the subscription ends, and on_dispose runs once per
+ * subscription, after src's subscription was disposed, however it ended (terminal event,
+ * rx_dispose, or a source dropping it).
+ * @discussion Values and errors are borrowed for the call. Event hooks run on the thread
+ * delivering the event, never two at once for one subscription; on_subscribe and
+ * on_subscribed on the subscribing thread; on_dispose on the thread that ends the
+ * subscription, which may overlap an event hook running on another thread when you dispose
+ * from there. Hooks cannot fail the stream. hooks is read during the call only;
+ * ctx_free(hooks->ctx) runs once when the observable and all its subscriptions are gone.
+ * NULL or a wrong handle for src, NULL hooks, a struct_size below sizeof(rx_do_hooks), or
+ * unknown trailing fields not zero: NULL and rx_last_error().
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_do_with_hooks(rx_observable *src, const rx_do_hooks *hooks, rx_free_fn ctx_free);
+/** The C library's FILE, as rx_debug takes it. Under RX_CDEF (FFI declarations) an opaque
+ * struct: pass NULL (stderr) or a FILE * obtained from C (fopen, fdopen...). */
+#if defined(RX_CDEF)
+typedef struct rx_file rx_file;
+#else
+typedef FILE rx_file;
+#endif
+/** Receives one rx_debug line: NUL-terminated, without a newline, borrowed for the call. */
+typedef void (*rx_debug_fn)(void *ctx, const char *line);
+
+/**
+ * @abstract RxSwift's debug: writes a line for every subscription, event and disposal, and
+ * passes everything on unchanged.
+ * @discussion Each line is
+ *   `<seconds>.<microseconds> tid <thread id> <label> -> <what>`
+ * with the CLOCK_MONOTONIC time (6 decimals), the kernel thread id (gettid) of the thread
+ * the line is written on, and <what> one of: `subscribed` (written on the subscribing
+ * thread, before src is subscribed), `next(<value>)`, `error(<code> <message>)`,
+ * `completed` (each written on the thread delivering the event, before the subscriber gets
+ * it), `disposed` (once per subscription, after src's subscription was disposed, on the
+ * thread that ended it; also after a terminal event). Values are written as numbers, true /
+ * false, none, 0x<hex> for a pointer, "text" for a string, [a, b] for an array, bytes[<n>],
+ * object, observable, event(<event>). Lines of concurrent subscriptions may interleave,
+ * never mix. `label` is copied; NULL is "rx_debug". `out` is borrowed and must stay open
+ * while the result or a subscription to it lives; NULL is stderr. Each line is written with
+ * one fputs (a newline appended), then fflush(out). src is borrowed (retained by the
+ * result). NULL or a wrong handle for src: NULL and rx_last_error(). Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debug(rx_observable *src, const char *label, rx_file *out);
+/**
+ * @abstract rx_debug, handing each line to fn(ctx, line) instead of a FILE (for FFIs).
+ * @discussion The same lines (without the newline), on the same threads, as rx_debug;
+ * calls for one subscription never overlap, except `disposed` when you dispose from another
+ * thread while an event is being delivered. ctx_free(ctx) runs once when the observable and
+ * all its subscriptions are gone. NULL or a wrong handle for src, or NULL fn: NULL and
+ * rx_last_error(). Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debug_callback(rx_observable *src, const char *label, rx_debug_fn fn, void *ctx, rx_free_fn ctx_free);
+/**
  * @abstract Delivers each value and the completion `ns` later, on `scheduler`; an error is
  * delivered at once and drops what is still delayed (as RxSwift). Negative ns is 0.
  */
@@ -1485,9 +1574,10 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_materialize(rx_observable *src
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_dematerialize(rx_observable *src);
 
 /* sharing
- * A connectable observable (rx_publish, rx_replay) subscribes its source only on
- * rx_connect, through a fresh subject per connection; subscribers subscribe to that
- * subject. rx_ref_count connects on the first subscriber and disconnects when the last one
+ * A connectable observable (rx_publish, rx_replay, rx_replay_all, rx_multicast) subscribes
+ * its source only on rx_connect; subscribers subscribe to its subject. rx_publish, rx_replay
+ * and rx_replay_all make a fresh subject per connection; rx_multicast uses the caller's
+ * subject for every connection. rx_ref_count connects on the first subscriber and disconnects when the last one
  * leaves (dispose or terminal event). Concurrent first subscriptions are safe, and the
  * source is never subscribed while a library lock is held. */
 
@@ -1497,21 +1587,51 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_share(rx_observable *src);
 /** @abstract As rx_share, and late subscribers first get the last n values while
  * connected (n == 0 is rx_share). Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_share_replay(rx_observable *src, size_t n);
+/**
+ * @abstract As rx_share_replay(src, n), but the subject lives as long as the result
+ * (RxSwift's share(replay:scope: .forever)), not one connection.
+ * @discussion Differences from rx_share / rx_share_replay: after every subscriber left and a
+ * new one reconnects, the new one first gets the last n values of the earlier connections;
+ * once src has terminated, late subscribers get those values and the terminal event at once,
+ * and src is not subscribed again (rx_share resubscribes it for them). n == 0 keeps a publish
+ * subject: late subscribers after the end get only the terminal event. src is borrowed
+ * (retained by the result). NULL or a wrong handle for src, or n above INT32_MAX: NULL and
+ * rx_last_error(). Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_share_forever(rx_observable *src, size_t n);
 /** @abstract A connectable observable multicasting through a fresh publish subject per
  * connection. Owned. Use with rx_connect / rx_ref_count. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_publish(rx_observable *src);
 /** @abstract A connectable observable multicasting through a fresh replay subject of n
  * (n == 0: publish) per connection. Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_replay(rx_observable *src, size_t n);
+/** @abstract A connectable observable multicasting through a fresh unbounded replay subject
+ * per connection (RxSwift's replayAll): late subscribers get every value of the current
+ * connection. Owned. NULL or a wrong handle for src: NULL and rx_last_error(). */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_replay_all(rx_observable *src);
+/**
+ * @abstract A connectable observable multicasting through `subject`, the same subject for
+ * every connection (RxSwift's multicast(_:)). Use with rx_connect / rx_ref_count.
+ * @discussion src and subject are borrowed: the result retains both (releasing your
+ * subject reference does not dispose the subject while the result lives). Subscribers
+ * subscribe to the subject, so they get what it gives (a replay subject's buffer, a behavior
+ * subject's value); once the subject terminated, subscribers get its terminal event, and after
+ * src itself terminated it through a connection, rx_connect no longer subscribes src (it
+ * returns a token that is already disposed). Events reach subscribers on the thread src
+ * delivers them. You may also feed the subject yourself. NULL or a wrong handle for src or
+ * subject, or a relay (it cannot take src's terminal event): NULL and rx_last_error().
+ * Owned.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_multicast(rx_observable *src, rx_subject *subject);
 /**
  * @abstract Subscribes a connectable observable's source. While connected, a second connect
  * returns a token for the same connection (disposing either disconnects).
  * @result An owned token: rx_dispose disconnects. NULL + RX_EHANDLE-style message for an
- * observable not made by rx_publish / rx_replay.
+ * observable not made by rx_publish / rx_replay / rx_replay_all / rx_multicast.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_disposable *rx_connect(rx_observable *connectable);
 /** @abstract Connects on the first subscriber, disconnects after the last. connectable must
- * come from rx_publish / rx_replay (else NULL). Owned. */
+ * come from rx_publish / rx_replay / rx_replay_all / rx_multicast (else NULL). Owned. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_ref_count(rx_observable *connectable);
 
 /* traits */

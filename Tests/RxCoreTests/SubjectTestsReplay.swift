@@ -35,6 +35,35 @@ final class SubjectTestsReplay: SubjectTestCase {
     da.dispose()
   }
 
+  /// A class that counts its live instances (elements the buffer must release).
+  final class Counted {
+    nonisolated(unsafe) static var live = 0
+    let n: Int
+    init(_ n: Int) {
+      self.n = n
+      Counted.live += 1
+    }
+    deinit { Counted.live -= 1 }
+  }
+
+  /// The buffer grows by realloc (elements moved by their bits) many times over, then wraps
+  /// once bounded: every element replayed in order, and each released exactly once.
+  func testBufferGrowthKeepsOrderAndReleasesEachElementOnce() {
+    Counted.live = 0
+    for limit in [Int.max, 1000] {
+      let s = limit == .max ? ReplaySubject<Counted>.createUnbounded() : .create(bufferSize: limit)
+      for v in 0..<5000 { s.on(.next(Counted(v))) }
+      XCTAssertEqual(Counted.live, min(limit, 5000))
+      let r = Recorder<Counted>()
+      let d = s.subscribe(r)
+      XCTAssertEqual(r.elements.map(\.n), Array((5000 - min(limit, 5000))..<5000))
+      d.dispose()
+      r.events = []
+      s.dispose()
+      XCTAssertEqual(Counted.live, 0)
+    }
+  }
+
   func testUnboundedReplaysEverything() {
     let s = ReplaySubject<Int>.createUnbounded()
     feed(s, 1...100)

@@ -155,6 +155,7 @@ CALLBACK_TYPES = {
     "rx_disposable *(*)(void *, int64_t, void(*)(void *), void *)": ("vtable.schedule_after", vt_schedule_after),
     "int64_t(*)(void *)": ("vtable.now_ns", vt_now),
     "void(*)(void *, rx_disposable *)": ("rx_recursive_fn", lambda ctx, me: None),
+    "void(*)(void *, char *)": ("rx_debug_fn", lambda ctx, line: ffi.string(line)),
 }
 made_callbacks = {}
 
@@ -288,6 +289,16 @@ def arg_for(fname, index, ctype):
         out.struct_size = ffi.sizeof("rx_flow_stats")
         keep.append(out)
         return out
+    if name == "rx_file *":
+        return NULL  # stderr (rx_debug's recipe passes a real FILE *)
+    if name in ("rx_do_hooks const *", "rx_do_hooks *"):
+        h = ffi.new("rx_do_hooks *")
+        h.struct_size = ffi.sizeof("rx_do_hooks")
+        for field, ftype in ffi.typeof("rx_do_hooks").fields:
+            if ftype.type.kind == "pointer" and ftype.type.item.kind == "function":
+                setattr(h, field, callback(ftype.type))
+        keep.append(h)
+        return h
     if name in ("rx_backoff_options const *", "rx_backoff_options *"):
         o = ffi.new("rx_backoff_options *")
         o.struct_size = ffi.sizeof("rx_backoff_options")
@@ -376,6 +387,7 @@ RECIPES = {
     "rx_recurse": lambda: [recursive_chain()],
     "rx_recurse_after": lambda: [recursive_chain(), 1_000_000],
     "rx_scheduler_now_ns": lambda: [mk_owned(lambda: lib.rx_scheduler_custom_new(vtable(), NULL, NULL))],
+    "rx_debug": lambda: [fresh_observable(), b"cffi", devnull()],
     "rx_catch": lambda: [lib_owned(lib.rx_throw(error)), callback(ffi.typeof("rx_catch_fn")), NULL, NULL],
     "rx_marble_cold": lambda: [test_sched, b"-a-|", marble_values(), 1, NULL],
     "rx_marble_hot": lambda: [test_sched, b"-a-|", marble_values(), 1, NULL],
@@ -400,6 +412,21 @@ RECIPES = {
     "rx_test_scheduler_advance_to": lambda: [test_sched, 10_000_000_000],
     "rx_test_scheduler_advance_by": lambda: [test_sched, 1_000_000],
 }
+
+
+libc_ffi = cffi.FFI()
+libc_ffi.cdef("void *fopen(const char *, const char *); int fclose(void *);")
+libc = libc_ffi.dlopen(None)
+
+
+def devnull():
+    """A FILE * from the C library (for rx_debug), closed at clean-up after the library let go."""
+    f = libc.fopen(b"/dev/null", b"w")
+    late_close.append(f)
+    return ffi.cast("rx_file *", int(libc_ffi.cast("uintptr_t", f)))
+
+
+late_close = []
 
 
 def recursive_chain():
@@ -560,6 +587,8 @@ lib.rx_release(error)
 if not live_back_to(start):
     live = lib.rx_debug_live_objects()
     problem("rx_debug_live_objects", f"{live - start} objects still live at the end (started at {start})")
+for f in late_close:
+    libc.fclose(f)
 
 for p in problems:
     print(p)

@@ -64,6 +64,8 @@
   X(rx_subscribe_completable) X(rx_as_signal) X(rx_emit)  \
   X(rx_skip_duration) X(rx_take_duration) \
   X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when) \
+  X(rx_replay_relay_new) X(rx_replay_relay_new_unbounded) X(rx_replay_all) X(rx_multicast) \
+  X(rx_share_forever) X(rx_do_with_hooks) X(rx_debug) X(rx_debug_callback) \
   X(rx_window) X(rx_flat_map_first) X(rx_rate_limit)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
@@ -253,6 +255,9 @@ static rx_observer rec_observer(void) {
 static void tap_next(void *ctx, rx_value v) { (void)v; ctx_use(ctx); }
 static void tap_error(void *ctx, const rx_error *e) { (void)e; ctx_use(ctx); }
 static void tap_plain(void *ctx) { ctx_use(ctx); }
+static void debug_line(void *ctx, const char *line) { ctx_use(ctx); (void)strlen(line); }
+/* rx_debug's lines go here (not to stderr, where the fuzzer reports). */
+static FILE *debug_out;
 
 /* ------------------------------------------------------------------ program state */
 
@@ -501,7 +506,7 @@ static void op_subject(Input *in) {
   uint8_t kind = u8(in), a = u8(in), slot = u8(in), oslot = u8(in);
   rx_subject *s = NULL;
   rx_value v = rx_int(a);
-  switch (kind % 7) {
+  switch (kind % 9) {
   case 0: if (p_rx_publish_subject_new) s = p_rx_publish_subject_new(); break;
   case 1: if (p_rx_behavior_subject_new) s = p_rx_behavior_subject_new(v); break;
   case 2: if (p_rx_replay_subject_new) s = p_rx_replay_subject_new(1 + a % 3); break;
@@ -509,6 +514,8 @@ static void op_subject(Input *in) {
   case 4: if (p_rx_async_subject_new) s = p_rx_async_subject_new(); break;
   case 5: if (p_rx_publish_relay_new) s = p_rx_publish_relay_new(); break;
   case 6: if (p_rx_behavior_relay_new) s = p_rx_behavior_relay_new(v); break;
+  case 7: if (p_rx_replay_relay_new) s = p_rx_replay_relay_new(1 + a % 3); break;
+  case 8: if (p_rx_replay_relay_new_unbounded) s = p_rx_replay_relay_new_unbounded(); break;
   }
   if (!s) return;
   slot %= NSUBJ;
@@ -542,7 +549,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 86) {
+  switch (which % 92) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -685,10 +692,35 @@ static void op_operator(Input *in) {
     }
     break;
   case 82: if (p_rx_retry_when) o = p_rx_retry_when(src, (c & 1) ? retry_when_take : retry_when_never, CTX); break;
+  case 83: if (p_rx_replay_all) { o = p_rx_replay_all(src); connectable = 1; } break;
+  case 84: /* any subject slot: empty (NULL) and relays are refused */
+    if (p_rx_multicast) { o = p_rx_multicast(src, subj[c % NSUBJ]); connectable = o != NULL; }
+    break;
+  case 85: if (p_rx_share_forever) o = p_rx_share_forever(src, c % 3); break;
+  case 86: if (p_rx_do_with_hooks) {
+      /* the hooks that c's bits pick, or a struct_size too small */
+      Ctx *t = ctx_new(0, 0);
+      rx_do_hooks h = {(c & 0x80) ? 1 : sizeof h, t};
+      if (c & 1) h.on_next = tap_next, h.after_next = tap_next;
+      if (c & 2) h.on_error = tap_error, h.after_error = tap_error;
+      if (c & 4) h.on_completed = tap_plain, h.after_completed = tap_plain;
+      if (c & 8) h.on_subscribe = tap_plain, h.on_subscribed = tap_plain;
+      if (c & 16) h.on_dispose = tap_plain;
+      o = p_rx_do_with_hooks(src, &h, ctx_free);
+      if (!o) ctx_free(t);
+    }
+    break;
+  case 87: if (p_rx_debug && debug_out) o = p_rx_debug(src, (c & 1) ? "fuzz" : NULL, debug_out); break;
+  case 88: if (p_rx_debug_callback) {
+      Ctx *t = ctx_new(0, 0);
+      o = p_rx_debug_callback(src, (c & 1) ? "fuzz" : NULL, (c & 2) ? debug_line : NULL, t, ctx_free);
+      if (!o) ctx_free(t);
+    }
+    break;
   /* a span of 0 to 3 ms or none, a count of 0 to 2 (both 0 refused), no scheduler now and then */
-  case 83: if (p_rx_window) o = p_rx_window(src, (c & 1) ? ns : 0, c % 3, (c & 2) ? sched : NULL); break;
-  case 84: if (p_rx_flat_map_first) o = p_rx_flat_map_first(src, flat_fn, CTX); break;
-  case 85: if (p_rx_rate_limit && sched) {
+  case 89: if (p_rx_window) o = p_rx_window(src, (c & 1) ? ns : 0, c % 3, (c & 2) ? sched : NULL); break;
+  case 90: if (p_rx_flat_map_first) o = p_rx_flat_map_first(src, flat_fn, CTX); break;
+  case 91: if (p_rx_rate_limit && sched) {
       /* n 0 to 2 and a window of 0 to 3 ms (0s refused); an unbounded queue, or every policy */
       if (c & 128) {
         o = p_rx_rate_limit(src, c % 3, ns, sched, NULL);
@@ -1050,6 +1082,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   OPTIONAL_API(LOAD)
+  debug_out = fopen("/dev/null", "w");
   /* The shared schedulers count from their first use: use them before the baseline. */
   if (p_rx_scheduler_immediate) p_rx_scheduler_immediate();
   if (p_rx_scheduler_current_thread) p_rx_scheduler_current_thread();

@@ -141,6 +141,7 @@ MAKER(op_catch_return, rx_catch_and_return(src, RX_INT(0)))
 MAKER(op_retry, rx_retry(src, 3))
 MAKER(op_share, rx_share(src))
 MAKER(op_share_replay, rx_share_replay(src, 1))
+MAKER(op_share_forever, rx_share_forever(src, 1))
 MAKER(op_driver, rx_as_driver(src, RX_INT(0)))
 MAKER(op_signal, rx_as_signal(src, RX_INT(0)))
 MAKER(op_as_single, rx_as_single(src))
@@ -251,6 +252,17 @@ static rx_observable *op_do(rx_observable *src) {
   rx_observer tap = {.on_next = count_next};
   return rx_do(src, tap, NULL);
 }
+static rx_observable *op_do_with_hooks(rx_observable *src) {
+  rx_do_hooks h = {sizeof h, .on_next = count_next, .after_next = count_next};
+  return rx_do_with_hooks(src, &h, NULL);
+}
+static void ignore_line(void *ctx, const char *line) { (void)ctx, (void)line; }
+static rx_observable *op_debug_callback(rx_observable *src) { return rx_debug_callback(src, "w", ignore_line, NULL, NULL); }
+static rx_observable *op_debug(rx_observable *src) {
+  static FILE *devnull;
+  if (!devnull) devnull = fopen("/dev/null", "w");
+  return rx_debug(src, "w", devnull);
+}
 static rx_observable *op_take_until(rx_observable *src) {
   rx_observable *never = rx_never(), *o = rx_take_until(src, never);
   rx_release(never);
@@ -287,6 +299,19 @@ static rx_observable *op_publish_ref_count(rx_observable *src) {
 }
 static rx_observable *op_replay_ref_count(rx_observable *src) {
   rx_observable *p = rx_replay(src, 1), *o = rx_ref_count(p);
+  rx_release(p);
+  return o;
+}
+static rx_observable *op_replay_all_ref_count(rx_observable *src) {
+  rx_observable *p = rx_replay_all(src), *o = rx_ref_count(p);
+  rx_release(p);
+  return o;
+}
+/* through the caller's subject, kept by the connectable (a replay subject: the buffered path) */
+static rx_observable *op_multicast_ref_count(rx_observable *src) {
+  rx_subject *s = rx_replay_subject_new(2);
+  rx_observable *p = rx_multicast(src, s), *o = rx_ref_count(p);
+  rx_release(s);
   rx_release(p);
   return o;
 }
@@ -328,6 +353,7 @@ static void w_subject(const char *kind) {
                   : !strcmp(kind, "async")          ? rx_async_subject_new()
                   : !strcmp(kind, "publish_relay")  ? rx_publish_relay_new()
                   : !strcmp(kind, "behavior_relay") ? rx_behavior_relay_new(RX_INT(0))
+                  : !strcmp(kind, "replay_relay")   ? rx_replay_relay_new(10)
                                                     : rx_publish_subject_new();
   through_subject(s, NULL);
 }
@@ -472,15 +498,15 @@ static void run_plain(const void *a) { ((void (*)(void))a)(); }
 #define PLAIN(name, fn) {name, run_plain, (const void *)fn}
 static const Workload workloads[] = {
   SUBJ("publish"), SUBJ("behavior"), SUBJ("replay"), SUBJ("replay_all"), SUBJ("async"),
-  SUBJ("publish_relay"), SUBJ("behavior_relay"),
+  SUBJ("publish_relay"), SUBJ("behavior_relay"), SUBJ("replay_relay"),
   OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
   OP(take_until_predicate), OP(using), OP(catch_with), OP(flat_map_max), OP(flat_map_max_just),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
-  OP(flat_map_latest), OP(flat_map_first), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(retry_when), OP(do),
-  OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(publish_ref_count),
-  OP(replay_ref_count), OP(driver), OP(signal), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
+  OP(flat_map_latest), OP(flat_map_first), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(retry_when), OP(do), OP(do_with_hooks), OP(debug), OP(debug_callback),
+  OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(share_forever), OP(publish_ref_count),
+  OP(replay_ref_count), OP(replay_all_ref_count), OP(multicast_ref_count), OP(driver), OP(signal), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat), TWO(merge_max),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   TIMED(skip_duration), TIMED(take_duration), TIMED(timeout_to),

@@ -36,6 +36,7 @@ OVERRIDES = {
     ('rx_generate', 'scheduler'): ['null_ok'],
     ('rx_rate_limit', 'opts'): ['null_ok'],
     ('rx_using', 'release'): ['null_ok'],
+    ('rx_debug', 'out'): ['null_ok'],
     ('rx_release', 'handle'): ['null_silent', 'any'],
     ('rx_retain', 'handle'): ['any'],
     ('rx_serial_disposable_set', 'serial'): ['sort=serial'],

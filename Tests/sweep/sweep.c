@@ -36,7 +36,7 @@
 typedef enum {
   T_VOID, T_HANDLE, T_ANYHANDLE, T_DATA, T_OPAQUE, T_CSTR, T_VALUE, T_OBSERVER,
   T_VALUE_OUT, T_VALUE_ARRAY, T_MARBLE_TABLE, T_ERROR_OUT, T_SIZE_OUT, T_OBS_ARRAY, T_VTABLE, T_FN,
-  T_FLOW_OPTIONS, T_FLOW_STATS, T_BACKOFF,
+  T_FLOW_OPTIONS, T_FLOW_STATS, T_BACKOFF, T_DO_HOOKS, T_FILE,
   T_I64, T_I32, T_SIZE, T_INT, T_BOOL, T_DOUBLE, T_ENUM, T_PTR_RESULT
 } TypeClass;
 
@@ -104,6 +104,8 @@ static TypeClass classify(const char *t, int is_result) {
   if (!strcmp(t, "const_rx_flow_options*")) return T_FLOW_OPTIONS;
   if (!strcmp(t, "rx_flow_stats*")) return T_FLOW_STATS;
   if (!strcmp(t, "const_rx_backoff_options*")) return T_BACKOFF;
+  if (!strcmp(t, "const_rx_do_hooks*")) return T_DO_HOOKS;
+  if (!strcmp(t, "rx_file*")) return T_FILE; /* a FILE *: NULL (stderr) is the valid one */
   if (!strcmp(t, "fnptr") || ends_with(t, "_fn")) return T_FN;
   if (!strcmp(t, "int64_t")) return T_I64;
   if (!strcmp(t, "int32_t")) return T_I32;
@@ -451,7 +453,7 @@ static void enumerate(void) {
         add_case(f, p, C_NULL, 0, 0);
         add_case(f, p, C_VTABLE_NULL_SCHEDULE, 0, 0);
         break;
-      case T_FLOW_OPTIONS: case T_FLOW_STATS: case T_BACKOFF:
+      case T_FLOW_OPTIONS: case T_FLOW_STATS: case T_BACKOFF: case T_DO_HOOKS:
         if (!pr->null_ok) add_case(f, p, C_NULL, 0, 0); /* rx_rate_limit: NULL options are unbounded */
         add_case(f, p, C_STRUCT_SIZE_SMALL, 0, 0);
         break;
@@ -503,6 +505,7 @@ static ffi_type *ffi_of(TypeClass tc) {
 
 static rx_scheduler_vtable good_vtable, bad_vtable;
 static rx_backoff_options good_backoff, bad_backoff;
+static rx_do_hooks do_hooks_arg;
 static rx_value value_array[1];
 static rx_marble_value marble_table[1];
 static rx_observable *obs_array[1];
@@ -569,6 +572,7 @@ static int valid_arg(const Param *pr, Arg *a) {
   case T_ANYHANDLE: a->p = pool[0]; return 1;
   case T_DATA: a->p = dummy; return 1;
   case T_OPAQUE: a->p = dummy; return 1;
+  case T_FILE: a->p = NULL; return 1;
   case T_CSTR: a->p = pr->str[0] ? (void *)pr->str : "sweep"; return 1;
   case T_VALUE: a->v = default_value(pr); return 1;
   case T_OBSERVER: return 1; /* all callbacks NULL */
@@ -588,6 +592,10 @@ static int valid_arg(const Param *pr, Arg *a) {
   case T_BACKOFF:
     good_backoff = (rx_backoff_options){sizeof good_backoff, 1000000, 2.0, 0, 1, 0.0, 0, false};
     a->p = &good_backoff;
+    return 1;
+  case T_DO_HOOKS:
+    do_hooks_arg = (rx_do_hooks){sizeof do_hooks_arg, NULL};
+    a->p = &do_hooks_arg;
     return 1;
   case T_FN: a->p = (void *)stub_fn; return 1;
   case T_FLOW_OPTIONS:
@@ -641,6 +649,9 @@ static void bad_arg(const Case *c, const Param *pr, Arg *a) {
       flow_options_arg = good_flow;
       flow_options_arg.struct_size = sizeof(size_t);
       a->p = &flow_options_arg;
+    } else if (pr->tc == T_DO_HOOKS) {
+      do_hooks_arg = (rx_do_hooks){sizeof(size_t), NULL};
+      a->p = &do_hooks_arg;
     } else if (pr->tc == T_BACKOFF) {
       bad_backoff = (rx_backoff_options){0, 1000000, 2.0, 0, 1, 0.0, 0, false};
       a->p = &bad_backoff;

@@ -36,6 +36,16 @@ def keep(x):
     return x
 
 
+_libc = cffi.FFI()
+_libc.cdef("void *fopen(const char *, const char *);")
+
+
+def devnull():
+    """A FILE * on /dev/null, for rx_debug (open until the process ends)."""
+    f = _libc.dlopen(None).fopen(b"/dev/null", b"w")
+    return ffi.cast("rx_file *", int(_libc.cast("uintptr_t", f)))
+
+
 # ---- values as labels ----------------------------------------------------------------------
 OBS_NAMES = {}  # address of an observable -> the name a diagram gave it
 
@@ -841,6 +851,29 @@ def _(r):
     return "rx_do(src, tap, NULL)", [Line("src", src)], [Line("out", r.own(lib.rx_do(src, tap[0], NULL)))]
 
 
+@diagram("rx_do_with_hooks", 12)
+def _(r):
+    src = r.hot("-1-2-3-|")
+    hooks = keep(ffi.new("rx_do_hooks *", {"struct_size": ffi.sizeof("rx_do_hooks")}))
+    return "rx_do_with_hooks(src, &hooks, NULL)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_do_with_hooks(src, hooks, NULL)))]
+
+
+@diagram("rx_debug", 12)
+def _(r):
+    src = r.hot("-1-2-3-|")
+    return "rx_debug(src, \"src\", a FILE *): lines beside an unchanged stream", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_debug(src, b"src", devnull())))]
+
+
+@diagram("rx_debug_callback", 12)
+def _(r):
+    src = r.hot("-1-2-#")
+    line_fn = keep(ffi.callback("rx_debug_fn", lambda ctx, line: None))
+    return "rx_debug_callback(src, \"src\", fn, NULL, NULL)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_debug_callback(src, b"src", line_fn, NULL, NULL)))]
+
+
 @diagram("rx_delay", 14)
 def _(r):
     src = r.hot("-1-2--3-|")
@@ -900,6 +933,33 @@ def _(r):
     r.at(1, lambda: r.owned.append(lib.rx_connect(out)))
     return "rx_replay(src, 2), rx_connect at frame 1", [line], \
         [Line("out, 1st", out), Line("out, 2nd", out, at=7)]
+
+
+@diagram("rx_share_forever", 14)
+def _(r):
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-|"))
+    out = r.own(lib.rx_share_forever(src, 2))
+    return "rx_share_forever(src, 2): the 2nd, after the end, gets the replay without a resubscription", [line], \
+        [Line("out, 1st", out), Line("out, 2nd", out, at=10)]
+
+
+@diagram("rx_replay_all", 14)
+def _(r):
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-|"))
+    out = r.own(lib.rx_replay_all(src))
+    r.at(1, lambda: r.owned.append(lib.rx_connect(out)))
+    return "rx_replay_all(src), rx_connect at frame 1", [line], \
+        [Line("out, 1st", out), Line("out, 2nd", out, at=7)]
+
+
+@diagram("rx_multicast", 14)
+def _(r):
+    line, src = r.watch("src (cold)", r.cold("-1-2-3-4-|"))
+    subject = r.own(lib.rx_behavior_subject_new(lib.rx_int(0)))
+    out = r.own(lib.rx_multicast(src, subject))
+    r.at(3, lambda: r.owned.append(lib.rx_connect(out)))
+    return "rx_multicast(src, a behavior subject of 0), rx_connect at frame 3", [line], \
+        [Line("out, 1st", out), Line("out, 2nd", out, at=6)]
 
 
 @diagram("rx_ref_count", 16)

@@ -57,6 +57,19 @@ enum Validate {
     return declared
   }
 
+  /// False (and rx_last_error()) when a newer caller set fields of a versioned struct that
+  /// this library does not know: bytes `known..<size` must be zero.
+  static func unknownFieldsZero(_ p: UnsafeRawPointer, known: Int, size: Int, _ fn: StaticString, _ arg: StaticString)
+    -> Bool
+  {
+    let bytes = p.assumingMemoryBound(to: UInt8.self)
+    for i in known..<size where bytes[i] != 0 {
+      setLastError("\(fn): \(arg) has fields this library does not know (struct_size \(size)) set")
+      return false
+    }
+    return true
+  }
+
   static func isLive(_ p: UnsafeRawPointer, _ kind: ObjectKind) -> Bool {
     UInt(bitPattern: p) & 15 == 0
       && p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic

@@ -11,7 +11,7 @@ extension CObserver {
   /// `claimDeliverer`).
   func disposerIsTheOnlyDeliverer() -> Bool {
     atomicMemoryFence(ordering: .sequentiallyConsistent)
-    let d = deliverer.load(ordering: .sequentiallyConsistent)
+    let d = delivery.load(ordering: .sequentiallyConsistent) & ~Self.inCallback
     return d == 0 || d == rxc_thread_self()
   }
 
@@ -24,9 +24,11 @@ extension CObserver {
 
   /// A terminal event: the first stop wins; it then owes on_disposed itself.
   func stop(with event: Event<RxValue>) {
-    inCallback.store(true, ordering: .relaxed)
+    // Serialized with the other deliveries, which leave the flag clear.
+    let d = delivery.load(ordering: .relaxed)
+    delivery.store(d | Self.inCallback, ordering: .relaxed)
     if state.set(.stopped).has(.stopped) {  // disposed or dropped first
-      inCallback.store(false, ordering: .releasing)
+      delivery.store(d, ordering: .releasing)
       return leftAfterStop()
     }
     switch event {
@@ -38,7 +40,7 @@ extension CObserver {
     case .completed:
       callbacks.on_completed?(callbacks.ctx)
     }
-    inCallback.store(false, ordering: .releasing)
+    delivery.store(d, ordering: .releasing)
     claimFinal()
   }
 
@@ -52,19 +54,20 @@ extension CObserver {
   /// After this thread set STOPPED: run on_disposed now, or leave it to a deliverer that is
   /// inside a callback on another thread. Only a PENDING hand-off lets a deliverer claim
   /// on_disposed too, so the other two ways run it without claiming FINAL.
+  /// `detachedInline`: the subject let go of this observer inline, on this thread.
   @inline(__always)
-  func finishAfterStop() {
+  func finishAfterStop(detachedInline: Bool) {
     if detachedInline || state.load().has(.unlisted) { return runOnDisposed() }
     finishAfterStopElsewhere()
   }
 
   /// `finishAfterStop` when a deliverer may be inside a callback on another thread. A
   /// disposer that is the only thread ever to deliver (its subscription through operators,
-  /// say, fed on this thread) skips the barrier: `inCallback` is then its own.
+  /// say, fed on this thread) skips the barrier: `delivery` is then its own.
   @inline(never)
   func finishAfterStopElsewhere() {
     if !disposerIsTheOnlyDeliverer() { AsymmetricFence.heavySide() }
-    if inCallback.load(ordering: .acquiring) {
+    if delivery.load(ordering: .acquiring) & Self.inCallback != 0 {
       if state.set(.pending).has(.left) {
         claimFinal()
       }
@@ -116,6 +119,7 @@ extension CObserver {
     if old.has(.disposed) { return false }
     var u = Upstream.none
     swap(&u, &upstream)  // takes the reference without a retain/release pair
+    var inline = false
     switch consume u {
     case .none: break
     case .disposable(let d): d.dispose()
@@ -123,15 +127,17 @@ extension CObserver {
       let outer = rxc_member_call()
       rxc_set_member_call(call(Self.detaching))
       s.detachOwned(self)
+      inline = rxc_member_call() == call(Self.detachedInline)
       rxc_set_member_call(outer)
     case .lent(let lender):
       let outer = rxc_member_call()
       rxc_set_member_call(call(Self.detaching))
       lender._withUnsafeGuaranteedRef { $0.detachOwned(self) }
+      inline = rxc_member_call() == call(Self.detachedInline)
       rxc_set_member_call(outer)
       Self.giveBack(lender)
     }
-    if !old.has(.stopped) { finishAfterStop() }
-    return detachedInline
+    if !old.has(.stopped) { finishAfterStop(detachedInline: inline) }
+    return inline
   }
 }

@@ -43,7 +43,6 @@ extension CObserver {
     slot = -1
     self.callbacks = callbacks
     state.storeUnshared(TokenState(oneReference: []))
-    inCallback.store(false, ordering: .relaxed)
-    detachedInline = false
+    delivery.store(0, ordering: .relaxed)
   }
 }

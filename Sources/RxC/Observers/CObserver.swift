@@ -14,7 +14,7 @@ import Synchronization
 ///
 /// The delivering side makes no atomic read-modify-write (a subject delivering to one or a
 /// hundred C observers has no room for one per callback: `make bench`, W1 and W2): it marks
-/// `inCallback` and checks STOPPED with plain loads and stores.
+/// a callback in `delivery` and checks STOPPED with plain loads and stores.
 /// The rare disposer pays instead, for the store-then-load ordering that needs: it sets
 /// STOPPED, then a process-wide barrier (membarrier) makes sure that a deliverer either sees
 /// STOPPED before its next callback or is visibly inside one; in that case the two settle
@@ -36,6 +36,9 @@ import Synchronization
 final class CObserver: Observer<RxValue>, Cancelable {
   /// Tags of `rxc_member_call`: this observer's own subject call.
   static let attaching: UInt = 1, detaching: UInt = 2
+  /// Marks the `detaching` call once the subject let go inline (read by `cancel` right
+  /// after it).
+  static let detachedInline: UInt = 3
 
   // The ABI header, at the offsets every handle has (AbiObject: 16 and 24, right after the
   // Swift object header; the superclass has no stored properties). Do not reorder.
@@ -52,16 +55,16 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// Set once before the token exists; afterwards taken only by the one winning `dispose`, or
   /// emptied when the token's life ends (`retire`, deinit).
   var upstream: Upstream = .none
-  /// Written only by the (serialized) deliverer; read by a disposer after the barrier.
-  let inCallback = Atomic<Bool>(false)
-  /// The one thread that has delivered to this observer (`rxc_thread_self`), 0 before any,
-  /// `manyDeliverers` once a second one has. A disposer on that thread (or before any
-  /// delivery) needs no process barrier: no other thread can be inside a callback.
-  let deliverer = Atomic<UInt>(0)
-  static let manyDeliverers: UInt = 1
-  /// Set by the subject during this observer's own inline `detachOwned` call (and read by
-  /// the same thread right after it).
-  var detachedInline = false
+  /// Who delivers, and whether a callback is running, in one word (the object then takes
+  /// 104 bytes: malloc's 112-byte chunks, not 128; `make bench`, W9): the one thread that has
+  /// delivered to this observer (`rxc_thread_self`, a pointer aligned to more than 2), 0
+  /// before any, `manyDeliverers` once a second one has; plus `inCallback` while a callback
+  /// runs. Written only by the (serialized) deliverer; read by a disposer after the barrier.
+  /// A disposer on the one deliverer's thread (or before any delivery) needs no process
+  /// barrier: no other thread can be inside a callback.
+  let delivery = Atomic<UInt>(0)
+  static let manyDeliverers: UInt = 2
+  static let inCallback: UInt = 1
 
   enum Upstream {
     case none
@@ -159,17 +162,19 @@ final class CObserver: Observer<RxValue>, Cancelable {
     leave()
   }
 
+  /// Marks a callback in `delivery`.
   @inline(__always)
   private func enter() {
-    if deliverer.load(ordering: .relaxed) != rxc_thread_self() { claimDeliverer() }
-    inCallback.store(true, ordering: .relaxed)
+    var d = delivery.load(ordering: .relaxed)  // no callback is running: the flag is clear
+    if d != rxc_thread_self() { d = claimDeliverer() }
+    delivery.store(d | Self.inCallback, ordering: .relaxed)
     AsymmetricFence.lightSide()  // the CPU may still reorder: that is what the disposer's barrier is for
   }
 
   @inline(__always)
   private func leave() {
     AsymmetricFence.lightSide()
-    inCallback.store(false, ordering: .releasing)
+    delivery.store(delivery.load(ordering: .relaxed) & ~Self.inCallback, ordering: .releasing)
     AsymmetricFence.lightSide()
     if state.load().has(.stopped) { leftAfterStop() }
   }
@@ -180,17 +185,22 @@ final class CObserver: Observer<RxValue>, Cancelable {
   /// (Once there are several, each delivery comes here and leaves at once: the claim that
   /// made them several was fenced, and no later one changes anything.)
   @inline(never)
-  private func claimDeliverer() {
+  private func claimDeliverer() -> UInt {
     let me = rxc_thread_self()
-    var old = deliverer.load(ordering: .relaxed)
-    if old == Self.manyDeliverers { return }
+    assert(me & 3 == 0, "a thread pointer leaves room for the flag")
+    var old = delivery.load(ordering: .relaxed)
+    if old == Self.manyDeliverers { return old }
     while old != me && old != Self.manyDeliverers {
-      let r = deliverer.compareExchange(
-        expected: old, desired: old == 0 ? me : Self.manyDeliverers, ordering: .sequentiallyConsistent)
-      if r.exchanged { break }
+      let desired = old == 0 ? me : Self.manyDeliverers
+      let r = delivery.compareExchange(expected: old, desired: desired, ordering: .sequentiallyConsistent)
+      if r.exchanged {
+        old = desired
+        break
+      }
       old = r.original
     }
     atomicMemoryFence(ordering: .sequentiallyConsistent)
+    return old
   }
 
   override var wantsNoMoreEvents: Bool { state.load().has(.stopped) }
@@ -211,14 +221,16 @@ final class CObserver: Observer<RxValue>, Cancelable {
   }
 
   override func detachedFromSubject() {
-    if rxc_member_call() == call(Self.detaching) { return detachedInline = true }  // `cancel` settles it
+    if rxc_member_call() == call(Self.detaching) {  // `cancel` settles it
+      return rxc_set_member_call(call(Self.detachedInline))
+    }
     settleUnlisted()
   }
 
   /// The source dropped this observer (a disposed subject), or a tap's subscription ended.
   override func dropped() {
     if !state.set(.stopped).has(.stopped) {
-      finishAfterStop()
+      finishAfterStop(detachedInline: rxc_member_call() == call(Self.detachedInline))
     }
   }
 }

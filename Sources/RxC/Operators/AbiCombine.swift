@@ -34,7 +34,7 @@ public func rx_combine_latest(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let sources = observableArray(srcs, n, "rx_combine_latest") else { return nil }
   let selector = CAdapt.combineOrArray(fn, CContext(ctx, ctxFree), "rx_combine_latest")
-  return ObservableHandle.make(Observable.combineLatest(sources, resultSelector: selector))
+  return ObservableHandle.make(Observable.combineLatest(sources, bufferSelector: selector))
 }
 
 @c(rx_zip)
@@ -44,7 +44,7 @@ public func rx_zip(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let sources = observableArray(srcs, n, "rx_zip") else { return nil }
   let selector = CAdapt.combineOrArray(fn, CContext(ctx, ctxFree), "rx_zip")
-  return ObservableHandle.make(Observable.zip(sources, resultSelector: selector))
+  return ObservableHandle.make(Observable.zip(sources, bufferSelector: selector))
 }
 
 @c(rx_with_latest_from)

@@ -19,16 +19,46 @@ public func rx_share_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UI
 @c(rx_publish)
 public func rx_publish(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_publish") else { return nil }
-  let connectable = h.observable.publish()
-  return ObservableHandle(connectable, connectable: connectable).cPointer
+  return connectableHandle(h.observable.publish())
 }
 
 @c(rx_replay)
 public func rx_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_replay") else { return nil }
   guard let size = bufferSize(n, "rx_replay") else { return nil }
-  let connectable = h.observable.replay(size)
-  return ObservableHandle(connectable, connectable: connectable).cPointer
+  return connectableHandle(h.observable.replay(size))
+}
+
+@c(rx_replay_all)
+public func rx_replay_all(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_replay_all") else { return nil }
+  return connectableHandle(h.observable.replayAll())
+}
+
+@c(rx_multicast)
+public func rx_multicast(_ src: UnsafeMutablePointer<rx_observable>?, _ subject: UnsafeMutablePointer<rx_subject>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let h = ObservableHandle.from(src, "rx_multicast") else { return nil }
+  guard let s = SubjectHandle.from(subject, "rx_multicast") else { return nil }
+  guard let core = s.core as? any SubjectType<RxValue> else {
+    setLastError("rx_multicast: subject is \(s.sort.name), which never terminates; multicast needs a subject")
+    return nil
+  }
+  guard let hold = SubjectHold(s) else {
+    setLastError("rx_multicast: subject was released")
+    return nil
+  }
+  // The closure keeps a C reference to the subject: releasing the caller's last one would
+  // dispose it under the connectable.
+  return connectableHandle(h.observable.multicastKeepingSubject({ withExtendedLifetime(hold) { core } }))
+}
+
+@c(rx_share_forever)
+public func rx_share_forever(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_share_forever") else { return nil }
+  guard let size = bufferSize(n, "rx_share_forever") else { return nil }
+  return ObservableHandle.make(h.observable.share(replay: size, scope: .forever))
 }
 
 @c(rx_connect)
@@ -94,6 +124,11 @@ private func subscribe(
   return subscribeC(h.observable, observer)
 }
 
+/// A connectable as an rx_observable that rx_connect and rx_ref_count accept.
+private func connectableHandle(_ connectable: ConnectableObservable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
+  ObservableHandle(connectable, connectable: connectable).cPointer
+}
+
 private func bufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
   guard n <= UInt(Int32.max) else {
     setLastError("\(fn): buffer size \(n) is too large")
@@ -107,8 +142,20 @@ private func connectableOf(_ p: UnsafeMutablePointer<rx_observable>?, _ fn: Stat
 {
   guard let h = ObservableHandle.from(p, fn, "connectable") else { return nil }
   guard let c = h.connectable as? ConnectableObservable<RxValue> else {
-    setLastError("\(fn): connectable is not an observable made by rx_publish or rx_replay")
+    setLastError("\(fn): connectable is not an observable made by rx_publish, rx_replay, rx_replay_all or rx_multicast")
     return nil
   }
   return c
+}
+
+/// One C reference to a subject handle, held as long as this object lives.
+private final class SubjectHold {
+  let handle: SubjectHandle
+
+  init?(_ handle: SubjectHandle) {
+    guard handle.retainC() else { return nil }
+    self.handle = handle
+  }
+
+  deinit { handle.releaseC() }
 }

@@ -156,11 +156,7 @@ private func backoffOptions(_ opts: UnsafePointer<rx_backoff_options>?) -> Backo
   let known = MemoryLayout<rx_backoff_options>.size
   guard let size = Validate.structSize(opts, known: known, "rx_retry_backoff", "opts", "rx_backoff_options"), let opts
   else { return nil }
-  // A newer caller's fields this library does not know must be left zero.
-  let bytes = UnsafeRawPointer(opts).assumingMemoryBound(to: UInt8.self)
-  for i in known..<size where bytes[i] != 0 {
-    return fail("opts has fields this library does not know (struct_size \(size)) set")
-  }
+  guard Validate.unknownFieldsZero(opts, known: known, size: size, "rx_retry_backoff", "opts") else { return nil }
   let o = opts.pointee
   if o.initial_delay_ns < 0 { return fail("initial_delay_ns \(o.initial_delay_ns) is negative") }
   if !(o.multiplier >= 1) { return fail("multiplier \(o.multiplier) is not at least 1") }

@@ -17,6 +17,51 @@ public func rx_do(_ src: UnsafeMutablePointer<rx_observable>?, _ tap: rx_observe
   }))
 }
 
+@c(rx_do_with_hooks)
+public func rx_do_with_hooks(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ hooks: UnsafePointer<rx_do_hooks>?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  let fn: StaticString = "rx_do_with_hooks"
+  guard let h = ObservableHandle.from(src, fn) else { return nil }
+  let known = MemoryLayout<rx_do_hooks>.size
+  guard let size = Validate.structSize(hooks, known: known, fn, "hooks", "rx_do_hooks"), let hooks,
+    Validate.unknownFieldsZero(hooks, known: known, size: size, fn, "hooks")
+  else { return nil }
+  return ObservableHandle.make(h.observable.do(hooks: DoHooks(hooks.pointee, CContext(hooks.pointee.ctx, ctxFree))))
+}
+
+extension DoHooks where Element == RxValue {
+  /// The C hooks as closures. Each holds `context`, and on_subscribe's is always there, so
+  /// the producer and every sink keep ctx until they are gone.
+  init(_ c: rx_do_hooks, _ context: CContext) {
+    let ctx = c.ctx
+    func value(_ f: (@convention(c) (UnsafeMutableRawPointer?, rx_value) -> Void)?) -> ((RxValue) -> Void)? {
+      guard let f else { return nil }
+      return { v in withExtendedLifetime(context) { f(ctx, v.c) } }
+    }
+    func error(_ f: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rx_error>?) -> Void)?)
+      -> ((any Error) -> Void)?
+    {
+      guard let f else { return nil }
+      return { error in
+        let e = ErrorObject.from(error)
+        withExtendedLifetime(context) { f(ctx, e.cPointer) }
+        withExtendedLifetime(e) {}
+      }
+    }
+    func plain(_ f: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?) -> (() -> Void)? {
+      guard let f else { return nil }
+      return { withExtendedLifetime(context) { f(ctx) } }
+    }
+    let onSubscribe = c.on_subscribe
+    self.init(
+      onNext: value(c.on_next), afterNext: value(c.after_next), onError: error(c.on_error),
+      afterError: error(c.after_error), onCompleted: plain(c.on_completed), afterCompleted: plain(c.after_completed),
+      onSubscribe: { withExtendedLifetime(context) { onSubscribe?(ctx) } }, onSubscribed: plain(c.on_subscribed),
+      onDispose: plain(c.on_dispose))
+  }
+}
+
 @c(rx_materialize)
 public func rx_materialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_materialize") else { return nil }

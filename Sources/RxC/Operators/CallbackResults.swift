@@ -132,20 +132,22 @@ enum CAdapt {
     }
   }
 
-  static func combine(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString) -> ([RxValue]) throws -> RxValue {
+  /// The combination read in place (the sink's slots, valid for the call): the C function
+  /// gets views of them on the stack, with no copy and no allocation per combination.
+  static func combine(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString)
+    -> (UnsafeBufferPointer<RxValue>) throws -> RxValue
+  {
     { values in
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r: rx_value
-      if values.isEmpty {
-        r = fn(context.ctx, nil, 0, &err)
-      } else {
-        // The views on the stack: no allocation per combination.
+      if let base = values.baseAddress, values.count > 0 {
         r = withUnsafeTemporaryAllocation(of: rx_value.self, capacity: values.count) { views in
-          for k in values.indices { views.initializeElement(at: k, to: values[k].c) }
+          for k in 0..<values.count { views.initializeElement(at: k, to: RxValue.c(at: base + k)) }
           return fn(context.ctx, views.baseAddress, values.count, &err)
         }
+      } else {
+        r = fn(context.ctx, nil, 0, &err)
       }
-      withExtendedLifetime(values) {}
       return try CallbackResult.value(r, err, name)
     }
   }
@@ -171,9 +173,11 @@ enum CAdapt {
   /// `fn`, or RX_ARRAY results for a NULL fn; either way the closure holds `context`, so a
   /// ctx_free given with a NULL fn still runs once, at the end.
   static func combineOrArray(_ fn: rx_combine_fn?, _ context: CContext, _ name: StaticString)
-    -> ([RxValue]) throws -> RxValue
+    -> (UnsafeBufferPointer<RxValue>) throws -> RxValue
   {
-    guard let fn else { return { values in withExtendedLifetime(context) { array(values) } } }
+    guard let fn else {
+      return { values in withExtendedLifetime(context) { .boxed(ArrayBox(ContiguousArray(values))) } }
+    }
     return combine(fn, context, name)
   }
 

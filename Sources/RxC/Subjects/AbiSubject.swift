@@ -43,7 +43,8 @@ extension BehaviorSubject: AbiSubject where Element == RxValue {
   func currentValue() throws -> RxValue? { try value() }
 }
 
-extension PublishRelay: AbiSubject where Element == RxValue {
+// What every relay answers the same way: only elements ever reach it.
+extension Relay where Subject.Element == RxValue {
   var observable: Observable<RxValue> { self }
   func emit(_ event: Event<RxValue>) -> SubjectOutcome {
     guard case .next(let value) = event else { preconditionFailure("a relay takes only elements") }
@@ -52,12 +53,10 @@ extension PublishRelay: AbiSubject where Element == RxValue {
   func emitNext(_ element: borrowing RxValue) -> SubjectOutcome { accept(element) }
 }
 
+extension PublishRelay: AbiSubject where Element == RxValue {}
+
+extension ReplayRelay: AbiSubject where Element == RxValue {}
+
 extension BehaviorRelay: AbiSubject where Element == RxValue {
-  var observable: Observable<RxValue> { self }
-  func emit(_ event: Event<RxValue>) -> SubjectOutcome {
-    guard case .next(let value) = event else { preconditionFailure("a relay takes only elements") }
-    return accept(value)
-  }
-  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome { accept(element) }
   func currentValue() throws -> RxValue? { try self.currentValue() as RxValue }
 }

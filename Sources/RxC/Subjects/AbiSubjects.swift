@@ -16,11 +16,17 @@ public func rx_behavior_subject_new(_ initial: rx_value) -> UnsafeMutablePointer
 
 @c(rx_replay_subject_new)
 public func rx_replay_subject_new(_ bufferSize: UInt) -> UnsafeMutablePointer<rx_subject>? {
-  guard bufferSize >= 1 else {
-    setLastError("rx_replay_subject_new: buffer_size must be at least 1")
+  guard let size = replayBufferSize(bufferSize, "rx_replay_subject_new") else { return nil }
+  return SubjectHandle.make(.replay, ReplaySubject<RxValue>(bufferSize: size))
+}
+
+/// A replay buffer_size: at least 1 (larger than Int.max is Int.max).
+private func replayBufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
+  guard n >= 1 else {
+    setLastError("\(fn): buffer_size must be at least 1")
     return nil
   }
-  return SubjectHandle.make(.replay, ReplaySubject<RxValue>(bufferSize: Int(clamping: bufferSize)))
+  return Int(clamping: n)
 }
 
 @c(rx_replay_subject_new_unbounded)
@@ -42,6 +48,17 @@ public func rx_publish_relay_new() -> UnsafeMutablePointer<rx_subject>? {
 public func rx_behavior_relay_new(_ initial: rx_value) -> UnsafeMutablePointer<rx_subject>? {
   guard let v = RxValue.from(initial, "rx_behavior_relay_new") else { return nil }
   return SubjectHandle.make(.behaviorRelay, BehaviorRelay(value: v))
+}
+
+@c(rx_replay_relay_new)
+public func rx_replay_relay_new(_ bufferSize: UInt) -> UnsafeMutablePointer<rx_subject>? {
+  guard let size = replayBufferSize(bufferSize, "rx_replay_relay_new") else { return nil }
+  return SubjectHandle.make(.replayRelay, ReplayRelay<RxValue>(bufferSize: size))
+}
+
+@c(rx_replay_relay_new_unbounded)
+public func rx_replay_relay_new_unbounded() -> UnsafeMutablePointer<rx_subject>? {
+  SubjectHandle.make(.replayRelay, ReplayRelay<RxValue>.createUnbounded())
 }
 
 @c(rx_subject_on_next)

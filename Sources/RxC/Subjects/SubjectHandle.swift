@@ -6,9 +6,9 @@ import RxCore
 /// Its last rx_release disposes the subject (rxc.h, rx_release).
 final class SubjectHandle: Handle {
   enum Sort {
-    case publish, behavior, replay, async, publishRelay, behaviorRelay
+    case publish, behavior, replay, async, publishRelay, behaviorRelay, replayRelay
 
-    var isRelay: Bool { self == .publishRelay || self == .behaviorRelay }
+    var isRelay: Bool { self == .publishRelay || self == .behaviorRelay || self == .replayRelay }
 
     var name: StaticString {
       switch self {
@@ -18,6 +18,7 @@ final class SubjectHandle: Handle {
       case .async: return "an async subject"
       case .publishRelay: return "a publish relay"
       case .behaviorRelay: return "a behavior relay"
+      case .replayRelay: return "a replay relay"
       }
     }
   }

@@ -1,31 +1,34 @@
-import Synchronization
-
 /// Accepts exactly one disposable. Set and dispose may race; whichever comes second does
 /// the disposing (outside the lock).
 public final class SingleAssignmentDisposable: Cancelable {
-  private struct State {
-    var disposed = false
-    var set = false
-    var inner: (any Disposable)?
-  }
-  private let state = Mutex(State())
+  // Guarded by `lock` (a swap of one reference: no allocation, unlike a Mutex).
+  private let lock = SpinLock()
+  private var disposed = false
+  private var set = false
+  private var inner: (any Disposable)?
 
   public init() {}
 
-  public var isDisposed: Bool { state.withLock { $0.disposed } }
+  public var isDisposed: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return disposed
+  }
 
   /// False (and nothing taken) if a disposable was already set.
   @discardableResult
   public func trySet(_ disposable: any Disposable) -> Bool {
-    let (accepted, disposeNow): (Bool, Bool) = state.withLock { s in
-      if s.set { return (false, false) }
-      s.set = true
-      if s.disposed { return (true, true) }
-      s.inner = disposable
-      return (true, false)
+    lock.lock()
+    if set {
+      lock.unlock()
+      return false
     }
+    set = true
+    let disposeNow = disposed
+    if !disposeNow { inner = disposable }
+    lock.unlock()
     if disposeNow { disposable.dispose() }
-    return accepted
+    return true
   }
 
   public func setDisposable(_ disposable: any Disposable) {
@@ -34,13 +37,14 @@ public final class SingleAssignmentDisposable: Cancelable {
   }
 
   public func dispose() {
-    let inner: (any Disposable)? = state.withLock { s in
-      if s.disposed { return nil }
-      s.disposed = true
-      let d = s.inner
-      s.inner = nil
-      return d
+    lock.lock()
+    if disposed {
+      lock.unlock()
+      return
     }
-    inner?.dispose()
+    disposed = true
+    let d = inner.take()
+    lock.unlock()
+    d?.dispose()
   }
 }

@@ -32,7 +32,7 @@ class AmbProducer<Element>: Producer<Element> {
 }
 
 /// Events of all sources are serialized through one Drain: the first one decides the winner.
-class AmbSink<Element>: Sink<Element, Element> {
+class AmbSink<Element>: IndexedSink<Element, Element> {
   let drain = Drain<(Int, Event<Element>)>()
   let subscriptions: [SingleAssignmentDisposable]
   var winner = -1  // drain-owned
@@ -55,11 +55,12 @@ class AmbSink<Element>: Sink<Element, Element> {
 
   /// The observer of the i-th source (a hook for the Value leaf).
   func makeObserver(_ index: Int) -> Observer<Element> {
-    IndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    IndexedObserver(parent: self, index: index)
   }
 
-  final func submit(_ index: Int, _ event: Event<Element>) {
-    drain.submit((index, event)) { self.handle($0.0, $0.1) }
+  override func submit(_ index: Int, _ event: Event<Element>) {
+    // Inline when the drain is free: the event is handled where it is, not copied into an item.
+    drain.submit((index, event), inline: { handle(index, event) }) { [unowned(unsafe) self] in self.handle($0.0, $0.1) }
   }
 
   private func handle(_ index: Int, _ event: Event<Element>) {
@@ -85,6 +86,7 @@ final class ValueAmbProducer: AmbProducer<Value> {
 
 final class ValueAmbSink: AmbSink<Value> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    ValueIndexedObserver(parent: self, index: index)
   }
+  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
 }

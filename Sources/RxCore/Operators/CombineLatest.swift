@@ -6,7 +6,7 @@ extension Observable {
   public static func combineLatest<Source>(
     _ sources: [Observable<Source>], resultSelector: @escaping ([Source]) throws -> Element
   ) -> Observable<Element> {
-    CombineLatestProducer(sources: sources, resultSelector: resultSelector)
+    CombineLatestProducer(sources: sources, selector: .array(resultSelector))
   }
 }
 
@@ -14,17 +14,25 @@ extension Observable where Element == Value {
   public static func combineLatest(
     _ sources: [Observable<Value>], resultSelector: @escaping ([Value]) throws -> Value
   ) -> Observable<Value> {
-    ValueCombineLatestProducer(sources: sources, resultSelector: resultSelector)
+    ValueCombineLatestProducer(sources: sources, selector: .array(resultSelector))
+  }
+
+  /// `combineLatest` whose selector reads the latest elements in place (valid for the call):
+  /// no array per combination.
+  public static func combineLatest(
+    _ sources: [Observable<Value>], bufferSelector: @escaping (UnsafeBufferPointer<Value>) throws -> Value
+  ) -> Observable<Value> {
+    ValueCombineLatestProducer(sources: sources, selector: .buffer(bufferSelector))
   }
 }
 
 class CombineLatestProducer<Source, Result>: Producer<Result> {
   let sources: [Observable<Source>]
-  let resultSelector: ([Source]) throws -> Result
+  let selector: CombiningSelector<Source, Result>
 
-  init(sources: [Observable<Source>], resultSelector: @escaping ([Source]) throws -> Result) {
+  init(sources: [Observable<Source>], selector: CombiningSelector<Source, Result>) {
     self.sources = sources
-    self.resultSelector = resultSelector
+    self.selector = selector
   }
 
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
@@ -36,32 +44,44 @@ class CombineLatestProducer<Source, Result>: Producer<Result> {
 }
 
 /// Events of all sources are serialized through one Drain; the state below is touched only
-/// by the draining thread.
-class CombineLatestSink<Source, Result>: Sink<Source, Result> {
+/// by the draining thread (and by deinit, after it).
+class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
   let parent: CombineLatestProducer<Source, Result>
   let drain = Drain<(Int, Event<Source>)>()
   let subscriptions: [SingleAssignmentDisposable]
-  var values: [Source?]
+  /// Each source's latest element, in place (slot i is initialized once source i emitted):
+  /// the selector reads them where they are.
+  let latest: UnsafeMutablePointer<Source>
+  /// Per source: `emitted`, `done`.
+  let flags: UnsafeMutablePointer<UInt8>
+  let count: Int
   var numberOfValues = 0
-  var sourceDone: [Bool]
   var numberOfDone = 0
-  /// The selector's argument, refilled for each combination: no allocation per event.
-  var arguments: [Source] = []
+  var combiner: Combiner<Source, Result>
+  static var emitted: UInt8 { 1 }
+  static var done: UInt8 { 2 }
 
   init(parent: CombineLatestProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
-    let n = parent.sources.count
-    subscriptions = (0..<n).map { _ in SingleAssignmentDisposable() }
-    values = Array(repeating: nil, count: n)
-    sourceDone = Array(repeating: false, count: n)
+    count = parent.sources.count
+    subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
+    latest = .allocate(capacity: count)
+    flags = .allocate(capacity: count)
+    flags.initialize(repeating: 0, count: count)
+    combiner = Combiner(parent.selector)
     super.init(observer: observer, cancel: cancel)
   }
 
+  deinit {
+    for i in 0..<count where flags[i] & Self.emitted != 0 { (latest + i).deinitialize(count: 1) }
+    latest.deallocate()
+    flags.deallocate()
+  }
+
   func run() -> any Disposable {
-    let n = parent.sources.count
-    if n == 0 {
+    if count == 0 {
       do {
-        let result = try parent.resultSelector([])
+        let result = try combiner.combine(latest, 0)
         forwardOn(.next(result))
         forwardTerminal(.completed)
       } catch {
@@ -69,7 +89,7 @@ class CombineLatestSink<Source, Result>: Sink<Source, Result> {
       }
       return NopDisposable.shared
     }
-    for i in 0..<n {
+    for i in 0..<count {
       if wantsNoMoreEvents { break }
       subscriptions[i].trySet(parent.sources[i].subscribe(makeObserver(i)))
     }
@@ -78,33 +98,34 @@ class CombineLatestSink<Source, Result>: Sink<Source, Result> {
 
   /// The observer of the i-th source (a hook for the Value leaf).
   func makeObserver(_ index: Int) -> Observer<Source> {
-    IndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    IndexedObserver(parent: self, index: index)
   }
 
-  final func submit(_ index: Int, _ event: Event<Source>) {
-    drain.submit((index, event)) { self.handle($0.0, $0.1) }
+  override func submit(_ index: Int, _ event: Event<Source>) {
+    // Inline when the drain is free: the event is handled where it is, not copied into an item.
+    drain.submit((index, event), inline: { handle(index, event) }) { [unowned(unsafe) self] in self.handle($0.0, $0.1) }
   }
 
   private func handle(_ index: Int, _ event: Event<Source>) {
     if isDisposed { return }
-    let n = values.count
+    let n = count
     switch event {
     case .next(let element):
-      if values[index] == nil { numberOfValues += 1 }
-      values[index] = element
+      if flags[index] & Self.emitted == 0 {
+        (latest + index).initialize(to: element)
+        flags[index] |= Self.emitted
+        numberOfValues += 1
+      } else {
+        latest[index] = element
+      }
       if numberOfValues < n {
         // Every other source is done, and one of them never emitted: nothing can follow.
-        let othersDone = numberOfDone - (sourceDone[index] ? 1 : 0)
+        let othersDone = numberOfDone - (flags[index] & Self.done != 0 ? 1 : 0)
         if othersDone == n - 1 { forwardTerminal(.completed) }
         return
       }
-      arguments.reserveCapacity(n)
-      for value in values { arguments.append(value!) }
       let result: Result
-      do {
-        defer { arguments.removeAll(keepingCapacity: true) }
-        result = try parent.resultSelector(arguments)
-      } catch {
+      do { result = try combiner.combine(latest, n) } catch {
         forwardTerminal(.error(error))
         return
       }
@@ -112,8 +133,8 @@ class CombineLatestSink<Source, Result>: Sink<Source, Result> {
     case .error(let error):
       forwardTerminal(.error(error))
     case .completed:
-      if sourceDone[index] { return }
-      sourceDone[index] = true
+      if flags[index] & Self.done != 0 { return }
+      flags[index] |= Self.done
       numberOfDone += 1
       if numberOfDone == n {
         forwardTerminal(.completed)
@@ -136,6 +157,7 @@ final class ValueCombineLatestProducer: CombineLatestProducer<Value, Value> {
 
 final class ValueCombineLatestSink: CombineLatestSink<Value, Value> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    ValueIndexedObserver(parent: self, index: index)
   }
+  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
 }

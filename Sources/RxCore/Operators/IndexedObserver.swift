@@ -1,24 +1,31 @@
-/// The observer a multi-source sink subscribes to its i-th source: tags each event with
-/// the index and hands it to the sink. A source that drops it (a disposed subject) is
-/// treated as one that never emits again.
-class IndexedObserver<Element>: Observer<Element> {
-  let parent: Observer<Element>
-  let index: Int
-  let handler: (Int, Event<Element>) -> Void
+/// A sink with several sources (zip, combine_latest, amb): each source's events reach it
+/// tagged with the source's index.
+class IndexedSink<Source, Result>: Sink<Source, Result> {
+  /// One event of source `index`. Overridden by each sink (and again by its Value leaf, so
+  /// the call from the observer lands in specialized code).
+  func submit(_ index: Int, _ event: Event<Source>) {}
+}
 
-  init(parent: Observer<Element>, index: Int, _ handler: @escaping (Int, Event<Element>) -> Void) {
+/// The observer a multi-source sink subscribes to its i-th source: tags each event with
+/// the index and hands it to the sink (a direct method call: no closure and its thunks per
+/// event). A source that drops it (a disposed subject) is treated as one that never emits
+/// again.
+class IndexedObserver<Source, Result>: Observer<Source> {
+  let parent: IndexedSink<Source, Result>
+  let index: Int
+
+  init(parent: IndexedSink<Source, Result>, index: Int) {
     self.parent = parent
     self.index = index
-    self.handler = handler
   }
 
-  override func on(_ event: Event<Element>) { handler(index, event) }
+  override func on(_ event: Event<Source>) { parent.submit(index, event) }
 
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
 // Specialized for Value (see Value): made by the sinks' Value leaves.
-final class ValueIndexedObserver: IndexedObserver<Value> {
+final class ValueIndexedObserver: IndexedObserver<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

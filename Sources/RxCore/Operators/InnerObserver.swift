@@ -4,26 +4,29 @@ import Synchronization
 /// SingleAssignmentDisposable next to it): `attach` and `dispose` may race; whichever comes
 /// second disposes the subscription.
 class SubscribedObserver<Element>: Observer<Element>, Disposable {
-  private let subscription = Mutex<(disposed: Bool, inner: (any Disposable)?)>((false, nil))
+  // Guarded by `lock` (a swap of one reference: no allocation, unlike a Mutex).
+  private let lock = SpinLock()
+  private var disposed = false
+  private var inner: (any Disposable)?
 
   /// Called once, with what `subscribe` returned.
   final func attach(_ d: any Disposable) {
-    let disposeNow = subscription.withLock { s in
-      if s.disposed { return true }
-      s.inner = d
-      return false
-    }
+    lock.lock()
+    let disposeNow = disposed
+    if !disposeNow { inner = d }
+    lock.unlock()
     if disposeNow { d.dispose() }
   }
 
   final func dispose() {
-    let d: (any Disposable)? = subscription.withLock { s in
-      if s.disposed { return nil }
-      s.disposed = true
-      let d = s.inner
-      s.inner = nil
-      return d
+    lock.lock()
+    if disposed {
+      lock.unlock()
+      return
     }
+    disposed = true
+    let d = inner.take()
+    lock.unlock()
     d?.dispose()
   }
 }

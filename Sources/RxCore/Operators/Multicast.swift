@@ -3,7 +3,9 @@ import Synchronization
 /// A connectable observable (RxSwift's `multicast(makeSubject:)`): subscribers subscribe to
 /// the current subject; `connect` subscribes the source into it. Each connection gets a
 /// fresh subject: once the source terminates or the connection is disposed, the next
-/// subscriber or connect makes a new one.
+/// subscriber or connect makes a new one. With `keepsSubject` (RxSwift's `multicast(_:)`
+/// of one subject, and `share(scope: .forever)`) the first subject serves every connection,
+/// so after a terminal event late subscribers get what that subject gives them.
 ///
 /// Unlike RxSwift, the source is never subscribed while a lock is held: the
 /// lock only decides who connects, and a connect racing with a disconnect is settled by the
@@ -11,15 +13,22 @@ import Synchronization
 public class ConnectableObservable<Element>: Observable<Element> {
   let source: Observable<Element>
   let makeSubject: () -> any SubjectType<Element>
+  let keepsSubject: Bool
 
   private struct State {
     var subject: (any SubjectType<Element>)?
     var connection: Connection<Element>?
+    /// A kept subject got a terminal event from a connection: connecting again would only
+    /// subscribe the source into a subject that ignores it.
+    var subjectTerminated = false
   }
   private let state = Mutex(State())
 
-  public init(source: Observable<Element>, makeSubject: @escaping () -> any SubjectType<Element>) {
+  public init(
+    source: Observable<Element>, keepsSubject: Bool = false, makeSubject: @escaping () -> any SubjectType<Element>
+  ) {
     self.source = source
+    self.keepsSubject = keepsSubject
     self.makeSubject = makeSubject
     super.init()
   }
@@ -45,11 +54,17 @@ public class ConnectableObservable<Element>: Observable<Element> {
   /// Connects the source to the subject; while connected, returns the same connection.
   @discardableResult
   public func connect() -> any Cancelable {
-    let (connection, isNew): (Connection<Element>, Bool) = state.withLock { s in
+    let (connection, isNew): (Connection<Element>?, Bool) = state.withLock { s in
       if let c = s.connection { return (c, false) }
+      if s.subjectTerminated { return (nil, false) }
       let c = makeConnection(subject: currentSubject(&s))
       s.connection = c
       return (c, true)
+    }
+    guard let connection else {
+      let ended = BooleanDisposable()
+      ended.dispose()
+      return ended
     }
     if isNew {
       connection.subscription.trySet(source.subscribe(connection))
@@ -63,11 +78,11 @@ public class ConnectableObservable<Element>: Observable<Element> {
   }
 
   /// Called once per connection when it ends: the next connect gets a fresh subject.
-  fileprivate func connectionEnded(_ connection: Connection<Element>) {
+  fileprivate func connectionEnded(_ connection: Connection<Element>, terminated: Bool) {
     state.withLock { s in
       if s.connection === connection {
         s.connection = nil
-        s.subject = nil
+        if !keepsSubject { s.subject = nil } else if terminated { s.subjectTerminated = true }
       }
     }
   }
@@ -96,7 +111,7 @@ class Connection<Element>: Observer<Element>, Cancelable {
   override func on(_ event: Event<Element>) {
     if isDisposed { return }
     if event.isStopEvent {
-      end()
+      end(terminated: true)
     }
     feed(event)
   }
@@ -105,13 +120,13 @@ class Connection<Element>: Observer<Element>, Cancelable {
   func feed(_ event: Event<Element>) { subject.on(event) }
 
   func dispose() {
-    end()
+    end(terminated: false)
     subscription.dispose()
   }
 
-  private func end() {
+  private func end(terminated: Bool) {
     if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    parent.load()?.connectionEnded(self)
+    parent.load()?.connectionEnded(self, terminated: terminated)
   }
 }
 
@@ -122,11 +137,34 @@ extension Observable {
   {
     ConnectableObservable(source: self, makeSubject: makeSubject)
   }
+
+  /// A connectable observable that multicasts through `subject`, the same one for every
+  /// connection (RxSwift's `multicast(_:)`).
+  public func multicast(_ subject: any SubjectType<Element>) -> ConnectableObservable<Element> {
+    ConnectableObservable(source: self, keepsSubject: true, makeSubject: { subject })
+  }
+
+  /// `multicast(makeSubject)` with the first subject kept for every connection.
+  public func multicastKeepingSubject(_ makeSubject: @escaping () -> any SubjectType<Element>)
+    -> ConnectableObservable<Element>
+  {
+    ConnectableObservable(source: self, keepsSubject: true, makeSubject: makeSubject)
+  }
 }
 
 extension Observable where Element == Value {
   public func multicast(_ makeSubject: @escaping () -> any SubjectType<Value>) -> ConnectableObservable<Value> {
     ValueConnectableObservable(source: self, makeSubject: makeSubject)
+  }
+
+  public func multicast(_ subject: any SubjectType<Value>) -> ConnectableObservable<Value> {
+    ValueConnectableObservable(source: self, keepsSubject: true, makeSubject: { subject })
+  }
+
+  public func multicastKeepingSubject(_ makeSubject: @escaping () -> any SubjectType<Value>)
+    -> ConnectableObservable<Value>
+  {
+    ValueConnectableObservable(source: self, keepsSubject: true, makeSubject: makeSubject)
   }
 }
 

@@ -34,6 +34,9 @@ public class RefCount<Element>: Producer<Element> {
   {
     let sink = makeSink(observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
+    // A subscriber that the subject already ended (a kept subject that terminated) neither
+    // counts nor connects: the source is not subscribed again (as RxSwift).
+    if sink.isDisposed { return (sink, subscription) }
     let generation: UInt64 = state.withLock { s in
       s.count += 1
       if s.count == 1 { s.generation += 1 }

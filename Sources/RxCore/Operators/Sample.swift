@@ -27,20 +27,31 @@ class SampleSink<Element>: Sink<Element, Element> {
   private var element: Element?
   private var atEnd = false
 
-  override func on(_ event: Event<Element>) { submit(.source(event)) }
+  // Inline when the drain is free: the event is handled where it is, not copied into an input.
+  override func on(_ event: Event<Element>) {
+    drain.submit(.source(event), inline: { handleSource(event) }) { [unowned(unsafe) self] in self.handle($0) }
+  }
 
-  final func submit(_ input: Input) { drain.submit(input) { self.handle($0) } }
+  final func submit(_ input: Input) { drain.submit(input) { [unowned(unsafe) self] in self.handle($0) } }
+
+  private func handleSource(_ event: Event<Element>) {
+    if isDisposed { return }
+    switch event {
+    case .next(let value):
+      element = value
+    case .error(let error):
+      forwardTerminal(.error(error))
+    case .completed:
+      atEnd = true
+      sourceSubscription.dispose()
+    }
+  }
 
   private func handle(_ input: Input) {
     if isDisposed { return }
     switch input {
-    case .source(.next(let value)):
-      element = value
-    case .source(.error(let error)):
-      forwardTerminal(.error(error))
-    case .source(.completed):
-      atEnd = true
-      sourceSubscription.dispose()
+    case .source(let event):
+      handleSource(event)
     case .tick:
       if let value = element {
         element = nil

@@ -1,3 +1,14 @@
+/// How long `share(replay:scope:)` keeps its subject (RxSwift's `SubjectLifetimeScope`).
+public enum ShareScope: Sendable {
+  /// A fresh subject per connection: once every subscriber left or the source terminated,
+  /// the next subscriber starts afresh (resubscribing the source, with an empty replay).
+  case whileConnected
+  /// One subject for ever: a reconnection still replays the values of earlier connections,
+  /// and once the source terminated, late subscribers get the replay and the terminal event
+  /// without the source being subscribed again.
+  case forever
+}
+
 /// The sharing operators, all built on `multicast` + `refCount`.
 extension Observable {
   /// Connectable; each connection multicasts through a fresh PublishSubject.
@@ -12,6 +23,11 @@ extension Observable {
     return multicast { ReplaySubject<Element>(bufferSize: bufferSize) }
   }
 
+  /// Connectable; each connection replays all its elements to late subscribers.
+  public func replayAll() -> ConnectableObservable<Element> {
+    multicast { ReplaySubject<Element>.createUnbounded() }
+  }
+
   /// One source subscription shared by all subscribers while any is subscribed.
   public func share() -> Observable<Element> { publish().refCount() }
 
@@ -19,6 +35,13 @@ extension Observable {
   /// `share(replay:scope: .whileConnected)`).
   public func share(replay bufferSize: Int) -> Observable<Element> {
     replay(bufferSize).refCount()
+  }
+
+  /// `share`, replaying the last `bufferSize` elements, with the subject kept for `scope`.
+  public func share(replay bufferSize: Int, scope: ShareScope) -> Observable<Element> {
+    if scope == .whileConnected { return share(replay: bufferSize) }
+    if bufferSize == 0 { return multicastKeepingSubject({ PublishSubject<Element>() }).refCount() }
+    return multicastKeepingSubject({ ReplaySubject<Element>(bufferSize: bufferSize) }).refCount()
   }
 }
 
@@ -33,9 +56,19 @@ extension Observable where Element == Value {
     return multicast { ReplaySubject<Value>(bufferSize: bufferSize) }
   }
 
+  public func replayAll() -> ConnectableObservable<Value> {
+    multicast { ReplaySubject<Value>.createUnbounded() }
+  }
+
   public func share() -> Observable<Value> { publish().refCount() }
 
   public func share(replay bufferSize: Int) -> Observable<Value> {
     replay(bufferSize).refCount()
+  }
+
+  public func share(replay bufferSize: Int, scope: ShareScope) -> Observable<Value> {
+    if scope == .whileConnected { return share(replay: bufferSize) }
+    if bufferSize == 0 { return multicastKeepingSubject({ PublishSubject<Value>() }).refCount() }
+    return multicastKeepingSubject({ ReplaySubject<Value>(bufferSize: bufferSize) }).refCount()
   }
 }

@@ -51,24 +51,35 @@ class SkipUntilSink<Element, Other>: Sink<Element, Element> {
   /// The observer of `other` (a hook for the Value leaf).
   func makeOther() -> Observer<Other> { SkipUntilOther(parent: self) }
 
-  override func on(_ event: Event<Element>) { submit(.source(event)) }
+  // Inline when the drain is free: the event is handled where it is, not copied into a signal.
+  override func on(_ event: Event<Element>) {
+    drain.submit(.source(event), inline: { handleSource(event) }) { [unowned(unsafe) self] in self.handle($0) }
+  }
 
-  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { [unowned(unsafe) self] in self.handle($0) } }
 
-  private func handle(_ signal: Signal) {
+  private func handleSource(_ event: Event<Element>) {
     if isDisposed { return }
-    switch signal {
-    case .source(.next):
-      if case .source(let event) = signal, forwarding { forwardOn(event) }
-    case .source(.error(let error)):
+    switch event {
+    case .next:
+      if forwarding { forwardOn(event) }
+    case .error(let error):
       forwardTerminal(.error(error))
-    case .source(.completed):
+    case .completed:
       if forwarding {
         forwardTerminal(.completed)
       } else {
         observer.dropped()
         dispose()
       }
+    }
+  }
+
+  private func handle(_ signal: Signal) {
+    if isDisposed { return }
+    switch signal {
+    case .source(let event):
+      handleSource(event)
     case .other(.next):
       forwarding = true
       otherSubscription.dispose()

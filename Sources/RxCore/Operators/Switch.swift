@@ -89,7 +89,25 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
   /// The observer of the inner subscription `id` (a hook for the Value leaf).
   func makeInner(id: UInt64) -> SwitchInner<Source, Result> { SwitchInner(parent: self, id: id) }
 
-  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { [unowned(unsafe) self] in self.handle($0) } }
+
+  /// An inner event: inline when the drain is free (the event is handled where it is, not
+  /// copied into a signal).
+  final func submitInner(_ event: Event<Result>, _ id: UInt64) {
+    drain.submit(.inner(event, id), inline: { handleInner(event, id) }) { [unowned(unsafe) self] in self.handle($0) }
+  }
+
+  private func handleInner(_ event: Event<Result>, _ id: UInt64) {
+    if isDisposed { return }
+    guard id == latest else { return }
+    switch event {
+    case .next(let element): forwardOn(.next(element))
+    case .error(let error): forwardTerminal(.error(error))
+    case .completed:
+      hasLatest = false
+      if sourceDone { forwardTerminal(.completed) }
+    }
+  }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
@@ -104,14 +122,7 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
       sourceSubscription.dispose()
       if !hasLatest { forwardTerminal(.completed) }
     case .inner(let event, let id):
-      guard id == latest else { return }
-      switch event {
-      case .next(let element): forwardOn(.next(element))
-      case .error(let error): forwardTerminal(.error(error))
-      case .completed:
-        hasLatest = false
-        if sourceDone { forwardTerminal(.completed) }
-      }
+      handleInner(event, id)
     }
   }
 }
@@ -126,7 +137,7 @@ class SwitchInner<Source, Result>: SubscribedObserver<Result> {
     self.id = id
   }
 
-  override func on(_ event: Event<Result>) { parent.submit(.inner(event, id)) }
+  override func on(_ event: Event<Result>) { parent.submitInner(event, id) }
 
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

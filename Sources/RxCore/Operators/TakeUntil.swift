@@ -50,15 +50,23 @@ class TakeUntilSink<Element, Other>: Sink<Element, Element> {
   /// The observer of `other` (a hook for the Value leaf).
   func makeOther() -> Observer<Other> { TakeUntilOther(parent: self) }
 
-  override func on(_ event: Event<Element>) { submit(.source(event)) }
+  // Inline when the drain is free: the event is handled where it is, not copied into a signal.
+  override func on(_ event: Event<Element>) {
+    drain.submit(.source(event), inline: { handleSource(event) }) { [unowned(unsafe) self] in self.handle($0) }
+  }
 
-  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { [unowned(unsafe) self] in self.handle($0) } }
+
+  private func handleSource(_ event: Event<Element>) {
+    if isDisposed { return }
+    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+  }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }
     switch signal {
     case .source(let event):
-      if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+      handleSource(event)
     case .other(.next):
       forwardTerminal(.completed)
     case .other(.error(let error)):

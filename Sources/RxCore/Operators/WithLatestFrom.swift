@@ -62,14 +62,26 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   /// The observer of `other` (a hook for the Value leaf).
   func makeOther() -> Observer<Other> { WithLatestFromOther(parent: self) }
 
-  override func on(_ event: Event<Source>) { submit(.source(event)) }
+  // Inline when the drain is free: the event is handled where it is, not copied into a signal.
+  override func on(_ event: Event<Source>) {
+    drain.submit(.source(event), inline: { handleSource(event) }) { [unowned(unsafe) self] in self.handle($0) }
+  }
 
-  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submitOther(_ event: Event<Other>) {
+    drain.submit(.other(event), inline: { handleOther(event) }) { [unowned(unsafe) self] in self.handle($0) }
+  }
 
   private func handle(_ signal: Signal) {
-    if isDisposed { return }
     switch signal {
-    case .source(.next(let element)):
+    case .source(let event): handleSource(event)
+    case .other(let event): handleOther(event)
+    }
+  }
+
+  private func handleSource(_ event: Event<Source>) {
+    if isDisposed { return }
+    switch event {
+    case .next(let element):
       guard let latest else { return }
       let result: Result
       do { result = try parent.resultSelector(element, latest) } catch {
@@ -77,13 +89,21 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
         return
       }
       forwardOn(.next(result))
-    case .source(.error(let error)), .other(.error(let error)):
+    case .error(let error):
       forwardTerminal(.error(error))
-    case .source(.completed):
+    case .completed:
       forwardTerminal(.completed)
-    case .other(.next(let element)):
+    }
+  }
+
+  private func handleOther(_ event: Event<Other>) {
+    if isDisposed { return }
+    switch event {
+    case .error(let error):
+      forwardTerminal(.error(error))
+    case .next(let element):
       latest = element
-    case .other(.completed):
+    case .completed:
       otherSubscription.dispose()
     }
   }
@@ -92,7 +112,7 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 class WithLatestFromOther<Source, Other, Result>: Observer<Other> {
   let parent: WithLatestFromSink<Source, Other, Result>
   init(parent: WithLatestFromSink<Source, Other, Result>) { self.parent = parent }
-  override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
+  override func on(_ event: Event<Other>) { parent.submitOther(event) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 

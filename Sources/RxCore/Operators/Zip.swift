@@ -5,7 +5,7 @@ extension Observable {
   public static func zip<Source>(
     _ sources: [Observable<Source>], resultSelector: @escaping ([Source]) throws -> Element
   ) -> Observable<Element> {
-    ZipProducer(sources: sources, resultSelector: resultSelector)
+    ZipProducer(sources: sources, selector: .array(resultSelector))
   }
 }
 
@@ -13,17 +13,25 @@ extension Observable where Element == Value {
   public static func zip(
     _ sources: [Observable<Value>], resultSelector: @escaping ([Value]) throws -> Value
   ) -> Observable<Value> {
-    ValueZipProducer(sources: sources, resultSelector: resultSelector)
+    ValueZipProducer(sources: sources, selector: .array(resultSelector))
+  }
+
+  /// `zip` whose selector reads each combination in place (valid for the call): no array
+  /// per combination.
+  public static func zip(
+    _ sources: [Observable<Value>], bufferSelector: @escaping (UnsafeBufferPointer<Value>) throws -> Value
+  ) -> Observable<Value> {
+    ValueZipProducer(sources: sources, selector: .buffer(bufferSelector))
   }
 }
 
 class ZipProducer<Source, Result>: Producer<Result> {
   let sources: [Observable<Source>]
-  let resultSelector: ([Source]) throws -> Result
+  let selector: CombiningSelector<Source, Result>
 
-  init(sources: [Observable<Source>], resultSelector: @escaping ([Source]) throws -> Result) {
+  init(sources: [Observable<Source>], selector: CombiningSelector<Source, Result>) {
     self.sources = sources
-    self.resultSelector = resultSelector
+    self.selector = selector
   }
 
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
@@ -35,34 +43,49 @@ class ZipProducer<Source, Result>: Producer<Result> {
 }
 
 /// Events of all sources are serialized through one Drain; the state below is touched only
-/// by the draining thread.
-class ZipSink<Source, Result>: Sink<Source, Result> {
+/// by the draining thread (and by deinit, after it).
+class ZipSink<Source, Result>: IndexedSink<Source, Result> {
   let parent: ZipProducer<Source, Result>
   let drain = Drain<(Int, Event<Source>)>()
   let subscriptions: [SingleAssignmentDisposable]
-  var queues: [RingBuffer<Source>]
+  /// Each source's waiting elements. Plain memory, not an array of rings: appending to a
+  /// ring in an array checks two buffers for uniqueness per element.
+  let queues: UnsafeMutablePointer<RingBuffer<Source>>
+  /// One combination, moved out of the queues for the selector's call (uninitialized
+  /// between combinations).
+  let combination: UnsafeMutablePointer<Source>
+  let sourceDone: UnsafeMutablePointer<Bool>
+  let count: Int
   var numberOfNonEmpty = 0
-  var sourceDone: [Bool]
   var numberOfDone = 0
-  /// The selector's argument, refilled for each combination: no allocation per event.
-  var arguments: [Source] = []
+  var combiner: Combiner<Source, Result>
 
   init(parent: ZipProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
-    let n = parent.sources.count
-    subscriptions = (0..<n).map { _ in SingleAssignmentDisposable() }
-    queues = Array(repeating: RingBuffer(), count: n)
-    sourceDone = Array(repeating: false, count: n)
+    count = parent.sources.count
+    subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
+    queues = .allocate(capacity: count)
+    queues.initialize(repeating: RingBuffer(), count: count)
+    combination = .allocate(capacity: count)
+    sourceDone = .allocate(capacity: count)
+    sourceDone.initialize(repeating: false, count: count)
+    combiner = Combiner(parent.selector)
     super.init(observer: observer, cancel: cancel)
   }
 
+  deinit {
+    queues.deinitialize(count: count)
+    queues.deallocate()
+    combination.deallocate()
+    sourceDone.deallocate()
+  }
+
   func run() -> any Disposable {
-    let n = parent.sources.count
-    if n == 0 {
+    if count == 0 {
       forwardTerminal(.completed)
       return NopDisposable.shared
     }
-    for i in 0..<n {
+    for i in 0..<count {
       if wantsNoMoreEvents { break }
       subscriptions[i].trySet(parent.sources[i].subscribe(makeObserver(i)))
     }
@@ -71,39 +94,34 @@ class ZipSink<Source, Result>: Sink<Source, Result> {
 
   /// The observer of the i-th source (a hook for the Value leaf).
   func makeObserver(_ index: Int) -> Observer<Source> {
-    IndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    IndexedObserver(parent: self, index: index)
   }
 
-  final func submit(_ index: Int, _ event: Event<Source>) {
-    drain.submit((index, event)) { self.handle($0.0, $0.1) }
+  override func submit(_ index: Int, _ event: Event<Source>) {
+    // Inline when the drain is free: the event is handled where it is, not copied into an item.
+    drain.submit((index, event), inline: { handle(index, event) }) { [unowned(unsafe) self] in self.handle($0.0, $0.1) }
   }
 
   private func handle(_ index: Int, _ event: Event<Source>) {
     if isDisposed { return }
-    let n = queues.count
+    let n = count
     switch event {
     case .next(let element):
+      if queues[index].isEmpty && numberOfNonEmpty == n - 1 {
+        // Every other source has one waiting: this element completes a combination as it
+        // is, without a turn through its queue.
+        (combination + index).initialize(to: element)
+        takeFirsts(except: index)
+        return combineAndForward()
+      }
       queues[index].append(element)
       if queues[index].count == 1 { numberOfNonEmpty += 1 }
       if numberOfNonEmpty < n {
         if numberOfDone == n - 1 { forwardTerminal(.completed) }
         return
       }
-      arguments.reserveCapacity(n)
-      numberOfNonEmpty = 0
-      for i in 0..<n {
-        arguments.append(queues[i].popFirst()!)
-        if !queues[i].isEmpty { numberOfNonEmpty += 1 }
-      }
-      let result: Result
-      do {
-        defer { arguments.removeAll(keepingCapacity: true) }
-        result = try parent.resultSelector(arguments)
-      } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      forwardOn(.next(result))
+      takeFirsts(except: -1)
+      combineAndForward()
     case .error(let error):
       forwardTerminal(.error(error))
     case .completed:
@@ -116,6 +134,31 @@ class ZipSink<Source, Result>: Sink<Source, Result> {
         subscriptions[index].dispose()
       }
     }
+  }
+
+  /// Moves the first waiting element of every queue but `skipped` into `combination`.
+  @inline(__always)
+  private func takeFirsts(except skipped: Int) {
+    numberOfNonEmpty = 0
+    for i in 0..<count where i != skipped {
+      (combination + i).initialize(to: queues[i].popFirst().unsafelyUnwrapped)
+      if !queues[i].isEmpty { numberOfNonEmpty += 1 }
+    }
+  }
+
+  /// The selector over `combination` (emptied after), and its result on.
+  @inline(__always)
+  private func combineAndForward() {
+    let result: Result
+    do {
+      // One by one: a run's deinitialize is a runtime call (swift_arrayDestroy) per event.
+      defer { for i in 0..<count { (combination + i).deinitialize(count: 1) } }
+      result = try combiner.combine(combination, count)
+    } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    forwardOn(.next(result))
   }
 }
 
@@ -131,6 +174,7 @@ final class ValueZipProducer: ZipProducer<Value, Value> {
 
 final class ValueZipSink: ZipSink<Value, Value> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index) { self.submit($0, $1) }
+    ValueIndexedObserver(parent: self, index: index)
   }
+  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
 }

@@ -26,4 +26,4 @@ public enum MainThread {
 
 /// glibc's gettid() (2.30+), which the Glibc module does not declare.
 @_silgen_name("gettid")
-private func rxcore_gettid() -> pid_t
+func rxcore_gettid() -> pid_t

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A replay subject's buffer: the last `limit` elements in a ring of plain storage, so a late
 /// subscriber can be handed the buffer as (at most) two contiguous runs instead of one event
 /// at a time (`Observer.onNext(contentsOf:)`). Drain-owned; its owner calls `deallocate()`.
@@ -25,19 +27,44 @@
     count += 1
   }
 
+  /// Storage from malloc, so that growing is a realloc: a big buffer (malloc maps those) then
+  /// grows by remapping its pages, with no copy and no second set of page faults. Needs
+  /// elements that move by their bits, and malloc's alignment.
+  @usableFromInline static var reallocates: Bool {
+    _isBitwiseTakable(Element.self) && MemoryLayout<Element>.alignment <= 16
+  }
+
   @usableFromInline
   mutating func grow() {
     let newCapacity = Swift.min(limit, Swift.max(4, capacity * 2))
-    let newBase = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+    // head is 0 here: the ring only wraps once full at `limit`, and then it never grows.
+    if Self.reallocates && head == 0 {
+      let bytes = newCapacity * MemoryLayout<Element>.stride
+      guard let raw = realloc(base.map { UnsafeMutableRawPointer($0) }, bytes) else { fatalError("out of memory") }
+      base = raw.bindMemory(to: Element.self, capacity: newCapacity)
+      capacity = newCapacity
+      return
+    }
+    let newBase = Self.allocate(newCapacity)
     if let base {
       let first = Swift.min(count, capacity - head)
       (newBase).moveInitialize(from: base + head, count: first)
       (newBase + first).moveInitialize(from: base, count: count - first)
-      base.deallocate()
+      Self.free(base)
     }
     base = newBase
     capacity = newCapacity
     head = 0
+  }
+
+  @usableFromInline static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+    guard reallocates else { return .allocate(capacity: capacity) }
+    guard let raw = malloc(capacity * MemoryLayout<Element>.stride) else { fatalError("out of memory") }
+    return raw.bindMemory(to: Element.self, capacity: capacity)
+  }
+
+  @usableFromInline static func free(_ p: UnsafeMutablePointer<Element>) {
+    if reallocates { Glibc.free(p) } else { p.deallocate() }
   }
 
   /// Passes the elements, oldest first, as up to two runs; `body` returns false to stop.
@@ -62,7 +89,7 @@
   @usableFromInline
   mutating func deallocate() {
     removeAll()
-    base?.deallocate()
+    if let base { Self.free(base) }
     base = nil
     capacity = 0
   }

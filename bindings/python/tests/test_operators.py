@@ -1,3 +1,6 @@
+import re
+import threading
+
 import pytest
 
 import rxc
@@ -232,6 +235,41 @@ def test_do_tap_sees_events_first():
     assert order == [("tap", 1), ("sub", 1), ("tap", 2), ("sub", 2), "tap-done", "tap-disposed", "disposed"]
 
 
+def test_do_hooks_order():
+    order = []
+
+    def log(tag):
+        return lambda *a: order.append((tag,) + a)
+    obs = rxc.of(1).do_hooks(on_next=log("on"), after_next=log("after"), on_completed=log("on|"),
+                             after_completed=log("after|"), on_subscribe=log("subscribe"),
+                             on_subscribed=log("subscribed"), on_dispose=log("dispose"))
+    with obs.subscribe(on_next=log("sub"), on_completed=log("sub|")):
+        pass
+    assert order == [("subscribe",), ("on", 1), ("sub", 1), ("after", 1), ("on|",), ("sub|",), ("after|",),
+                     ("subscribed",), ("dispose",)]
+    errors = []
+    failing = rxc.throw(rxc.RxError("bad", 1001)).do_hooks(on_error=errors.append, after_error=errors.append)
+    with failing.subscribe(on_error=lambda e: None):
+        pass
+    assert [e.code for e in errors] == [1001, 1001]
+
+
+def test_debug_lines(capfd):
+    got = []
+    assert rxc.of(1, "x").debug("tag", got.append).blocking_to_list() == [1, "x"]
+    tid = threading.get_native_id()
+    events = []
+    for line in got:
+        m = re.fullmatch(r"(\d+)\.(\d{6}) tid (\d+) tag -> (.*)", line)
+        assert m, line
+        assert int(m.group(3)) == tid
+        events.append(m.group(4))
+    assert events == ["subscribed", "next(1)", 'next("x")', "completed", "disposed"]
+    rxc.just(5).debug().blocking_to_list()  # to the C library's stderr
+    err = capfd.readouterr().err
+    assert "rx_debug -> next(5)" in err
+
+
 def test_sharing():
     subscriptions = []
 
@@ -250,6 +288,38 @@ def test_sharing():
         assert c == [2] and d == [2] and len(subscriptions) == 2
     with src.replay(1).ref_count().subscribe(c.append):
         assert c[-1] == 3
+
+
+def test_share_forever_replay_all_multicast():
+    subscriptions = []
+
+    def sub(em):
+        subscriptions.append(1)
+        em.on_next(len(subscriptions))
+        em.on_completed()
+    src = rxc.create(sub)
+    forever = src.share_forever(1)
+    a, b = [], []
+    forever.subscribe(a.append).dispose()
+    forever.subscribe(b.append).dispose()
+    assert a == [1] and b == [1] and len(subscriptions) == 1  # the late one got the replay
+    with rxc.PublishSubject() as hot:
+        everything = hot.replay_all()
+        with everything.connect():
+            for i in (1, 2, 3):
+                hot.on_next(i)
+            c = []
+            everything.subscribe(c.append).dispose()
+            assert c == [1, 2, 3]
+    with rxc.ReplaySubject(2) as s:
+        m = rxc.of(1, 2, 3).multicast(s)
+        with m.connect():
+            d = []
+            m.subscribe(d.append).dispose()
+            assert d == [2, 3]
+    with rxc.PublishRelay() as relay:
+        with pytest.raises(rxc.RxStatusError, match="never terminates"):
+            rxc.of(1).multicast(relay)
 
 
 def test_marbles_on_a_test_scheduler():

@@ -68,6 +68,21 @@ def test_relays(rec):
         assert b.value == 11
 
 
+def test_replay_relay(rec):
+    with rxc.ReplayRelay(2) as r, rxc.ReplayRelay() as every:
+        for i in range(4):
+            r.accept(i)
+            every.accept(i)
+        with r.subscribe(rec):
+            with pytest.raises(rxc.InvalidStateError):
+                r.on_completed()
+            r.accept(4)
+        assert rec.values == [2, 3, 4]
+        got = []
+        every.subscribe(got.append).dispose()
+        assert got == [0, 1, 2, 3]
+
+
 def test_subject_dispose_drops_observers_and_fails_late_subscribers(rec):
     s = rxc.PublishSubject()
     s.subscribe(rec)

@@ -14,7 +14,7 @@ from ._core import (
     AsyncSubject, BehaviorRelay, BehaviorSubject, BoundedObservable, CompositeDisposable, ConcurrentScheduler,
     ConnectableObservable, Disposable, DisposeBag, DisposedError, Driver, Emitter, HandleError,
     InvalidArgumentError, InvalidStateError, NewThreadScheduler, Notification, Observable,
-    OperationQueueScheduler, PublishRelay, PublishSubject, ReplaySubject, RxError, RxStatusError,
+    OperationQueueScheduler, PublishRelay, PublishSubject, ReplayRelay, ReplaySubject, RxError, RxStatusError,
     RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, Signal, SingleAssignmentDisposable,
     Subject, TestScheduler, amb, as_observable, combine_latest, concat, create,
     current_thread_scheduler, custom_scheduler, default_scheduler, defer, empty, from_iterable,

@@ -720,6 +720,40 @@ def _tap_disposed(ctx):  # rx_do: on_disposed per subscription; ctx_free frees
         _unraisable("Exception ignored in an rxc do(on_disposed=...) callback", s.on_disposed)
 
 
+@ffi.callback("void(void *, const char *)")
+def _debug_line_cb(ctx, line):
+    fn = ffi.from_handle(ctx)
+    try:
+        fn(ffi.string(line).decode("utf-8", "replace"))
+    except BaseException:
+        _unraisable("Exception ignored in an rxc debug(fn=...) callback", fn)
+
+
+_HOOK_NAMES = ("on_next", "after_next", "on_error", "after_error", "on_completed", "after_completed",
+               "on_subscribe", "on_subscribed", "on_dispose")
+
+
+def _hook_callback(i):
+    """The C hook for do_hooks' i-th function (ctx: the tuple of the nine)."""
+    what = "Exception ignored in an rxc do_hooks(%s=...) callback" % _HOOK_NAMES[i]
+
+    def call(ctx, *args):
+        fn = ffi.from_handle(ctx)[i]
+        try:
+            fn(*args)
+        except BaseException:
+            _unraisable(what, fn)
+    if i < 2:
+        return ffi.callback("void(void *, rx_value)",
+                            lambda ctx, v: call(ctx, v.i if v.kind == _INT else _to_py(v)))
+    if i < 4:
+        return ffi.callback("void(void *, const rx_error *)", lambda ctx, e: call(ctx, _error_to_py(e)))
+    return ffi.callback("void(void *)", lambda ctx: call(ctx))
+
+
+_HOOK_CALLBACKS = tuple(_hook_callback(i) for i in range(len(_HOOK_NAMES)))
+
+
 def _observer_parts(observer, on_next, on_error, on_completed, on_disposed):
     if observer is not None:
         if callable(observer) and not hasattr(observer, "on_next"):
@@ -1343,6 +1377,37 @@ class Observable:
 
     do_action = do
 
+    def debug(self, label=None, fn=None):
+        """RxSwift's debug: a line "<seconds>.<us> tid <thread> <label> -> <event>" for every
+        subscription, event and disposal, given to fn(line) as a str, or written to the C
+        library's stderr when fn is None."""
+        lab = label.encode() if label is not None else NULL
+        if fn is None:
+            return self._wrap(lib.rx_debug(self._src(), lab, NULL))
+        ctx = _put(fn)
+        p = lib.rx_debug_callback(self._src(), lab, _debug_line_cb, ctx, _free_cb)
+        if p == NULL:
+            _drop(ctx)
+            _checkp(p)
+        return self._wrap(p)
+
+    def do_hooks(self, on_next=None, after_next=None, on_error=None, after_error=None, on_completed=None,
+                 after_completed=None, on_subscribe=None, on_subscribed=None, on_dispose=None):
+        """RxSwift's do with every hook: on_* before the subscriber sees the event, after_*
+        after it; on_subscribe / on_subscribed around the source's subscription; on_dispose
+        once per subscription, after the source's subscription was disposed."""
+        fns = (on_next, after_next, on_error, after_error, on_completed, after_completed, on_subscribe,
+               on_subscribed, on_dispose)
+        ctx = _put(fns)
+        hooks = ffi.new("rx_do_hooks *", dict(
+            {name: (cb if fn is not None else NULL) for name, fn, cb in zip(_HOOK_NAMES, fns, _HOOK_CALLBACKS)},
+            struct_size=ffi.sizeof("rx_do_hooks"), ctx=ctx))
+        p = lib.rx_do_with_hooks(self._src(), hooks, _free_cb)
+        if p == NULL:
+            _drop(ctx)
+            _checkp(p)
+        return self._wrap(p)
+
     def delay(self, duetime, scheduler=None):
         return self._wrap(lib.rx_delay(self._src(), _ns(duetime), _sched(scheduler)))
 
@@ -1367,6 +1432,18 @@ class Observable:
 
     def replay(self, n=0):
         return ConnectableObservable._own(lib.rx_replay(self._src(), n))
+
+    def replay_all(self):
+        return ConnectableObservable._own(lib.rx_replay_all(self._src()))
+
+    def multicast(self, subject):
+        """Connectable through `subject` (a Subject, not a relay), the same for every connection."""
+        return ConnectableObservable._own(lib.rx_multicast(self._src(), subject._subject()))
+
+    def share_forever(self, n=0):
+        """share_replay(n) whose subject outlives the connection: late subscribers after the
+        end get the replay and the terminal event, without a new subscription of the source."""
+        return self._wrap(lib.rx_share_forever(self._src(), n))
 
     # ---- traits ----------------------------------------------------------------------
     def as_driver(self, on_error_value=None):
@@ -1780,6 +1857,18 @@ class PublishRelay(Subject):
 
     def __init__(self):
         super().__init__(lib.rx_publish_relay_new())
+
+    accept = Subject.on_next
+
+
+class ReplayRelay(Subject):
+    """A replay subject that never terminates: the last buffer_size values (all when None)."""
+
+    __slots__ = ()
+
+    def __init__(self, buffer_size=None):
+        super().__init__(lib.rx_replay_relay_new_unbounded() if buffer_size is None
+                         else lib.rx_replay_relay_new(buffer_size))
 
     accept = Subject.on_next
 

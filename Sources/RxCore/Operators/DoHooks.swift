@@ -1,0 +1,115 @@
+/// Every hook of RxSwift's `do(onNext:afterNext:onError:afterError:onCompleted:
+/// afterCompleted:onSubscribe:onSubscribed:onDispose:)`; each may be nil. The hooks cannot
+/// fail the stream.
+public struct DoHooks<Element> {
+  public var onNext: ((Element) -> Void)?
+  public var afterNext: ((Element) -> Void)?
+  public var onError: ((any Error) -> Void)?
+  public var afterError: ((any Error) -> Void)?
+  public var onCompleted: (() -> Void)?
+  public var afterCompleted: (() -> Void)?
+  public var onSubscribe: (() -> Void)?
+  public var onSubscribed: (() -> Void)?
+  public var onDispose: (() -> Void)?
+
+  public init(
+    onNext: ((Element) -> Void)? = nil, afterNext: ((Element) -> Void)? = nil,
+    onError: ((any Error) -> Void)? = nil, afterError: ((any Error) -> Void)? = nil,
+    onCompleted: (() -> Void)? = nil, afterCompleted: (() -> Void)? = nil,
+    onSubscribe: (() -> Void)? = nil, onSubscribed: (() -> Void)? = nil, onDispose: (() -> Void)? = nil
+  ) {
+    self.onNext = onNext
+    self.afterNext = afterNext
+    self.onError = onError
+    self.afterError = afterError
+    self.onCompleted = onCompleted
+    self.afterCompleted = afterCompleted
+    self.onSubscribe = onSubscribe
+    self.onSubscribed = onSubscribed
+    self.onDispose = onDispose
+  }
+}
+
+extension Observable {
+  /// Runs the hooks around each subscription and event, in RxSwift's order: `onSubscribe`,
+  /// the source's subscription, `onSubscribed`; for an event its `on` hook, the event
+  /// downstream, its `after` hook (then, for a terminal event, the end of the
+  /// subscription); `onDispose` once, after the source's subscription was disposed, however
+  /// the subscription ends.
+  public func `do`(hooks: DoHooks<Element>) -> Observable<Element> {
+    DoHooksProducer(source: self, hooks: hooks)
+  }
+}
+
+extension Observable where Element == Value {
+  public func `do`(hooks: DoHooks<Value>) -> Observable<Value> {
+    ValueDoHooksProducer(source: self, hooks: hooks)
+  }
+}
+
+class DoHooksProducer<Element>: Producer<Element> {
+  let source: Observable<Element>
+  let hooks: DoHooks<Element>
+
+  init(source: Observable<Element>, hooks: DoHooks<Element>) {
+    self.source = source
+    self.hooks = hooks
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    start(DoHooksSink(hooks: hooks, observer: observer, cancel: cancel))
+  }
+
+  /// Subscribes `sink` between the subscribe hooks (the leaf passes its own sink).
+  final func start(_ sink: DoHooksSink<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    hooks.onSubscribe?()
+    let subscription = source.subscribe(sink)
+    hooks.onSubscribed?()
+    guard let onDispose = hooks.onDispose else { return (sink, subscription) }
+    return (sink, BinaryDisposable(subscription, AnonymousDisposable(onDispose)))
+  }
+}
+
+class DoHooksSink<Element>: Sink<Element, Element> {
+  let hooks: DoHooks<Element>
+
+  init(hooks: DoHooks<Element>, observer: Observer<Element>, cancel: any Cancelable) {
+    self.hooks = hooks
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Element>) {
+    if isDisposed { return }
+    switch event {
+    case .next(let element):
+      hooks.onNext?(element)
+      forwardOn(event)
+      hooks.afterNext?(element)
+    case .error(let error):
+      hooks.onError?(error)
+      forwardOn(event)
+      hooks.afterError?(error)
+      dispose()
+    case .completed:
+      hooks.onCompleted?()
+      forwardOn(event)
+      hooks.afterCompleted?()
+      dispose()
+    }
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies.
+final class ValueDoHooksProducer: DoHooksProducer<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    start(ValueDoHooksSink(hooks: hooks, observer: observer, cancel: cancel))
+  }
+}
+
+final class ValueDoHooksSink: DoHooksSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+}

@@ -1,0 +1,112 @@
+import XCTest
+@testable import RxCore
+
+/// zip and combineLatest with a selector that reads the combination in place (the form the C
+/// layer uses): the same combinations as the array form, and every element released once,
+/// whether the selector returns, throws, or the subscription ends with elements waiting.
+final class CombiningSelectorTests: XCTestCase {
+  var start = 0
+  override func setUp() {
+    start = Resources.total
+    Token.live = 0
+  }
+  override func tearDown() {
+    XCTAssertEqual(Resources.total, start, "live objects leaked")
+    XCTAssertEqual(Token.live, 0, "an element was not released")
+  }
+
+  /// A boxed element that counts its live instances.
+  final class Token {
+    nonisolated(unsafe) static var live = 0
+    let n: Int64
+    init(_ n: Int64) {
+      self.n = n
+      Token.live += 1
+    }
+    deinit { Token.live -= 1 }
+  }
+
+  private static func n(_ v: Value) -> Int64 {
+    switch v {
+    case .int(let i): return i
+    case .boxed(let o): return (o as! Token).n
+    default: return -1
+    }
+  }
+
+  private static func tokens(_ values: UnsafeBufferPointer<Value>) -> Value {
+    .int(values.reduce(0) { $0 * 100 + n($1) })
+  }
+
+  private func ints(_ r: Recorder<Value>) -> [Int64] { r.elements.map(Self.n) }
+
+  func testZipInPlaceMatchesTheArrayFormWhateverTheArrivalOrder() {
+    // Uneven arrivals: some elements wait in a queue, others complete a combination at once.
+    let script: [(Int, Int64)] = [(0, 1), (0, 2), (1, 1), (2, 1), (1, 2), (0, 3), (2, 2), (2, 3), (1, 3)]
+    var results: [[Int64]] = []
+    for inPlace in [true, false] {
+      let subjects = (0..<3).map { _ in PublishSubject<Value>() }
+      let sources = subjects.map { $0.asObservable() }
+      let zipped = inPlace
+        ? Observable.zip(sources, bufferSelector: Self.tokens)
+        : Observable.zip(sources) { values in values.withUnsafeBufferPointer(Self.tokens) }
+      XCTAssertTrue(zipped is ValueZipProducer)
+      let r = Recorder<Value>()
+      let d = zipped.subscribe(r)
+      for (i, v) in script { subjects[i].on(.next(.boxed(Token(v)))) }
+      results.append(ints(r))
+      d.dispose()
+    }
+    XCTAssertEqual(results[0], [10101, 20202, 30303])
+    XCTAssertEqual(results[1], results[0])
+  }
+
+  func testZipReleasesWaitingElementsAndThrownCombinations() {
+    let a = PublishSubject<Value>(), b = PublishSubject<Value>()
+    var calls = 0
+    let zipped = Observable.zip([a.asObservable(), b.asObservable()]) { (values: UnsafeBufferPointer<Value>) -> Value in
+      calls += 1
+      if calls == 2 { throw OpTestError(code: 7) }
+      return Self.tokens(values)
+    }
+    let r = Recorder<Value>()
+    let d = zipped.subscribe(r)
+    a.on(.next(.boxed(Token(1))))
+    b.on(.next(.boxed(Token(1))))
+    a.on(.next(.boxed(Token(2))))
+    a.on(.next(.boxed(Token(3))))  // waits in a's queue past the error
+    b.on(.next(.boxed(Token(2))))  // the selector throws
+    XCTAssertEqual(ints(r), [101])
+    XCTAssertEqual(r.errorCode, 7)
+    d.dispose()
+  }
+
+  func testCombineLatestInPlaceReplacesAndReleasesTheLatest() {
+    let a = PublishSubject<Value>(), b = PublishSubject<Value>()
+    let combined = Observable.combineLatest([a.asObservable(), b.asObservable()], bufferSelector: Self.tokens)
+    XCTAssertTrue(combined is ValueCombineLatestProducer)
+    let r = Recorder<Value>()
+    let d = combined.subscribe(r)
+    a.on(.next(.boxed(Token(1))))
+    a.on(.next(.boxed(Token(2))))  // replaces 1 before b has emitted
+    b.on(.next(.boxed(Token(5))))
+    b.on(.next(.boxed(Token(6))))
+    a.on(.next(.boxed(Token(3))))
+    XCTAssertEqual(ints(r), [205, 206, 306])
+    XCTAssertEqual(Token.live, 2, "only the latest of each source is kept")
+    d.dispose()
+  }
+
+  func testCombineLatestOfNoSourcesCallsTheSelectorOnce() {
+    var seen: [Int] = []
+    let combined = Observable<Value>.combineLatest([], bufferSelector: { values in
+      seen.append(values.count)
+      return .int(42)
+    })
+    let r = Recorder<Value>()
+    _ = combined.subscribe(r)
+    XCTAssertEqual(ints(r), [42])
+    XCTAssertTrue(r.completed)
+    XCTAssertEqual(seen, [0])
+  }
+}
