@@ -1166,12 +1166,12 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_observe_on_bounded(rx_observab
                                                                      const rx_flow_options *opts);
 
 /**
- * @abstract Reads the counters of an rx_observe_on_bounded or rx_pausable_buffered
- * observable into *out.
+ * @abstract Reads the counters of an rx_observe_on_bounded, rx_pausable_buffered or
+ * rx_rate_limit observable into *out.
  * @discussion Safe from any thread while events flow; each field is read atomically (the
  * fields are not one snapshot). out->struct_size must be set.
- * @param bounded Borrowed: a result of rx_observe_on_bounded or rx_pausable_buffered (else
- * RX_EINVAL).
+ * @param bounded Borrowed: a result of rx_observe_on_bounded, rx_pausable_buffered or
+ * rx_rate_limit (else RX_EINVAL).
  * @param out Where the counters go.
  * @result RX_OK, RX_EINVAL (NULL out, a struct_size too small, not such an observable),
  * RX_EHANDLE (not a live observable).
@@ -1208,6 +1208,31 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_pausable(rx_observable *src, r
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_pausable_buffered(rx_observable *src, rx_observable *pauser,
                                                                     const rx_flow_options *opts);
 
+/**
+ * @abstract At most n of src's values per sliding window of window_ns: the others wait in a
+ * queue and are delivered, in order, on `scheduler` as soon as the window allows.
+ * @discussion A value within the rate (fewer than n values delivered in the last window_ns
+ * of the scheduler's clock, and none waiting) is delivered at once, on the thread that sent
+ * it; a queued one on `scheduler`. Values are queued, never dropped, unless opts bounds the
+ * queue: a full queue then applies opts->policy as for rx_observe_on_bounded (DROP_OLDEST,
+ * DROP_NEWEST, KEEP_LATEST; FAIL drops the value, disposes src and fails the stream with
+ * RX_ERROR_OVERFLOW after the queued values). RX_OVERFLOW_BLOCK is rejected (RX_EINVAL):
+ * the queue empties only as the scheduler's clock moves. Completion and errors, as in
+ * rx_observe_on_bounded, are never dropped nor counted and wait behind the queued values
+ * (delivered at once when nothing is queued). on_dropped runs with no lock held, on the
+ * thread whose value made the drop; rx_flow_stats_get reads the counters. Values still
+ * queued when a subscription is disposed are released without a call.
+ * @param src Borrowed.
+ * @param n Values per window, >= 1 (0: NULL and RX_EINVAL).
+ * @param window_ns The window, > 0 (else NULL and RX_EINVAL).
+ * @param scheduler Borrowed; its clock measures the window, and queued values and the
+ * terminal event behind them are delivered on it. NULL: RX_EINVAL.
+ * @param opts Copied; NULL for an unbounded queue (nothing is ever dropped). Otherwise
+ * validated as for rx_observe_on_bounded (bad options: NULL, RX_EINVAL, ctx_free not called).
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_rate_limit(rx_observable *src, size_t n, int64_t window_ns,
+                                                             rx_scheduler *scheduler, const rx_flow_options *opts);
+
 /* transform */
 /** @abstract Emits fn(v) for each element v. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
@@ -1230,6 +1255,11 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_max(rx_observable *sr
 /** @abstract Like rx_flat_map, but only the latest inner observable is followed: a new
  * element disposes the previous inner subscription. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+/** @abstract Like rx_flat_map, but only one inner observable at a time (RxSwift's
+ * flatMapFirst): an element that arrives while an inner subscription is active is ignored,
+ * and fn is not called for it. The next element after the inner completes is mapped again.
+ * An element racing the inner's completion on another thread may be ignored either way. */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_flat_map_first(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 /** @abstract Like rx_flat_map, but inner observables run one after another, in order (fn is
  * called as elements arrive; the results wait their turn). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
@@ -1242,6 +1272,26 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_concat_map(rx_observable *src,
  * non-empty. Errors are forwarded at once.
  */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
+/**
+ * @abstract Emits windows of src's values, each an RX_OBSERVABLE value (RxSwift's
+ * window(timeSpan:count:scheduler:)).
+ * @discussion The first window is emitted on subscription; a window closes (completes)
+ * when it has had `count` values or span_ns after it opened, whichever comes first, and the
+ * next one is emitted at once. count 0: time only; span_ns 0 (or negative): count only, and
+ * `scheduler` may be NULL; both 0 is rejected (NULL, RX_EINVAL). src's error or completion
+ * goes to the open window, then downstream. Read a window with rx_value_observable (borrowed
+ * from the value) and subscribe to it: it is hot (a publish subject), so a subscriber gets
+ * only the values that arrive after it subscribed, and a window that has closed gives just
+ * its terminal event. Window callbacks run on the thread of src's event, or of the timer
+ * (on `scheduler`) for a window closed by time. src's subscription lives while the outer
+ * subscription or any window subscription does: disposing the outer one lets subscribed
+ * windows run to their end (no new windows are emitted), and src is disposed when the last
+ * of them ends. A window still open when that happens never ends: a later subscriber to it
+ * gets nothing.
+ * @param src Borrowed.
+ * @param scheduler Borrowed; runs the timers. May be NULL for count only.
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_window(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
 /** @abstract Emits one RX_ARRAY with every element when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_to_array(rx_observable *src);
 

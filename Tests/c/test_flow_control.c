@@ -6,6 +6,7 @@
  * On the test scheduler observe_on's drain runs after the current virtual-time item, so a
  * marble group "(2345)" reaches the queue all at once: that is where a queue overflows. */
 #include "ops_support.h"
+#include "flow_support.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,32 +15,6 @@
 #include <unistd.h>
 
 static rx_scheduler *ts;
-
-typedef struct drops {
-  atomic_long n;
-  atomic_llong sum;
-} drops;
-
-static void on_drop(void *ctx, rx_value v) {
-  drops *d = ctx;
-  atomic_fetch_add(&d->n, 1);
-  if (v.kind == RX_INT) atomic_fetch_add(&d->sum, v.i);
-}
-
-static rx_flow_options opts_of(int32_t policy, size_t capacity, drops *d) {
-  rx_flow_options o = {sizeof(rx_flow_options), capacity, policy, 0, d ? on_drop : NULL, d, NULL};
-  return o;
-}
-
-static rx_flow_stats stats_of(rx_observable *bounded) {
-  rx_flow_stats s = {.struct_size = sizeof s};
-  CHECK_OK(rx_flow_stats_get(bounded, &s));
-  return s;
-}
-
-static rx_error *overflow_error(void) {
-  return rx_error_new(RX_ERROR_OVERFLOW, "overflow: a bounded queue was full");
-}
 
 /* Runs one marble case: src through a bounded observe_on on the test scheduler. */
 static void marble_case(const char *source, int32_t policy, size_t capacity, const char *expected,

@@ -66,7 +66,8 @@
   X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when) \
   X(rx_replay_relay_new) X(rx_replay_relay_new_unbounded) X(rx_replay_all) X(rx_multicast) \
   X(rx_share_forever) X(rx_do_with_hooks) X(rx_debug) X(rx_debug_callback) \
-  X(rx_group_by) X(rx_group_key)
+  X(rx_group_by) X(rx_group_key) \
+  X(rx_window) X(rx_flat_map_first) X(rx_rate_limit)
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -576,7 +577,7 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 90) {
+  switch (which % 93) {
   case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
   case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
   case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
@@ -745,6 +746,20 @@ static void op_operator(Input *in) {
     }
     break;
   case 89: if (p_rx_group_by) o = p_rx_group_by(src, key_fn, CTX); break;
+  /* a span of 0 to 3 ms or none, a count of 0 to 2 (both 0 refused), no scheduler now and then */
+  case 90: if (p_rx_window) o = p_rx_window(src, (c & 1) ? ns : 0, c % 3, (c & 2) ? sched : NULL); break;
+  case 91: if (p_rx_flat_map_first) o = p_rx_flat_map_first(src, flat_fn, CTX); break;
+  case 92: if (p_rx_rate_limit && sched) {
+      /* n 0 to 2 and a window of 0 to 3 ms (0s refused); an unbounded queue, or every policy */
+      if (c & 128) {
+        o = p_rx_rate_limit(src, c % 3, ns, sched, NULL);
+      } else {
+        rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), 1000000, dropped_fn,
+                              ctx_new(c % 8, 0), ctx_free};
+        o = flow_checked(p_rx_rate_limit(src, c % 3, ns, sched, &fo), &fo);
+      }
+    }
+    break;
   case 48: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};

@@ -134,6 +134,7 @@ MAKER(op_flat_map, rx_flat_map(src, to_just, NULL, NULL))
 MAKER(op_flat_map_max, rx_flat_map_max(src, 2, to_pair, NULL, NULL))
 MAKER(op_flat_map_max_just, rx_flat_map_max(src, 1, to_just, NULL, NULL))
 MAKER(op_flat_map_latest, rx_flat_map_latest(src, to_just, NULL, NULL))
+MAKER(op_flat_map_first, rx_flat_map_first(src, to_just, NULL, NULL))
 MAKER(op_concat_map, rx_concat_map(src, to_pair, NULL, NULL))
 MAKER(op_catch, rx_catch(src, recover, NULL, NULL))
 MAKER(op_catch_return, rx_catch_and_return(src, RX_INT(0)))
@@ -181,6 +182,40 @@ static void w_observe_on_bounded_full(void) {
   rx_disposable *d = rx_subscribe(o, counter);
   for (long k = 0; k < n_events; k++) rx_subject_on_next(s, RX_INT(k));
   rx_test_scheduler_advance_by(test_sched, 1000);
+  rx_dispose(d);
+  rx_release(o);
+  rx_release(s);
+}
+/* One window for the whole run, subscribed by the counter as it opens. (Each new window
+   costs two lookups in its subject's generic deinit: per window, not per event; see
+   docs/SPECIALIZATION.md.) */
+static rx_disposable *window_subs[4096];
+static long n_window_subs;
+static void subscribe_window(void *ctx, rx_value v) {
+  (void)ctx;
+  if (n_window_subs < 4096) window_subs[n_window_subs++] = rx_subscribe(rx_value_observable(v), counter);
+}
+static void w_window(void) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = rx_window(rx_subject_as_observable(s), 0, (size_t)1 << 40, NULL);
+  rx_disposable *d = rx_subscribe(o, (rx_observer){.on_next = subscribe_window});
+  for (long k = 0; k < n_events; k++) rx_subject_on_next(s, RX_INT(k));
+  rx_subject_on_completed(s);
+  rx_dispose(d);
+  while (n_window_subs) rx_dispose(window_subs[--n_window_subs]);
+  rx_release(o);
+  rx_release(s);
+}
+
+/* One value per 1500 ns, one event per 1000 ns: every other value waits for the timer. */
+MAKER(op_rate_limit, rx_rate_limit(src, 1, 1500, test_sched, &roomy))
+/* A rate limit whose queue (4 slots) is full for every event: each one takes the drop path. */
+static void w_rate_limit_full(void) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_flow_options opts = {sizeof opts, 4, RX_OVERFLOW_DROP_OLDEST, 0, ignore_drop, NULL, NULL};
+  rx_observable *o = rx_rate_limit(rx_subject_as_observable(s), 1, INT64_MAX, test_sched, &opts);
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) rx_subject_on_next(s, RX_INT(k));
   rx_dispose(d);
   rx_release(o);
   rx_release(s);
@@ -507,13 +542,13 @@ static const Workload workloads[] = {
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
   OP(take_until_predicate), OP(using), OP(catch_with), OP(flat_map_max), OP(flat_map_max_just),
   OP(to_array), OP(buffer), OP(materialize), OP(dematerialize), OP(start_with), OP(flat_map),
-  OP(flat_map_latest), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(retry_when), OP(do), OP(do_with_hooks), OP(debug), OP(debug_callback),
+  OP(flat_map_latest), OP(flat_map_first), OP(concat_map), OP(catch), OP(catch_return), OP(retry), OP(retry_when), OP(do), OP(do_with_hooks), OP(debug), OP(debug_callback),
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(share_forever), OP(publish_ref_count),
   OP(replay_ref_count), OP(replay_all_ref_count), OP(multicast_ref_count), OP(driver), OP(signal), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat), TWO(merge_max),
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   TIMED(skip_duration), TIMED(take_duration), TIMED(timeout_to),
-  TIMED(retry_backoff),
+  TIMED(retry_backoff), TIMED(rate_limit),
   PLAIN("switch_latest", w_switch_latest),
   {"subscribe_dispose_subject", run_sub_dispose, NULL},
   {"subscribe_dispose_map", run_sub_dispose, (const void *)op_map},
@@ -533,6 +568,7 @@ static const Workload workloads[] = {
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),
   PLAIN("observe_on_bounded_full", w_observe_on_bounded_full),
   PLAIN("pausable", w_pausable), PLAIN("pausable_buffered", w_pausable_buffered),
+  PLAIN("window", w_window), PLAIN("rate_limit_full", w_rate_limit_full),
   PLAIN("repeat_element_take", w_repeat_element),
   PLAIN("generate", w_generate),
   PLAIN("group_by", w_group_by), PLAIN("group_by_string_keys", w_group_by_strings),

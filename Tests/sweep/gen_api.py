@@ -34,6 +34,7 @@ OVERRIDES = {
     ('rx_with_latest_from', 'fn'): ['null_ok'],
     ('rx_repeat_element', 'scheduler'): ['null_ok'],
     ('rx_generate', 'scheduler'): ['null_ok'],
+    ('rx_rate_limit', 'opts'): ['null_ok'],
     ('rx_using', 'release'): ['null_ok'],
     ('rx_debug', 'out'): ['null_ok'],
     ('rx_release', 'handle'): ['null_silent', 'any'],

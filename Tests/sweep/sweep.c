@@ -471,7 +471,7 @@ static void enumerate(void) {
         add_case(f, p, C_VTABLE_NULL_SCHEDULE, 0, 0);
         break;
       case T_FLOW_OPTIONS: case T_FLOW_STATS: case T_BACKOFF: case T_DO_HOOKS:
-        add_case(f, p, C_NULL, 0, 0);
+        if (!pr->null_ok) add_case(f, p, C_NULL, 0, 0); /* rx_rate_limit: NULL options are unbounded */
         add_case(f, p, C_STRUCT_SIZE_SMALL, 0, 0);
         break;
       case T_DATA: case T_CSTR: case T_VALUE_OUT: case T_ERROR_OUT: case T_SIZE_OUT:

@@ -391,6 +391,14 @@ def _(r):
         [Line("out", r.own(lib.rx_pausable_buffered(src, pauser, opts)))]
 
 
+@diagram("rx_rate_limit", 18)
+def _(r):
+    # 2 per 5 frames: the rest wait (unbounded queue), completion behind them.
+    src = r.hot("-(12345)-|")
+    return "rx_rate_limit(src, 2, 5 frames, test, NULL)", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_rate_limit(src, 2, F(5), r.ts, NULL)))]
+
+
 # transform
 @diagram("rx_map", 12)
 def _(r):
@@ -454,6 +462,13 @@ def _(r):
         [Line("out", r.own(lib.rx_flat_map_latest(src, inner_cold(r, "x--x--x|"), NULL, NULL)))]
 
 
+@diagram("rx_flat_map_first", 22)
+def _(r):
+    src = r.hot("-1--2------3----|")
+    return "rx_flat_map_first(src, x → cold \"x--x--x|\")", [Line("src", src)], \
+        [Line("out", r.own(lib.rx_flat_map_first(src, inner_cold(r, "x--x--x|"), NULL, NULL)))]
+
+
 @diagram("rx_concat_map", 26)
 def _(r):
     src = r.hot("-1--2--3----|")
@@ -466,6 +481,29 @@ def _(r):
     src = r.hot("-1-2-3-4----5-|")
     return "rx_buffer(src, 5 frames, 3, test)", [Line("src", src)], \
         [Line("out", r.own(lib.rx_buffer(src, F(5), 3, r.ts)))]
+
+
+@diagram("rx_window", 16)
+def _(r):
+    src = r.hot("-1-2-3-4----5-|")
+    by_frame = {}
+
+    def name_window(ctx, v):
+        # The windows that open at one frame (one per subscription) share a name.
+        OBS_NAMES[addr(lib.rx_value_observable(v))] = by_frame.setdefault(r.frame(), f"w{len(by_frame)}")
+
+    tap = keep(ffi.new("rx_observer *"))
+    tap.on_next = _cb("void(*)(void *, rx_value)", name_window)
+    out = r.own(lib.rx_do(r.own(lib.rx_window(src, F(5), 3, r.ts)), tap[0], NULL))
+    # A second subscription (its own windows), each window subscribed as it opens and its
+    # values labelled with its name.
+    def contents(ctx, v, err):
+        window = lib.rx_value_observable(v)
+        name = OBS_NAMES[addr(window)]
+        return lib.rx_map(window, mapper(r, lambda x: lib.rx_string(f"{name}:{x.i}".encode())), NULL, NULL)
+
+    return "rx_window(src, 5 frames, 3, test)", [Line("src", src)], \
+        [Line("out (windows)", out), Line("their values", r.own(lib.rx_flat_map(out, _cb(FLAT_FN, contents), NULL, NULL)))]
 
 
 @diagram("rx_to_array", 12)
@@ -967,8 +1005,8 @@ NO_DIAGRAM = {
     "rx_drive": "subscribes on the main scheduler (see rx_as_driver); not an operator",
     "rx_group_key": "reads the key of a group of rx_group_by (the diagram of rx_group_by labels "
                     "each group with it); not an operator",
-    "rx_flow_stats_get": "reads the counters of an rx_observe_on_bounded or rx_pausable_buffered "
-                         "observable; not an operator",
+    "rx_flow_stats_get": "reads the counters of an rx_observe_on_bounded, rx_pausable_buffered or "
+                         "rx_rate_limit observable; not an operator",
     "rx_as_signal": "delivers on the main scheduler, which runs only inside the main loop, "
                     "not on a test scheduler's virtual time",
     "rx_emit": "subscribes on the main scheduler (see rx_as_signal); not an operator",

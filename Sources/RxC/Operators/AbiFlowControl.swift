@@ -2,7 +2,7 @@ import CRxc
 import RxCore
 import Synchronization
 
-// rxc.h section 9: flow control: rx_observe_on_bounded, rx_pausable(_buffered) and their counters.
+// rxc.h section 9: flow control: rx_observe_on_bounded, rx_pausable(_buffered), rx_rate_limit and their counters.
 
 /// rx_flow_options, read and checked: the limit's policy and capacity, and on_dropped as a
 /// closure holding the context (so ctx_free runs after the last sink, even without
@@ -79,6 +79,36 @@ public func rx_pausable_buffered(
     o.observable.pausableBuffered(p.observable, capacity: flow.capacity, policy: flow.policy, onDropped: flow.onDropped))
 }
 
+@c(rx_rate_limit)
+public func rx_rate_limit(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt, _ windowNs: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?,
+  _ opts: UnsafePointer<rx_flow_options>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let o = ObservableHandle.from(src, "rx_rate_limit"),
+    let s = SchedulerHandle.from(scheduler, "rx_rate_limit")
+  else { return nil }
+  guard n >= 1 else {
+    setLastError("rx_rate_limit: n must be >= 1")
+    return nil
+  }
+  guard n <= UInt(Int.max) else {
+    setLastError("rx_rate_limit: n \(n) is too large")
+    return nil
+  }
+  guard windowNs > 0 else {
+    setLastError("rx_rate_limit: window_ns must be > 0")
+    return nil
+  }
+  // NULL options: an unbounded queue.
+  guard let opts else {
+    return ObservableHandle.make(o.observable.rateLimit(Int(n), per: windowNs, scheduler: s.scheduler))
+  }
+  guard let flow = flowOptions(opts, "rx_rate_limit", allowBlock: false) else { return nil }
+  return ObservableHandle.make(o.observable.rateLimit(
+    Int(n), per: windowNs, scheduler: s.scheduler, capacity: flow.capacity, policy: flow.policy,
+    onDropped: flow.onDropped))
+}
+
 @c(rx_flow_stats_get)
 public func rx_flow_stats_get(_ bounded: UnsafeMutablePointer<rx_observable>?, _ out: UnsafeMutablePointer<rx_flow_stats>?)
   -> rx_status
@@ -88,7 +118,7 @@ public func rx_flow_stats_get(_ bounded: UnsafeMutablePointer<rx_observable>?, _
     let out
   else { return RX_EINVAL }
   guard let counters = (h.observable as? any FlowCounted)?.flowCounters else {
-    return fail(RX_EINVAL, "rx_flow_stats_get: not an rx_observe_on_bounded or rx_pausable_buffered observable")
+    return fail(RX_EINVAL, "rx_flow_stats_get: not an rx_observe_on_bounded, rx_pausable_buffered or rx_rate_limit observable")
   }
   out.pointee.received = counters.received.load(ordering: .relaxed)
   out.pointee.delivered = counters.delivered.load(ordering: .relaxed)

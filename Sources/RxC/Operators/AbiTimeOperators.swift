@@ -73,29 +73,50 @@ public func rx_sample(_ src: UnsafeMutablePointer<rx_observable>?, _ sampler: Un
   return ObservableHandle.make(o.observable.sample(t.observable))
 }
 
+/// rx_buffer's and rx_window's span, count and scheduler, checked: a span <= 0 is count
+/// only (the scheduler may be NULL then), a count 0 is time only, both is an error. Nil,
+/// with rx_last_error() set, for bad arguments.
+private func spanAndCount(
+  _ span: Int64, _ count: UInt, _ scheduler: UnsafeMutablePointer<rx_scheduler>?, _ fn: StaticString
+) -> (span: Int64?, count: Int?, scheduler: Scheduler?)? {
+  let span = max(0, span)
+  guard span > 0 || count > 0 else {
+    setLastError("\(fn): span_ns and count are both 0")
+    return nil
+  }
+  guard count <= UInt(Int.max) else {
+    setLastError("\(fn): count \(count) is too large")
+    return nil
+  }
+  // Count only needs no scheduler (NULL is accepted then).
+  var s: Scheduler? = nil
+  if span > 0 || scheduler != nil {
+    guard let h = SchedulerHandle.from(scheduler, fn) else { return nil }
+    s = h.scheduler
+  }
+  return (span > 0 ? span : nil, count > 0 ? Int(count) : nil, s)
+}
+
 @c(rx_buffer)
 public func rx_buffer(
   _ src: UnsafeMutablePointer<rx_observable>?, _ span: Int64, _ count: UInt, _ scheduler: UnsafeMutablePointer<rx_scheduler>?
 ) -> UnsafeMutablePointer<rx_observable>? {
-  guard let o = ObservableHandle.from(src, "rx_buffer") else { return nil }
-  let span = max(0, span)
-  guard span > 0 || count > 0 else {
-    setLastError("rx_buffer: span_ns and count are both 0")
-    return nil
-  }
-  guard count <= UInt(Int.max) else {
-    setLastError("rx_buffer: count \(count) is too large")
-    return nil
-  }
-  // A count-only buffer needs no scheduler (NULL is accepted then).
-  var s: Scheduler? = nil
-  if span > 0 || scheduler != nil {
-    guard let h = SchedulerHandle.from(scheduler, "rx_buffer") else { return nil }
-    s = h.scheduler
-  }
+  guard let o = ObservableHandle.from(src, "rx_buffer"),
+    let p = spanAndCount(span, count, scheduler, "rx_buffer")
+  else { return nil }
   return ObservableHandle.make(o.observable.buffer(
-    timeSpan: span > 0 ? span : nil, count: count > 0 ? Int(count) : nil,
-    scheduler: s, make: { RxValue.boxed(ArrayBox($0)) }))
+    timeSpan: p.span, count: p.count, scheduler: p.scheduler, make: { RxValue.boxed(ArrayBox($0)) }))
+}
+
+@c(rx_window)
+public func rx_window(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ span: Int64, _ count: UInt, _ scheduler: UnsafeMutablePointer<rx_scheduler>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let o = ObservableHandle.from(src, "rx_window"),
+    let p = spanAndCount(span, count, scheduler, "rx_window")
+  else { return nil }
+  return ObservableHandle.make(o.observable.window(
+    timeSpan: p.span, count: p.count, scheduler: p.scheduler, make: { RxValue.boxed(ObservableBox($0)) }))
 }
 
 @c(rx_skip_duration)

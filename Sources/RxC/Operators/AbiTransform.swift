@@ -59,6 +59,17 @@ public func rx_flat_map_max(
   return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: limit))
 }
 
+@c(rx_flat_map_first)
+public func rx_flat_map_first(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
+  _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_flat_map_first") else { return nil }
+  guard let fn else { setLastError("rx_flat_map_first: fn is NULL"); return nil }
+  return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree), exclusive: true,
+                                                 name: "rx_flat_map_first"))
+}
+
 @c(rx_flat_map_latest)
 public func rx_flat_map_latest(
   _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,

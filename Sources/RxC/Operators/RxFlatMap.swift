@@ -7,11 +7,19 @@ final class RxFlatMapProducer: Producer<RxValue> {
   let source: Observable<RxValue>
   let fn: CFunction<rx_flat_map_fn>
   let maxConcurrent: Int
+  /// rx_flat_map_first: outer elements are ignored while an inner subscription is active.
+  let exclusive: Bool
+  /// The function's name, for its errors.
+  let name: StaticString
 
-  init(source: Observable<RxValue>, fn: CFunction<rx_flat_map_fn>, maxConcurrent: Int = 0) {
+  init(source: Observable<RxValue>, fn: CFunction<rx_flat_map_fn>, maxConcurrent: Int = 0, exclusive: Bool = false,
+       name: StaticString = "rx_flat_map")
+  {
     self.source = source
     self.fn = fn
     self.maxConcurrent = maxConcurrent
+    self.exclusive = exclusive
+    self.name = name
   }
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { super.subscribe(observer) }
@@ -19,7 +27,8 @@ final class RxFlatMapProducer: Producer<RxValue> {
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = RxFlatMapSink(fn, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
+    let sink = RxFlatMapSink(fn, name, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent,
+                             exclusive: exclusive)
     if type(of: source) == RxRange.self {  // fused: the sink runs the range's loop
       let range = unsafeDowncast(source, to: RxRange.self)
       return (sink, sink.run(count: range.count) { .int(range.start &+ Int64($0)) })
@@ -30,10 +39,14 @@ final class RxFlatMapProducer: Producer<RxValue> {
 
 final class RxFlatMapSink: FlatMapSink<RxValue, RxValue> {
   let fn: CFunction<rx_flat_map_fn>
+  let name: StaticString
 
-  init(_ fn: CFunction<rx_flat_map_fn>, observer: Observer<RxValue>, cancel: any Cancelable, maxConcurrent: Int) {
+  init(_ fn: CFunction<rx_flat_map_fn>, _ name: StaticString, observer: Observer<RxValue>, cancel: any Cancelable,
+       maxConcurrent: Int, exclusive: Bool)
+  {
     self.fn = fn
-    super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
+    self.name = name
+    super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent, exclusive: exclusive)
   }
 
   override func on(_ event: Event<RxValue>) { super.on(event) }
@@ -42,7 +55,7 @@ final class RxFlatMapSink: FlatMapSink<RxValue, RxValue> {
   override func select(_ v: RxValue) throws -> Selected {
     var err: UnsafeMutablePointer<rx_error>? = nil
     let r = fn.fn(fn.ctx, v.c, &err)
-    switch try CallbackResult.source(r, err, "rx_flat_map") {
+    switch try CallbackResult.source(r, err, name) {
     case .observable(let o): return .observable(o)
     case .scalar(let value): return limitsConcurrency ? .observable(RxJust(value)) : .element(value)
     }

@@ -113,6 +113,14 @@ final class ObservableBox: ValueBox {
     super.init(RX_OBSERVABLE)
   }
 
+  /// A box for a core observable, in a new handle that the box alone references.
+  convenience init(_ observable: Observable<RxValue>) {
+    let handle = ObservableHandle(observable)
+    _ = handle.toC()  // the handle's first C reference, dropped once the box holds its own
+    self.init(handle)
+    handle.releaseC()
+  }
+
   deinit { handle.releaseC() }
 
   override func isEqual(to other: ValueBox) -> Bool {

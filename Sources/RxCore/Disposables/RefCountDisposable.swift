@@ -2,8 +2,8 @@ import Synchronization
 
 /// Disposes its underlying disposable only once it was disposed itself (the primary owner
 /// let go) and every dependent handed out by `retain()` was disposed too (RxSwift's
-/// `RefCountDisposable`). groupBy uses it so that the source subscription outlives the outer
-/// subscription while any group is subscribed.
+/// `RefCountDisposable`). groupBy and window use it so that the source subscription outlives
+/// the outer subscription while any group or window is subscribed.
 ///
 /// The underlying disposable is disposed outside the lock, once, on the thread whose
 /// dispose brought the count to zero.

@@ -5,20 +5,14 @@
 /// current contents on completion even when empty.
 public class Buffer<Element, Output>: Producer<Output> {
   let source: Observable<Element>
-  let timeSpan: Int64?
-  let count: Int?
-  let scheduler: Scheduler?
+  let windowing: Windowing
   let make: (ContiguousArray<Element>) -> Output
 
   public init(source: Observable<Element>, timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
               make: @escaping (ContiguousArray<Element>) -> Output)
   {
-    precondition(timeSpan != nil || count != nil, "buffer needs a time span or a count")
-    precondition(timeSpan == nil || scheduler != nil, "a timed buffer needs a scheduler")
     self.source = source
-    self.timeSpan = timeSpan.map { Swift.max(0, $0) }
-    self.count = count
-    self.scheduler = scheduler
+    self.windowing = Windowing(timeSpan: timeSpan, count: count, scheduler: scheduler)
     self.make = make
   }
 
@@ -42,10 +36,7 @@ class BufferSink<Element, Output>:
   }
 
   private final func armTimer(_ window: UInt64) {
-    guard let span = parameters.timeSpan, let scheduler = parameters.scheduler else { return }
-    // The first window's timer is armed outside the drain: setScheduled keeps a fast tick
-    // from being disposed by this call finishing late.
-    timer.setScheduled { scheduler.scheduleAfter(span) { self.submit(.tick(window)) } }
+    parameters.windowing.arm(timer) { self.submit(.tick(window)) }
   }
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
@@ -54,12 +45,12 @@ class BufferSink<Element, Output>:
     switch input {
     case .event(.next(let element)):
       buffer.append(element)
-      if let count = parameters.count, buffer.count >= count { emitAndOpenWindow() }
+      if let count = parameters.windowing.count, buffer.count >= count { emitAndOpenWindow() }
     case .event(.error(let error)):
       buffer = []
       forwardTerminal(.error(error))
     case .event(.completed):
-      if parameters.timeSpan != nil || !buffer.isEmpty { forwardOn(.next(parameters.make(buffer))) }
+      if parameters.windowing.timeSpan != nil || !buffer.isEmpty { forwardOn(.next(parameters.make(buffer))) }
       buffer = []
       forwardTerminal(.completed)
     case .tick(let window):

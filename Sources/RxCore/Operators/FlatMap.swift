@@ -14,6 +14,13 @@ extension Observable {
   ) -> Observable<Result> {
     FlatMapProducer(source: self, selector: selector, maxConcurrent: maxConcurrent)
   }
+
+  /// `flatMap` that follows one inner observable at a time (RxSwift's flatMapFirst): an
+  /// element that arrives while an inner subscription is active is ignored, and `selector`
+  /// is not called for it.
+  public func flatMapFirst<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
+    FlatMapProducer(source: self, selector: selector, exclusive: true)
+  }
 }
 
 extension Observable where Element == Value {
@@ -26,23 +33,32 @@ extension Observable where Element == Value {
   ) -> Observable<Value> {
     ValueFlatMapProducer(source: self, selector: selector, maxConcurrent: maxConcurrent)
   }
+
+  public func flatMapFirst(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
+    ValueFlatMapProducer(source: self, selector: selector, exclusive: true)
+  }
 }
 
 class FlatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   let selector: (Source) throws -> Observable<Result>
   let maxConcurrent: Int
+  let exclusive: Bool
 
-  init(source: Observable<Source>, selector: @escaping (Source) throws -> Observable<Result>, maxConcurrent: Int = 0) {
+  init(source: Observable<Source>, selector: @escaping (Source) throws -> Observable<Result>, maxConcurrent: Int = 0,
+       exclusive: Bool = false)
+  {
     self.source = source
     self.selector = selector
     self.maxConcurrent = maxConcurrent
+    self.exclusive = exclusive
   }
 
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = FlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
+    let sink = FlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent,
+                               exclusive: exclusive)
     return (sink, sink.run(source))
   }
 }
@@ -74,13 +90,16 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   @usableFromInline var sourceDone = false  // drain-owned
   /// Nil without a limit on concurrent inner subscriptions.
   @usableFromInline let limit: ConcurrencyLimit?
+  /// flatMapFirst: outer elements are ignored while an inner subscription is active.
+  @usableFromInline let exclusive: Bool
 
   public init(
     selector: ((Source) throws -> Observable<Result>)?, observer: Observer<Result>, cancel: any Cancelable,
-    maxConcurrent: Int = 0
+    maxConcurrent: Int = 0, exclusive: Bool = false
   ) {
     self.selector = selector
     self.limit = maxConcurrent > 0 ? ConcurrencyLimit(max: maxConcurrent) : nil
+    self.exclusive = exclusive
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -141,6 +160,9 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
 
   /// An outer element, once the caller checked `wantsNoMoreEvents`.
   @inlinable @inline(__always) public final func onNext(_ element: Source) {
+    // The inner's completion lowers `active` in the drain: an element racing it from another
+    // thread may still be ignored, as in RxSwift.
+    if exclusive && active.load(ordering: .acquiring) > 0 { return }
     let inner: Observable<Result>
     do {
       switch try select(element) {
@@ -276,7 +298,8 @@ final class ValueFlatMapProducer: FlatMapProducer<Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueFlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
+    let sink = ValueFlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent,
+                               exclusive: exclusive)
     return (sink, sink.run(source))
   }
 }

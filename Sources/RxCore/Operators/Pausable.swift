@@ -92,17 +92,15 @@ class PausableSink<Element, Pauser>: Sink<Element, Element> {
 
   let drain = Drain<Signal>()
   let isOn: (Pauser) throws -> Bool
-  let limit: FlowLimit?
-  let onDropped: ((Element) -> Void)?
   let sourceSubscription = SingleAssignmentDisposable()
   let pauserSubscription = SingleAssignmentDisposable()
   var open = false  // drain-owned, as is the buffer
-  var buffer = RingBuffer<Element>()
+  /// nil: unbuffered.
+  var buffer: FlowBuffer<Element>?
 
   init(observer: Observer<Element>, cancel: any Cancelable, parent: PausableProducer<Element, Pauser>) {
     isOn = parent.isOn
-    limit = parent.limit
-    onDropped = parent.onDropped
+    buffer = parent.limit.map { FlowBuffer(limit: $0, onDropped: parent.onDropped) }
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -124,24 +122,18 @@ class PausableSink<Element, Pauser>: Sink<Element, Element> {
     if isDisposed { return }
     switch signal {
     case .source(.next(let element)):
-      guard let limit else {
+      guard buffer != nil else {
         if open { forwardOn(.next(element)) }
         return
       }
-      limit.counters.received.wrappingAdd(1, ordering: .relaxed)
-      if open { return deliver(element) }
-      if buffer.count < limit.capacity { return buffer.append(element) }
-      switch limit.policy {
-      case .dropNewest:
-        reportDropped(element)
-      case .fail, .block:
-        reportDropped(element)
-        while let held = buffer.popFirst() { reportDropped(held) }
-        limit.counters.overflows.wrappingAdd(1, ordering: .relaxed)
+      buffer!.limit.counters.received.wrappingAdd(1, ordering: .relaxed)
+      if open {
+        buffer!.limit.counters.delivered.wrappingAdd(1, ordering: .relaxed)
+        return forwardOn(.next(element))
+      }
+      if !buffer!.offer(element) {
+        buffer!.dropAll()
         forwardTerminal(.error(RxError.overflow))
-      case .dropOldest, .keepLatest:
-        if let oldest = buffer.popFirst() { reportDropped(oldest) }
-        buffer.append(element)
       }
     case .source(let stop):
       flush()
@@ -162,20 +154,10 @@ class PausableSink<Element, Pauser>: Sink<Element, Element> {
     }
   }
 
-  private func deliver(_ element: Element) {
-    limit?.counters.delivered.wrappingAdd(1, ordering: .relaxed)
-    forwardOn(.next(element))
-  }
-
   /// Delivers what the buffer holds, in order (a pauser event sent from a callback waits in
   /// the drain until the flush is done).
   private func flush() {
-    while !isDisposed, let element = buffer.popFirst() { deliver(element) }
-  }
-
-  private func reportDropped(_ element: Element) {
-    limit?.counters.dropped.wrappingAdd(1, ordering: .relaxed)
-    onDropped?(element)
+    while !isDisposed, let element = buffer?.take() { forwardOn(.next(element)) }
   }
 }
 

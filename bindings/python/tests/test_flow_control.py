@@ -72,3 +72,36 @@ def test_pausable_and_pausable_buffered():
     assert b.stats() == {"received": 6, "delivered": 5, "dropped": 1, "overflows": 0}
     with pytest.raises(rxc.RxStatusError, match="RX_OVERFLOW_BLOCK"):
         src.pausable_buffered(pauser, 2, "block")
+
+
+def test_rate_limit_queues_and_counts():
+    ts = rxc.TestScheduler()
+    s = rxc.PublishSubject()
+    got = []
+    o = s.rate_limit(2, 0.010, ts)  # unbounded
+    with o.subscribe(on_next=lambda v: got.append((round(ts.now() * 1000), v)), on_completed=lambda: got.append("|")):
+        for v in range(5):
+            s.on_next(v)
+        s.on_completed()  # waits behind the queue
+        ts.start()
+    assert got == [(0, 0), (0, 1), (10, 2), (10, 3), (20, 4), "|"]
+    assert o.stats() == {"received": 5, "delivered": 5, "dropped": 0, "overflows": 0}
+
+
+def test_rate_limit_bounded_policies_and_options():
+    ts = rxc.TestScheduler()
+    s = rxc.PublishSubject()
+    got, dropped = [], []
+    o = s.rate_limit(1, 0.010, ts, capacity=2, policy="drop_newest", on_dropped=dropped.append)
+    with o.subscribe(on_next=got.append):
+        for v in range(5):
+            s.on_next(v)
+        ts.start()
+    assert got == [0, 1, 2] and dropped == [3, 4]
+    assert o.stats()["dropped"] == 2
+    with pytest.raises(rxc.RxStatusError, match="RX_OVERFLOW_BLOCK"):
+        s.rate_limit(1, 0.010, ts, capacity=2, policy="block")
+    with pytest.raises(rxc.RxStatusError, match="n must be"):
+        s.rate_limit(0, 0.010, ts)
+    with pytest.raises(ValueError):
+        s.rate_limit(1, 0.010, ts, on_dropped=print)

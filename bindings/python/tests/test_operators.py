@@ -129,6 +129,32 @@ def test_flat_map_family():
     assert sorted(L(rxc.of(1, 2).flat_map(lambda x: rxc.of(x, x * 10)))) == [1, 2, 10, 20]
     assert L(rxc.of(1, 2).concat_map(lambda x: [x, x])) == [1, 1, 2, 2]
     assert L(rxc.of(1, 2).flat_map_latest(lambda x: rxc.just(x))) == [1, 2]
+    # flat_map_first: 2 arrives while 1's inner is active, and is never mapped
+    mapped, outer, inner = [], rxc.PublishSubject(), rxc.PublishSubject()
+    got = []
+    with outer.flat_map_first(lambda x: mapped.append(x) or inner).subscribe(got.append):
+        outer.on_next(1)
+        outer.on_next(2)
+        inner.on_next("a")
+        inner.on_completed()
+        outer.on_next(3)
+    assert mapped == [1, 3] and got == ["a"]
+
+
+def test_window():
+    src, seen, subs = rxc.PublishSubject(), [], []
+
+    def open_window(w):
+        seen.append([])
+        subs.append(w.subscribe(on_next=seen[-1].append))
+
+    with src.window(count=2).subscribe(open_window):
+        for v in range(5):
+            src.on_next(v)
+        src.on_completed()
+    for d in subs:
+        d.dispose()
+    assert seen == [[0, 1], [2, 3], [4]]
 
 
 def test_combining():

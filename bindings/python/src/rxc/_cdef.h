@@ -283,6 +283,8 @@ rx_status rx_flow_stats_get(rx_observable *bounded, rx_flow_stats *out);
 rx_observable *rx_pausable(rx_observable *src, rx_observable *pauser);
 rx_observable *rx_pausable_buffered(rx_observable *src, rx_observable *pauser,
 const rx_flow_options *opts);
+rx_observable *rx_rate_limit(rx_observable *src, size_t n, int64_t window_ns,
+rx_scheduler *scheduler, const rx_flow_options *opts);
 rx_observable *rx_map(rx_observable *src, rx_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_compact_map(rx_observable *src, rx_compact_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_scan(rx_observable *src, rx_value seed, rx_accumulate_fn fn, void *ctx, rx_free_fn ctx_free);
@@ -290,8 +292,10 @@ rx_observable *rx_reduce(rx_observable *src, rx_value seed, rx_accumulate_fn fn,
 rx_observable *rx_flat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_flat_map_max(rx_observable *src, size_t max_concurrent, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_flat_map_latest(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
+rx_observable *rx_flat_map_first(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_concat_map(rx_observable *src, rx_flat_map_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_buffer(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
+rx_observable *rx_window(rx_observable *src, int64_t span_ns, size_t count, rx_scheduler *scheduler);
 rx_observable *rx_to_array(rx_observable *src);
 rx_observable *rx_enumerated(rx_observable *src);
 rx_observable *rx_group_by(rx_observable *src, rx_map_fn key_fn, void *ctx,

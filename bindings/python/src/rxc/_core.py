@@ -1149,6 +1149,19 @@ class Observable:
         return _flow(lambda opts: lib.rx_pausable_buffered(self._src(), p._src(), opts),
                      capacity, policy, on_dropped, None)
 
+    def rate_limit(self, n, window, scheduler, capacity=None, policy="drop_oldest", on_dropped=None):
+        """At most `n` values per sliding `window` (seconds): the others wait and are delivered
+        in order on `scheduler` as soon as the window allows. capacity None: an unbounded
+        queue (nothing dropped); otherwise the policies of observe_on_bounded but "block".
+        Completion and errors wait behind the queue. The result's stats() returns the
+        counters."""
+        if capacity is None:
+            if on_dropped is not None:
+                raise ValueError("on_dropped needs a capacity: an unbounded queue drops nothing")
+            return BoundedObservable._own(lib.rx_rate_limit(self._src(), n, _ns(window), scheduler.handle, NULL))
+        return _flow(lambda opts: lib.rx_rate_limit(self._src(), n, _ns(window), scheduler.handle, opts),
+                     capacity, policy, on_dropped, None)
+
     # ---- transform -------------------------------------------------------------------
     def map(self, fn):
         return self._wrap(_with_fn(lib.rx_map, _map_cb, fn, self._src()))
@@ -1176,6 +1189,11 @@ class Observable:
     def flat_map_latest(self, fn):
         return self._wrap(_with_fn(lib.rx_flat_map_latest, _flat_cb, fn, self._src()))
 
+    def flat_map_first(self, fn):
+        """Like flat_map, one inner observable at a time: values that arrive while it is
+        active are ignored (fn is not called for them)."""
+        return self._wrap(_with_fn(lib.rx_flat_map_first, _flat_cb, fn, self._src()))
+
     def concat_map(self, fn):
         return self._wrap(_with_fn(lib.rx_concat_map, _flat_cb, fn, self._src()))
 
@@ -1183,6 +1201,13 @@ class Observable:
         """Lists of values by count and/or time span (seconds)."""
         sched = scheduler if scheduler is not None else (default_scheduler() if span else None)
         return self._wrap(lib.rx_buffer(self._src(), _ns(span) if span else 0, count,
+                                        sched.handle if sched is not None else NULL))
+
+    def window(self, count=0, span=None, scheduler=None):
+        """Windows by count and/or time span (seconds): each value is an Observable of the
+        values that arrive while it is open (hot: subscribe to it as it arrives)."""
+        sched = scheduler if scheduler is not None else (default_scheduler() if span else None)
+        return self._wrap(lib.rx_window(self._src(), _ns(span) if span else 0, count,
                                         sched.handle if sched is not None else NULL))
 
     def to_list(self):
@@ -1518,8 +1543,8 @@ def _blocking_result(st, out, err):
 
 
 class BoundedObservable(Observable):
-    """The result of observe_on_bounded or pausable_buffered: an Observable with flow
-    counters."""
+    """The result of observe_on_bounded, pausable_buffered or rate_limit: an Observable with
+    flow counters."""
 
     __slots__ = ()
 

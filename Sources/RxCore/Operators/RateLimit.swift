@@ -1,0 +1,156 @@
+import Synchronization
+
+/// At most `count` elements per sliding window of `window` nanoseconds: an element within
+/// the rate is forwarded at once, on the thread that sent it; the others wait in a buffer
+/// (a `FlowBuffer`: at most `capacity`, or unbounded) and are forwarded in order on
+/// `scheduler` as soon as the window allows. A terminal event waits behind the buffered
+/// elements (as in a bounded observe_on): completion and an error alike. Under `fail` (and
+/// `block`, which cannot wait here) an overflow drops the element, disposes upstream, and
+/// fails the stream with `RxError.overflow` after the buffered elements.
+public class RateLimit<Element>: Producer<Element>, FlowCounted {
+  let source: Observable<Element>
+  let count: Int
+  let window: Int64
+  let scheduler: Scheduler
+  let limit: FlowLimit
+  let onDropped: ((Element) -> Void)?
+  /// Summed over the subscriptions.
+  public var counters: FlowCounters { limit.counters }
+  public var flowCounters: FlowCounters? { limit.counters }
+
+  init(source: Observable<Element>, count: Int, window: Int64, scheduler: Scheduler, capacity: Int?,
+       policy: FlowPolicy, onDropped: ((Element) -> Void)?)
+  {
+    precondition(count > 0 && window > 0, "rateLimit needs a count and a window")
+    self.source = source
+    self.count = count
+    self.window = window
+    self.scheduler = scheduler
+    // No capacity: a buffer that never fills.
+    self.limit = FlowLimit(policy: capacity == nil ? .dropNewest : policy, capacity: capacity ?? Int.max,
+                           counters: FlowCounters())
+    self.onDropped = onDropped
+  }
+
+  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    RateLimitSink(observer: observer, cancel: cancel, parameters: self).start(source)
+  }
+}
+
+class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, TimedInput<Element, Void>> {
+  private let upstream = SingleAssignmentDisposable()
+  // Drain-owned.
+  private var buffer: FlowBuffer<Element>
+  /// When the last `count` elements were forwarded, oldest first.
+  private var sent = RingBuffer<Int64>()
+  /// The source's terminal event (or the overflow error), waiting for the buffer to empty.
+  private var terminal: Event<Element>?
+  private var stopped = false
+  private var armed = false
+
+  override init(observer: Observer<Element>, cancel: any Cancelable, parameters: RateLimit<Element>) {
+    buffer = FlowBuffer(limit: parameters.limit, onDropped: parameters.onDropped)
+    super.init(observer: observer, cancel: cancel, parameters: parameters)
+  }
+
+  final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    _ = upstream.trySet(source.subscribe(self))
+    return (self, BinaryDisposable(upstream, timer))
+  }
+
+  override func on(_ event: Event<Element>) { submit(.event(event)) }
+
+  override func handle(_ input: TimedInput<Element, Void>) {
+    switch input {
+    case .event(.next(let element)):
+      if stopped { return }
+      buffer.limit.counters.received.wrappingAdd(1, ordering: .relaxed)
+      let now = parameters.scheduler.now
+      if buffer.isEmpty && allows(now) {
+        buffer.limit.counters.delivered.wrappingAdd(1, ordering: .relaxed)
+        return send(element, at: now)
+      }
+      if !buffer.offer(element) {
+        stopped = true
+        terminal = .error(RxError.overflow)
+        upstream.dispose()
+      }
+      arm(now)
+    case .event(let stop):
+      if stopped { return }
+      stopped = true
+      if buffer.isEmpty { return forwardTerminal(stop) }
+      terminal = stop
+    case .tick:
+      armed = false
+      let now = parameters.scheduler.now
+      while allows(now), let element = buffer.take() {
+        send(element, at: now)
+        if isDisposed { return }
+      }
+      if !buffer.isEmpty { return arm(now) }
+      if let stop = terminal {
+        terminal = nil
+        forwardTerminal(stop)
+      }
+    }
+  }
+
+  /// Whether one more element fits in the window ending at `now`.
+  private final func allows(_ now: Int64) -> Bool {
+    sent.count < parameters.count || now &- sent.first! >= parameters.window
+  }
+
+  private final func send(_ element: Element, at now: Int64) {
+    if sent.count == parameters.count { _ = sent.popFirst() }
+    sent.append(now)
+    forwardOn(.next(element))
+  }
+
+  /// Arms the timer for when the oldest forwarded element leaves the window (once: the
+  /// tick forwards what it can and arms the next).
+  private final func arm(_ now: Int64) {
+    if armed { return }
+    armed = true
+    // The elapsed part is in [0, window) here, so this cannot overflow even for a huge window.
+    let due = sent.count < parameters.count ? 0 : Swift.max(0, parameters.window - (now &- sent.first!))
+    schedule(after: due, on: parameters.scheduler)
+  }
+}
+
+extension ObservableType {
+  /// At most `count` elements per sliding `window` (see `RateLimit`); `capacity` nil is an
+  /// unbounded buffer. `onDropped` runs on the thread whose element made the drop.
+  public func rateLimit(_ count: Int, per window: Int64, scheduler: Scheduler, capacity: Int? = nil,
+                        policy: FlowPolicy = .dropNewest, onDropped: ((Element) -> Void)? = nil) -> RateLimit<Element>
+  {
+    RateLimit(source: asObservable(), count: count, window: window, scheduler: scheduler, capacity: capacity,
+              policy: policy, onDropped: onDropped)
+  }
+}
+
+extension Observable where Element == Value {
+  public func rateLimit(_ count: Int, per window: Int64, scheduler: Scheduler, capacity: Int? = nil,
+                        policy: FlowPolicy = .dropNewest, onDropped: ((Value) -> Void)? = nil) -> RateLimit<Value>
+  {
+    ValueRateLimitProducer(source: self, count: count, window: window, scheduler: scheduler, capacity: capacity,
+                           policy: policy, onDropped: onDropped)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
+// callbacks they create are specialized with them.
+final class ValueRateLimitProducer: RateLimit<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    ValueRateLimitSink(observer: observer, cancel: cancel, parameters: self).start(source)
+  }
+}
+
+final class ValueRateLimitSink: RateLimitSink<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
+}

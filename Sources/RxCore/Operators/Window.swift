@@ -1,0 +1,193 @@
+/// Splits the source into windows (RxSwift's window(timeSpan:count:scheduler:)): each window
+/// is an observable of the elements that arrive while it is open, emitted as it opens. A
+/// window closes when it has had `count` elements or `timeSpan` after it opened, whichever
+/// comes first, and the next one opens at once. `count` nil is time only; `timeSpan` nil is
+/// count only (no timer). The first window opens on subscription; the source's error or
+/// completion goes to the open window, then downstream.
+///
+/// A window is hot (a `PublishSubject`): a late subscriber misses what came before. The
+/// source subscription lives while the outer subscription or any window subscription does
+/// (a `RefCountDisposable`): disposing the outer one lets subscribed windows run to their end.
+public class Window<Element, Output>: Producer<Output> {
+  let source: Observable<Element>
+  let windowing: Windowing
+  let make: (Observable<Element>) -> Output
+
+  public init(source: Observable<Element>, timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
+              make: @escaping (Observable<Element>) -> Output)
+  {
+    self.source = source
+    self.windowing = Windowing(timeSpan: timeSpan, count: count, scheduler: scheduler)
+    self.make = make
+  }
+
+  public override func run(_ observer: Observer<Output>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    WindowSink(observer: observer, cancel: cancel, parameters: self).start(source)
+  }
+
+  /// The observable of one window (a hook for the Value leaf).
+  func makeWindow(_ subject: PublishSubject<Element>, _ refCount: RefCountDisposable) -> Observable<Element> {
+    WindowObservable(subject: subject, refCount: refCount)
+  }
+}
+
+/// Source events and timer ticks go through one Drain, whose handler owns the state. Unlike
+/// other sinks, it keeps handling them after the outer subscription is disposed: windows
+/// still subscribed get their elements until the source subscription ends.
+class WindowSink<Element, Output>: Sink<Element, Output> {
+  let parameters: Window<Element, Output>
+  private let drain = Drain<TimedInput<Element, UInt64>>()
+  private let timer = SerialDisposable()
+  private let sourceSubscription = SingleAssignmentDisposable()
+  /// Owns the source subscription and the timer; the outer subscription is its primary
+  /// reference, each window subscription another one.
+  let refCount: RefCountDisposable
+  // Drain-owned.
+  private var subject = PublishSubject<Element>()
+  private var count = 0
+  private var windowID: UInt64 = 0
+  private var stopped = false
+
+  init(observer: Observer<Output>, cancel: any Cancelable, parameters: Window<Element, Output>) {
+    self.parameters = parameters
+    refCount = RefCountDisposable(BinaryDisposable(sourceSubscription, timer))
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  /// Emits the first window, arms its timer, then subscribes.
+  final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    forwardOn(.next(parameters.make(parameters.makeWindow(subject, refCount))))
+    armTimer(0)
+    _ = sourceSubscription.trySet(source.subscribe(self))
+    return (self, refCount)
+  }
+
+  private final func armTimer(_ window: UInt64) {
+    parameters.windowing.arm(timer) { self.submit(.tick(window)) }
+  }
+
+  override func on(_ event: Event<Element>) { submit(.event(event)) }
+
+  /// Not gated by `isDisposed` (see the type's comment).
+  final func submit(_ input: TimedInput<Element, UInt64>) { drain.submit(input) { self.handle($0) } }
+
+  /// Wants more while the source subscription lives, not only while the outer one does.
+  override var wantsNoMoreEvents: Bool { refCount.isDisposed }
+
+  func handle(_ input: TimedInput<Element, UInt64>) {
+    if stopped || refCount.isDisposed { return }
+    switch input {
+    case .event(.next(let element)):
+      subject.on(.next(element))
+      count += 1
+      if let limit = parameters.windowing.count, count >= limit { openNextWindow() }
+    case .event(.error(let error)):
+      stop()
+      subject.on(.error(error))
+      forwardTerminal(.error(error))
+    case .event(.completed):
+      stop()
+      subject.on(.completed)
+      forwardTerminal(.completed)
+    case .tick(let window):
+      if window == windowID { openNextWindow() }
+    }
+  }
+
+  private final func stop() {
+    stopped = true
+    timer.dispose()
+  }
+
+  /// Completes the open window and emits the next one (nobody gets it once the outer
+  /// subscription is disposed).
+  private final func openNextWindow() {
+    count = 0
+    windowID &+= 1
+    subject.on(.completed)
+    subject = PublishSubject<Element>()
+    forwardOn(.next(parameters.make(parameters.makeWindow(subject, refCount))))
+    armTimer(windowID)
+  }
+}
+
+/// One window: a subscription to its subject that holds a reference to the source
+/// subscription until it ends.
+class WindowObservable<Element>: Producer<Element> {
+  let subject: PublishSubject<Element>
+  let refCount: RefCountDisposable
+
+  init(subject: PublishSubject<Element>, refCount: RefCountDisposable) {
+    self.subject = subject
+    self.refCount = refCount
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let reference = refCount.retain()
+    let sink = WindowObserver(observer: observer, cancel: cancel)
+    return (sink, BinaryDisposable(reference, subject.subscribe(sink)))
+  }
+}
+
+/// Forwards a window's events; a terminal one ends the subscription, and with it the reference.
+class WindowObserver<Element>: Sink<Element, Element> {
+  override func on(_ event: Event<Element>) {
+    switch event {
+    case .next: forwardOn(event)
+    case .error, .completed: forwardTerminal(event)
+    }
+  }
+}
+
+extension ObservableType {
+  public func window(timeSpan: Int64?, count: Int?, scheduler: Scheduler?) -> Observable<Observable<Element>> {
+    Window(source: asObservable(), timeSpan: timeSpan, count: count, scheduler: scheduler, make: { $0 })
+  }
+}
+
+extension Observable where Element == Value {
+  /// `window` for the element type the core is specialized for: each window is made into a
+  /// Value by `make` (the C layer boxes it as an observable).
+  public func window(timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
+                     make: @escaping (Observable<Value>) -> Value) -> Observable<Value>
+  {
+    ValueWindowProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: make)
+  }
+}
+
+// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
+// callbacks they create are specialized with them.
+final class ValueWindowProducer: Window<Value, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    ValueWindowSink(observer: observer, cancel: cancel, parameters: self).start(source)
+  }
+
+  override func makeWindow(_ subject: PublishSubject<Value>, _ refCount: RefCountDisposable) -> Observable<Value> {
+    ValueWindowObservable(subject: subject, refCount: refCount)
+  }
+}
+
+final class ValueWindowSink: WindowSink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
+}
+
+final class ValueWindowObservable: WindowObservable<Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let reference = refCount.retain()
+    let sink = ValueWindowObserver(observer: observer, cancel: cancel)
+    return (sink, BinaryDisposable(reference, subject.subscribe(sink)))
+  }
+}
+
+final class ValueWindowObserver: WindowObserver<Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+}
