@@ -9,7 +9,7 @@ public func rx_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_map") { h in
     guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
-    return ObservableHandle.make(RxPipeline.map(h, fn, ctx, ctxFree))
+    return ObservableHandle.make(CPipeline.map(h, fn, ctx, ctxFree))
   }
 }
 
@@ -44,7 +44,8 @@ public func rx_flat_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_flat_map") { h in
     guard let fn else { setLastError("rx_flat_map: fn is NULL"); return nil }
-    return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree)))
+    let selecting = CAdapt.flatMapSelection(CFunction(fn, ctx, ctxFree), "rx_flat_map")
+    return ObservableHandle.make(h.observable.flatMap(selecting: selecting))
   }
 }
 
@@ -56,7 +57,8 @@ public func rx_flat_map_max(
   guard let h = ObservableHandle.from(src, "rx_flat_map_max") else { return nil }
   guard let fn else { setLastError("rx_flat_map_max: fn is NULL"); return nil }
   let limit = Int(clamping: maxConcurrent)
-  return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: limit))
+  let selecting = CAdapt.flatMapSelection(CFunction(fn, ctx, ctxFree), "rx_flat_map_max")
+  return ObservableHandle.make(h.observable.flatMap(maxConcurrent: limit, selecting: selecting))
 }
 
 @c(rx_flat_map_latest)

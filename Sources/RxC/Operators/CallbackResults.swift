@@ -41,7 +41,7 @@ enum CallbackResult {
   ) throws -> Observable<RxValue> {
     switch try source(result, error, fn) {
     case .observable(let o): return o
-    case .scalar(let v): return RxJust(v)
+    case .scalar(let v): return ValueJust(v)
     }
   }
 
@@ -129,6 +129,19 @@ enum CAdapt {
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r = fn(context.ctx, v.c, &err)
       return try CallbackResult.observable(r, err, name)
+    }
+  }
+
+  /// `flatMap`, keeping an rx_just result as its element (the core then needs no inner
+  /// subscription for it).
+  static func flatMapSelection(_ f: CFunction<rx_flat_map_fn>, _ name: StaticString) -> (RxValue) throws -> FlatMapSelection {
+    { v in
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      let r = f.fn(f.ctx, v.c, &err)
+      switch try CallbackResult.source(r, err, name) {
+      case .observable(let o): return .observable(o)
+      case .scalar(let value): return .element(value)
+      }
     }
   }
 

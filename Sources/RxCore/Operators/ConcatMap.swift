@@ -100,9 +100,26 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       return next
     }) else { return }
     if wantsNoMoreEvents { return }
+    if runFused(next) { return }
     let observer = makeInner()
     innerSubscription.set(observer)
     observer.attach(next.subscribe(observer))
+  }
+
+  /// An inner observable whose events this sink can produce itself, with no inner
+  /// subscription (fusion; a hook for the Value leaves, which know the synchronous sources):
+  /// true if it did.
+  func runFused(_ inner: Observable<Result>) -> Bool { false }
+
+  /// A synchronous inner's events, as its subscription would have delivered them: each
+  /// element while this sink wants more, then its completion.
+  final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
+    inner.forEach { element in
+      if wantsNoMoreEvents { return false }
+      submit(.inner(.next(element)))
+      return true
+    }
+    submit(.inner(.completed))
   }
 
   private func setPending(_ next: Observable<Result>) {
@@ -163,6 +180,19 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
 final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
+
+  /// Fusion: a `just` or `of` inner is delivered without a subscription.
+  override func runFused(_ inner: Observable<Value>) -> Bool {
+    if type(of: inner) == ValueJust.self {
+      submitAll(unsafeDowncast(inner, to: ValueJust.self))
+      return true
+    }
+    if type(of: inner) == ValueSequenceObservable.self {
+      submitAll(unsafeDowncast(inner, to: ValueSequenceObservable.self))
+      return true
+    }
+    return false
+  }
 }
 
 final class ValueConcatMapInner: ConcatMapInner<Value, Value> {

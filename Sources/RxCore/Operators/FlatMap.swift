@@ -26,7 +26,18 @@ extension Observable where Element == Value {
   ) -> Observable<Value> {
     ValueFlatMapProducer(source: self, selector: selector, maxConcurrent: maxConcurrent)
   }
+
+  /// `flatMap` whose selector may hand back an element instead of an observable
+  /// (`.element(v)`: what a `just(v)` would emit, with no inner observable or subscription).
+  public func flatMap(
+    maxConcurrent: Int = 0, selecting: @escaping (Value) throws -> FlatMapSelection
+  ) -> Observable<Value> {
+    ValueFlatMapProducer(source: self, selecting: selecting, maxConcurrent: maxConcurrent)
+  }
 }
+
+/// What a Value flat_map's selector maps an element to (see `flatMap(maxConcurrent:selecting:)`).
+public typealias FlatMapSelection = FlatMapSink<Value, Value>.Selected
 
 class FlatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
@@ -113,10 +124,24 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     return group
   }
 
-  /// Runs a synchronous source's loop in place of subscribing to it (a subclass that knows
-  /// the source, e.g. a range): `element(i)` for each `i` in `0..<count` while this sink wants
-  /// more, then completed. The same events and checks as the source's own loop, without its
-  /// sink, disposer and the second `wantsNoMoreEvents` per element.
+  /// Runs a synchronous source's loop in place of subscribing to it (fusion: a subclass that
+  /// knows the source, see `run(fusing:)`): its elements while this sink wants more, then
+  /// completed. The same events and checks as the source's own loop, without its sink,
+  /// disposer and the second `wantsNoMoreEvents` per element.
+  @inlinable public final func run<S: SynchronousSource>(synchronous source: S) -> any Disposable
+  where S.Element == Source {
+    group.insert(sourceSubscription)
+    source.forEach { element in
+      if wantsNoMoreEvents { return false }
+      onNext(element)
+      return true
+    }
+    on(.completed)
+    sourceSubscription.trySet(NopDisposable.shared)
+    return group
+  }
+
+  /// `run(synchronous:)` over `element(i)` for each `i` in `0..<count` (merge's sources).
   @inlinable public final func run(count: Int, _ element: (Int) -> Source) -> any Disposable {
     group.insert(sourceSubscription)
     var i = 0
@@ -128,6 +153,25 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     sourceSubscription.trySet(NopDisposable.shared)
     return group
   }
+
+  /// An inner observable whose events this sink can produce itself, with no inner
+  /// subscription (fusion; a hook for the Value leaves, which know the synchronous sources):
+  /// true if it did, and so the inner is done. Never called with a concurrency limit.
+  @inlinable open func runFused(_ inner: Observable<Result>) -> Bool { false }
+
+  /// A synchronous inner's elements, as its subscription would have delivered them: each
+  /// while this sink wants more. Nothing counts as active (it is done when this returns).
+  @inlinable public final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
+    inner.forEach { element in
+      if wantsNoMoreEvents { return false }
+      submit(.next(element))
+      return true
+    }
+  }
+
+  /// A `just` for a scalar that must wait its turn under a concurrency limit (a hook for the
+  /// Value leaves: a generic `Just`'s subscribe looks up types per call).
+  @inlinable open func makeJust(_ element: Result) -> Observable<Result> { Just(element) }
 
   @inlinable @inline(__always) open override func on(_ event: Event<Source>) {
     switch event {
@@ -148,7 +192,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       case .element(let value):
         // With a limit, a scalar waits its turn like any inner observable.
         if limit != nil {
-          inner = Just(value)
+          inner = makeJust(value)
           break
         }
         submit(.next(value))
@@ -158,6 +202,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       submit(.fail(error))
       return
     }
+    if limit == nil && runFused(inner) { return }
     let observer = makeInner()
     // Raised before the outer completion can be submitted (upstream serializes on); a
     // waiting inner counts as active.
@@ -271,21 +316,72 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
   @inlinable open override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueFlatMapProducer: FlatMapProducer<Value, Value> {
+// Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
+// a `FlatMapSelection` one (the Swift overloads wrap theirs), so every caller gets the fused
+// paths: a scalar, `just` or `of` inner without a subscription, a range or `of` source as a loop.
+final class ValueFlatMapProducer: Producer<Value> {
+  let source: Observable<Value>
+  let selecting: (Value) throws -> FlatMapSelection
+  let maxConcurrent: Int
+
+  init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection, maxConcurrent: Int) {
+    self.source = source
+    self.selecting = selecting
+    self.maxConcurrent = maxConcurrent
+  }
+
+  convenience init(source: Observable<Value>, selector: @escaping (Value) throws -> Observable<Value>, maxConcurrent: Int = 0) {
+    self.init(source: source, selecting: { .observable(try selector($0)) }, maxConcurrent: maxConcurrent)
+  }
+
+  override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueFlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
-    return (sink, sink.run(source))
+    let sink = ValueFlatMapSink(selecting: selecting, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
+    return (sink, sink.run(fusing: source))
   }
 }
 
 final class ValueFlatMapSink: FlatMapSink<Value, Value> {
+  let selecting: (Value) throws -> FlatMapSelection
+
+  init(
+    selecting: @escaping (Value) throws -> FlatMapSelection, observer: Observer<Value>, cancel: any Cancelable,
+    maxConcurrent: Int
+  ) {
+    self.selecting = selecting
+    super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
+  }
+
+  override func select(_ element: Value) throws -> Selected { try selecting(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override func dispose() { super.dispose() }
-  override func select(_ element: Value) throws -> Selected { try super.select(element) }
   override func makeInner() -> FlatMapInner<Value, Value> { ValueFlatMapInner(parent: self) }
+  override func makeJust(_ element: Value) -> Observable<Value> { ValueJust(element) }
+
+  /// Fusion: a `just` or `of` inner is delivered without a subscription.
+  override func runFused(_ inner: Observable<Value>) -> Bool {
+    if type(of: inner) == ValueJust.self {
+      submitAll(unsafeDowncast(inner, to: ValueJust.self))
+      return true
+    }
+    if type(of: inner) == ValueSequenceObservable.self {
+      submitAll(unsafeDowncast(inner, to: ValueSequenceObservable.self))
+      return true
+    }
+    return false
+  }
+
+  /// Subscribes to `source`, or runs its loop if it is a synchronous source (fusion).
+  func run(fusing source: Observable<Value>) -> any Disposable {
+    if type(of: source) == ValueRange.self { return run(synchronous: unsafeDowncast(source, to: ValueRange.self)) }
+    if type(of: source) == ValueSequenceObservable.self {
+      return run(synchronous: unsafeDowncast(source, to: ValueSequenceObservable.self))
+    }
+    return run(source)
+  }
 }
 
 final class ValueFlatMapInner: FlatMapInner<Value, Value> {
