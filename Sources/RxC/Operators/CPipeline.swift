@@ -59,7 +59,7 @@ final class CPipeline: FusedPipeline<CStage> {
     if !rxc_spare_put_pipeline(p.toOpaque()) { p.release() }
   }
 
-  override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { super.subscribe(observer) }
+  override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { subscribeFused(observer) }
 
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
@@ -73,7 +73,7 @@ final class CPipeline: FusedPipeline<CStage> {
 }
 
 final class CPipelineSink: FusedPipelineSink<CStage> {
-  override func on(_ event: Event<RxValue>) { super.on(event) }
+  override func on(_ event: Event<RxValue>) { handle(event) }
 }
 
 /// One rx_map or rx_filter function as a fused stage: exactly one of the two, called with

@@ -94,8 +94,17 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
     earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
   }
 
-  @inlinable open override func subscribe(_ observer: Observer<Value>) -> any Disposable {
-    guard rootObservable == nil else { return super.subscribe(observer) }
+  open override func subscribe(_ observer: Observer<Value>) -> any Disposable { subscribeFused(observer) }
+
+  /// `subscribe`'s body, for a leaf in another module (see `FusedPipelineSink.handle`; so is
+  /// `Producer.subscribe`'s, spelled out: `super.subscribe` would reach its generic body).
+  @inlinable @inline(__always) public final func subscribeFused(_ observer: Observer<Value>) -> any Disposable {
+    guard rootObservable == nil else {
+      let disposer = SinkDisposer()
+      let result = run(observer, cancel: disposer)
+      disposer.setSinkAndSubscription(sink: result.sink, subscription: result.subscription)
+      return disposer
+    }
     emitScalar(observer)
     return NopDisposable.shared
   }
@@ -137,7 +146,7 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
     FusedPipelineSink(self, observer: observer, cancel: cancel)
   }
 
-  @inlinable open override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+  open override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
     start(makeSink(observer, cancel: cancel))

@@ -12,7 +12,11 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open override func on(_ event: Event<Value>) {
+  open override func on(_ event: Event<Value>) { handle(event) }
+
+  /// `on`'s body. A leaf in another module calls this rather than `super.on`: a super call
+  /// across modules goes through the generic class's vtable, to its unspecialized body.
+  @inlinable @inline(__always) public final func handle(_ event: Event<Value>) {
     if isDisposed { return }
     switch event {
     case .next(let v):
@@ -40,13 +44,11 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   @inlinable public final func run<Source: SynchronousSource>(_ source: Source) where Source.Element == Value {
     let downstream = observer  // a local: through `self` it is retained around every call
     if downstream.wantsNoMoreEvents { return on(.completed) }
-    var failure: (any Error)? = nil
-    source.forEach { v in
-      if isDisposed { return false }
+    var elements = source.pull()
+    while !isDisposed, let v = elements.next() {
       let out: FusedOutcome<Stage.Working>
       do { out = try pipeline.process(Stage.working(v), self) } catch {
-        failure = error
-        return false
+        return forwardTerminal(.error(error))
       }
       let delivers = out.delivers
       switch consume out {
@@ -55,9 +57,8 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
       case .input: forwardOn(.next(v))
       case .dropped: break
       }
-      return !(delivers && downstream.wantsNoMoreEvents)
+      if delivers && downstream.wantsNoMoreEvents { break }
     }
-    if let failure { return forwardTerminal(.error(failure)) }
     on(.completed)
   }
 

@@ -1,25 +1,23 @@
 /// A source whose whole subscription is a loop on the subscriber's thread (just, of, range):
-/// an operator that knows one (a fused pipeline, flat_map over it) runs the loop itself, with
-/// no subscription, sink or disposer of the source's own.
+/// an operator that knows one (a fused pipeline, flat_map over it) pulls its elements itself,
+/// with no subscription, sink or disposer of the source's own (RxJava's synchronous fusion).
 ///
-/// `forEach` must deliver exactly what a subscription would as `.next` events, in order, and
-/// stop as soon as `body` returns false (the caller was disposed, or nobody downstream wants
-/// more). The completion that follows the loop is the caller's to send.
+/// `pull()` yields exactly the elements a subscription would deliver as `.next` events, in
+/// order; the puller stops pulling once it is disposed or nobody downstream wants more (as the
+/// source's own loop would), and sends the completion itself. Pulling, not a callback per
+/// element, so the puller's per-element code inlines into one loop.
 public protocol SynchronousSource<Element>: AnyObject {
   associatedtype Element
-  func forEach(_ body: (Element) throws -> Bool) rethrows
+  associatedtype Elements: IteratorProtocol where Elements.Element == Element
+  func pull() -> Elements
 }
 
 extension Just: SynchronousSource {
-  @inlinable public func forEach(_ body: (Element) throws -> Bool) rethrows { _ = try body(element) }
+  @inlinable public func pull() -> CollectionOfOne<Element>.Iterator { CollectionOfOne(element).makeIterator() }
 }
 
 extension SequenceObservable: SynchronousSource {
-  @inlinable public func forEach(_ body: (Element) throws -> Bool) rethrows {
-    for element in elements {
-      if try !body(element) { return }
-    }
-  }
+  @inlinable public func pull() -> ContiguousArray<Element>.Iterator { elements.makeIterator() }
 }
 
 // The Value leaves the C layer and Swift callers of `Observable<Value>` get: fusion recognizes
@@ -43,17 +41,26 @@ public final class ValueRange: RangeObservable<Value>, SynchronousSource {
     emit(observer, cancel: cancel) { .int($0) }
   }
 
-  @inlinable public func forEach(_ body: (Value) throws -> Bool) rethrows {
-    var i: Int64 = 0
-    while i < Int64(count) {
-      let element = Value.int(start &+ i)
-      i += 1
-      if try !body(element) { return }
+  @inlinable public func pull() -> Elements { Elements(start: start, count: Int64(count)) }
+
+  /// The integers as `.int` values (wrapping past Int64.max, as the range's own loop does).
+  public struct Elements: IteratorProtocol {
+    @usableFromInline let start: Int64
+    @usableFromInline let count: Int64
+    @usableFromInline var i: Int64 = 0
+    @inlinable init(start: Int64, count: Int64) {
+      self.start = start
+      self.count = count
+    }
+    @inlinable public mutating func next() -> Value? {
+      if i >= count { return nil }
+      defer { i += 1 }
+      return .int(start &+ i)
     }
   }
 }
 
 extension Observable where Element == Value {
-  public static func just(_ element: Value) -> Observable<Value> { ValueJust(element) }
-  public static func range(start: Int64, count: Int) -> Observable<Value> { ValueRange(start: start, count: count) }
+  @_disfavoredOverload public static func just(_ element: Value) -> Observable<Value> { ValueJust(element) }
+  @_disfavoredOverload public static func range(start: Int64, count: Int) -> Observable<Value> { ValueRange(start: start, count: count) }
 }

@@ -43,7 +43,7 @@ final class ValuePipeline: FusedPipeline<ValueStage> {
     setRoot(source)
   }
 
-  override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+  override func subscribe(_ observer: Observer<Value>) -> any Disposable { subscribeFused(observer) }
 
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
@@ -57,5 +57,5 @@ final class ValuePipeline: FusedPipeline<ValueStage> {
 }
 
 final class ValuePipelineSink: FusedPipelineSink<ValueStage> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
 }

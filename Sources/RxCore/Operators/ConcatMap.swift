@@ -114,11 +114,8 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   /// A synchronous inner's events, as its subscription would have delivered them: each
   /// element while this sink wants more, then its completion.
   final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
-    inner.forEach { element in
-      if wantsNoMoreEvents { return false }
-      submit(.inner(.next(element)))
-      return true
-    }
+    var elements = inner.pull()
+    while !wantsNoMoreEvents, let element = elements.next() { submit(.inner(.next(element))) }
     submit(.inner(.completed))
   }
 

@@ -131,11 +131,8 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   @inlinable public final func run<S: SynchronousSource>(synchronous source: S) -> any Disposable
   where S.Element == Source {
     group.insert(sourceSubscription)
-    source.forEach { element in
-      if wantsNoMoreEvents { return false }
-      onNext(element)
-      return true
-    }
+    var elements = source.pull()
+    while !wantsNoMoreEvents, let element = elements.next() { onNext(element) }
     on(.completed)
     sourceSubscription.trySet(NopDisposable.shared)
     return group
@@ -162,11 +159,8 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   /// A synchronous inner's elements, as its subscription would have delivered them: each
   /// while this sink wants more. Nothing counts as active (it is done when this returns).
   @inlinable public final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
-    inner.forEach { element in
-      if wantsNoMoreEvents { return false }
-      submit(.next(element))
-      return true
-    }
+    var elements = inner.pull()
+    while !wantsNoMoreEvents, let element = elements.next() { submit(.next(element)) }
   }
 
   /// A `just` for a scalar that must wait its turn under a concurrency limit (a hook for the
