@@ -44,8 +44,8 @@ public func rx_flat_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_flat_map") { h in
     guard let fn else { setLastError("rx_flat_map: fn is NULL"); return nil }
-    let selecting = CAdapt.flatMapSelection(CFunction(fn, ctx, ctxFree), "rx_flat_map")
-    return ObservableHandle.make(h.observable.flatMap(selecting: selecting))
+    let f = CFunction(fn, ctx, ctxFree)
+    return ObservableHandle.make(CFlatMapProducer(source: h.observable, fn: f, maxConcurrent: 0, "rx_flat_map"))
   }
 }
 
@@ -57,8 +57,8 @@ public func rx_flat_map_max(
   guard let h = ObservableHandle.from(src, "rx_flat_map_max") else { return nil }
   guard let fn else { setLastError("rx_flat_map_max: fn is NULL"); return nil }
   let limit = Int(clamping: maxConcurrent)
-  let selecting = CAdapt.flatMapSelection(CFunction(fn, ctx, ctxFree), "rx_flat_map_max")
-  return ObservableHandle.make(h.observable.flatMap(maxConcurrent: limit, selecting: selecting))
+  let f = CFunction(fn, ctx, ctxFree)
+  return ObservableHandle.make(CFlatMapProducer(source: h.observable, fn: f, maxConcurrent: limit, "rx_flat_map_max"))
 }
 
 @c(rx_flat_map_latest)

@@ -132,19 +132,6 @@ enum CAdapt {
     }
   }
 
-  /// `flatMap`, keeping an rx_just result as its element (the core then needs no inner
-  /// subscription for it).
-  static func flatMapSelection(_ f: CFunction<rx_flat_map_fn>, _ name: StaticString) -> (RxValue) throws -> FlatMapSelection {
-    { v in
-      var err: UnsafeMutablePointer<rx_error>? = nil
-      let r = f.fn(f.ctx, v.c, &err)
-      switch try CallbackResult.source(r, err, name) {
-      case .observable(let o): return .observable(o)
-      case .scalar(let value): return .element(value)
-      }
-    }
-  }
-
   static func combine(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString) -> ([RxValue]) throws -> RxValue {
     { values in
       var err: UnsafeMutablePointer<rx_error>? = nil

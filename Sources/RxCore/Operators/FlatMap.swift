@@ -313,10 +313,20 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
 // Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
 // a `FlatMapSelection` one (the Swift overloads wrap theirs), so every caller gets the fused
 // paths: a scalar, `just` or `of` inner without a subscription, a range or `of` source as a loop.
-final class ValueFlatMapProducer: Producer<Value> {
-  let source: Observable<Value>
-  let selecting: (Value) throws -> FlatMapSelection
-  let maxConcurrent: Int
+// Open for one more leaf: a caller whose selector is not a closure (the C layer calls a C
+// function) overrides `makeSink` with a leaf sink of its own, which overrides what
+// ValueFlatMapSink does, `select` its own way.
+open class ValueFlatMapProducer: Producer<Value> {
+  public let source: Observable<Value>
+  /// Nil for a leaf whose sink overrides `select`.
+  let selecting: ((Value) throws -> FlatMapSelection)?
+  public let maxConcurrent: Int
+
+  public init(source: Observable<Value>, maxConcurrent: Int) {
+    self.source = source
+    self.selecting = nil
+    self.maxConcurrent = maxConcurrent
+  }
 
   init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection, maxConcurrent: Int) {
     self.source = source
@@ -328,35 +338,49 @@ final class ValueFlatMapProducer: Producer<Value> {
     self.init(source: source, selecting: { .observable(try selector($0)) }, maxConcurrent: maxConcurrent)
   }
 
-  override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+  public final override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
 
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+  public final override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueFlatMapSink(selecting: selecting, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
+    let sink = makeSink(observer, cancel: cancel)
     return (sink, sink.run(fusing: source))
+  }
+
+  open func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> FlatMapSink<Value, Value> {
+    ValueFlatMapSink(selecting: selecting, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
   }
 }
 
 final class ValueFlatMapSink: FlatMapSink<Value, Value> {
-  let selecting: (Value) throws -> FlatMapSelection
+  let selecting: ((Value) throws -> FlatMapSelection)?
 
   init(
-    selecting: @escaping (Value) throws -> FlatMapSelection, observer: Observer<Value>, cancel: any Cancelable,
+    selecting: ((Value) throws -> FlatMapSelection)?, observer: Observer<Value>, cancel: any Cancelable,
     maxConcurrent: Int
   ) {
     self.selecting = selecting
     super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
   }
 
-  override func select(_ element: Value) throws -> Selected { try selecting(element) }
+  override func select(_ element: Value) throws -> Selected { try selecting.unsafelyUnwrapped(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override func dispose() { super.dispose() }
   override func makeInner() -> FlatMapInner<Value, Value> { ValueFlatMapInner(parent: self) }
   override func makeJust(_ element: Value) -> Observable<Value> { ValueJust(element) }
+  override func runFused(_ inner: Observable<Value>) -> Bool { runFusedValue(inner) }
+}
 
-  /// Fusion: a `just` or `of` inner is delivered without a subscription.
-  override func runFused(_ inner: Observable<Value>) -> Bool {
+public final class ValueFlatMapInner: FlatMapInner<Value, Value> {
+  public override func on(_ event: Event<Value>) { super.on(event) }
+  public override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
+
+// Fusion for the Value leaves (each overrides `runFused` with `runFusedValue`, and starts with
+// `run(fusing:)`).
+extension FlatMapSink where Result == Value {
+  /// A `just` or `of` inner, delivered without a subscription.
+  @inlinable public final func runFusedValue(_ inner: Observable<Value>) -> Bool {
     if type(of: inner) == ValueJust.self {
       submitAll(unsafeDowncast(inner, to: ValueJust.self))
       return true
@@ -367,18 +391,15 @@ final class ValueFlatMapSink: FlatMapSink<Value, Value> {
     }
     return false
   }
+}
 
-  /// Subscribes to `source`, or runs its loop if it is a synchronous source (fusion).
-  func run(fusing source: Observable<Value>) -> any Disposable {
+extension FlatMapSink where Source == Value {
+  /// Subscribes to `source`, or runs its loop if it is a synchronous source.
+  @inlinable public final func run(fusing source: Observable<Value>) -> any Disposable {
     if type(of: source) == ValueRange.self { return run(synchronous: unsafeDowncast(source, to: ValueRange.self)) }
     if type(of: source) == ValueSequenceObservable.self {
       return run(synchronous: unsafeDowncast(source, to: ValueSequenceObservable.self))
     }
     return run(source)
   }
-}
-
-final class ValueFlatMapInner: FlatMapInner<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
