@@ -110,13 +110,13 @@ struct CStage: FusedStage {
 
   @inline(__always) static func isPlain(_ v: rx_value) -> Bool { v.kind.rawValue < RX_STRING.rawValue }
 
-  @inline(__always) static func plainValue(_ v: rx_value) -> RxValue {
+  @inline(__always) static func deliverPlain(_ v: rx_value, _ deliver: (consuming RxValue) -> Void) {
     switch v.kind {
-    case RX_INT: .int(v.i)
-    case RX_DOUBLE: .double(v.d)
-    case RX_BOOL: .bool(v.b)
-    case RX_PTR: .ptr(v.ptr)
-    default: .none
+    case RX_INT: deliver(.int(v.i))
+    case RX_DOUBLE: deliver(.double(v.d))
+    case RX_BOOL: deliver(.bool(v.b))
+    case RX_PTR: deliver(.ptr(v.ptr))
+    default: deliver(.none)
     }
   }
 }

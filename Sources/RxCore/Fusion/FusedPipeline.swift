@@ -121,7 +121,7 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
     }
     switch out {
     case .dropped: break
-    case .plain(let w): observer.on(.next(Stage.plainValue(w)))
+    case .plain(let w): Stage.deliverPlain(w) { observer.on(.next($0)) }
     case .output(let v): observer.on(.next(v))
     case .input: observer.on(.next(input))
     }

@@ -26,7 +26,7 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
         return
       }
       switch out {
-      case .plain(let w): forwardPlain(Stage.plainValue(w))
+      case .plain(let w): forwardPlain(w)
       case .output(let value): forwardOn(.next(value))
       case .input: forwardOn(.next(v))
       case .dropped: break
@@ -52,7 +52,7 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
       }
       let delivers = out.delivers
       switch consume out {
-      case .plain(let w): forwardPlain(Stage.plainValue(w))
+      case .plain(let w): forwardPlain(w)
       case .output(let value): forwardOn(.next(value))
       case .input: forwardOn(.next(v))
       case .dropped: break
@@ -62,17 +62,10 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
     on(.completed)
   }
 
-  /// A value with no box on, case by case: each event is then known to hold no box, and is
-  /// not copied and destroyed through Value's outlined (every-case) paths.
+  /// A value with no box on (see `FusedStage.deliverPlain`).
   @inlinable @inline(__always)
-  public final func forwardPlain(_ v: Value) {
-    switch v {
-    case .int(let i): forwardPlainCase(.int(i))
-    case .double(let d): forwardPlainCase(.double(d))
-    case .bool(let b): forwardPlainCase(.bool(b))
-    case .ptr(let p): forwardPlainCase(.ptr(p))
-    default: forwardPlainCase(.none)
-    }
+  public final func forwardPlain(_ w: Stage.Working) {
+    Stage.deliverPlain(w) { forwardPlainCase($0) }
   }
 
   /// Inlined per case, so the compiler sees a value with nothing to destroy.

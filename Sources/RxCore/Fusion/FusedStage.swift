@@ -17,12 +17,14 @@ public protocol FusedStage {
   /// `w` through this step; false if it is filtered out. A callback's error is thrown.
   func apply(_ w: inout Working, _ held: inout Value?) throws -> Bool
 
-  /// True if `w` holds no box: it can then be delivered as a plain value (`plainValue`) with
+  /// True if `w` holds no box: it can then be delivered as a plain value (`deliverPlain`) with
   /// no owner. A stage whose working form is always owned by `held` or the input says false.
   static func isPlain(_ w: Working) -> Bool
 
-  /// A plain `w` as a Value (called only when `isPlain(w)`).
-  static func plainValue(_ w: Working) -> Value
+  /// Calls `deliver` with a plain `w` as a Value (only called when `isPlain(w)`), spelled out
+  /// once per case of Value that `w` can be: each copy then knows its value holds no box
+  /// (nothing to copy or destroy through Value's outlined every-case paths).
+  static func deliverPlain(_ w: Working, _ deliver: (consuming Value) -> Void)
 }
 
 /// What the steps of a pipeline made of one element.

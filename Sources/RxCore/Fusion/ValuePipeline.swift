@@ -33,7 +33,7 @@ public struct ValueStage: FusedStage {
 
   // Every result is in `held`, every other element is the input: nothing is delivered as plain.
   @inlinable public static func isPlain(_ w: Value) -> Bool { false }
-  @inlinable public static func plainValue(_ w: Value) -> Value { w }
+  @inlinable public static func deliverPlain(_ w: Value, _ deliver: (consuming Value) -> Void) { deliver(w) }
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
