@@ -46,12 +46,12 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
   }
 
   /// Sets the root (all empty before): `source`'s own root and stages if it is a pipeline of
-  /// this same class, its element if it is a `ValueJust`, else `source` itself.
+  /// this same class, its element if it is a `just`, else `source` itself.
   @inlinable public final func setRoot(_ source: Observable<Value>) {
     if type(of: source) == type(of: self) {
       fuse(with: Unmanaged.passUnretained(unsafeDowncast(source, to: FusedPipeline<Stage>.self)))
-    } else if type(of: source) == ValueJust.self {
-      scalar = unsafeDowncast(source, to: ValueJust.self).element
+    } else if type(of: source) == ValueJust.self || type(of: source) == Just<Value>.self {
+      scalar = unsafeDowncast(source, to: Just<Value>.self).element
     } else {
       rootObservable = Unmanaged.passRetained(source)
     }

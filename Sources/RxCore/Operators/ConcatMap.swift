@@ -180,8 +180,8 @@ final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
 
   /// Fusion: a `just` or `of` inner is delivered without a subscription.
   override func runFused(_ inner: Observable<Value>) -> Bool {
-    if type(of: inner) == ValueJust.self {
-      submitAll(unsafeDowncast(inner, to: ValueJust.self))
+    if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
+      submitAll(unsafeDowncast(inner, to: Just<Value>.self))
       return true
     }
     if type(of: inner) == ValueSequenceObservable.self {

@@ -381,8 +381,8 @@ public final class ValueFlatMapInner: FlatMapInner<Value, Value> {
 extension FlatMapSink where Result == Value {
   /// A `just` or `of` inner, delivered without a subscription.
   @inlinable public final func runFusedValue(_ inner: Observable<Value>) -> Bool {
-    if type(of: inner) == ValueJust.self {
-      submitAll(unsafeDowncast(inner, to: ValueJust.self))
+    if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
+      submitAll(unsafeDowncast(inner, to: Just<Value>.self))
       return true
     }
     if type(of: inner) == ValueSequenceObservable.self {
