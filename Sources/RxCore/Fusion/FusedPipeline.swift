@@ -168,6 +168,13 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
     return (sink, source.subscribe(sink))
   }
 
+  /// One step, unless the sink is disposed.
+  @inlinable @inline(__always)
+  static func apply(_ s: Stage, _ w: inout Stage.Working, _ held: inout Value?, _ sink: Sink<Value, Value>?) throws -> Bool {
+    if let sink, sink.isDisposed { return false }
+    return try s.apply(&w, &held)
+  }
+
   /// `input` through every stage up to this one. With a sink, no step runs once it is
   /// disposed (a racing upstream event must not reach a user function).
   @inlinable @inline(__always)
@@ -175,11 +182,9 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
     var w = input
     var held: Value? = nil
     for s in earlier {
-      if let sink, sink.isDisposed { return .dropped }
-      guard try s.apply(&w, &held) else { return .dropped }
+      guard try Self.apply(s, &w, &held, sink) else { return .dropped }
     }
-    if let sink, sink.isDisposed { return .dropped }
-    guard try step.apply(&w, &held) else { return .dropped }
+    guard try Self.apply(step, &w, &held, sink) else { return .dropped }
     switch consume held {  // consumed: no outlined destroy of a nil on the plain path
     case .some(let out): return .output(out)
     case .none: break
