@@ -178,7 +178,9 @@ final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
 
-  /// Fusion: a `just` or `of` inner is delivered without a subscription.
+  /// Fusion: a `just` or `of` inner is delivered without a subscription. (The same
+  /// recognition as FlatMapSink's `runFusedValue`, spelled out: a shared iterator over either
+  /// kind cost concat_map 90-140 instructions per element.)
   override func runFused(_ inner: Observable<Value>) -> Bool {
     if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
       submitAll(unsafeDowncast(inner, to: Just<Value>.self))
