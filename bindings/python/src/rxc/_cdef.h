@@ -386,6 +386,6 @@ const rx_marble_value *values, size_t n_values,
 const rx_error *error);
 /* integer constants of rxc.h */
 #define RX_VERSION_MAJOR 0
-#define RX_VERSION_MINOR 3
+#define RX_VERSION_MINOR 4
 #define RX_VERSION_PATCH 0
 #define RX_MARBLE_FRAME_NS 1000000
