@@ -1,6 +1,8 @@
 /* Fused paths of the transform operators: consecutive rx_map/rx_filter run as one pipeline,
- * rx_just values go straight through map/filter/flat_map (scalar fusion), flat_map inners
- * join its group only if still running. Each must behave exactly like the unfused operators. */
+ * rx_just values go straight through map/filter/flat_map (scalar fusion), rx_range and rx_of
+ * roots run as a loop, rx_of/rx_just inners of flat_map and concat_map run without a
+ * subscription, flat_map inners join its group only if still running. Each must behave
+ * exactly like the unfused operators. */
 #include "ops_support.h"
 
 static rx_value plus1(void *ctx, rx_value v, rx_error **err) {
@@ -331,4 +333,75 @@ RX_TEST(fusion_range_flat_map) {
   CHECK_STR(run_log(rx_flat_map(A(rx_range(0, 3)), range_of_two, NULL, NULL)), "0 1 1 2 2 3 |.");
   CHECK_STR(run_log(rx_flat_map(A(rx_range(0, 4)), just_or_fail_on_2, NULL, NULL)), "0 1 #1001(fm).");
   CHECK_STR(run_log(rx_flat_map(A(rx_range(5, 0)), to_just, NULL, NULL)), "|.");
+}
+
+/* ---- rx_of roots, and rx_of/rx_just inners of flat_map and concat_map: run in place ---- */
+static rx_observable *of_pair(void *ctx, rx_value v, rx_error **err) {
+  (void)err;
+  if (ctx) ((counter *)ctx)->calls++;
+  rx_value two[2] = {v, rx_int(v.i * 10)};
+  return rx_of(two, 2);
+}
+static rx_observable *of_str_pair(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  rx_value two[2] = {to_str(NULL, v, NULL), to_str(NULL, rx_int(v.i * 10), NULL)};
+  rx_observable *o = rx_of(two, 2);
+  rx_value_release(two[0]), rx_value_release(two[1]);
+  return o;
+}
+static rx_observable *pair_or_hot(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  return v.i == 2 ? hot_new(&inner_hot[inner_n++]) : of_pair(NULL, v, NULL);
+}
+
+RX_TEST(fusion_of_root_stops_when_downstream_is_done) {
+  counter c = {0};
+  rx_observable *m = A(rx_map(INTS(1, 2, 3, 4, 5), plus1, &c, NULL));
+  CHECK_STR(run_log(rx_take(m, 2)), "2 3 |.");
+  CHECK_EQ(c.calls, 2);
+}
+
+RX_TEST(fusion_of_root_boxed_values_pass_filters_unchanged) {
+  rx_value s[3] = {rx_string("s1"), rx_string("s2"), rx_string("s3")};
+  rx_observable *o = A(rx_of(s, 3));
+  for (int i = 0; i < 3; i++) rx_value_release(s[i]);
+  CHECK_STR(run_log(rx_filter(o, str_not_s2, NULL, NULL)), "'s1' 's3' |.");
+}
+
+RX_TEST(fusion_flat_map_of_inners) {
+  CHECK_STR(run_log(rx_flat_map(INTS(1, 2), of_pair, NULL, NULL)), "1 10 2 20 |.");
+  CHECK_STR(run_log(rx_flat_map(A(rx_range(1, 2)), of_str_pair, NULL, NULL)), "'s1' 's10' 's2' 's20' |.");
+  counter c = {0};
+  rx_observable *fm = A(rx_flat_map(A(rx_range(1, 1000)), of_pair, &c, NULL));
+  CHECK_STR(run_log(rx_take(fm, 3)), "1 10 2 |.");
+  CHECK_EQ(c.calls, 2);
+}
+
+RX_TEST(fusion_concat_map_of_and_just_inners) {
+  CHECK_STR(run_log(rx_concat_map(INTS(1, 2, 3), of_pair, NULL, NULL)), "1 10 2 20 3 30 |.");
+  CHECK_STR(run_log(rx_concat_map(INTS(1, 2), to_just, NULL, NULL)), "1 2 |.");
+  CHECK_STR(run_log(rx_concat_map(INTS(1, 2, 3), just_or_fail_on_2, NULL, NULL)), "1 #1001(fm).");
+  counter c = {0};
+  rx_observable *cm = A(rx_concat_map(A(rx_range(1, 1000)), of_pair, &c, NULL));
+  CHECK_STR(run_log(rx_take(cm, 3)), "1 10 2 |.");
+  CHECK_EQ(c.calls, 2);
+}
+
+/* A synchronous inner queued behind a running one runs when that one completes, in order. */
+RX_TEST(fusion_concat_map_of_inner_waits_for_a_running_inner) {
+  inner_n = 0;
+  rec r;
+  rx_observable *cm = rx_concat_map(INTS(1, 2, 3), pair_or_hot, NULL, NULL);
+  rx_disposable *d = rx_subscribe(cm, rec_observer(&r));
+  CHECK_STR(r.log, "1 10");
+  CHECK_EQ(inner_n, 1);
+  hot_next(&inner_hot[0], 7);
+  CHECK_STR(r.log, "1 10 7");
+  hot_completed(&inner_hot[0]);
+  CHECK_STR(r.log, "1 10 7 3 30 |.");
+  CHECK_EQ(inner_hot[0].disposed, 1);
+  rx_dispose(d);
+  hot_end(&inner_hot[0]);
+  rx_release(cm);
+  pool_drain();
 }

@@ -108,6 +108,14 @@ static void timed(rx_observable *(*make)(rx_observable *)) {
   static rx_observable *name(rx_observable *src) { return (expr); }
 MAKER(op_map, rx_map(src, inc, NULL, NULL))
 MAKER(op_filter, rx_filter(src, keep_all, NULL, NULL))
+/* map -> filter -> map: one fused stage chain */
+static rx_observable *op_map_filter_map(rx_observable *src) {
+  rx_observable *a = rx_map(src, inc, NULL, NULL), *b = rx_filter(a, keep_all, NULL, NULL);
+  rx_observable *c = rx_map(b, inc, NULL, NULL);
+  rx_release(b);
+  rx_release(a);
+  return c;
+}
 MAKER(op_scan, rx_scan(src, RX_INT(0), add, NULL, NULL))
 MAKER(op_reduce, rx_reduce(src, RX_INT(0), add, NULL, NULL))
 MAKER(op_take, rx_take(src, (size_t)-1))
@@ -441,6 +449,11 @@ static void w_range_chain(void) {
   rx_release(a);
   rx_release(r);
 }
+static void w_range_map(void) {
+  rx_observable *r = rx_range(0, (size_t)n_events);
+  drain_source(rx_map(r, inc, NULL, NULL));
+  rx_release(r);
+}
 static void w_of(void) {
   rx_value *vs = calloc((size_t)n_events, sizeof *vs);
   for (long k = 0; k < n_events; k++) vs[k] = RX_INT(k);
@@ -537,7 +550,7 @@ static void run_plain(const void *a) { ((void (*)(void))a)(); }
 static const Workload workloads[] = {
   SUBJ("publish"), SUBJ("behavior"), SUBJ("replay"), SUBJ("replay_all"), SUBJ("async"),
   SUBJ("publish_relay"), SUBJ("behavior_relay"), SUBJ("replay_relay"),
-  OP(map), OP(filter), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
+  OP(map), OP(filter), OP(map_filter_map), OP(scan), OP(reduce), OP(take), OP(skip), OP(take_while), OP(skip_while),
   OP(distinct), OP(distinct_eq), OP(element_at), OP(first), OP(last), OP(ignore), OP(take_last),
   OP(default_if_empty), OP(switch_if_empty), OP(enumerated), OP(compact_map), OP(take_while_inclusive),
   OP(take_until_predicate), OP(using), OP(catch_with), OP(flat_map_max), OP(flat_map_max_just),
@@ -564,6 +577,7 @@ static const Workload workloads[] = {
   PLAIN("just_subscribe_single", w_just_subscribe_single), PLAIN("just_subscribe_maybe", w_just_subscribe_maybe),
   PLAIN("ignore_subscribe_completable", w_ignore_subscribe_completable),
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
+  PLAIN("range_map", w_range_map),
   PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),
   PLAIN("observe_on_bounded_full", w_observe_on_bounded_full),

@@ -29,8 +29,8 @@ static inline int rxc_debug_poison(void) {
 bool swift_isUniquelyReferenced_nonNull_native(const void *object);
 /* pthread_t of the process's initial thread (see main_thread.c). */
 unsigned long rxc_main_thread(void);
-/* spare_handles.c: this thread's dropped observable handles and one emptied RxPipeline, kept
- * for reuse. initial-exec TLS: one %fs-relative access (the block is small enough for glibc's
+/* spare_handles.c: this thread's dropped observable handles and one emptied CPipeline
+ * (rx_map/rx_filter's observable), kept for reuse. initial-exec TLS: one %fs-relative access (the block is small enough for glibc's
  * static TLS surplus when the library is dlopen()ed). */
 #include <stdbool.h>
 enum { RXC_SPARE_HANDLES = 2 };

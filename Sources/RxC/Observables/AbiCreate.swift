@@ -88,7 +88,7 @@ public func rx_range(_ start: Int64, _ count: UInt) -> UnsafeMutablePointer<rx_o
     setLastError("rx_range: start + count overflows int64_t")
     return nil
   }
-  return ObservableHandle.make(RxRange(start: start, count: count))
+  return ObservableHandle.make(ValueRange(start: start, count: count))
 }
 
 @c(rx_empty)

@@ -53,7 +53,7 @@ final class ObservableHandle: Handle {
   /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
   var connectable: AnyObject? { connectableRef?.takeUnretainedValue() }
 
-  var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? RxJust(value) }
+  var observable: Observable<RxValue> { core?.takeUnretainedValue() ?? ValueJust(value) }
 
   /// The value of an rx_just handle, nil for any other.
   var scalar: RxValue? { core == nil ? value : nil }
@@ -93,7 +93,7 @@ final class ObservableHandle: Handle {
   }
 
   /// rx_map's and rx_filter's handle.
-  static func make(_ pipeline: consuming RxPipeline) -> UnsafeMutablePointer<rx_observable> {
+  static func make(_ pipeline: consuming CPipeline) -> UnsafeMutablePointer<rx_observable> {
     make(consume pipeline, .pipeline)
   }
 
@@ -200,7 +200,7 @@ extension ObservableHandle {
     guard isKnownUniquelyReferenced(&handle), mayReuseUniqueObject() else { return }
     if let core = handle.core {
       if handle.sort == .pipeline {
-        RxPipeline.recycle(unsafeBitCast(core, to: Unmanaged<RxPipeline>.self))
+        CPipeline.recycle(unsafeBitCast(core, to: Unmanaged<CPipeline>.self))
       } else {
         core.release()
       }

@@ -16,7 +16,7 @@ public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ obser
   case .subject:  // (the hot paths of subscribe + dispose, and of just -> map -> subscribe)
     return CObserver.subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<SubjectObservable>.self))
   case .pipeline:
-    return subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<RxPipeline>.self))
+    return subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<CPipeline>.self))
   case .observable:
     return subscribe(observer, to: core)
   }
@@ -37,7 +37,7 @@ private func subscribe(_ observer: rx_observer, toScalarOf h: Unmanaged<Observab
 }
 
 @inline(never)
-private func subscribe(_ observer: rx_observer, to source: Unmanaged<RxPipeline>) -> UnsafeMutablePointer<rx_disposable> {
+private func subscribe(_ observer: rx_observer, to source: Unmanaged<CPipeline>) -> UnsafeMutablePointer<rx_disposable> {
   source._withUnsafeGuaranteedRef { pipeline in
     if pipeline.rootObservable == nil { return CObserver.runToEnd(observer) { try pipeline.runScalar($0) } }
     return CObserver.subscribe(observer, to: pipeline)
@@ -52,8 +52,8 @@ private func subscribe(_ observer: rx_observer, to source: Unmanaged<Observable<
     if type(of: observable) == SubjectObservable.self {
       return CObserver.subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: SubjectObservable.self)))
     }
-    if type(of: observable) == RxPipeline.self {
-      return subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: RxPipeline.self)))
+    if type(of: observable) == CPipeline.self {
+      return subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: CPipeline.self)))
     }
     return CObserver.subscribe(observer, to: observable)
   }

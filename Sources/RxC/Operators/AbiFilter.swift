@@ -10,7 +10,7 @@ public func rx_filter(
 ) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_filter") { h in
     guard let fn else { setLastError("rx_filter: fn is NULL"); return nil }
-    return ObservableHandle.make(RxPipeline.filter(h, fn, ctx, ctxFree))
+    return ObservableHandle.make(CPipeline.filter(h, fn, ctx, ctxFree))
   }
 }
 

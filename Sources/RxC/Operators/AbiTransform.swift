@@ -9,7 +9,7 @@ public func rx_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_map") { h in
     guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
-    return ObservableHandle.make(RxPipeline.map(h, fn, ctx, ctxFree))
+    return ObservableHandle.make(CPipeline.map(h, fn, ctx, ctxFree))
   }
 }
 
@@ -44,7 +44,8 @@ public func rx_flat_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_flat_map") { h in
     guard let fn else { setLastError("rx_flat_map: fn is NULL"); return nil }
-    return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree)))
+    let f = CFunction(fn, ctx, ctxFree)
+    return ObservableHandle.make(CFlatMapProducer(source: h.observable, fn: f, maxConcurrent: 0, "rx_flat_map"))
   }
 }
 
@@ -56,7 +57,8 @@ public func rx_flat_map_max(
   guard let h = ObservableHandle.from(src, "rx_flat_map_max") else { return nil }
   guard let fn else { setLastError("rx_flat_map_max: fn is NULL"); return nil }
   let limit = Int(clamping: maxConcurrent)
-  return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: limit))
+  let f = CFunction(fn, ctx, ctxFree)
+  return ObservableHandle.make(CFlatMapProducer(source: h.observable, fn: f, maxConcurrent: limit, "rx_flat_map_max"))
 }
 
 @c(rx_flat_map_first)
@@ -66,8 +68,8 @@ public func rx_flat_map_first(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_flat_map_first") else { return nil }
   guard let fn else { setLastError("rx_flat_map_first: fn is NULL"); return nil }
-  return ObservableHandle.make(RxFlatMapProducer(source: h.observable, fn: CFunction(fn, ctx, ctxFree), exclusive: true,
-                                                 name: "rx_flat_map_first"))
+  let f = CFunction(fn, ctx, ctxFree)
+  return ObservableHandle.make(CFlatMapProducer(source: h.observable, fn: f, maxConcurrent: 0, exclusive: true, "rx_flat_map_first"))
 }
 
 @c(rx_flat_map_latest)

@@ -41,7 +41,7 @@ enum CallbackResult {
   ) throws -> Observable<RxValue> {
     switch try source(result, error, fn) {
     case .observable(let o): return o
-    case .scalar(let v): return RxJust(v)
+    case .scalar(let v): return ValueJust(v)
     }
   }
 

@@ -1,7 +1,7 @@
 /// Emits the elements of an array in order, then completes. Synchronous, but it stops as
 /// soon as the subscription is disposed (even from inside an observer callback).
 public class SequenceObservable<Element>: Producer<Element> {
-  let elements: ContiguousArray<Element>
+  @usableFromInline let elements: ContiguousArray<Element>
   public init(_ elements: ContiguousArray<Element>) { self.elements = elements }
 
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
@@ -39,8 +39,8 @@ extension Observable where Element == Value {
 
 // Specialized for Value (see Value): a concat_map or flat_map over `of` subscribes one per
 // element, and the generic `run` would look up types each time.
-final class ValueSequenceObservable: SequenceObservable<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+@usableFromInline final class ValueSequenceObservable: SequenceObservable<Value> {
+  @usableFromInline override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
     super.run(observer, cancel: cancel)

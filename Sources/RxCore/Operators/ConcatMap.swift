@@ -100,9 +100,23 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       return next
     }) else { return }
     if wantsNoMoreEvents { return }
+    if runFused(next) { return }
     let observer = makeInner()
     innerSubscription.set(observer)
     observer.attach(next.subscribe(observer))
+  }
+
+  /// An inner observable whose events this sink can produce itself, with no inner
+  /// subscription (fusion; a hook for the Value leaves, which know the synchronous sources):
+  /// true if it did.
+  func runFused(_ inner: Observable<Result>) -> Bool { false }
+
+  /// A synchronous inner's events, as its subscription would have delivered them: each
+  /// element while this sink wants more, then its completion.
+  final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
+    var elements = inner.pull()
+    while !wantsNoMoreEvents, let element = elements.next() { submit(.inner(.next(element))) }
+    submit(.inner(.completed))
   }
 
   private func setPending(_ next: Observable<Result>) {
@@ -163,6 +177,21 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
 final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
+
+  /// Fusion: a `just` or `of` inner is delivered without a subscription. (The same
+  /// recognition as FlatMapSink's `runFusedValue`, spelled out: a shared iterator over either
+  /// kind cost concat_map 90-140 instructions per element.)
+  override func runFused(_ inner: Observable<Value>) -> Bool {
+    if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
+      submitAll(unsafeDowncast(inner, to: Just<Value>.self))
+      return true
+    }
+    if type(of: inner) == ValueSequenceObservable.self {
+      submitAll(unsafeDowncast(inner, to: ValueSequenceObservable.self))
+      return true
+    }
+    return false
+  }
 }
 
 final class ValueConcatMapInner: ConcatMapInner<Value, Value> {

@@ -37,7 +37,18 @@ extension Observable where Element == Value {
   public func flatMapFirst(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
     ValueFlatMapProducer(source: self, selector: selector, exclusive: true)
   }
+
+  /// `flatMap` whose selector may hand back an element instead of an observable
+  /// (`.element(v)`: what a `just(v)` would emit, with no inner observable or subscription).
+  public func flatMap(
+    maxConcurrent: Int = 0, selecting: @escaping (Value) throws -> FlatMapSelection
+  ) -> Observable<Value> {
+    ValueFlatMapProducer(source: self, selecting: selecting, maxConcurrent: maxConcurrent)
+  }
 }
+
+/// What a Value flat_map's selector maps an element to (see `flatMap(maxConcurrent:selecting:)`).
+public typealias FlatMapSelection = FlatMapSink<Value, Value>.Selected
 
 class FlatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
@@ -132,10 +143,21 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     return group
   }
 
-  /// Runs a synchronous source's loop in place of subscribing to it (a subclass that knows
-  /// the source, e.g. a range): `element(i)` for each `i` in `0..<count` while this sink wants
-  /// more, then completed. The same events and checks as the source's own loop, without its
-  /// sink, disposer and the second `wantsNoMoreEvents` per element.
+  /// Runs a synchronous source's loop in place of subscribing to it (fusion: a subclass that
+  /// knows the source, see `run(fusing:)`): its elements while this sink wants more, then
+  /// completed. The same events and checks as the source's own loop, without its sink,
+  /// disposer and the second `wantsNoMoreEvents` per element.
+  @inlinable public final func run<S: SynchronousSource>(synchronous source: S) -> any Disposable
+  where S.Element == Source {
+    group.insert(sourceSubscription)
+    var elements = source.pull()
+    while !wantsNoMoreEvents, let element = elements.next() { onNext(element) }
+    on(.completed)
+    sourceSubscription.trySet(NopDisposable.shared)
+    return group
+  }
+
+  /// `run(synchronous:)` over `element(i)` for each `i` in `0..<count` (merge's sources).
   @inlinable public final func run(count: Int, _ element: (Int) -> Source) -> any Disposable {
     group.insert(sourceSubscription)
     var i = 0
@@ -147,6 +169,22 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     sourceSubscription.trySet(NopDisposable.shared)
     return group
   }
+
+  /// An inner observable whose events this sink can produce itself, with no inner
+  /// subscription (fusion; a hook for the Value leaves, which know the synchronous sources):
+  /// true if it did, and so the inner is done. Never called with a concurrency limit.
+  @inlinable open func runFused(_ inner: Observable<Result>) -> Bool { false }
+
+  /// A synchronous inner's elements, as its subscription would have delivered them: each
+  /// while this sink wants more. Nothing counts as active (it is done when this returns).
+  @inlinable public final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
+    var elements = inner.pull()
+    while !wantsNoMoreEvents, let element = elements.next() { submit(.next(element)) }
+  }
+
+  /// A `just` for a scalar that must wait its turn under a concurrency limit (a hook for the
+  /// Value leaves: a generic `Just`'s subscribe looks up types per call).
+  @inlinable open func makeJust(_ element: Result) -> Observable<Result> { Just(element) }
 
   @inlinable @inline(__always) open override func on(_ event: Event<Source>) {
     switch event {
@@ -170,7 +208,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       case .element(let value):
         // With a limit, a scalar waits its turn like any inner observable.
         if limit != nil {
-          inner = Just(value)
+          inner = makeJust(value)
           break
         }
         submit(.next(value))
@@ -180,6 +218,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       submit(.fail(error))
       return
     }
+    if limit == nil && runFused(inner) { return }
     let observer = makeInner()
     // Raised before the outer completion can be submitted (upstream serializes on); a
     // waiting inner counts as active.
@@ -293,25 +332,106 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
   @inlinable open override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueFlatMapProducer: FlatMapProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+// Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
+// a `FlatMapSelection` one (the Swift overloads wrap theirs), so every caller gets the fused
+// paths: a scalar, `just` or `of` inner without a subscription, a range or `of` source as a loop.
+// Open for one more leaf: a caller whose selector is not a closure (the C layer calls a C
+// function) overrides `makeSink` with a leaf sink of its own, which overrides what
+// ValueFlatMapSink does, `select` its own way.
+open class ValueFlatMapProducer: Producer<Value> {
+  public let source: Observable<Value>
+  /// Nil for a leaf whose sink overrides `select`.
+  let selecting: ((Value) throws -> FlatMapSelection)?
+  public let maxConcurrent: Int
+  /// flatMapFirst: outer elements are ignored while an inner subscription is active.
+  public let exclusive: Bool
+
+  public init(source: Observable<Value>, maxConcurrent: Int, exclusive: Bool = false) {
+    self.source = source
+    self.selecting = nil
+    self.maxConcurrent = maxConcurrent
+    self.exclusive = exclusive
+  }
+
+  init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection, maxConcurrent: Int,
+       exclusive: Bool = false)
+  {
+    self.source = source
+    self.selecting = selecting
+    self.maxConcurrent = maxConcurrent
+    self.exclusive = exclusive
+  }
+
+  convenience init(source: Observable<Value>, selector: @escaping (Value) throws -> Observable<Value>, maxConcurrent: Int = 0,
+                   exclusive: Bool = false)
+  {
+    self.init(source: source, selecting: { .observable(try selector($0)) }, maxConcurrent: maxConcurrent,
+              exclusive: exclusive)
+  }
+
+  public final override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+
+  public final override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueFlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent,
-                               exclusive: exclusive)
-    return (sink, sink.run(source))
+    let sink = makeSink(observer, cancel: cancel)
+    return (sink, sink.run(fusing: source))
+  }
+
+  open func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> FlatMapSink<Value, Value> {
+    ValueFlatMapSink(selecting: selecting, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent,
+                     exclusive: exclusive)
   }
 }
 
 final class ValueFlatMapSink: FlatMapSink<Value, Value> {
+  let selecting: ((Value) throws -> FlatMapSelection)?
+
+  init(
+    selecting: ((Value) throws -> FlatMapSelection)?, observer: Observer<Value>, cancel: any Cancelable,
+    maxConcurrent: Int, exclusive: Bool
+  ) {
+    self.selecting = selecting
+    super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent, exclusive: exclusive)
+  }
+
+  override func select(_ element: Value) throws -> Selected { try selecting.unsafelyUnwrapped(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override func dispose() { super.dispose() }
-  override func select(_ element: Value) throws -> Selected { try super.select(element) }
   override func makeInner() -> FlatMapInner<Value, Value> { ValueFlatMapInner(parent: self) }
+  override func makeJust(_ element: Value) -> Observable<Value> { ValueJust(element) }
+  override func runFused(_ inner: Observable<Value>) -> Bool { runFusedValue(inner) }
 }
 
-final class ValueFlatMapInner: FlatMapInner<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+public final class ValueFlatMapInner: FlatMapInner<Value, Value> {
+  public override func on(_ event: Event<Value>) { super.on(event) }
+  public override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
+
+// Fusion for the Value leaves (each overrides `runFused` with `runFusedValue`, and starts with
+// `run(fusing:)`).
+extension FlatMapSink where Result == Value {
+  /// A `just` or `of` inner, delivered without a subscription.
+  @inlinable public final func runFusedValue(_ inner: Observable<Value>) -> Bool {
+    if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
+      submitAll(unsafeDowncast(inner, to: Just<Value>.self))
+      return true
+    }
+    if type(of: inner) == ValueSequenceObservable.self {
+      submitAll(unsafeDowncast(inner, to: ValueSequenceObservable.self))
+      return true
+    }
+    return false
+  }
+}
+
+extension FlatMapSink where Source == Value {
+  /// Subscribes to `source`, or runs its loop if it is a synchronous source.
+  @inlinable public final func run(fusing source: Observable<Value>) -> any Disposable {
+    if type(of: source) == ValueRange.self { return run(synchronous: unsafeDowncast(source, to: ValueRange.self)) }
+    if type(of: source) == ValueSequenceObservable.self {
+      return run(synchronous: unsafeDowncast(source, to: ValueSequenceObservable.self))
+    }
+    return run(source)
+  }
 }

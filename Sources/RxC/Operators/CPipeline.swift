@@ -1,0 +1,122 @@
+import CRxc
+import RxCore
+
+/// rx_map's and rx_filter's observable: the core's fused pipeline (`FusedPipeline`, which has
+/// all of the Rx behaviour) with C function stages, as a leaf class for its specialized code.
+/// What is here is marshalling (`CStage`) and handle memory: the pipeline's C context, the
+/// rx_just value of a handle as its root, and this thread's spare pipeline.
+final class CPipeline: FusedPipeline<CStage> {
+  static func map(_ source: ObservableHandle, _ fn: rx_map_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
+    -> CPipeline
+  {
+    make(source, CStage(map: fn, filter: nil, ctx: ctx), ctxFree)
+  }
+
+  static func filter(
+    _ source: ObservableHandle, _ fn: rx_predicate_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+  ) -> CPipeline {
+    make(source, CStage(map: nil, filter: fn, ctx: ctx), ctxFree)
+  }
+
+  /// A new pipeline, or this thread's spare refilled (see `recycle`).
+  @inline(__always)
+  private static func make(_ source: ObservableHandle, _ stage: CStage, _ ctxFree: rx_free_fn?) -> CPipeline {
+    let pipeline: CPipeline
+    if let p = rxc_spare_take_pipeline() {
+      pipeline = Unmanaged<CPipeline>.fromOpaque(p).takeRetainedValue()
+      pipeline.step = stage
+    } else {
+      pipeline = CPipeline(stage)
+    }
+    if let ctxFree { pipeline.owner = Unmanaged<AnyObject>.passRetained(CContext(stage.ctx, ctxFree)) }
+    pipeline.setRoot(from: source)
+    return pipeline
+  }
+
+  /// The root from a handle: its rx_just value (copied without the generic enum copy), or its
+  /// observable (see `FusedPipeline.setRoot`).
+  @inline(__always)
+  private func setRoot(from source: ObservableHandle) {
+    guard let core = source.unretainedCore else {
+      source.copyScalar(into: &scalar)  // rx_just (this holds `.none`)
+      return
+    }
+    if source.sort == .pipeline {
+      return fuse(with: unsafeBitCast(core, to: Unmanaged<FusedPipeline<CStage>>.self))
+    }
+    setRoot(core.takeUnretainedValue())
+  }
+
+  /// Releases a handle's pipeline. A pipeline that nothing else holds is emptied (its value,
+  /// contexts and earlier stages released now, as its deinit would) and kept as this
+  /// thread's spare: a just -> map -> subscribe lifecycle then allocates no pipeline.
+  @inline(__always)
+  static func recycle(_ core: Unmanaged<CPipeline>) {
+    var pipeline = core.takeRetainedValue()
+    guard isKnownUniquelyReferenced(&pipeline), mayReuseUniqueObject() else { return }
+    pipeline.empty()
+    let p = Unmanaged.passRetained(consume pipeline)
+    if !rxc_spare_put_pipeline(p.toOpaque()) { p.release() }
+  }
+
+  override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { subscribeFused(observer) }
+
+  override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    start(CPipelineSink(self, observer: observer, cancel: cancel))
+  }
+
+  override func makeSink(_ observer: Observer<RxValue>, cancel: any Cancelable) -> FusedPipelineSink<CStage> {
+    CPipelineSink(self, observer: observer, cancel: cancel)
+  }
+}
+
+final class CPipelineSink: FusedPipelineSink<CStage> {
+  override func on(_ event: Event<RxValue>) { handle(event) }
+}
+
+/// One rx_map or rx_filter function as a fused stage: exactly one of the two, called with
+/// `ctx`. Plain data (the pipelines own the contexts), so running the stages retains
+/// nothing. Elements travel as their borrowed C view: a plain value needs no owner, so it
+/// passes between C functions as it is.
+struct CStage: FusedStage {
+  let map: rx_map_fn?
+  let filter: rx_predicate_fn?
+  let ctx: UnsafeMutableRawPointer?
+
+  @inline(__always) static func working(_ element: RxValue) -> rx_value { element.c }
+
+  /// A boxed map result is taken over (owned by `held`); a callback's error is thrown.
+  @inline(__always)
+  func apply(_ v: inout rx_value, _ held: inout RxValue?) throws -> Bool {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    guard let map else {
+      let pass = filter.unsafelyUnwrapped(ctx, v, &err)
+      try CallbackResult.check(err, "rx_filter")
+      return pass
+    }
+    let r = map(ctx, v, &err)
+    if err == nil && r.kind.rawValue < RX_STRING.rawValue {
+      v = r
+      if held != nil { held = nil }
+      return true
+    }
+    let value = try CallbackResult.value(r, err, "rx_map")
+    v = value.c
+    held = value
+    return true
+  }
+
+  @inline(__always) static func isPlain(_ v: rx_value) -> Bool { v.kind.rawValue < RX_STRING.rawValue }
+
+  @inline(__always) static func deliverPlain(_ v: rx_value, _ deliver: (consuming RxValue) -> Void) {
+    switch v.kind {
+    case RX_INT: deliver(.int(v.i))
+    case RX_DOUBLE: deliver(.double(v.d))
+    case RX_BOOL: deliver(.bool(v.b))
+    case RX_PTR: deliver(.ptr(v.ptr))
+    default: deliver(.none)
+    }
+  }
+}

@@ -1,0 +1,195 @@
+/// A fused chain of per-element stages (map, filter) over one root: consecutive stages
+/// collapse into one pipeline, so map(f) -> filter(p) -> map(g) is one subscription to the
+/// first source with one sink that runs f, p and g in a row (no sink, vtable call or
+/// `wantsNoMoreEvents` level per stage). Each stage is still an observable of its own:
+/// subscribed, it runs the stages up to itself.
+///
+/// The root is fused too:
+/// - a scalar (`just`, or the C layer's rx_just value) is run without any sink or disposer
+///   (`subscribe`, `runScalar`);
+/// - a `SynchronousSource` the pipeline knows (`ValueRange`, `of`) is run as a loop inside
+///   the pipeline's sink, with no sink of its own (`FusedPipelineSink.run(_:)`);
+/// - any other observable is subscribed by the pipeline's sink.
+///
+/// Generic over its stage type, so a leaf class must fix it (docs/SPECIALIZATION.md): the
+/// leaf overrides `subscribe`, `run` (with `start`) and `makeSink`, and its sink overrides
+/// `on`; the generic bodies then inline specialized. `ValuePipeline` is Swift's (closure
+/// stages); the C layer has its own with C function stages.
+///
+/// Fields are set by `init`/`fuse`/`setRoot` and emptied by `empty`, so that a caller may
+/// keep an emptied pipeline and refill it (the C layer's spare pipelines).
+open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
+  /// The root when it is an observable (owned), else nil: then `scalar` is the root.
+  public final var rootObservable: Unmanaged<Observable<Value>>?
+  /// The root when it is a scalar; `.none` otherwise.
+  public final var scalar: Value = .none
+  /// The pipeline this one extends (owned): keeps the earlier stages' resources alive.
+  @usableFromInline final var previous: Unmanaged<FusedPipeline<Stage>>?
+  /// The earlier stages, in order: a plain buffer (an array would be retained and released
+  /// per element); empty, so no allocation, for a single stage.
+  public final var earlier: UnsafeMutableBufferPointer<Stage>
+  public final var step: Stage
+  /// What `step` needs kept alive (owned), if anything.
+  public final var owner: Unmanaged<AnyObject>?
+
+  public init(_ step: Stage) {
+    earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
+    self.step = step
+  }
+
+  deinit {
+    rootObservable?.release()
+    previous?.release()
+    owner?.release()
+    _ = earlier.deinitialize()
+    earlier.deallocate()
+  }
+
+  /// Sets the root (all empty before): `source`'s own root and stages if it is a pipeline of
+  /// this same class, its element if it is a `just`, else `source` itself.
+  @inlinable public final func setRoot(_ source: Observable<Value>) {
+    if type(of: source) == type(of: self) {
+      fuse(with: Unmanaged.passUnretained(unsafeDowncast(source, to: FusedPipeline<Stage>.self)))
+    } else if type(of: source) == ValueJust.self || type(of: source) == Just<Value>.self {
+      scalar = unsafeDowncast(source, to: Just<Value>.self).element
+    } else {
+      rootObservable = Unmanaged.passRetained(source)
+    }
+  }
+
+  /// Extends pipeline `pu`: its root, and its stages as this one's earlier ones.
+  @inlinable @inline(never)
+  public final func fuse(with pu: Unmanaged<FusedPipeline<Stage>>) {
+    let p = pu._withUnsafeGuaranteedRef { $0 }
+    if let o = p.rootObservable { rootObservable = o.retain() } else { scalar = p.scalar }
+    previous = pu.retain()
+    earlier = UnsafeMutableBufferPointer<Stage>.allocate(capacity: p.earlier.count + 1)
+    _ = earlier.initialize(from: p.earlier)
+    (earlier.baseAddress! + p.earlier.count).initialize(to: p.step)
+  }
+
+  /// Back to the state of a new pipeline with no root, no earlier stages and no owner (each
+  /// released if there); `step` stays until it is overwritten.
+  @inlinable @inline(__always)
+  public final func empty() {
+    if let o = rootObservable {
+      rootObservable = nil
+      o.release()
+    } else if case .boxed = scalar {
+      scalar = .none
+    } else {
+      withUnsafeMutablePointer(to: &scalar) { $0.initialize(to: .none) }  // nothing to destroy
+    }
+    if previous != nil || owner != nil || earlier.baseAddress != nil { emptyTheRest() }
+  }
+
+  @inlinable @inline(never)
+  public final func emptyTheRest() {
+    previous?.release()
+    previous = nil
+    owner?.release()
+    owner = nil
+    _ = earlier.deinitialize()
+    earlier.deallocate()
+    earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
+  }
+
+  open override func subscribe(_ observer: Observer<Value>) -> any Disposable { subscribeFused(observer) }
+
+  /// `subscribe`'s body, for a leaf in another module (see `FusedPipelineSink.handle`; so is
+  /// `Producer.subscribe`'s, spelled out: `super.subscribe` would reach its generic body).
+  @inlinable @inline(__always) public final func subscribeFused(_ observer: Observer<Value>) -> any Disposable {
+    guard rootObservable == nil else {
+      let disposer = SinkDisposer()
+      let result = run(observer, cancel: disposer)
+      disposer.setSinkAndSubscription(sink: result.sink, subscription: result.subscription)
+      return disposer
+    }
+    emitScalar(observer)
+    return NopDisposable.shared
+  }
+
+  /// The scalar root through the stages and on to `observer` directly, with no sink or
+  /// disposer: the events a sink would forward (next and completed, completed alone if
+  /// filtered out, or the error), and nothing to dispose afterwards.
+  @inlinable final func emitScalar(_ observer: Observer<Value>) {
+    let input = scalar
+    let out: FusedOutcome<Stage.Working>
+    do { out = try process(Stage.working(input), nil) } catch {
+      observer.on(.error(error))
+      return
+    }
+    switch out {
+    case .dropped: break
+    case .plain(let w): Stage.deliverPlain(w) { observer.on(.next($0)) }
+    case .output(let v): observer.on(.next(v))
+    case .input: observer.on(.next(input))
+    }
+    observer.on(.completed)
+  }
+
+  /// The scalar root through every stage: `next` gets the outcome in working form (valid for
+  /// the call) unless it was dropped. For a caller that ends the subscription itself.
+  @inlinable @inline(__always)
+  public final func runScalar(_ next: (Stage.Working) -> Void) throws {
+    let input = Stage.working(scalar)  // borrowed: this pipeline holds the scalar's box
+    switch try process(input, nil) {
+    case .dropped: break
+    case .plain(let w): next(w)
+    case .output(let out): withExtendedLifetime(out) { next(Stage.working(out)) }
+    case .input: next(input)
+    }
+  }
+
+  /// The leaf's sink for one subscription.
+  open func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> FusedPipelineSink<Stage> {
+    FusedPipelineSink(self, observer: observer, cancel: cancel)
+  }
+
+  open override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    start(makeSink(observer, cancel: cancel))
+  }
+
+  /// Subscribes `sink` to the root, or runs a synchronous root's loop in it.
+  @inlinable public final func start(_ sink: FusedPipelineSink<Stage>)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    guard let source = rootObservable?.takeUnretainedValue() else { preconditionFailure("a scalar root needs no sink") }
+    if type(of: source) == ValueRange.self {
+      sink.run(unsafeDowncast(source, to: ValueRange.self))
+      return (sink, NopDisposable.shared)
+    }
+    if type(of: source) == ValueSequenceObservable.self {
+      sink.run(unsafeDowncast(source, to: ValueSequenceObservable.self))
+      return (sink, NopDisposable.shared)
+    }
+    return (sink, source.subscribe(sink))
+  }
+
+  /// One step, unless the sink is disposed.
+  @inlinable @inline(__always)
+  static func apply(_ s: Stage, _ w: inout Stage.Working, _ held: inout Value?, _ sink: Sink<Value, Value>?) throws -> Bool {
+    if let sink, sink.isDisposed { return false }
+    return try s.apply(&w, &held)
+  }
+
+  /// `input` through every stage up to this one. With a sink, no step runs once it is
+  /// disposed (a racing upstream event must not reach a user function).
+  @inlinable @inline(__always)
+  public final func process(_ input: Stage.Working, _ sink: Sink<Value, Value>?) throws -> FusedOutcome<Stage.Working> {
+    var w = input
+    var held: Value? = nil
+    for s in earlier {
+      guard try Self.apply(s, &w, &held, sink) else { return .dropped }
+    }
+    guard try Self.apply(step, &w, &held, sink) else { return .dropped }
+    switch consume held {  // consumed: no outlined destroy of a nil on the plain path
+    case .some(let out): return .output(out)
+    case .none: break
+    }
+    if Stage.isPlain(w) { return .plain(w) }
+    return .input
+  }
+}

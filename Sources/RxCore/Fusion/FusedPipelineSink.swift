@@ -1,0 +1,78 @@
+/// One subscription to a `FusedPipeline`: every element through all of its stages, in one
+/// call. A leaf overrides `on` with `super.on` (see `FusedPipeline`).
+open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
+  public let pipeline: FusedPipeline<Stage>
+  /// The observer takes `.next` by pointer (e.g. the C observer): plain values reach it with
+  /// no `Event` and no reabstraction thunk.
+  @usableFromInline let nextByPointer: Bool
+
+  public init(_ pipeline: FusedPipeline<Stage>, observer: Observer<Value>, cancel: any Cancelable) {
+    self.pipeline = pipeline
+    nextByPointer = observer.takesNextByPointer
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  open override func on(_ event: Event<Value>) { handle(event) }
+
+  /// `on`'s body. A leaf in another module calls this rather than `super.on`: a super call
+  /// across modules goes through the generic class's vtable, to its unspecialized body.
+  @inlinable @inline(__always) public final func handle(_ event: Event<Value>) {
+    if isDisposed { return }
+    switch event {
+    case .next(let v):
+      let out: FusedOutcome<Stage.Working>
+      do { out = try pipeline.process(Stage.working(v), self) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      switch out {
+      case .plain(let w): forwardPlain(w)
+      case .output(let value): forwardOn(.next(value))
+      case .input: forwardOn(.next(v))
+      case .dropped: break
+      }
+    case .error, .completed: forwardTerminal(event)
+    }
+  }
+
+  /// A synchronous root fused in: its elements go straight into the stages, with no source
+  /// sink, event or subscription per element. The same events and checks as the source's own
+  /// loop: it stops once this sink is disposed or nobody downstream wants more.
+  ///
+  /// `wantsNoMoreEvents` is asked before the first element and after each one delivered:
+  /// only a delivery (or a dispose, which `isDisposed` sees) can change it.
+  @inlinable public final func run<Source: SynchronousSource>(_ source: Source) where Source.Element == Value {
+    let downstream = observer  // a local: through `self` it is retained around every call
+    if downstream.wantsNoMoreEvents { return on(.completed) }
+    var elements = source.pull()
+    while !isDisposed, let v = elements.next() {
+      let out: FusedOutcome<Stage.Working>
+      do { out = try pipeline.process(Stage.working(v), self) } catch {
+        return forwardTerminal(.error(error))
+      }
+      let delivers = out.delivers
+      switch consume out {
+      case .plain(let w): forwardPlain(w)
+      case .output(let value): forwardOn(.next(value))
+      case .input: forwardOn(.next(v))
+      case .dropped: break
+      }
+      if delivers && downstream.wantsNoMoreEvents { break }
+    }
+    on(.completed)
+  }
+
+  /// A value with no box on (see `FusedStage.deliverPlain`).
+  @inlinable @inline(__always)
+  public final func forwardPlain(_ w: Stage.Working) {
+    Stage.deliverPlain(w) { forwardPlainCase($0) }
+  }
+
+  /// Inlined per case, so the compiler sees a value with nothing to destroy.
+  @inlinable @inline(__always)
+  final func forwardPlainCase(_ value: consuming Value) {
+    if !nextByPointer { return forwardOn(.next(value)) }
+    if isDisposed { return }
+    _withUnprotectedUnsafePointer(to: value) { observer.onNext(at: $0) }
+  }
+}

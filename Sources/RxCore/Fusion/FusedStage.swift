@@ -1,0 +1,45 @@
+/// One per-element step of a fused chain (map, filter): what `FusedPipeline` runs in a row
+/// for each element, with no sink, event or vtable call between steps.
+///
+/// `Working` is how an element travels between steps. Swift's closure stages use `Value`
+/// itself; the C layer uses its borrowed C view, so plain values pass from one C function to
+/// the next with no conversion, and a step that makes a boxed value parks it in `held`, which
+/// owns it until the next such step or the end of the chain.
+///
+/// Stages are stored by value and copied per element: keep them plain data where possible
+/// (whoever built the pipeline keeps their resources alive, see `FusedPipeline.owner`).
+public protocol FusedStage {
+  associatedtype Working
+
+  /// `element` as the steps see it, valid while `element` lives.
+  static func working(_ element: Value) -> Working
+
+  /// `w` through this step; false if it is filtered out. A callback's error is thrown.
+  func apply(_ w: inout Working, _ held: inout Value?) throws -> Bool
+
+  /// True if `w` holds no box: it can then be delivered as a plain value (`deliverPlain`) with
+  /// no owner. A stage whose working form is always owned by `held` or the input says false.
+  static func isPlain(_ w: Working) -> Bool
+
+  /// Calls `deliver` with a plain `w` as a Value (only called when `isPlain(w)`), spelled out
+  /// once per case of Value that `w` can be: each copy then knows its value holds no box
+  /// (nothing to copy or destroy through Value's outlined every-case paths).
+  static func deliverPlain(_ w: Working, _ deliver: (consuming Value) -> Void)
+}
+
+/// What the steps of a pipeline made of one element.
+public enum FusedOutcome<Working> {
+  case dropped
+  /// A value with no box, in the stages' working form.
+  case plain(Working)
+  /// A value a step made (owned).
+  case output(Value)
+  /// Only filters ran on a boxed input: the input itself goes on.
+  case input
+
+  /// Something goes on downstream.
+  @inlinable public var delivers: Bool {
+    if case .dropped = self { return false }
+    return true
+  }
+}

@@ -1,0 +1,218 @@
+import XCTest
+@testable import RxCore
+
+/// Fusion from Swift (RxCore/Fusion): map/filter chains over `Observable<Value>` are one
+/// pipeline with one sink, synchronous roots run without a sink of their own, and flat_map /
+/// concat_map deliver synchronous inners without subscribing them. Live objects (every sink
+/// counts itself) show which sinks exist while an element is delivered.
+final class FusionTests: XCTestCase {
+  var start = 0
+  override func setUp() { start = Resources.total }
+  override func tearDown() { XCTAssertEqual(Resources.total, start, "live objects leaked") }
+
+  final class Box { let n: Int64; init(_ n: Int64) { self.n = n } }
+
+  /// Records each element with the number of live objects at the moment it arrives.
+  final class Probe: Observer<Value> {
+    let base: Int
+    var values: [Int64] = []
+    var liveDuring: [Int] = []
+    var completed = false
+    var error: (any Error)?
+    var onElement: (Int64) -> Void = { _ in }
+    init(base: Int) { self.base = base }
+    override func on(_ event: Event<Value>) {
+      switch event {
+      case .next(let v):
+        let n = FusionTests.int(v)
+        values.append(n)
+        liveDuring.append(Resources.total - base)
+        onElement(n)
+      case .completed: completed = true
+      case .error(let e): error = e
+      }
+    }
+  }
+
+  static func int(_ v: Value) -> Int64 {
+    switch v {
+    case .int(let i): return i
+    case .boxed(let b as Box): return b.n
+    default: return -1
+    }
+  }
+
+  private func chain(_ o: Observable<Value>) -> Observable<Value> {
+    o.map { .int(Self.int($0) + 1) }.filter { Self.int($0) % 2 == 0 }.map { .int(Self.int($0) * 2) }
+  }
+
+  func testAMapFilterMapChainIsOnePipelineSubscribingItsSourceOnce() {
+    let source = HotSource<Value>()
+    let fused = chain(source.observable)
+    XCTAssertTrue(fused is ValuePipeline)
+    let p = Probe(base: start)
+    let d = fused.subscribe(p)
+    XCTAssertEqual(source.subscriptions, 1)
+    for i in 0..<6 { source.next(.int(Int64(i))) }
+    source.completed()
+    XCTAssertEqual(p.values, [4, 8, 12])
+    XCTAssertTrue(p.completed)
+    // The create's sink and the pipeline's: none per stage.
+    XCTAssertEqual(p.liveDuring, [2, 2, 2])
+    d.dispose()
+    source.end()
+  }
+
+  func testEachStageIsStillAnObservableOfItsOwn() {
+    let subject = PublishSubject<Value>()
+    let first = subject.asObservable().map { .int(Self.int($0) * 10) }
+    let second = first.filter { Self.int($0) > 10 }
+    let a = Probe(base: start), b = Probe(base: start)
+    let da = first.subscribe(a), db = second.subscribe(b)
+    subject.on(.next(.int(1)))
+    subject.on(.next(.int(2)))
+    XCTAssertEqual(a.values, [10, 20])
+    XCTAssertEqual(b.values, [20])
+    da.dispose()
+    db.dispose()
+  }
+
+  func testARangeRootRunsAsALoopInThePipelinesSink() {
+    let p = Probe(base: start)
+    _ = chain(Observable<Value>.range(start: 0, count: 6)).subscribe(p)
+    XCTAssertEqual(p.values, [4, 8, 12])
+    XCTAssertTrue(p.completed)
+    // Only the pipeline's sink: no range sink, nothing per element.
+    XCTAssertEqual(p.liveDuring, [1, 1, 1])
+  }
+
+  func testAnOfRootRunsAsALoopAndBoxedValuesPassThroughFilters() {
+    let values: [Value] = [.boxed(Box(1)), .boxed(Box(2)), .boxed(Box(3))]
+    let p = Probe(base: start)
+    _ = Observable<Value>.from(values).filter { Self.int($0) != 2 }.subscribe(p)
+    XCTAssertEqual(p.values, [1, 3])
+    XCTAssertEqual(p.liveDuring, [1, 1])
+    XCTAssertTrue(p.completed)
+  }
+
+  func testAJustRootIsEmittedWithoutAnySink() {
+    let p = Probe(base: start)
+    let d = Observable<Value>.just(.int(4)).map { .int(Self.int($0) + 1) }.filter { _ in true }.subscribe(p)
+    XCTAssertEqual(p.values, [5])
+    XCTAssertEqual(p.liveDuring, [0])
+    XCTAssertTrue(p.completed)
+    XCTAssertTrue(d is NopDisposable)
+
+    let dropped = Probe(base: start)
+    _ = Observable<Value>.just(.int(4)).filter { _ in false }.subscribe(dropped)
+    XCTAssertEqual(dropped.values, [])
+    XCTAssertTrue(dropped.completed)
+  }
+
+  func testAThrowingStageFailsTheStreamAndStopsTheLoop() {
+    var calls = 0
+    let p = Probe(base: start)
+    _ = Observable<Value>.range(start: 0, count: 100).map { v -> Value in
+      calls += 1
+      if Self.int(v) == 2 { throw OpTestError(code: 2) }
+      return v
+    }.subscribe(p)
+    XCTAssertEqual(p.values, [0, 1])
+    XCTAssertEqual((p.error as? OpTestError)?.code, 2)
+    XCTAssertFalse(p.completed)
+    XCTAssertEqual(calls, 3)
+
+    let scalar = Probe(base: start)
+    _ = Observable<Value>.just(.int(1)).filter { _ in throw OpTestError(code: 5) }.subscribe(scalar)
+    XCTAssertEqual((scalar.error as? OpTestError)?.code, 5)
+    XCTAssertFalse(scalar.completed)
+  }
+
+  func testNoStageRunsOnceDisposed() {
+    var mapped = 0
+    let source = HotSource<Value>()
+    let p = Probe(base: start)
+    let d = source.observable.map { v -> Value in
+      mapped += 1
+      return v
+    }.filter { _ in true }.subscribe(p)
+    source.next(.int(1))
+    d.dispose()
+    source.next(.int(2))  // an upstream event racing the dispose reaches no user function
+    XCTAssertEqual(p.values, [1])
+    XCTAssertEqual(mapped, 1)
+    XCTAssertEqual(source.disposals, 1)
+    source.end()
+  }
+
+  func testADownstreamThatWantsNoMoreEndsTheLoop() {
+    var mapped = 0
+    let p = Probe(base: start)
+    _ = Observable<Value>.range(start: 0, count: 1_000_000).map { v -> Value in
+      mapped += 1
+      return v
+    }.take(2).subscribe(p)
+    XCTAssertEqual(p.values, [0, 1])
+    XCTAssertTrue(p.completed)
+    XCTAssertEqual(mapped, 2)
+  }
+
+  func testFlatMapDeliversSynchronousInnersWithoutSubscribingThem() {
+    let p = Probe(base: start)
+    _ = Observable<Value>.range(start: 1, count: 3).flatMap { v in
+      Observable<Value>.from([v, .int(Self.int(v) * 10)])
+    }.subscribe(p)
+    XCTAssertEqual(p.values, [1, 10, 2, 20, 3, 30])
+    XCTAssertTrue(p.completed)
+    // The flat_map's sink alone: no range sink, no inner sink.
+    XCTAssertEqual(Set(p.liveDuring), [1])
+
+    let just = Probe(base: start)
+    _ = Observable<Value>.range(start: 1, count: 3).flatMap { Observable<Value>.just($0) }.subscribe(just)
+    XCTAssertEqual(just.values, [1, 2, 3])
+    XCTAssertEqual(Set(just.liveDuring), [1])
+
+    let element = Probe(base: start)
+    _ = Observable<Value>.range(start: 1, count: 3).flatMap(selecting: { .element($0) }).subscribe(element)
+    XCTAssertEqual(element.values, [1, 2, 3])
+    XCTAssertEqual(Set(element.liveDuring), [1])
+    XCTAssertTrue(element.completed)
+  }
+
+  func testFlatMapWithALimitStillSubscribesItsInnersInTurn() {
+    let source = HotSource<Value>()
+    let p = Probe(base: start)
+    let d = source.observable.flatMap(maxConcurrent: 1, selecting: { .element($0) }).subscribe(p)
+    source.next(.int(7))
+    source.next(.int(8))
+    source.completed()
+    XCTAssertEqual(p.values, [7, 8])
+    XCTAssertTrue(p.completed)
+    d.dispose()
+    source.end()
+  }
+
+  func testConcatMapDeliversSynchronousInnersWithoutSubscribingThem() {
+    let source = HotSource<Value>()
+    let p = Probe(base: start)
+    let d = source.observable.concatMap { v in Observable<Value>.from([v, v]) }.subscribe(p)
+    source.next(.int(1))
+    source.next(.int(2))
+    source.completed()
+    XCTAssertEqual(p.values, [1, 1, 2, 2])
+    XCTAssertTrue(p.completed)
+    // The create's sink and the concat_map's: no inner sink.
+    XCTAssertEqual(Set(p.liveDuring), [2])
+    d.dispose()
+    source.end()
+  }
+
+  func testConcatMapStopsASynchronousInnerOnceNobodyWantsMore() {
+    let p = Probe(base: start)
+    _ = Observable<Value>.just(.int(0)).concatMap { _ in
+      Observable<Value>.range(start: 0, count: 1_000_000)
+    }.take(3).subscribe(p)
+    XCTAssertEqual(p.values, [0, 1, 2])
+    XCTAssertTrue(p.completed)
+  }
+}
