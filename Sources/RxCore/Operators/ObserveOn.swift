@@ -102,6 +102,10 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   /// the lock both sides take `head` under.
   @usableFromInline let taken = Atomic<Int>(0)
   @usableFromInline let headLock = SpinLock()
+  /// Bounded sinks, drain only: the last `published` it read. It reads `published` again only
+  /// once it has taken that many, so a drain that keeps up does not pull the producer's cache
+  /// line over per event.
+  @usableFromInline final var publishedSeen = 0
   /// Values this drain delivered since it last added them to the counters (once per batch,
   /// not per event).
   @usableFromInline final var deliveredSinceFlush: UInt64 = 0

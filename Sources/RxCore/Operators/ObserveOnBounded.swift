@@ -88,9 +88,13 @@ extension ObserveOnSink {
   final func gatedPop() -> Event<Element>? {
     headLock.lock()
     let n = taken.load(ordering: .relaxed)
-    if published.load(ordering: .acquiring) == n {
-      headLock.unlock()
-      return nil
+    // (A producer that dropped the oldest took some too: `taken` may have passed the cached count.)
+    if publishedSeen <= n {
+      publishedSeen = published.load(ordering: .acquiring)
+      if publishedSeen == n {
+        headLock.unlock()
+        return nil
+      }
     }
     let event = head.pop(pool: pool)
     taken.store(n &+ 1, ordering: .releasing)
