@@ -215,4 +215,29 @@ final class FusionTests: XCTestCase {
     XCTAssertEqual(p.values, [0, 1, 2])
     XCTAssertTrue(p.completed)
   }
+
+  func testFlatMapLatestRunsSynchronousInnersWithoutSubscribingThem() {
+    let source = HotSource<Value>()
+    let p = Probe(base: start)
+    let d = source.observable.flatMapLatest { v in Observable<Value>.from([v, .int(Self.int(v) * 10)]) }.subscribe(p)
+    source.next(.int(1))
+    source.next(.int(2))
+    XCTAssertFalse(p.completed, "the outer is still running")
+    source.completed()
+    XCTAssertEqual(p.values, [1, 10, 2, 20])
+    XCTAssertTrue(p.completed, "each synchronous inner completed, then the outer")
+    // The create's sink and the switch's: no inner observer.
+    XCTAssertEqual(Set(p.liveDuring), [2])
+    d.dispose()
+    source.end()
+  }
+
+  func testFlatMapLatestStopsASynchronousInnerOnceNobodyWantsMore() {
+    let p = Probe(base: start)
+    _ = Observable<Value>.just(.int(0)).flatMapLatest { _ in
+      Observable<Value>.from((0..<1000).map { .int($0) })
+    }.take(3).subscribe(p)
+    XCTAssertEqual(p.values, [0, 1, 2])
+    XCTAssertTrue(p.completed)
+  }
 }

@@ -78,6 +78,7 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
       nextId &+= 1
       let id = nextId
       submit(.switched(id))
+      if runFused(inner, id: id) { return }
       let observer = makeInner(id: id)
       innerSubscription.set(observer)  // disposes the previous inner
       observer.attach(inner.subscribe(observer))
@@ -88,6 +89,20 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
 
   /// The observer of the inner subscription `id` (a hook for the Value leaf).
   func makeInner(id: UInt64) -> SwitchInner<Source, Result> { SwitchInner(parent: self, id: id) }
+
+  /// Runs a synchronous inner (see `SynchronousSource`) without a subscription; false if
+  /// `inner` is not one this sink knows (a hook for the Value leaf).
+  func runFused(_ inner: Observable<Result>, id: UInt64) -> Bool { false }
+
+  /// A synchronous inner's events as its subscription would have delivered them: the
+  /// previous inner disposed first, then each element while this sink wants more, then the
+  /// completion.
+  final func submitAll<S: SynchronousSource>(_ inner: S, id: UInt64) where S.Element == Result {
+    innerSubscription.set(nil)
+    var elements = inner.pull()
+    while !wantsNoMoreEvents, let element = elements.next() { submitInner(.next(element), id) }
+    submitInner(.completed, id)
+  }
 
   final func submit(_ signal: Signal) { drain.submit(signal) { [unowned(unsafe) self] in self.handle($0) } }
 
@@ -155,6 +170,19 @@ final class ValueSwitchProducer: SwitchProducer<Value, Value> {
 final class ValueSwitchSink: SwitchSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, id: id) }
+
+  /// A `just` or `of` inner (recognized by class, as flat_map's fusion does).
+  override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool {
+    if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
+      submitAll(unsafeDowncast(inner, to: Just<Value>.self), id: id)
+      return true
+    }
+    if type(of: inner) == ValueSequenceObservable.self {
+      submitAll(unsafeDowncast(inner, to: ValueSequenceObservable.self), id: id)
+      return true
+    }
+    return false
+  }
 }
 
 final class ValueSwitchInner: SwitchInner<Value, Value> {
