@@ -86,7 +86,21 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
 
   /// Every submitter, drainer or not, subscribes what the drain left pending once it is out.
   final func submit(_ signal: Signal) {
-    drain.submit(signal) { self.handle($0) }
+    drain.submit(signal) { [unowned(unsafe) self] in self.handle($0) }
+    subscribePendingIfAny()
+  }
+
+  /// An inner event. An element is forwarded inline when the drain is free (where it is, not
+  /// copied into a signal).
+  final func submitInner(_ event: Event<Result>) {
+    guard case .next = event else { return submit(.inner(event)) }
+    drain.submit(.inner(event), inline: { if !isDisposed { forwardOn(event) } }) { [unowned(unsafe) self] in
+      self.handle($0)
+    }
+    subscribePendingIfAny()
+  }
+
+  @inline(__always) private func subscribePendingIfAny() {
     if hasPending.load(ordering: .acquiring) {
       trampoline.submit(()) { _ in self.subscribePending() }
     }
@@ -115,7 +129,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   /// element while this sink wants more, then its completion.
   final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
     var elements = inner.pull()
-    while !wantsNoMoreEvents, let element = elements.next() { submit(.inner(.next(element))) }
+    while !wantsNoMoreEvents, let element = elements.next() { submitInner(.next(element)) }
     submit(.inner(.completed))
   }
 
@@ -160,7 +174,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
 class ConcatMapInner<Source, Result>: SubscribedObserver<Result> {
   let parent: ConcatMapSink<Source, Result>
   init(parent: ConcatMapSink<Source, Result>) { self.parent = parent }
-  override func on(_ event: Event<Result>) { parent.submit(.inner(event)) }
+  override func on(_ event: Event<Result>) { parent.submitInner(event) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
