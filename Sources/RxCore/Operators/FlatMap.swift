@@ -242,6 +242,17 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     }
   }
 
+  /// An element: forwarded inline when the drain is free (where it is, not copied into a
+  /// signal).
+  @inlinable public final func submitNext(_ element: Result) {
+    let me = Unmanaged.passUnretained(self)
+    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
+      $0.submit(.next(element), inline: { me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.forwardOn(.next(element)) } } }) {
+        s in me._withUnsafeGuaranteedRef { $0.handle(s) }
+      }
+    }
+  }
+
 
   @inlinable final func handle(_ signal: Signal) {
     if isDisposed { return }
@@ -285,7 +296,7 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
 
   @inlinable @inline(__always) open override func on(_ event: Event<Result>) {
     switch event {
-    case .next(let element): parent.submit(.next(element))
+    case .next(let element): parent.submitNext(element)
     case .error(let error): parent.submit(.fail(error))
     case .completed:
       parent.submit(.innerCompleted(self))
