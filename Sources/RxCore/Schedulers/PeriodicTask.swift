@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Periodic work on any scheduler, as a chain of one-shot timers: the next run is scheduled
 /// only after the current one returns (so runs never overlap), at start + n·period computed
 /// from the scheduler's clock (so there is no drift). A run that comes late runs once, as
@@ -8,11 +6,10 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   private let scheduler: Scheduler
   private let start: Int64
   private let period: Int64
-  /// The action in a struct: a closure that is itself a generic's value (`Mutex<Value>`) is
-  /// kept at the generic abstraction, and every `withLock` over it wrapped it in one more pair
-  /// of reabstraction thunks, so each tick cost more than the one before.
-  private struct Action { let run: () -> Void }
-  private let action = Mutex<Action?>(nil)
+  /// Guarded by `lock` (held only to read or clear it: a CAS, where a Mutex took two calls
+  /// into the futex word per tick); nil once disposed.
+  private let lock = SpinLock()
+  private var action: (() -> Void)?
   private let timer = SerialDisposable()
   private var tick: Int64 = 0  // touched only by the (non-overlapping) runs
 
@@ -20,7 +17,7 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
     self.scheduler = scheduler
     self.start = start
     self.period = period
-    self.action.withLock { $0 = Action(run: action) }
+    self.action = action
   }
 
   static func start(on scheduler: Scheduler, startAfter: Int64, period: Int64, _ action: @escaping () -> Void)
@@ -54,8 +51,11 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   }
 
   private func fire() {
-    guard let work = action.withLock({ $0 }) else { return }
-    work.run()
+    lock.lock()
+    let work = action
+    lock.unlock()
+    guard let work else { return }
+    work()
     let now = scheduler.now
     var next = tick + 1
     // Latest tick already due: if we are past tick `next`, run once now as that tick.
@@ -69,11 +69,9 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   }
 
   func dispose() {
-    let work = action.withLock { a -> Action? in
-      let w = a
-      a = nil
-      return w
-    }
+    lock.lock()
+    let work = action.take()
+    lock.unlock()
     timer.dispose()
     _ = work  // released here, outside the lock (a run in progress keeps its own reference)
   }
