@@ -40,6 +40,12 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     scheduleAfter(0, action)
   }
 
+  /// The trampoline's own path for recurring work: run inline (no disposable to make and
+  /// keep) or queued behind the running action.
+  public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? {
+    { [self] in _ = scheduleAfter(0, action) }
+  }
+
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     let q = Self.threadQueue
     if q.active {
