@@ -12,6 +12,9 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   private var action: (() -> Void)?
   private let timer = SerialDisposable()
   private var tick: Int64 = 0  // touched only by the (non-overlapping) runs
+  /// The one `NextRun` of this task, unretained: the scheduled closure owns it, and `arm`
+  /// runs only while it is alive (in `start`, or inside its run).
+  private var nextRun: Unmanaged<NextRun>?
 
   private init(scheduler: Scheduler, start: Int64, period: Int64, action: @escaping () -> Void) {
     self.scheduler = scheduler
@@ -25,6 +28,8 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   {
     let first = MonotonicClock.deadline(after: startAfter, from: scheduler.now)
     let task = PeriodicTask(scheduler: scheduler, start: first, period: Swift.max(1, period), action: action)
+    let next = NextRun(task)
+    task.nextRun = Unmanaged.passUnretained(next)
     task.arm(due: first)
     return task
   }
@@ -33,12 +38,15 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
 
   private func arm(due: Int64) {
     let delay = due - scheduler.now
-    let next = NextRun(self)
+    guard let next = nextRun?.takeUnretainedValue() else { return }
+    next.fired = false
     timer.setScheduled { scheduler.scheduleAfter(delay) { next.fire() } }
   }
 
-  /// The next run, as its scheduler holds it. A scheduler that drops it unrun (a closed
-  /// run loop) ends the task: no run can follow, so the action (and its context) goes now.
+  /// The next run, as its scheduler holds it (the closure's whole context: no allocation per
+  /// tick). Each run re-arms it for the following one, so it goes only when the scheduler
+  /// lets go of the last run it was given; if that run never ran (a closed run loop dropped
+  /// it) the task ends: no run can follow, so the action (and its context) goes now.
   private final class NextRun {
     let task: PeriodicTask
     var fired = false
