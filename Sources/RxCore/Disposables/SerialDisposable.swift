@@ -6,6 +6,9 @@ public final class SerialDisposable: Cancelable {
   private let lock = SpinLock()
   private var disposed = false
   private var current: (any Disposable)?
+  /// Counts the replacements, so `setScheduled` can tell whether its slot is still the
+  /// current one without a slot object of its own.
+  private var generation: UInt = 0
 
   public init() {}
 
@@ -33,8 +36,35 @@ public final class SerialDisposable: Cancelable {
     }
     let old = current.take()
     current = new
+    generation &+= 1
     lock.unlock()
     old?.dispose()
+  }
+
+  /// Disposes the current one and leaves the slot empty; the ticket `fill` needs.
+  @usableFromInline
+  func reserve() -> UInt {
+    lock.lock()
+    let old = current.take()
+    generation &+= 1
+    let ticket = generation
+    lock.unlock()
+    old?.dispose()
+    return ticket
+  }
+
+  /// Makes `new` the current one if nothing replaced the slot `reserve` emptied, else (or
+  /// once disposed) disposes it.
+  @usableFromInline
+  func fill(_ new: any Disposable, ticket: UInt) {
+    lock.lock()
+    if !disposed && generation == ticket {
+      current = new
+      lock.unlock()
+      return
+    }
+    lock.unlock()
+    new.dispose()
   }
 
   public func dispose() {

@@ -144,7 +144,9 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       self.drainLoop()
       Unmanaged.passUnretained(self).release()
     }
-    lingers = trigger != nil
+    // A scheduler that runs on the caller's thread (immediate, trampoline) has no producer
+    // to wait for.
+    lingers = trigger != nil && scheduler.supportsPeriodic
     mayStream = lingers && !batching && AsymmetricFence.heavySideExists
   }
 

@@ -24,15 +24,17 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     return key
   }()
 
-  private static var threadQueue: ThreadQueue {
-    if let p = pthread_getspecific(key) { return Unmanaged<ThreadQueue>.fromOpaque(p).takeUnretainedValue() }
-    let q = ThreadQueue()
-    pthread_setspecific(key, Unmanaged.passRetained(q).toOpaque())
+  /// This thread's queue, unretained: the key holds it for as long as the thread lives,
+  /// and only this thread uses it (no retain and release per schedule).
+  private static var threadQueue: Unmanaged<ThreadQueue> {
+    if let p = pthread_getspecific(key) { return Unmanaged<ThreadQueue>.fromOpaque(p) }
+    let q = Unmanaged.passRetained(ThreadQueue())
+    pthread_setspecific(key, q.toOpaque())
     return q
   }
 
   /// True when nothing runs on this thread's trampoline, i.e. a schedule would run at once.
-  public static var isScheduleRequired: Bool { !threadQueue.active }
+  public static var isScheduleRequired: Bool { !threadQueue._withUnsafeGuaranteedRef { $0.active } }
 
   public override var supportsPeriodic: Bool { false }
 
@@ -40,22 +42,29 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     scheduleAfter(0, action)
   }
 
+  /// The trampoline's own path for recurring work: run inline (no disposable to make and
+  /// keep) or queued behind the running action.
+  public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? {
+    { [self] in _ = scheduleAfter(0, action) }
+  }
+
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
-    let q = Self.threadQueue
-    if q.active {
-      let item = ScheduledAction(action)
-      q.items.insert(item, due: MonotonicClock.deadline(after: delay, from: now))
-      return item
+    Self.threadQueue._withUnsafeGuaranteedRef { q in
+      if q.active {
+        let item = ScheduledAction(action)
+        q.items.insert(item, due: MonotonicClock.deadline(after: delay, from: now))
+        return item
+      }
+      q.active = true
+      defer { q.active = false }
+      if delay > 0 { MonotonicClock.sleep(until: MonotonicClock.deadline(after: delay, from: now)) }
+      action()
+      while !q.items.isEmpty, let (due, item) = q.items.popFirst() {
+        if item.isDisposed { continue }
+        MonotonicClock.sleep(until: due)
+        item.run()
+      }
+      return NopDisposable.shared
     }
-    q.active = true
-    defer { q.active = false }
-    if delay > 0 { MonotonicClock.sleep(until: MonotonicClock.deadline(after: delay, from: now)) }
-    action()
-    while let (due, item) = q.items.popFirst() {
-      if item.isDisposed { continue }
-      MonotonicClock.sleep(until: due)
-      item.run()
-    }
-    return NopDisposable.shared
   }
 }

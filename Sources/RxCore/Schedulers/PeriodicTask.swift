@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Periodic work on any scheduler, as a chain of one-shot timers: the next run is scheduled
 /// only after the current one returns (so runs never overlap), at start + n·period computed
 /// from the scheduler's clock (so there is no drift). A run that comes late runs once, as
@@ -8,19 +6,21 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   private let scheduler: Scheduler
   private let start: Int64
   private let period: Int64
-  /// The action in a struct: a closure that is itself a generic's value (`Mutex<Value>`) is
-  /// kept at the generic abstraction, and every `withLock` over it wrapped it in one more pair
-  /// of reabstraction thunks, so each tick cost more than the one before.
-  private struct Action { let run: () -> Void }
-  private let action = Mutex<Action?>(nil)
+  /// Guarded by `lock` (held only to read or clear it: a CAS, where a Mutex took two calls
+  /// into the futex word per tick); nil once disposed.
+  private let lock = SpinLock()
+  private var action: (() -> Void)?
   private let timer = SerialDisposable()
   private var tick: Int64 = 0  // touched only by the (non-overlapping) runs
+  /// The one `NextRun` of this task, unretained: the scheduled closure owns it, and `arm`
+  /// runs only while it is alive (in `start`, or inside its run).
+  private var nextRun: Unmanaged<NextRun>?
 
   private init(scheduler: Scheduler, start: Int64, period: Int64, action: @escaping () -> Void) {
     self.scheduler = scheduler
     self.start = start
     self.period = period
-    self.action.withLock { $0 = Action(run: action) }
+    self.action = action
   }
 
   static func start(on scheduler: Scheduler, startAfter: Int64, period: Int64, _ action: @escaping () -> Void)
@@ -28,6 +28,8 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   {
     let first = MonotonicClock.deadline(after: startAfter, from: scheduler.now)
     let task = PeriodicTask(scheduler: scheduler, start: first, period: Swift.max(1, period), action: action)
+    let next = NextRun(task)
+    task.nextRun = Unmanaged.passUnretained(next)
     task.arm(due: first)
     return task
   }
@@ -36,12 +38,15 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
 
   private func arm(due: Int64) {
     let delay = due - scheduler.now
-    let next = NextRun(self)
+    guard let next = nextRun?.takeUnretainedValue() else { return }
+    next.fired = false
     timer.setScheduled { scheduler.scheduleAfter(delay) { next.fire() } }
   }
 
-  /// The next run, as its scheduler holds it. A scheduler that drops it unrun (a closed
-  /// run loop) ends the task: no run can follow, so the action (and its context) goes now.
+  /// The next run, as its scheduler holds it (the closure's whole context: no allocation per
+  /// tick). Each run re-arms it for the following one, so it goes only when the scheduler
+  /// lets go of the last run it was given; if that run never ran (a closed run loop dropped
+  /// it) the task ends: no run can follow, so the action (and its context) goes now.
   private final class NextRun {
     let task: PeriodicTask
     var fired = false
@@ -54,8 +59,11 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   }
 
   private func fire() {
-    guard let work = action.withLock({ $0 }) else { return }
-    work.run()
+    lock.lock()
+    let work = action
+    lock.unlock()
+    guard let work else { return }
+    work()
     let now = scheduler.now
     var next = tick + 1
     // Latest tick already due: if we are past tick `next`, run once now as that tick.
@@ -69,11 +77,9 @@ final class PeriodicTask: Cancelable, @unchecked Sendable {
   }
 
   func dispose() {
-    let work = action.withLock { a -> Action? in
-      let w = a
-      a = nil
-      return w
-    }
+    lock.lock()
+    let work = action.take()
+    lock.unlock()
     timer.dispose()
     _ = work  // released here, outside the lock (a run in progress keeps its own reference)
   }

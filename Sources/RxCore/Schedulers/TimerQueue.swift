@@ -26,7 +26,12 @@ public struct TimerQueue<Item> {
     guard !heap.isEmpty else { return nil }
     heap.swapAt(0, heap.count - 1)
     let top = heap.removeLast()
-    var i = 0
+    siftDown(0)
+    return (top.due, top.item)
+  }
+
+  @inline(__always) mutating func siftDown(_ start: Int) {
+    var i = start
     while true {
       let l = 2 * i + 1, r = l + 1
       var m = i
@@ -36,10 +41,19 @@ public struct TimerQueue<Item> {
       heap.swapAt(i, m)
       i = m
     }
-    return (top.due, top.item)
   }
 
   public mutating func removeAll() { heap.removeAll() }
+
+  /// Drops the items `shouldRemove` picks, in O(n); the rest keep their order.
+  public mutating func removeAll(where shouldRemove: (Item) -> Bool) {
+    heap.removeAll { shouldRemove($0.item) }
+    var i = heap.count / 2
+    while i > 0 {
+      i -= 1
+      siftDown(i)
+    }
+  }
 
   @inline(__always) func less(_ a: Int, _ b: Int) -> Bool {
     heap[a].due < heap[b].due || (heap[a].due == heap[b].due && heap[a].seq < heap[b].seq)
