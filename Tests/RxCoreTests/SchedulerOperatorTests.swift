@@ -255,6 +255,9 @@ final class SchedulerOperatorTests: XCTestCase {
       }
       let d = src.subscribe(on: ConcurrentQueueScheduler(label: "p")).observe(on: scheduler).subscribe(gate)
       XCTAssertTrue(waitUntil(10) { emitted.load(ordering: .acquiring) })
+      // The drain is inside the first element's callback (held there by the gate) before the
+      // dispose: on a loaded machine it may not have started when the burst was emitted.
+      XCTAssertTrue(waitUntil(10) { gate.seen.load(ordering: .acquiring) == 1 })
       d.dispose()
       gate.release.store(true, ordering: .releasing)
       XCTAssertTrue(waitUntil(10) { Tracked.live.load(ordering: .relaxed) == 0 }, "queued elements leaked")
