@@ -34,7 +34,8 @@ public final class SerialDisposable: Cancelable {
     let old = current.take()
     current = new
     lock.unlock()
-    old?.dispose()
+    guard let old = consume old else { return }
+    old.dispose()
   }
 
   public func dispose() {
@@ -46,6 +47,7 @@ public final class SerialDisposable: Cancelable {
     disposed = true
     let old = current.take()
     lock.unlock()
-    old?.dispose()
+    guard let old = consume old else { return }  // (not `old?.dispose()`: that retains and releases it around the call)
+    old.dispose()
   }
 }
