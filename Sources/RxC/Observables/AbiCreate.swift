@@ -92,7 +92,7 @@ public func rx_range(_ start: Int64, _ count: UInt) -> UnsafeMutablePointer<rx_o
 }
 
 @c(rx_empty)
-public func rx_empty() -> UnsafeMutablePointer<rx_observable>? { ObservableHandle.make(Empty()) }
+public func rx_empty() -> UnsafeMutablePointer<rx_observable>? { ObservableHandle.make(ValueEmpty()) }
 
 @c(rx_never)
 public func rx_never() -> UnsafeMutablePointer<rx_observable>? { ObservableHandle.make(Never()) }
@@ -100,7 +100,7 @@ public func rx_never() -> UnsafeMutablePointer<rx_observable>? { ObservableHandl
 @c(rx_throw)
 public func rx_throw(_ error: UnsafePointer<rx_error>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let e = ErrorObject.fromC(error, "rx_throw") else { return nil }
-  return ObservableHandle.make(Fail(e))
+  return ObservableHandle.make(ValueFail(e))
 }
 
 @c(rx_repeat_element)

@@ -73,6 +73,8 @@ final class SubjectObservable: Observable<RxValue> {
   }
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable {
+    // A publish subject borrowed directly: through the existential it is copied, a retain.
+    if let publish { return publish._withUnsafeGuaranteedRef { $0.attach(observer) } }
     if let subject { return subject.attach(observer) }
     guard let subject = currentDebugSubject else {
       observer.on(.error(RxError.disposed))

@@ -8,8 +8,8 @@ open class Producer<Element>: Observable<Element> {
   /// `super.subscribe` and get it specialized; not for changing what it does.
   @inlinable open override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     let disposer = SinkDisposer()
-    let result = run(observer, cancel: disposer)
-    disposer.setSinkAndSubscription(sink: result.sink, subscription: result.subscription)
+    let (sink, subscription) = run(observer, cancel: disposer)
+    disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
     return disposer
   }
 

@@ -6,19 +6,18 @@ public final class BinaryDisposable: Cancelable {
   private var first: (any Disposable)?
   private var second: (any Disposable)?
 
-  public init(_ first: any Disposable, _ second: any Disposable) {
-    self.first = first
-    self.second = second
+  public init(_ first: consuming any Disposable, _ second: consuming any Disposable) {
+    self.first = consume first
+    self.second = consume second
   }
 
   public var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
   public func dispose() {
     if disposed.exchange(true, ordering: .acquiringAndReleasing) { return }
-    let a = first, b = second
-    first = nil
-    second = nil
-    a?.dispose()
-    b?.dispose()
+    // Moved out (no retain/release pair each); only the winner of `disposed` gets here.
+    guard let a = first.take(), let b = second.take() else { return }
+    a.dispose()
+    b.dispose()
   }
 }

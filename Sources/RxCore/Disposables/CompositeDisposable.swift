@@ -50,7 +50,7 @@ public final class CompositeDisposable: Cancelable {
       guard let i = s.items.firstIndex(where: { $0.key == key.raw }) else { return nil }
       return s.items.remove(at: i).disposable
     }
-    removed?.dispose()
+    if let removed = consume removed { removed.dispose() }  // (`?.dispose()` retains around the call)
   }
 
   public func dispose() {

@@ -50,7 +50,7 @@ public final class RefCountDisposable: Cancelable {
       s.primaryDisposed = true
       return s.count == 0 ? take(&s) : nil
     }
-    taken?.dispose()
+    if let taken = consume taken { taken.dispose() }  // (`?.dispose()` retains around the call)
   }
 
   fileprivate func release() {
@@ -61,7 +61,7 @@ public final class RefCountDisposable: Cancelable {
       dependents.store(s.count, ordering: .releasing)
       return s.primaryDisposed && s.count == 0 ? take(&s) : nil
     }
-    taken?.dispose()
+    if let taken = consume taken { taken.dispose() }  // (`?.dispose()` retains around the call)
   }
 
   private func take(_ s: inout State) -> (any Disposable)? {

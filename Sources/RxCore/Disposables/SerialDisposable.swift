@@ -38,7 +38,8 @@ public final class SerialDisposable: Cancelable {
     current = new
     generation &+= 1
     lock.unlock()
-    old?.dispose()
+    guard let old = consume old else { return }
+    old.dispose()
   }
 
   /// Disposes the current one and leaves the slot empty; the ticket `fill` needs.
@@ -76,6 +77,7 @@ public final class SerialDisposable: Cancelable {
     disposed = true
     let old = current.take()
     lock.unlock()
-    old?.dispose()
+    guard let old = consume old else { return }  // (not `old?.dispose()`: that retains and releases it around the call)
+    old.dispose()
   }
 }

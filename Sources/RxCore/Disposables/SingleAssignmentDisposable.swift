@@ -45,6 +45,7 @@ public final class SingleAssignmentDisposable: Cancelable {
     disposed = true
     let d = inner.take()
     lock.unlock()
-    d?.dispose()
+    guard let d = consume d else { return }  // (not `d?.dispose()`: that retains and releases it around the call)
+    d.dispose()
   }
 }

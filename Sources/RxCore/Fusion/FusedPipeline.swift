@@ -101,8 +101,8 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
   @inlinable @inline(__always) public final func subscribeFused(_ observer: Observer<Value>) -> any Disposable {
     guard rootObservable == nil else {
       let disposer = SinkDisposer()
-      let result = run(observer, cancel: disposer)
-      disposer.setSinkAndSubscription(sink: result.sink, subscription: result.subscription)
+      let (sink, subscription) = run(observer, cancel: disposer)
+      disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
       return disposer
     }
     emitScalar(observer)
@@ -153,19 +153,24 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
   }
 
   /// Subscribes `sink` to the root, or runs a synchronous root's loop in it.
-  @inlinable public final func start(_ sink: FusedPipelineSink<Stage>)
+  /// The root is borrowed under this pipeline's reference and `sink` moved into the result:
+  /// no retain/release pair for either.
+  @inlinable public final func start(_ sink: consuming FusedPipelineSink<Stage>)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    guard let source = rootObservable?.takeUnretainedValue() else { preconditionFailure("a scalar root needs no sink") }
-    if type(of: source) == ValueRange.self {
-      sink.run(unsafeDowncast(source, to: ValueRange.self))
-      return (sink, NopDisposable.shared)
+    guard let root = rootObservable else { preconditionFailure("a scalar root needs no sink") }
+    let subscription = root._withUnsafeGuaranteedRef { source -> any Disposable in
+      if type(of: source) == ValueRange.self {
+        sink.run(unsafeDowncast(source, to: ValueRange.self))
+        return NopDisposable.shared
+      }
+      if type(of: source) == ValueSequenceObservable.self {
+        sink.run(unsafeDowncast(source, to: ValueSequenceObservable.self))
+        return NopDisposable.shared
+      }
+      return source.subscribe(sink)
     }
-    if type(of: source) == ValueSequenceObservable.self {
-      sink.run(unsafeDowncast(source, to: ValueSequenceObservable.self))
-      return (sink, NopDisposable.shared)
-    }
-    return (sink, source.subscribe(sink))
+    return (consume sink, subscription)
   }
 
   /// One step, unless the sink is disposed.

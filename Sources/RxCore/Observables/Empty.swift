@@ -1,5 +1,5 @@
 /// Completes at once.
-public final class Empty<Element>: Observable<Element> {
+public class Empty<Element>: Observable<Element> {
   public override init() {}
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     observer.on(.completed)
@@ -7,6 +7,17 @@ public final class Empty<Element>: Observable<Element> {
   }
 }
 
+/// `empty` for Value: its subscribe is specialized (a generic class's vtable entry looks up
+/// `Event<Element>` on every subscription).
+public final class ValueEmpty: Empty<Value> {
+  public override init() {}
+  public override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+}
+
 extension Observable {
   public static func empty() -> Observable<Element> { Empty() }
+}
+
+extension Observable where Element == Value {
+  @_disfavoredOverload public static func empty() -> Observable<Value> { ValueEmpty() }
 }

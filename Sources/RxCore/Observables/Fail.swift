@@ -1,5 +1,5 @@
 /// Fails at once with `error` (RxSwift's `Observable.error`).
-public final class Fail<Element>: Observable<Element> {
+public class Fail<Element>: Observable<Element> {
   let error: any Error
   public init(_ error: any Error) { self.error = error }
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
@@ -8,6 +8,16 @@ public final class Fail<Element>: Observable<Element> {
   }
 }
 
+/// `error` for Value: its subscribe is specialized (see `ValueEmpty`).
+public final class ValueFail: Fail<Value> {
+  public override init(_ error: any Error) { super.init(error) }
+  public override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+}
+
 extension Observable {
   public static func error(_ error: any Error) -> Observable<Element> { Fail(error) }
+}
+
+extension Observable where Element == Value {
+  @_disfavoredOverload public static func error(_ error: any Error) -> Observable<Value> { ValueFail(error) }
 }

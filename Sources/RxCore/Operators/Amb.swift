@@ -60,7 +60,7 @@ class AmbSink<Element>: IndexedSink<Element, Element> {
 
   override func submit(_ index: Int, _ event: Event<Element>) {
     // Inline when the drain is free: the event is handled where it is, not copied into an item.
-    drain.submit((index, event), inline: { handle(index, event) }) { [unowned(unsafe) self] in self.handle($0.0, $0.1) }
+    drain.submit((index, event), inline: { handle(index, event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
   private func handle(_ index: Int, _ event: Event<Element>) {

@@ -103,7 +103,7 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
 
   override func submit(_ index: Int, _ event: Event<Source>) {
     // Inline when the drain is free: the event is handled where it is, not copied into an item.
-    drain.submit((index, event), inline: { handle(index, event) }) { [unowned(unsafe) self] in self.handle($0.0, $0.1) }
+    drain.submit((index, event), inline: { handle(index, event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
   private func handle(_ index: Int, _ event: Event<Source>) {

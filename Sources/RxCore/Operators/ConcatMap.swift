@@ -86,7 +86,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
 
   /// Every submitter, drainer or not, subscribes what the drain left pending once it is out.
   final func submit(_ signal: Signal) {
-    drain.submit(signal) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
     subscribePendingIfAny()
   }
 
@@ -94,8 +94,8 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   /// copied into a signal).
   final func submitInner(_ event: Event<Result>) {
     guard case .next = event else { return submit(.inner(event)) }
-    drain.submit(.inner(event), inline: { if !isDisposed { forwardOn(event) } }) { [unowned(unsafe) self] in
-      self.handle($0)
+    drain.submit(.inner(event), inline: { if !isDisposed { forwardOn(event) } }) { [me = Unmanaged.passUnretained(self)] item in
+      me._withUnsafeGuaranteedRef { $0.handle(item) }
     }
     subscribePendingIfAny()
   }

@@ -27,6 +27,6 @@ class SubscribedObserver<Element>: Observer<Element>, Disposable {
     disposed = true
     let d = inner.take()
     lock.unlock()
-    d?.dispose()
+    if let d = consume d { d.dispose() }  // (`d?.dispose()` retains and releases it around the call)
   }
 }

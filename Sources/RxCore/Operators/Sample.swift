@@ -29,10 +29,10 @@ class SampleSink<Element>: Sink<Element, Element> {
 
   // Inline when the drain is free: the event is handled where it is, not copied into an input.
   override func on(_ event: Event<Element>) {
-    drain.submit(.source(event), inline: { handleSource(event) }) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.source(event), inline: { handleSource(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
-  final func submit(_ input: Input) { drain.submit(input) { [unowned(unsafe) self] in self.handle($0) } }
+  final func submit(_ input: Input) { drain.submit(input) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
   private func handleSource(_ event: Event<Element>) {
     if isDisposed { return }

@@ -104,12 +104,12 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     submitInner(.completed, id)
   }
 
-  final func submit(_ signal: Signal) { drain.submit(signal) { [unowned(unsafe) self] in self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
   /// An inner event: inline when the drain is free (the event is handled where it is, not
   /// copied into a signal).
   final func submitInner(_ event: Event<Result>, _ id: UInt64) {
-    drain.submit(.inner(event, id), inline: { handleInner(event, id) }) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.inner(event, id), inline: { handleInner(event, id) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   private func handleInner(_ event: Event<Result>, _ id: UInt64) {

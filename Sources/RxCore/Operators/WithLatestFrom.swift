@@ -64,11 +64,11 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 
   // Inline when the drain is free: the event is handled where it is, not copied into a signal.
   override func on(_ event: Event<Source>) {
-    drain.submit(.source(event), inline: { handleSource(event) }) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.source(event), inline: { handleSource(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   final func submitOther(_ event: Event<Other>) {
-    drain.submit(.other(event), inline: { handleOther(event) }) { [unowned(unsafe) self] in self.handle($0) }
+    drain.submit(.other(event), inline: { handleOther(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   private func handle(_ signal: Signal) {

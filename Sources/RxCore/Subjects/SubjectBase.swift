@@ -43,7 +43,9 @@ public class SubjectBase<Element>: Observable<Element> {
   }
 
   @inlinable final func submit(_ op: SubjectOp<Element>) {
-    drain.submit(op) { [unowned(unsafe) self] in self.handler(self, $0) }
+    // Through Unmanaged: an `unowned(unsafe)` capture is still retained around the call.
+    let me = Unmanaged.passUnretained(self)
+    drain.submit(op) { op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
   }
 
   /// `emit` of a stop event: of several racing ones exactly one is accepted.
