@@ -32,22 +32,29 @@ class DistinctUntilChangedProducer<Element>: Producer<Element> {
   }
 }
 
-class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
-  let comparer: (Element, Element) throws -> Bool
-  var previous: Element?
+/// Open, with its body inlinable (`handle`) and its callback a hook (`same`), so that a
+/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
+open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
+  /// Nil for a subclass that overrides `same(_:_:)`.
+  @usableFromInline let comparer: ((Element, Element) throws -> Bool)?
+  @usableFromInline final var previous: Element?
 
-  init(comparer: @escaping (Element, Element) throws -> Bool, observer: Observer<Element>, cancel: any Cancelable) {
+  public init(comparer: ((Element, Element) throws -> Bool)?, observer: Observer<Element>, cancel: any Cancelable) {
     self.comparer = comparer
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Element>) {
+  @inlinable open func same(_ a: Element, _ b: Element) throws -> Bool { try comparer.unsafelyUnwrapped(a, b) }
+
+  open override func on(_ event: Event<Element>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
     if isDisposed { return }
     switch event {
     case .next(let element):
       if let previous {
         let same: Bool
-        do { same = try comparer(previous, element) } catch {
+        do { same = try self.same(previous, element) } catch {
           forwardTerminal(.error(error))
           return
         }
@@ -73,5 +80,5 @@ final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Valu
 }
 
 final class ValueDistinctUntilChangedSink: DistinctUntilChangedSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
 }

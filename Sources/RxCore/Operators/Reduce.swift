@@ -27,31 +27,43 @@ class ReduceProducer<Source, Accumulate>: Producer<Accumulate> {
   override func run(_ observer: Observer<Accumulate>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ReduceSink(parent: self, observer: observer, cancel: cancel)
+    let sink = ReduceSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
-class ReduceSink<Source, Accumulate>: Sink<Source, Accumulate> {
-  let parent: ReduceProducer<Source, Accumulate>
-  var accumulate: Accumulate
+/// Open, with its body inlinable (`handle`) and its callback a hook (`accumulate`), so that a
+/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
+open class ReduceSink<Source, Accumulate>: Sink<Source, Accumulate> {
+  /// Nil for a subclass that overrides `accumulate(_:_:)`.
+  @usableFromInline let accumulator: ((Accumulate, Source) throws -> Accumulate)?
+  @usableFromInline final var state: Accumulate
 
-  init(parent: ReduceProducer<Source, Accumulate>, observer: Observer<Accumulate>, cancel: any Cancelable) {
-    self.parent = parent
-    self.accumulate = parent.seed
+  public init(
+    seed: Accumulate, accumulator: ((Accumulate, Source) throws -> Accumulate)?, observer: Observer<Accumulate>,
+    cancel: any Cancelable
+  ) {
+    self.accumulator = accumulator
+    self.state = seed
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Source>) {
+  @inlinable open func accumulate(_ state: Accumulate, _ element: Source) throws -> Accumulate {
+    try accumulator.unsafelyUnwrapped(state, element)
+  }
+
+  open override func on(_ event: Event<Source>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
     if isDisposed { return }
     switch event {
     case .next(let element):
-      do { accumulate = try parent.accumulator(accumulate, element) } catch {
+      do { state = try accumulate(state, element) } catch {
         forwardTerminal(.error(error))
       }
     case .error(let error): forwardTerminal(.error(error))
     case .completed:
-      forwardOn(.next(accumulate))
+      forwardOn(.next(state))
       forwardTerminal(.completed)
     }
   }
@@ -62,11 +74,11 @@ final class ValueReduceProducer: ReduceProducer<Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueReduceSink(parent: self, observer: observer, cancel: cancel)
+    let sink = ValueReduceSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
 final class ValueReduceSink: ReduceSink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
 }

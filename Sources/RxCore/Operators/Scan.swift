@@ -27,30 +27,42 @@ class ScanProducer<Source, Accumulate>: Producer<Accumulate> {
   override func run(_ observer: Observer<Accumulate>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ScanSink(parent: self, observer: observer, cancel: cancel)
+    let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
-class ScanSink<Source, Accumulate>: Sink<Source, Accumulate> {
-  let parent: ScanProducer<Source, Accumulate>
-  var accumulate: Accumulate
+/// Open, with its body inlinable (`handle`) and its callback a hook (`accumulate`), so that a
+/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
+open class ScanSink<Source, Accumulate>: Sink<Source, Accumulate> {
+  /// Nil for a subclass that overrides `accumulate(_:_:)`.
+  @usableFromInline let accumulator: ((Accumulate, Source) throws -> Accumulate)?
+  @usableFromInline final var state: Accumulate
 
-  init(parent: ScanProducer<Source, Accumulate>, observer: Observer<Accumulate>, cancel: any Cancelable) {
-    self.parent = parent
-    self.accumulate = parent.seed
+  public init(
+    seed: Accumulate, accumulator: ((Accumulate, Source) throws -> Accumulate)?, observer: Observer<Accumulate>,
+    cancel: any Cancelable
+  ) {
+    self.accumulator = accumulator
+    self.state = seed
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Source>) {
+  @inlinable open func accumulate(_ state: Accumulate, _ element: Source) throws -> Accumulate {
+    try accumulator.unsafelyUnwrapped(state, element)
+  }
+
+  open override func on(_ event: Event<Source>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
     if isDisposed { return }
     switch event {
     case .next(let element):
-      do { accumulate = try parent.accumulator(accumulate, element) } catch {
+      do { state = try accumulate(state, element) } catch {
         forwardTerminal(.error(error))
         return
       }
-      forwardOn(.next(accumulate))
+      forwardOn(.next(state))
     case .error(let error): forwardTerminal(.error(error))
     case .completed: forwardTerminal(.completed)
     }
@@ -62,11 +74,11 @@ final class ValueScanProducer: ScanProducer<Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueScanSink(parent: self, observer: observer, cancel: cancel)
+    let sink = ValueScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
 final class ValueScanSink: ScanSink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
 }

@@ -29,21 +29,28 @@ class SkipWhileProducer<Element>: Producer<Element> {
   }
 }
 
-class SkipWhileSink<Element>: Sink<Element, Element> {
-  let predicate: (Element) throws -> Bool
-  var skipping = true
+/// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
+/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
+open class SkipWhileSink<Element>: Sink<Element, Element> {
+  /// Nil for a subclass that overrides `test(_:)`.
+  @usableFromInline let predicate: ((Element) throws -> Bool)?
+  @usableFromInline final var skipping = true
 
-  init(predicate: @escaping (Element) throws -> Bool, observer: Observer<Element>, cancel: any Cancelable) {
+  public init(predicate: ((Element) throws -> Bool)?, observer: Observer<Element>, cancel: any Cancelable) {
     self.predicate = predicate
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Element>) {
+  @inlinable open func test(_ element: Element) throws -> Bool { try predicate.unsafelyUnwrapped(element) }
+
+  open override func on(_ event: Event<Element>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
     if isDisposed { return }
     switch event {
     case .next(let element):
       if skipping {
-        do { skipping = try predicate(element) } catch {
+        do { skipping = try test(element) } catch {
           forwardTerminal(.error(error))
           return
         }
@@ -66,5 +73,5 @@ final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
 }
 
 final class ValueSkipWhileSink: SkipWhileSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
 }
