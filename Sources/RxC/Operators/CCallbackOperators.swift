@@ -3,7 +3,8 @@ import RxCore
 
 // The operators whose per-element callback is a C function: leaves of the core's sinks that
 // override the sink's callback hook with a direct call of the function (no closure, thunk or
-// context retain per element). The Rx behaviour is the core's (`handle`); here is marshalling.
+// context retain per element), and take `.next` by pointer (no `Event`). The Rx behaviour is
+// the core's (`handle`, `handleNext`); here is marshalling.
 
 /// The observable of such an operator: builds its sink per subscription.
 final class CCallbackProducer: Producer<RxValue> {
@@ -62,6 +63,8 @@ final class CScanSink: ScanSink<RxValue, RxValue> {
   }
 
   override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
   override func accumulate(_ state: RxValue, _ element: RxValue) throws -> RxValue { try fn(state, element, "rx_scan") }
 }
 
@@ -75,6 +78,8 @@ final class CReduceSink: ReduceSink<RxValue, RxValue> {
   }
 
   override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
   override func accumulate(_ state: RxValue, _ element: RxValue) throws -> RxValue { try fn(state, element, "rx_reduce") }
 }
 
@@ -93,6 +98,8 @@ final class CTakeWhileSink: TakeWhileSink<RxValue> {
   }
 
   override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
   override func test(_ element: RxValue) throws -> Bool { try fn(element, name) }
 }
 
@@ -106,6 +113,8 @@ final class CSkipWhileSink: SkipWhileSink<RxValue> {
   }
 
   override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
   override func test(_ element: RxValue) throws -> Bool { try fn(element, "rx_skip_while") }
 }
 
@@ -119,6 +128,8 @@ final class CCompactMapSink: CompactMapSink<RxValue, RxValue> {
   }
 
   override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
   override func select(_ element: RxValue) throws -> RxValue? { try fn(element, "rx_compact_map") }
 }
 
@@ -132,6 +143,8 @@ final class CDistinctSink: DistinctUntilChangedSink<RxValue> {
   }
 
   override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
   override func same(_ a: RxValue, _ b: RxValue) throws -> Bool {
     guard let eq = fn.fn else { return valuesEqual(a, b) }
     return eq(fn.ctx, a.c, b.c)

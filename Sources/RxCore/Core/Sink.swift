@@ -7,10 +7,14 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
   public let observer: Observer<Output>
   public let cancel: any Cancelable
   @usableFromInline let disposedFlag = Atomic<Bool>(false)
+  /// The observer takes `.next` by pointer (`Observer.takesNextByPointer`), so `forwardNext`
+  /// builds no `Event` and its call needs no reabstraction.
+  @usableFromInline let forwardsByPointer: Bool
 
   public init(observer: Observer<Output>, cancel: any Cancelable) {
     self.observer = observer
     self.cancel = cancel
+    self.forwardsByPointer = observer.takesNextByPointer
     super.init()
     Resources.increment()
   }
@@ -26,6 +30,13 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
   @inlinable public final func forwardOn(_ event: Event<Output>) {
     if isDisposed { return }
     observer.on(event)
+  }
+
+  /// `forwardOn(.next(element))`, by pointer where the observer takes it.
+  @inlinable @inline(__always) public final func forwardNext(_ element: Output) {
+    if isDisposed { return }
+    if forwardsByPointer { return _withUnprotectedUnsafePointer(to: element) { observer.onNext(at: $0) } }
+    observer.on(.next(element))
   }
 
   /// Forwards a terminal event, then ends the subscription.

@@ -2,13 +2,9 @@
 /// call. A leaf overrides `on` with `super.on` (see `FusedPipeline`).
 open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   public let pipeline: FusedPipeline<Stage>
-  /// The observer takes `.next` by pointer (e.g. the C observer): plain values reach it with
-  /// no `Event` and no reabstraction thunk.
-  @usableFromInline let nextByPointer: Bool
 
   public init(_ pipeline: FusedPipeline<Stage>, observer: Observer<Value>, cancel: any Cancelable) {
     self.pipeline = pipeline
-    nextByPointer = observer.takesNextByPointer
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -71,7 +67,7 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   /// Inlined per case, so the compiler sees a value with nothing to destroy.
   @inlinable @inline(__always)
   final func forwardPlainCase(_ value: consuming Value) {
-    if !nextByPointer { return forwardOn(.next(value)) }
+    if !forwardsByPointer { return forwardOn(.next(value)) }
     if isDisposed { return }
     _withUnprotectedUnsafePointer(to: value) { observer.onNext(at: $0) }
   }

@@ -45,19 +45,24 @@ open class CompactMapSink<Source, Result>: Sink<Source, Result> {
   open override func on(_ event: Event<Source>) { handle(event) }
 
   @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
-    // No user call once disposed: a racing upstream event must not reach the C callback.
-    if isDisposed { return }
     switch event {
-    case .next(let element):
-      let result: Result?
-      do { result = try select(element) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      if let result { forwardOn(.next(result)) }
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error(let error): forwardTerminal(.error(error))
     case .completed: forwardTerminal(.completed)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Source) {
+    // No user call once disposed: a racing upstream event must not reach the C callback.
+    if isDisposed { return }
+    let result: Result?
+    do { result = try select(element) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    if let result { forwardNext(result) }
   }
 }
 
@@ -73,4 +78,6 @@ final class ValueCompactMapProducer: CompactMapProducer<Value, Value> {
 
 final class ValueCompactMapSink: CompactMapSink<Value, Value> {
   override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

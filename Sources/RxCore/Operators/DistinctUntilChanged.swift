@@ -49,23 +49,28 @@ open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
   open override func on(_ event: Event<Element>) { handle(event) }
 
   @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
-    if isDisposed { return }
     switch event {
-    case .next(let element):
-      if let previous {
-        let same: Bool
-        do { same = try self.same(previous, element) } catch {
-          forwardTerminal(.error(error))
-          return
-        }
-        if same { return }
-      }
-      previous = element
-      forwardOn(event)
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error, .completed:
       previous = nil
       forwardTerminal(event)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    if isDisposed { return }
+    if let previous {
+      let same: Bool
+      do { same = try self.same(previous, element) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      if same { return }
+    }
+    previous = element
+    forwardNext(element)
   }
 }
 
@@ -81,4 +86,6 @@ final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Valu
 
 final class ValueDistinctUntilChangedSink: DistinctUntilChangedSink<Value> {
   override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

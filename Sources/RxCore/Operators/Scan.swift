@@ -55,17 +55,22 @@ open class ScanSink<Source, Accumulate>: Sink<Source, Accumulate> {
   open override func on(_ event: Event<Source>) { handle(event) }
 
   @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
-    if isDisposed { return }
     switch event {
-    case .next(let element):
-      do { state = try accumulate(state, element) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      forwardOn(.next(state))
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error(let error): forwardTerminal(.error(error))
     case .completed: forwardTerminal(.completed)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Source) {
+    if isDisposed { return }
+    do { state = try accumulate(state, element) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    forwardNext(state)
   }
 }
 
@@ -81,4 +86,6 @@ final class ValueScanProducer: ScanProducer<Value, Value> {
 
 final class ValueScanSink: ScanSink<Value, Value> {
   override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

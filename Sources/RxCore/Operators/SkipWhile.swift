@@ -46,19 +46,24 @@ open class SkipWhileSink<Element>: Sink<Element, Element> {
   open override func on(_ event: Event<Element>) { handle(event) }
 
   @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
-    if isDisposed { return }
     switch event {
-    case .next(let element):
-      if skipping {
-        do { skipping = try test(element) } catch {
-          forwardTerminal(.error(error))
-          return
-        }
-        if skipping { return }
-      }
-      forwardOn(event)
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error, .completed: forwardTerminal(event)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    if isDisposed { return }
+    if skipping {
+      do { skipping = try test(element) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      if skipping { return }
+    }
+    forwardNext(element)
   }
 }
 
@@ -74,4 +79,6 @@ final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
 
 final class ValueSkipWhileSink: SkipWhileSink<Value> {
   override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

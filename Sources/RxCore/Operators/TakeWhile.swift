@@ -83,22 +83,27 @@ open class TakeWhileSink<Element>: Sink<Element, Element> {
   open override func on(_ event: Event<Element>) { handle(event) }
 
   @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
-    if isDisposed { return }
     switch event {
-    case .next(let element):
-      let stop: Bool
-      do { stop = try test(element) == stopsOn } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      if !stop {
-        forwardOn(event)
-        return
-      }
-      if inclusive { forwardOn(event) }
-      forwardTerminal(.completed)
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error, .completed: forwardTerminal(event)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    if isDisposed { return }
+    let stop: Bool
+    do { stop = try test(element) == stopsOn } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    if !stop {
+      forwardNext(element)
+      return
+    }
+    if inclusive { forwardNext(element) }
+    forwardTerminal(.completed)
   }
 }
 
@@ -115,4 +120,6 @@ final class ValueTakeWhileProducer: TakeWhileProducer<Value> {
 
 final class ValueTakeWhileSink: TakeWhileSink<Value> {
   override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }
