@@ -39,6 +39,13 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
     observer.on(.next(element))
   }
 
+  /// `forwardNext` of the element at `element`.
+  @inlinable @inline(__always) public final func forwardNext(at element: UnsafePointer<Output>) {
+    if isDisposed { return }
+    if forwardsByPointer { return observer.onNext(at: element) }
+    observer.on(.next(element.pointee))
+  }
+
   /// Forwards a terminal event, then ends the subscription.
   @inlinable public final func forwardTerminal(_ event: Event<Output>) {
     forwardOn(event)
