@@ -12,9 +12,10 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
   @usableFromInline let forwardsByPointer: Bool
 
   public init(observer: Observer<Output>, cancel: any Cancelable) {
+    // Asked first: with the arguments not yet stored, the call needs no retains around it.
+    self.forwardsByPointer = observer.takesNextByPointer
     self.observer = observer
     self.cancel = cancel
-    self.forwardsByPointer = observer.takesNextByPointer
     super.init()
     Resources.increment()
   }

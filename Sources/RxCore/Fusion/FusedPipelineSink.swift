@@ -13,21 +13,26 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   /// `on`'s body. A leaf in another module calls this rather than `super.on`: a super call
   /// across modules goes through the generic class's vtable, to its unspecialized body.
   @inlinable @inline(__always) public final func handle(_ event: Event<Value>) {
-    if isDisposed { return }
     switch event {
-    case .next(let v):
-      let out: FusedOutcome<Stage.Working>
-      do { out = try pipeline.process(Stage.working(v), self) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      switch out {
-      case .plain(let w): forwardPlain(w)
-      case .output(let value): forwardOn(.next(value))
-      case .input: forwardOn(.next(v))
-      case .dropped: break
-      }
+    case .next(let v): handleNext(v)
+    case _ where isDisposed: return
     case .error, .completed: forwardTerminal(event)
+    }
+  }
+
+  /// A `.next` event's body: what a leaf's `onNext(at:)` runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ v: Value) {
+    if isDisposed { return }
+    let out: FusedOutcome<Stage.Working>
+    do { out = try pipeline.process(Stage.working(v), self) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    switch out {
+    case .plain(let w): forwardPlain(w)
+    case .output(let value): forwardNext(value)
+    case .input: forwardNext(v)
+    case .dropped: break
     }
   }
 
@@ -49,8 +54,8 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
       let delivers = out.delivers
       switch consume out {
       case .plain(let w): forwardPlain(w)
-      case .output(let value): forwardOn(.next(value))
-      case .input: forwardOn(.next(v))
+      case .output(let value): forwardNext(value)
+      case .input: forwardNext(v)
       case .dropped: break
       }
       if delivers && downstream.wantsNoMoreEvents { break }
