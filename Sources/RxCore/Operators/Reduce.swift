@@ -32,26 +32,9 @@ class ReduceProducer<Source, Accumulate>: Producer<Accumulate> {
   }
 }
 
-/// Open, with its body inlinable (`handle`) and its callback a hook (`accumulate`), so that a
-/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-open class ReduceSink<Source, Accumulate>: Sink<Source, Accumulate> {
-  /// Nil for a subclass that overrides `accumulate(_:_:)`.
-  @usableFromInline let accumulator: ((Accumulate, Source) throws -> Accumulate)?
-  @usableFromInline final var state: Accumulate
-
-  public init(
-    seed: Accumulate, accumulator: ((Accumulate, Source) throws -> Accumulate)?, observer: Observer<Accumulate>,
-    cancel: any Cancelable
-  ) {
-    self.accumulator = accumulator
-    self.state = seed
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  @inlinable open func accumulate(_ state: Accumulate, _ element: Source) throws -> Accumulate {
-    try accumulator.unsafelyUnwrapped(state, element)
-  }
-
+/// Open, with its body inlinable (`handle`), so that a leaf in another module can override
+/// the `accumulate` hook (see AccumulatingSink).
+open class ReduceSink<Source, Accumulate>: AccumulatingSink<Source, Accumulate> {
   open override func on(_ event: Event<Source>) { handle(event) }
 
   @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
