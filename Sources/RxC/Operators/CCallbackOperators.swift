@@ -24,10 +24,12 @@ final class CCallbackProducer: Producer<RxValue> {
   }
 }
 
+// The out-parameters are passed unprotected: a stack protector per call costs more than the
+// C function's own work on plain values, and the C side only writes one pointer or value.
 extension CFunction where Fn == rx_accumulate_fn {
   @inline(__always) func callAsFunction(_ acc: RxValue, _ v: RxValue, _ name: StaticString) throws -> RxValue {
     var err: UnsafeMutablePointer<rx_error>? = nil
-    let r = fn(ctx, acc.c, v.c, &err)
+    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, acc.c, v.c, $0) }
     return try CallbackResult.value(r, err, name)
   }
 }
@@ -35,7 +37,7 @@ extension CFunction where Fn == rx_accumulate_fn {
 extension CFunction where Fn == rx_predicate_fn {
   @inline(__always) func callAsFunction(_ v: RxValue, _ name: StaticString) throws -> Bool {
     var err: UnsafeMutablePointer<rx_error>? = nil
-    let r = fn(ctx, v.c, &err)
+    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, v.c, $0) }
     try CallbackResult.check(err, name)
     return r
   }
@@ -46,7 +48,9 @@ extension CFunction where Fn == rx_compact_map_fn {
   @inline(__always) func callAsFunction(_ v: RxValue, _ name: StaticString) throws -> RxValue? {
     var out = rx_none()
     var err: UnsafeMutablePointer<rx_error>? = nil
-    let keep = fn(ctx, v.c, &out, &err)
+    let keep = _withUnprotectedUnsafeMutablePointer(to: &out) { o in
+      _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, v.c, o, $0) }
+    }
     if keep || err != nil { return try CallbackResult.value(out, err, name) }
     if out.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(out, name) }
     return nil
