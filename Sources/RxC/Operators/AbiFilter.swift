@@ -33,7 +33,7 @@ public func rx_take_while(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_take_while") else { return nil }
   guard let fn else { setLastError("rx_take_while: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.take(while: CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_while")))
+  return ObservableHandle.make(takeWhile(h, fn, ctx, ctxFree, "rx_take_while", stopsOn: false, inclusive: false))
 }
 
 @c(rx_take_while_inclusive)
@@ -43,8 +43,7 @@ public func rx_take_while_inclusive(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_take_while_inclusive") else { return nil }
   guard let fn else { setLastError("rx_take_while_inclusive: fn is NULL"); return nil }
-  let predicate = CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_while_inclusive")
-  return ObservableHandle.make(h.observable.take(while: predicate, behavior: .inclusive))
+  return ObservableHandle.make(takeWhile(h, fn, ctx, ctxFree, "rx_take_while_inclusive", stopsOn: false, inclusive: true))
 }
 
 @c(rx_skip_while)
@@ -54,7 +53,8 @@ public func rx_skip_while(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_skip_while") else { return nil }
   guard let fn else { setLastError("rx_skip_while: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.skip(while: CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_skip_while")))
+  let f = CFunction(fn, ctx, ctxFree)
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CSkipWhileSink(f, observer: $0, cancel: $1) })
 }
 
 @c(rx_take_until)
@@ -73,8 +73,7 @@ public func rx_take_until_predicate(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_take_until_predicate") else { return nil }
   guard let fn else { setLastError("rx_take_until_predicate: fn is NULL"); return nil }
-  let predicate = CAdapt.predicate(fn, CContext(ctx, ctxFree), "rx_take_until_predicate")
-  return ObservableHandle.make(h.observable.take(until: predicate, behavior: inclusive ? .inclusive : .exclusive))
+  return ObservableHandle.make(takeWhile(h, fn, ctx, ctxFree, "rx_take_until_predicate", stopsOn: true, inclusive: inclusive))
 }
 
 @c(rx_skip_until)
@@ -98,14 +97,10 @@ public func rx_distinct_until_changed(
   _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_distinct_until_changed") else { return nil }
-  let context = CContext(ctx, ctxFree)
-  guard let eq else {
-    // rx_value_equal; ctx_free still runs once, when the observable and its subscriptions are gone.
-    return ObservableHandle.make(h.observable.distinctUntilChanged { a, b in
-      withExtendedLifetime(context) { valuesEqual(a, b) }
-    })
-  }
-  return ObservableHandle.make(h.observable.distinctUntilChanged { a, b in eq(context.ctx, a.c, b.c) })
+  // A NULL eq is rx_value_equal; ctx_free still runs once, when the observable and its
+  // subscriptions are gone.
+  let f = CFunction(eq, ctx, ctxFree)
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CDistinctSink(f, observer: $0, cancel: $1) })
 }
 
 @c(rx_element_at)
@@ -154,4 +149,15 @@ public func rx_switch_if_empty(
   guard let h = ObservableHandle.from(src, "rx_switch_if_empty") else { return nil }
   guard let f = ObservableHandle.from(fallback, "rx_switch_if_empty", "fallback") else { return nil }
   return ObservableHandle.make(h.observable.ifEmpty(switchTo: f.observable))
+}
+
+/// take while / until a C predicate (rx_take_while and its kin).
+private func takeWhile(
+  _ h: ObservableHandle, _ fn: rx_predicate_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?,
+  _ name: StaticString, stopsOn: Bool, inclusive: Bool
+) -> Observable<RxValue> {
+  let f = CFunction(fn, ctx, ctxFree)
+  return CCallbackProducer(h.observable) {
+    CTakeWhileSink(f, name, stopsOn: stopsOn, inclusive: inclusive, observer: $0, cancel: $1)
+  }
 }

@@ -21,8 +21,8 @@ public func rx_scan(
   guard let h = ObservableHandle.from(src, "rx_scan") else { return nil }
   guard let fn else { setLastError("rx_scan: fn is NULL"); return nil }
   guard let seed = RxValue.from(seed, "rx_scan") else { return nil }
-  let accumulator = CAdapt.accumulate(fn, CContext(ctx, ctxFree), "rx_scan")
-  return ObservableHandle.make(h.observable.scan(seed, accumulator: accumulator))
+  let f = CFunction(fn, ctx, ctxFree)
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CScanSink(seed: seed, fn: f, observer: $0, cancel: $1) })
 }
 
 @c(rx_reduce)
@@ -33,8 +33,8 @@ public func rx_reduce(
   guard let h = ObservableHandle.from(src, "rx_reduce") else { return nil }
   guard let fn else { setLastError("rx_reduce: fn is NULL"); return nil }
   guard let seed = RxValue.from(seed, "rx_reduce") else { return nil }
-  let accumulator = CAdapt.accumulate(fn, CContext(ctx, ctxFree), "rx_reduce")
-  return ObservableHandle.make(h.observable.reduce(seed, accumulator: accumulator))
+  let f = CFunction(fn, ctx, ctxFree)
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CReduceSink(seed: seed, fn: f, observer: $0, cancel: $1) })
 }
 
 @c(rx_flat_map)
@@ -112,5 +112,6 @@ public func rx_compact_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_compact_map") else { return nil }
   guard let fn else { setLastError("rx_compact_map: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.compactMap(CAdapt.compactMap(fn, CContext(ctx, ctxFree), "rx_compact_map")))
+  let f = CFunction(fn, ctx, ctxFree)
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CCompactMapSink(f, observer: $0, cancel: $1) })
 }

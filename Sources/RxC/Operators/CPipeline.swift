@@ -74,6 +74,8 @@ final class CPipeline: FusedPipeline<CStage> {
 
 final class CPipelineSink: FusedPipelineSink<CStage> {
   override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
 }
 
 /// One rx_map or rx_filter function as a fused stage: exactly one of the two, called with

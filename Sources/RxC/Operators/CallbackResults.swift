@@ -63,9 +63,9 @@ enum CallbackResult {
   }
 }
 
-/// A C callback and its ctx, for the operators that call it directly (no closure). Everything
-/// that can still call `fn` holds a copy, and so `owner`: ctx_free runs once, after the last
-/// use. No ctx_free, no owner (saves an allocation).
+/// A C callback and its ctx, for the operators that call it directly (no closure; see
+/// CCallbackOperators). Everything that can still call `fn` holds a copy, and so `owner`:
+/// ctx_free runs once, after the last use. No ctx_free, no owner (saves an allocation).
 struct CFunction<Fn> {
   let fn: Fn
   let ctx: UnsafeMutableRawPointer?
@@ -89,36 +89,12 @@ enum CAdapt {
     }
   }
 
-  /// nil when the callback drops the value (a value it stored in *out anyway is released).
-  static func compactMap(_ fn: rx_compact_map_fn, _ context: CContext, _ name: StaticString)
-    -> (RxValue) throws -> RxValue?
-  {
-    { v in
-      var out = rx_none()
-      var err: UnsafeMutablePointer<rx_error>? = nil
-      let keep = fn(context.ctx, v.c, &out, &err)
-      if keep || err != nil { return try CallbackResult.value(out, err, name) }
-      if out.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(out, name) }
-      return nil
-    }
-  }
-
   static func predicate(_ fn: rx_predicate_fn, _ context: CContext, _ name: StaticString) -> (RxValue) throws -> Bool {
     { v in
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r = fn(context.ctx, v.c, &err)
       try CallbackResult.check(err, name)
       return r
-    }
-  }
-
-  static func accumulate(_ fn: rx_accumulate_fn, _ context: CContext, _ name: StaticString)
-    -> (RxValue, RxValue) throws -> RxValue
-  {
-    { acc, v in
-      var err: UnsafeMutablePointer<rx_error>? = nil
-      let r = fn(context.ctx, acc.c, v.c, &err)
-      return try CallbackResult.value(r, err, name)
     }
   }
 

@@ -7,8 +7,13 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
   public let observer: Observer<Output>
   public let cancel: any Cancelable
   @usableFromInline let disposedFlag = Atomic<Bool>(false)
+  /// The observer takes `.next` by pointer (`Observer.takesNextByPointer`), so `forwardNext`
+  /// builds no `Event` and its call needs no reabstraction.
+  @usableFromInline let forwardsByPointer: Bool
 
   public init(observer: Observer<Output>, cancel: any Cancelable) {
+    // Asked first: with the arguments not yet stored, the call needs no retains around it.
+    self.forwardsByPointer = observer.takesNextByPointer
     self.observer = observer
     self.cancel = cancel
     super.init()
@@ -26,6 +31,20 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
   @inlinable public final func forwardOn(_ event: Event<Output>) {
     if isDisposed { return }
     observer.on(event)
+  }
+
+  /// `forwardOn(.next(element))`, by pointer where the observer takes it.
+  @inlinable @inline(__always) public final func forwardNext(_ element: Output) {
+    if isDisposed { return }
+    if forwardsByPointer { return _withUnprotectedUnsafePointer(to: element) { observer.onNext(at: $0) } }
+    observer.on(.next(element))
+  }
+
+  /// `forwardNext` of the element at `element`.
+  @inlinable @inline(__always) public final func forwardNext(at element: UnsafePointer<Output>) {
+    if isDisposed { return }
+    if forwardsByPointer { return observer.onNext(at: element) }
+    observer.on(.next(element.pointee))
   }
 
   /// Forwards a terminal event, then ends the subscription.

@@ -2,13 +2,9 @@
 /// call. A leaf overrides `on` with `super.on` (see `FusedPipeline`).
 open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   public let pipeline: FusedPipeline<Stage>
-  /// The observer takes `.next` by pointer (e.g. the C observer): plain values reach it with
-  /// no `Event` and no reabstraction thunk.
-  @usableFromInline let nextByPointer: Bool
 
   public init(_ pipeline: FusedPipeline<Stage>, observer: Observer<Value>, cancel: any Cancelable) {
     self.pipeline = pipeline
-    nextByPointer = observer.takesNextByPointer
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -17,21 +13,26 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   /// `on`'s body. A leaf in another module calls this rather than `super.on`: a super call
   /// across modules goes through the generic class's vtable, to its unspecialized body.
   @inlinable @inline(__always) public final func handle(_ event: Event<Value>) {
-    if isDisposed { return }
     switch event {
-    case .next(let v):
-      let out: FusedOutcome<Stage.Working>
-      do { out = try pipeline.process(Stage.working(v), self) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      switch out {
-      case .plain(let w): forwardPlain(w)
-      case .output(let value): forwardOn(.next(value))
-      case .input: forwardOn(.next(v))
-      case .dropped: break
-      }
+    case .next(let v): handleNext(v)
+    case _ where isDisposed: return
     case .error, .completed: forwardTerminal(event)
+    }
+  }
+
+  /// A `.next` event's body: what a leaf's `onNext(at:)` runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ v: Value) {
+    if isDisposed { return }
+    let out: FusedOutcome<Stage.Working>
+    do { out = try pipeline.process(Stage.working(v), self) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    switch out {
+    case .plain(let w): forwardPlain(w)
+    case .output(let value): forwardNext(value)
+    case .input: forwardNext(v)
+    case .dropped: break
     }
   }
 
@@ -53,8 +54,8 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
       let delivers = out.delivers
       switch consume out {
       case .plain(let w): forwardPlain(w)
-      case .output(let value): forwardOn(.next(value))
-      case .input: forwardOn(.next(v))
+      case .output(let value): forwardNext(value)
+      case .input: forwardNext(v)
       case .dropped: break
       }
       if delivers && downstream.wantsNoMoreEvents { break }
@@ -71,7 +72,7 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   /// Inlined per case, so the compiler sees a value with nothing to destroy.
   @inlinable @inline(__always)
   final func forwardPlainCase(_ value: consuming Value) {
-    if !nextByPointer { return forwardOn(.next(value)) }
+    if !forwardsByPointer { return forwardOn(.next(value)) }
     if isDisposed { return }
     _withUnprotectedUnsafePointer(to: value) { observer.onNext(at: $0) }
   }

@@ -58,4 +58,6 @@ final class ValuePipeline: FusedPipeline<ValueStage> {
 
 final class ValuePipelineSink: FusedPipelineSink<ValueStage> {
   override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

@@ -29,28 +29,40 @@ class CompactMapProducer<Source, Result>: Producer<Result> {
   }
 }
 
-class CompactMapSink<Source, Result>: Sink<Source, Result> {
-  let transform: (Source) throws -> Result?
+/// Open, with its body inlinable (`handle`) and its callback a hook (`select`), so that a
+/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
+open class CompactMapSink<Source, Result>: Sink<Source, Result> {
+  /// Nil for a subclass that overrides `select(_:)`.
+  @usableFromInline let transform: ((Source) throws -> Result?)?
 
-  init(transform: @escaping (Source) throws -> Result?, observer: Observer<Result>, cancel: any Cancelable) {
+  public init(transform: ((Source) throws -> Result?)?, observer: Observer<Result>, cancel: any Cancelable) {
     self.transform = transform
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Source>) {
-    // No user call once disposed: a racing upstream event must not reach the C callback.
-    if isDisposed { return }
+  @inlinable open func select(_ element: Source) throws -> Result? { try transform.unsafelyUnwrapped(element) }
+
+  open override func on(_ event: Event<Source>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
     switch event {
-    case .next(let element):
-      let result: Result?
-      do { result = try transform(element) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      if let result { forwardOn(.next(result)) }
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error(let error): forwardTerminal(.error(error))
     case .completed: forwardTerminal(.completed)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Source) {
+    // No user call once disposed: a racing upstream event must not reach the C callback.
+    if isDisposed { return }
+    let result: Result?
+    do { result = try select(element) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    if let result { forwardNext(result) }
   }
 }
 
@@ -65,5 +77,7 @@ final class ValueCompactMapProducer: CompactMapProducer<Value, Value> {
 }
 
 final class ValueCompactMapSink: CompactMapSink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

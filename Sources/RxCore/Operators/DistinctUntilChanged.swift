@@ -32,33 +32,45 @@ class DistinctUntilChangedProducer<Element>: Producer<Element> {
   }
 }
 
-class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
-  let comparer: (Element, Element) throws -> Bool
-  var previous: Element?
+/// Open, with its body inlinable (`handle`) and its callback a hook (`same`), so that a
+/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
+open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
+  /// Nil for a subclass that overrides `same(_:_:)`.
+  @usableFromInline let comparer: ((Element, Element) throws -> Bool)?
+  @usableFromInline final var previous: Element?
 
-  init(comparer: @escaping (Element, Element) throws -> Bool, observer: Observer<Element>, cancel: any Cancelable) {
+  public init(comparer: ((Element, Element) throws -> Bool)?, observer: Observer<Element>, cancel: any Cancelable) {
     self.comparer = comparer
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Element>) {
-    if isDisposed { return }
+  @inlinable open func same(_ a: Element, _ b: Element) throws -> Bool { try comparer.unsafelyUnwrapped(a, b) }
+
+  open override func on(_ event: Event<Element>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
     switch event {
-    case .next(let element):
-      if let previous {
-        let same: Bool
-        do { same = try comparer(previous, element) } catch {
-          forwardTerminal(.error(error))
-          return
-        }
-        if same { return }
-      }
-      previous = element
-      forwardOn(event)
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error, .completed:
       previous = nil
       forwardTerminal(event)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    if isDisposed { return }
+    if let previous {
+      let same: Bool
+      do { same = try self.same(previous, element) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      if same { return }
+    }
+    previous = element
+    forwardNext(element)
   }
 }
 
@@ -73,5 +85,7 @@ final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Valu
 }
 
 final class ValueDistinctUntilChangedSink: DistinctUntilChangedSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

@@ -55,11 +55,14 @@ class DoProducer<Element>: Producer<Element> {
 class DoSink<Element>: Sink<Element, Element> {
   let parent: DoProducer<Element>  // keeps the tap factory (and what it captures) alive
   let tap: Observer<Element>
+  /// The tap takes `.next` by pointer (`Observer.takesNextByPointer`), asked once.
+  let tapByPointer: Bool
   let tapFinished = Atomic<Bool>(false)
 
   init(parent: DoProducer<Element>, tap: Observer<Element>, observer: Observer<Element>, cancel: any Cancelable) {
     self.parent = parent
     self.tap = tap
+    self.tapByPointer = tap.takesNextByPointer
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -67,6 +70,13 @@ class DoSink<Element>: Sink<Element, Element> {
     if isDisposed { return }
     tap.on(event)
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+  }
+
+  /// `on(.next)` for the element at `element` (the Value leaf's `onNext(at:)`): no `Event`.
+  final func next(at element: UnsafePointer<Element>) {
+    if isDisposed { return }
+    if tapByPointer { tap.onNext(at: element) } else { tap.on(.next(element.pointee)) }
+    forwardNext(at: element)
   }
 
   private func finishTap() {
@@ -121,11 +131,15 @@ final class ValueDoProducer: DoProducer<Value> {
 
 final class ValueDoSink: DoSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
   override func dropped() { super.dropped() }
   override func dispose() { super.dispose() }
 }
 
 final class ValueClosureTap: ClosureTap<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { onNext?(element.pointee) }
   override func dropped() { super.dropped() }
 }

@@ -83,10 +83,7 @@ class DoHooksSink<Element>: Sink<Element, Element> {
   override func on(_ event: Event<Element>) {
     if isDisposed { return }
     switch event {
-    case .next(let element):
-      hooks.onNext?(element)
-      forwardOn(event)
-      hooks.afterNext?(element)
+    case .next(let element): next(element)
     case .error(let error):
       hooks.onError?(error)
       forwardOn(event)
@@ -98,6 +95,14 @@ class DoHooksSink<Element>: Sink<Element, Element> {
       hooks.afterCompleted?()
       dispose()
     }
+  }
+
+  /// A `.next` event's body (the Value leaf's `onNext(at:)` runs it: no `Event`).
+  final func next(_ element: Element) {
+    if isDisposed { return }
+    hooks.onNext?(element)
+    forwardNext(element)
+    hooks.afterNext?(element)
   }
 }
 
@@ -112,4 +117,6 @@ final class ValueDoHooksProducer: DoHooksProducer<Value> {
 
 final class ValueDoHooksSink: DoHooksSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { next(element.pointee) }
 }

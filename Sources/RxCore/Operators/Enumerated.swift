@@ -42,18 +42,22 @@ class EnumeratedSink<Element, Result>: Sink<Element, Result> {
 
   override func on(_ event: Event<Element>) {
     switch event {
-    case .next(let element):
-      let current = index
-      let (next, overflow) = index.addingReportingOverflow(1)
-      if overflow {
-        forwardTerminal(.error(RxError.overflow))
-        return
-      }
-      index = next
-      forwardOn(.next(pack(current, element)))
+    case .next(let element): next(element)
     case .error(let error): forwardTerminal(.error(error))
     case .completed: forwardTerminal(.completed)
     }
+  }
+
+  /// A `.next` event's body (the Value leaf's `onNext(at:)` runs it: no `Event`).
+  final func next(_ element: Element) {
+    let current = index
+    let (next, overflow) = index.addingReportingOverflow(1)
+    if overflow {
+      forwardTerminal(.error(RxError.overflow))
+      return
+    }
+    index = next
+    forwardNext(pack(current, element))
   }
 }
 
@@ -69,4 +73,6 @@ final class ValueEnumeratedProducer: EnumeratedProducer<Value, Value> {
 
 final class ValueEnumeratedSink: EnumeratedSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { next(element.pointee) }
 }

@@ -27,32 +27,32 @@ class ReduceProducer<Source, Accumulate>: Producer<Accumulate> {
   override func run(_ observer: Observer<Accumulate>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ReduceSink(parent: self, observer: observer, cancel: cancel)
+    let sink = ReduceSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
-class ReduceSink<Source, Accumulate>: Sink<Source, Accumulate> {
-  let parent: ReduceProducer<Source, Accumulate>
-  var accumulate: Accumulate
+/// Open, with its body inlinable (`handle`), so that a leaf in another module can override
+/// the `accumulate` hook (see AccumulatingSink).
+open class ReduceSink<Source, Accumulate>: AccumulatingSink<Source, Accumulate> {
+  open override func on(_ event: Event<Source>) { handle(event) }
 
-  init(parent: ReduceProducer<Source, Accumulate>, observer: Observer<Accumulate>, cancel: any Cancelable) {
-    self.parent = parent
-    self.accumulate = parent.seed
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  override func on(_ event: Event<Source>) {
-    if isDisposed { return }
+  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
     switch event {
-    case .next(let element):
-      do { accumulate = try parent.accumulator(accumulate, element) } catch {
-        forwardTerminal(.error(error))
-      }
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error(let error): forwardTerminal(.error(error))
     case .completed:
-      forwardOn(.next(accumulate))
+      forwardNext(state)
       forwardTerminal(.completed)
+    }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Source) {
+    if isDisposed { return }
+    do { state = try accumulate(state, element) } catch {
+      forwardTerminal(.error(error))
     }
   }
 }
@@ -62,11 +62,13 @@ final class ValueReduceProducer: ReduceProducer<Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueReduceSink(parent: self, observer: observer, cancel: cancel)
+    let sink = ValueReduceSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
 final class ValueReduceSink: ReduceSink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

@@ -29,29 +29,41 @@ class SkipWhileProducer<Element>: Producer<Element> {
   }
 }
 
-class SkipWhileSink<Element>: Sink<Element, Element> {
-  let predicate: (Element) throws -> Bool
-  var skipping = true
+/// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
+/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
+open class SkipWhileSink<Element>: Sink<Element, Element> {
+  /// Nil for a subclass that overrides `test(_:)`.
+  @usableFromInline let predicate: ((Element) throws -> Bool)?
+  @usableFromInline final var skipping = true
 
-  init(predicate: @escaping (Element) throws -> Bool, observer: Observer<Element>, cancel: any Cancelable) {
+  public init(predicate: ((Element) throws -> Bool)?, observer: Observer<Element>, cancel: any Cancelable) {
     self.predicate = predicate
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Element>) {
-    if isDisposed { return }
+  @inlinable open func test(_ element: Element) throws -> Bool { try predicate.unsafelyUnwrapped(element) }
+
+  open override func on(_ event: Event<Element>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
     switch event {
-    case .next(let element):
-      if skipping {
-        do { skipping = try predicate(element) } catch {
-          forwardTerminal(.error(error))
-          return
-        }
-        if skipping { return }
-      }
-      forwardOn(event)
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error, .completed: forwardTerminal(event)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    if isDisposed { return }
+    if skipping {
+      do { skipping = try test(element) } catch {
+        forwardTerminal(.error(error))
+        return
+      }
+      if skipping { return }
+    }
+    forwardNext(element)
   }
 }
 
@@ -66,5 +78,7 @@ final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
 }
 
 final class ValueSkipWhileSink: SkipWhileSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

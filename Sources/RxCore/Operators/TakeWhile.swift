@@ -55,40 +55,55 @@ class TakeWhileProducer<Element>: Producer<Element> {
   override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = TakeWhileSink(parent: self, observer: observer, cancel: cancel)
+    let sink = TakeWhileSink(predicate: predicate, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
-class TakeWhileSink<Element>: Sink<Element, Element> {
-  let predicate: (Element) throws -> Bool
-  let stopsOn: Bool
-  let inclusive: Bool
+/// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
+/// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
+open class TakeWhileSink<Element>: Sink<Element, Element> {
+  /// Nil for a subclass that overrides `test(_:)`.
+  @usableFromInline let predicate: ((Element) throws -> Bool)?
+  @usableFromInline let stopsOn: Bool
+  @usableFromInline let inclusive: Bool
 
-  init(parent: TakeWhileProducer<Element>, observer: Observer<Element>, cancel: any Cancelable) {
-    self.predicate = parent.predicate
-    self.stopsOn = parent.stopsOn
-    self.inclusive = parent.inclusive
+  public init(
+    predicate: ((Element) throws -> Bool)?, stopsOn: Bool, inclusive: Bool, observer: Observer<Element>,
+    cancel: any Cancelable
+  ) {
+    self.predicate = predicate
+    self.stopsOn = stopsOn
+    self.inclusive = inclusive
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Element>) {
-    if isDisposed { return }
+  @inlinable open func test(_ element: Element) throws -> Bool { try predicate.unsafelyUnwrapped(element) }
+
+  open override func on(_ event: Event<Element>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
     switch event {
-    case .next(let element):
-      let stop: Bool
-      do { stop = try predicate(element) == stopsOn } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      if !stop {
-        forwardOn(event)
-        return
-      }
-      if inclusive { forwardOn(event) }
-      forwardTerminal(.completed)
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
     case .error, .completed: forwardTerminal(event)
     }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    if isDisposed { return }
+    let stop: Bool
+    do { stop = try test(element) == stopsOn } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    if !stop {
+      forwardNext(element)
+      return
+    }
+    if inclusive { forwardNext(element) }
+    forwardTerminal(.completed)
   }
 }
 
@@ -97,11 +112,14 @@ final class ValueTakeWhileProducer: TakeWhileProducer<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueTakeWhileSink(parent: self, observer: observer, cancel: cancel)
+    let sink = ValueTakeWhileSink(
+      predicate: predicate, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
     return (sink, source.subscribe(sink))
   }
 }
 
 final class ValueTakeWhileSink: TakeWhileSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
 }

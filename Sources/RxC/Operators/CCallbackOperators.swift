@@ -1,0 +1,156 @@
+import CRxc
+import RxCore
+
+// The operators whose per-element callback is a C function: leaves of the core's sinks that
+// override the sink's callback hook with a direct call of the function (no closure, thunk or
+// context retain per element), and take `.next` by pointer (no `Event`). The Rx behaviour is
+// the core's (`handle`, `handleNext`); here is marshalling.
+
+/// The observable of such an operator: builds its sink per subscription.
+final class CCallbackProducer: Producer<RxValue> {
+  let source: Observable<RxValue>
+  let makeSink: (Observer<RxValue>, any Cancelable) -> Sink<RxValue, RxValue>
+
+  init(_ source: Observable<RxValue>, _ makeSink: @escaping (Observer<RxValue>, any Cancelable) -> Sink<RxValue, RxValue>) {
+    self.source = source
+    self.makeSink = makeSink
+  }
+
+  override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = makeSink(observer, cancel)
+    return (sink, source.subscribe(sink))
+  }
+}
+
+// The out-parameters are passed unprotected: a stack protector per call costs more than the
+// C function's own work on plain values, and the C side only writes one pointer or value.
+extension CFunction where Fn == rx_accumulate_fn {
+  @inline(__always) func callAsFunction(_ acc: RxValue, _ v: RxValue, _ name: StaticString) throws -> RxValue {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, acc.c, v.c, $0) }
+    return try CallbackResult.value(r, err, name)
+  }
+}
+
+extension CFunction where Fn == rx_predicate_fn {
+  @inline(__always) func callAsFunction(_ v: RxValue, _ name: StaticString) throws -> Bool {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, v.c, $0) }
+    try CallbackResult.check(err, name)
+    return r
+  }
+}
+
+extension CFunction where Fn == rx_compact_map_fn {
+  /// nil when the callback drops the value (a value it stored in *out anyway is released).
+  @inline(__always) func callAsFunction(_ v: RxValue, _ name: StaticString) throws -> RxValue? {
+    var out = rx_none()
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let keep = _withUnprotectedUnsafeMutablePointer(to: &out) { o in
+      _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, v.c, o, $0) }
+    }
+    if keep || err != nil { return try CallbackResult.value(out, err, name) }
+    if out.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(out, name) }
+    return nil
+  }
+}
+
+/// rx_scan.
+final class CScanSink: ScanSink<RxValue, RxValue> {
+  let fn: CFunction<rx_accumulate_fn>
+
+  init(seed: RxValue, fn: CFunction<rx_accumulate_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
+    self.fn = fn
+    super.init(seed: seed, accumulator: nil, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
+  override func accumulate(_ state: RxValue, _ element: RxValue) throws -> RxValue { try fn(state, element, "rx_scan") }
+}
+
+/// rx_reduce.
+final class CReduceSink: ReduceSink<RxValue, RxValue> {
+  let fn: CFunction<rx_accumulate_fn>
+
+  init(seed: RxValue, fn: CFunction<rx_accumulate_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
+    self.fn = fn
+    super.init(seed: seed, accumulator: nil, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
+  override func accumulate(_ state: RxValue, _ element: RxValue) throws -> RxValue { try fn(state, element, "rx_reduce") }
+}
+
+/// rx_take_while, rx_take_while_inclusive, rx_take_until_predicate.
+final class CTakeWhileSink: TakeWhileSink<RxValue> {
+  let fn: CFunction<rx_predicate_fn>
+  let name: StaticString
+
+  init(
+    _ fn: CFunction<rx_predicate_fn>, _ name: StaticString, stopsOn: Bool, inclusive: Bool,
+    observer: Observer<RxValue>, cancel: any Cancelable
+  ) {
+    self.fn = fn
+    self.name = name
+    super.init(predicate: nil, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
+  override func test(_ element: RxValue) throws -> Bool { try fn(element, name) }
+}
+
+/// rx_skip_while.
+final class CSkipWhileSink: SkipWhileSink<RxValue> {
+  let fn: CFunction<rx_predicate_fn>
+
+  init(_ fn: CFunction<rx_predicate_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
+    self.fn = fn
+    super.init(predicate: nil, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
+  override func test(_ element: RxValue) throws -> Bool { try fn(element, "rx_skip_while") }
+}
+
+/// rx_compact_map.
+final class CCompactMapSink: CompactMapSink<RxValue, RxValue> {
+  let fn: CFunction<rx_compact_map_fn>
+
+  init(_ fn: CFunction<rx_compact_map_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
+    self.fn = fn
+    super.init(transform: nil, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
+  override func select(_ element: RxValue) throws -> RxValue? { try fn(element, "rx_compact_map") }
+}
+
+/// rx_distinct_until_changed: the C function, or rx_value_equal for a NULL one.
+final class CDistinctSink: DistinctUntilChangedSink<RxValue> {
+  let fn: CFunction<rx_equal_fn?>
+
+  init(_ fn: CFunction<rx_equal_fn?>, observer: Observer<RxValue>, cancel: any Cancelable) {
+    self.fn = fn
+    super.init(comparer: nil, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
+  override func same(_ a: RxValue, _ b: RxValue) throws -> Bool {
+    guard let eq = fn.fn else { return valuesEqual(a, b) }
+    return eq(fn.ctx, a.c, b.c)
+  }
+}
