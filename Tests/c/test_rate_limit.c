@@ -214,7 +214,7 @@ static void *produce(void *p) {
 /* Four threads feed one subject into rx_rate_limit on a serial scheduler: each thread's
  * values stay in order, nothing is lost unreported, completion comes after the queue, and
  * the rate holds: of any RATE + 2 consecutive deliveries, the first and the last are at
- * least a window apart (the operator stamps a delivery after the previous one returned). */
+ * least a window apart (the operator stamps a delivery with the clock as it returns). */
 static void concurrent_case(int32_t policy) {
   static consumer c;
   memset(&c, 0, sizeof c);

@@ -70,7 +70,7 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
       let now = parameters.scheduler.now
       if buffer.isEmpty && allows(now) {
         buffer.limit.counters.delivered.wrappingAdd(1, ordering: .relaxed)
-        return send(element, at: now)
+        return send(element)
       }
       if !buffer.offer(element) {
         stopped = true
@@ -85,12 +85,13 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
       terminal = stop
     case .tick:
       armed = false
-      let now = parameters.scheduler.now
-      while allows(now), let element = buffer.take() {
-        send(element, at: now)
+      // The clock read again per element: each send takes time, and the window counts from
+      // when a delivery ended.
+      while allows(parameters.scheduler.now), let element = buffer.take() {
+        send(element)
         if isDisposed { return }
       }
-      if !buffer.isEmpty { return arm(now) }
+      if !buffer.isEmpty { return arm(parameters.scheduler.now) }
       if let stop = terminal {
         terminal = nil
         forwardTerminal(stop)
@@ -103,10 +104,13 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
     sent.count < parameters.count || now &- sent.first! >= parameters.window
   }
 
-  private final func send(_ element: Element, at now: Int64) {
-    if sent.count == parameters.count { _ = sent.popFirst() }
-    sent.append(now)
+  /// Forwards `element`, then stamps it with the clock as the delivery returns: a subscriber
+  /// that reads the clock in its callback sees any `count + 1` deliveries span at least the
+  /// window (a stamp taken before the call would let a slow delivery eat into the window).
+  private final func send(_ element: Element) {
     forwardOn(.next(element))
+    if sent.count == parameters.count { _ = sent.popFirst() }
+    sent.append(parameters.scheduler.now)
   }
 
   /// Arms the timer for when the oldest forwarded element leaves the window (once: the
