@@ -155,7 +155,7 @@ CALLBACK_TYPES = {
     "rx_disposable *(*)(void *, int64_t, void(*)(void *), void *)": ("vtable.schedule_after", vt_schedule_after),
     "int64_t(*)(void *)": ("vtable.now_ns", vt_now),
     "void(*)(void *, rx_disposable *)": ("rx_recursive_fn", lambda ctx, me: None),
-    "void(*)(void *, char *)": ("rx_debug_fn", lambda ctx, line: ffi.string(line)),
+    "void(*)(void *, char *)": ("rx_debug_fn", lambda ctx, line: ffi.string(line) and None),  # reads the line; returns nothing
 }
 made_callbacks = {}
 
