@@ -75,7 +75,7 @@ SMALL = {"W1": (10000, 50000), "W2": (10000, 50000), "W3": (10000, 50000),
 # is not mistaken for a cost per event.
 ALLOC_SIZES = dict(SMALL, W6=(100000, 1000000), W6b=(100000, 1000000))
 IMPLS = ["raw", "rxc", "rxcore", "opencombine"]
-LABEL = {"raw": "raw C", "rxc": "librxc (C ABI)", "rxcore": "RxCore (Swift)",
+LABEL = {"raw": "raw C", "rxc": "librxc (C ABI)", "rxcore": "RxCore (Swift, Value)",
          "opencombine": "OpenCombine"}
 
 
@@ -489,7 +489,7 @@ def table(t, allocs, instr, machine):
             return "—"
         return f"{a / b:.1f}×"
 
-    head = ("| workload | unit | raw C | librxc (C ABI) | RxCore (Swift) | OpenCombine "
+    head = ("| workload | unit | raw C | librxc (C ABI) | RxCore (Swift, Value) | OpenCombine "
             "| librxc/raw | RxCore/raw | OpenCombine/raw | OpenCombine/librxc "
             "| allocs/unit librxc · RxCore · OpenCombine | instr/unit raw · librxc · RxCore · OpenCombine "
             "| budget | met? |")

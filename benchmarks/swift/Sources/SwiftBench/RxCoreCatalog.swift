@@ -19,7 +19,14 @@ final class CountEvent: Observer<Event<Value>>, Counted {
 }
 final class SumValue: Observer<Value> {
   var sum: Int64 = 0
-  override func on(_ event: Event<Value>) { if case .next(let v) = event { sum &+= iv(v) } }
+  var completed: Int64 = 0
+  override func on(_ event: Event<Value>) {
+    switch event {
+    case .next(let v): sum &+= iv(v)
+    case .error: break
+    case .completed: completed += 1
+    }
+  }
 }
 
 @inline(__always) func iv(_ v: Value) -> Int64 {
