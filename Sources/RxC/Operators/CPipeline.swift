@@ -66,10 +66,6 @@ final class CPipeline: FusedPipeline<CStage> {
   {
     start(CPipelineSink(self, observer: observer, cancel: cancel))
   }
-
-  override func makeSink(_ observer: Observer<RxValue>, cancel: any Cancelable) -> FusedPipelineSink<CStage> {
-    CPipelineSink(self, observer: observer, cancel: cancel)
-  }
 }
 
 final class CPipelineSink: FusedPipelineSink<CStage> {

@@ -12,7 +12,7 @@
 /// - any other observable is subscribed by the pipeline's sink.
 ///
 /// Generic over its stage type, so a leaf class must fix it (docs/SPECIALIZATION.md): the
-/// leaf overrides `subscribe`, `run` (with `start`) and `makeSink`, and its sink overrides
+/// leaf overrides `subscribe` and `run` (with `start` and a sink of its own), and its sink overrides
 /// `on`; the generic bodies then inline specialized. `ValuePipeline` is Swift's (closure
 /// stages); the C layer has its own with C function stages.
 ///
@@ -141,15 +141,12 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
     }
   }
 
-  /// The leaf's sink for one subscription.
-  open func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> FusedPipelineSink<Stage> {
-    FusedPipelineSink(self, observer: observer, cancel: cancel)
-  }
-
+  /// Unspecialized (a generic class's vtable entry): each leaf overrides it, calling `start`
+  /// with its own sink.
   open override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    start(makeSink(observer, cancel: cancel))
+    start(FusedPipelineSink(self, observer: observer, cancel: cancel))
   }
 
   /// Subscribes `sink` to the root, or runs a synchronous root's loop in it.

@@ -50,10 +50,6 @@ final class ValuePipeline: FusedPipeline<ValueStage> {
   {
     start(ValuePipelineSink(self, observer: observer, cancel: cancel))
   }
-
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> FusedPipelineSink<ValueStage> {
-    ValuePipelineSink(self, observer: observer, cancel: cancel)
-  }
 }
 
 final class ValuePipelineSink: FusedPipelineSink<ValueStage> {

@@ -64,9 +64,6 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @usableFromInline static var batch: Int { 1024 }
   @usableFromInline let scheduler: Scheduler
   @usableFromInline let batching: Bool
-  /// The observer takes `.next` by pointer (`Observer.takesNextByPointer`): no `Event` is
-  /// passed on, and the call needs no reabstraction.
-  @usableFromInline let nextByPointer: Bool
   public let scheduled = SerialDisposable()
   /// Schedules `drainLoop` without allocating, when the scheduler can (`makeTrigger`).
   @usableFromInline final var trigger: (() -> Void)?
@@ -136,7 +133,6 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     self.onDropped = onDropped
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
     self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is RunLoopScheduler)
-    self.nextByPointer = observer.takesNextByPointer
     (head, tail) = Queue.make()
     super.init(observer: observer, cancel: cancel)
     // The pending run holds a reference (taken in scheduleDrain), so the trigger need not.
@@ -311,7 +307,7 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
         }
         switch consume event {  // consumed: the element is taken, not copied
         case .next(let element):
-          if nextByPointer {
+          if forwardsByPointer {  // Sink's: the observer takes `.next` by pointer
             _withUnprotectedUnsafePointer(to: element) { observer.onNext(at: $0) }
           } else {
             forwardOn(.next(element))
