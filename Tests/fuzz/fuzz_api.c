@@ -721,8 +721,18 @@ static void op_operator(Input *in) {
     break;
   case 82: if (p_rx_retry_when) o = p_rx_retry_when(src, (c & 1) ? retry_when_take : retry_when_never, CTX); break;
   case 83: if (p_rx_replay_all) { o = p_rx_replay_all(src); connectable = 1; } break;
-  case 84: /* any subject slot: empty (NULL) and relays are refused */
-    if (p_rx_multicast) { o = p_rx_multicast(src, subj[c % NSUBJ]); connectable = o != NULL; }
+  case 84:
+    /* A subject of its own (a slot's could be upstream of src: multicasting a subject into
+       itself is a feedback loop that never ends, as in any Rx), a relay (refused) or NULL. */
+    if (p_rx_multicast) {
+      rx_subject *target = (c & 3) == 0 ? rx_publish_subject_new()
+                           : (c & 3) == 1 ? rx_behavior_subject_new(rx_int(c))
+                           : (c & 3) == 2 ? rx_publish_relay_new()
+                                          : NULL;
+      o = p_rx_multicast(src, target);
+      connectable = o != NULL;
+      rx_release(target);
+    }
     break;
   case 85: if (p_rx_share_forever) o = p_rx_share_forever(src, c % 3); break;
   case 86: if (p_rx_do_with_hooks) {
