@@ -30,6 +30,9 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
 
   @inlinable public final func forwardOn(_ event: Event<Output>) {
     if isDisposed { return }
+    if forwardsByPointer, case .next(let element) = event {
+      return _withUnprotectedUnsafePointer(to: element) { observer.onNext(at: $0) }
+    }
     observer.on(event)
   }
 

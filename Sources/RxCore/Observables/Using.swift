@@ -76,4 +76,6 @@ final class ValueUsingObservable: UsingObservable<Value> {
 
 final class ValueUsingSink: UsingSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -95,5 +95,7 @@ final class ValueBufferProducer: Buffer<Value, Value> {
 
 final class ValueBufferSink: BufferSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }

@@ -74,5 +74,7 @@ final class ValueCatchProducer: CatchProducer<Value> {
 
 final class ValueCatchSink: CatchSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -190,6 +190,8 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
 
 final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
 
   /// Fusion: a `just` or `of` inner is delivered without a subscription. (The same
@@ -210,5 +212,7 @@ final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
 
 final class ValueConcatMapInner: ConcatMapInner<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

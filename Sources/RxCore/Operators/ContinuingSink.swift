@@ -41,6 +41,8 @@ class ContinuationProxy<Element>: Observer<Element> {
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueContinuationProxy: ContinuationProxy<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func dropped() { super.dropped() }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

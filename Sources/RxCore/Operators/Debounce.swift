@@ -63,5 +63,7 @@ final class ValueDebounceProducer: Debounce<Value> {
 
 final class ValueDebounceSink: DebounceSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }

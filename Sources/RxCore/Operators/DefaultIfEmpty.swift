@@ -62,4 +62,6 @@ final class ValueDefaultIfEmptyProducer: DefaultIfEmptyProducer<Value> {
 
 final class ValueDefaultIfEmptySink: DefaultIfEmptySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -78,5 +78,7 @@ final class ValueDelayProducer: Delay<Value> {
 
 final class ValueDelaySink: DelaySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: DelayInput<Value>) { super.handle(input) }
 }

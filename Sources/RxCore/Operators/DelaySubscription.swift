@@ -51,4 +51,6 @@ final class ValueDelaySubscriptionProducer: DelaySubscription<Value> {
 
 final class ValueDelaySubscriptionSink: DelaySubscriptionSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -67,4 +67,6 @@ final class ValueDematerializeProducer: DematerializeProducer<Value, Value> {
 
 final class ValueDematerializeSink: DematerializeSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

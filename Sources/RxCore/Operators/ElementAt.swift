@@ -63,4 +63,6 @@ final class ValueElementAtProducer: ElementAtProducer<Value> {
 
 final class ValueElementAtSink: ElementAtSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -408,6 +408,8 @@ final class ValueFlatMapSink: FlatMapSink<Value, Value> {
 
   override func select(_ element: Value) throws -> Selected { try selecting.unsafelyUnwrapped(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func dispose() { super.dispose() }
   override func makeInner() -> FlatMapInner<Value, Value> { ValueFlatMapInner(parent: self) }
   override func makeJust(_ element: Value) -> Observable<Value> { ValueJust(element) }
@@ -416,6 +418,8 @@ final class ValueFlatMapSink: FlatMapSink<Value, Value> {
 
 public final class ValueFlatMapInner: FlatMapInner<Value, Value> {
   public override func on(_ event: Event<Value>) { super.on(event) }
+  public override var takesNextByPointer: Bool { true }
+  public override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   public override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
 

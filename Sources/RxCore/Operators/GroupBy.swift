@@ -133,6 +133,8 @@ final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
 
 final class ValueGroupBySink: GroupBySink<ValueKey, Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
   override func dropped() { super.dropped() }
 }

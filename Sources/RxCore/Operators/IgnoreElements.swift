@@ -37,4 +37,6 @@ final class ValueIgnoreElementsProducer: IgnoreElementsProducer<Value> {
 
 final class ValueIgnoreElementsSink: IgnoreElementsSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

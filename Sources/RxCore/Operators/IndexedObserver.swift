@@ -27,5 +27,7 @@ class IndexedObserver<Source, Result>: Observer<Source> {
 // Specialized for Value (see Value): made by the sinks' Value leaves.
 final class ValueIndexedObserver: IndexedObserver<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -55,4 +55,6 @@ final class ValueMaterializeProducer: MaterializeProducer<Value, Value> {
 
 final class ValueMaterializeSink: MaterializeSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

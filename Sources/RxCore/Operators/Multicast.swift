@@ -207,6 +207,8 @@ final class ValueConnection: Connection<Value> {
   }
 
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func dispose() { super.dispose() }
   override var isDisposed: Bool { super.isDisposed }
 

@@ -181,9 +181,13 @@ final class ValuePausableProducer: PausableProducer<Value, Value> {
 final class ValuePausableSink: PausableSink<Value, Value> {
   override func makePauser() -> Observer<Value> { ValuePausableOther(parent: self) }
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }
 
 final class ValuePausableOther: PausableOther<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -87,4 +87,6 @@ final class ValuePrimitiveTraitProducer: PrimitiveTraitProducer<Value> {
 
 final class ValuePrimitiveTraitSink: PrimitiveTraitSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -156,5 +156,7 @@ final class ValueRateLimitProducer: RateLimit<Value> {
 
 final class ValueRateLimitSink: RateLimitSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

@@ -89,4 +89,6 @@ final class ValueRetryProducer: RetryProducer<Value> {
 
 final class ValueRetrySink: RetrySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

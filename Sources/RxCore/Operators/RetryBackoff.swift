@@ -149,5 +149,7 @@ final class ValueRetryBackoffProducer: RetryBackoff<Value> {
 
 final class ValueRetryBackoffSink: RetryBackoffSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, Int>) { super.handle(input) }
 }

@@ -148,11 +148,15 @@ final class ValueRetryWhenProducer: RetryWhen<Value, Value, Value> {
 
 final class ValueRetryWhenSink: RetryWhenSink<Value, Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: RetryWhenInput<Value, Value>) { super.handle(input) }
   override func makeTriggerObserver() -> Observer<Value> { ValueRetryWhenTrigger(parent: self) }
 }
 
 final class ValueRetryWhenTrigger: RetryWhenTrigger<Value, Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

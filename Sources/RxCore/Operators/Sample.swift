@@ -104,9 +104,13 @@ final class ValueSample: Sample<Value, Value> {
 
 final class ValueSampleSink: SampleSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }
 
 final class ValueSamplerObserver: SamplerObserver<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func dropped() { super.dropped() }
 }

@@ -53,4 +53,6 @@ final class ValueSingleProducer: SingleProducer<Value> {
 
 final class ValueSingleSink: SingleSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

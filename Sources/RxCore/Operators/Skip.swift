@@ -61,4 +61,6 @@ final class ValueSkipProducer: SkipProducer<Value> {
 
 final class ValueSkipSink: SkipSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -60,5 +60,7 @@ final class ValueSkipDurationProducer: SkipDuration<Value> {
 
 final class ValueSkipDurationSink: SkipDurationSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

@@ -111,9 +111,13 @@ final class ValueSkipUntilProducer: SkipUntilProducer<Value, Value> {
 final class ValueSkipUntilSink: SkipUntilSink<Value, Value> {
   override func makeOther() -> Observer<Value> { ValueSkipUntilOther(parent: self) }
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }
 
 final class ValueSkipUntilOther: SkipUntilOther<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -58,4 +58,6 @@ final class ValueStartWithProducer: StartWithProducer<Value> {
 
 final class ValueStartWithSink: StartWithSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

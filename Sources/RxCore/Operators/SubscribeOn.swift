@@ -88,4 +88,6 @@ final class ValueSubscribeOnProducer: SubscribeOn<Value> {
 
 final class ValueSubscribeOnSink: SubscribeOnSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -169,6 +169,8 @@ final class ValueSwitchProducer: SwitchProducer<Value, Value> {
 
 final class ValueSwitchSink: SwitchSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, id: id) }
 
   /// A `just` or `of` inner (recognized by class, as flat_map's fusion does).
@@ -187,5 +189,7 @@ final class ValueSwitchSink: SwitchSink<Value, Value> {
 
 final class ValueSwitchInner: SwitchInner<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -67,5 +67,7 @@ final class ValueSwitchIfEmptyProducer: SwitchIfEmptyProducer<Value> {
 
 final class ValueSwitchIfEmptySink: SwitchIfEmptySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -52,5 +52,7 @@ final class ValueTakeDurationProducer: TakeDuration<Value> {
 
 final class ValueTakeDurationSink: TakeDurationSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

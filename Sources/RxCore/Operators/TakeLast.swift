@@ -68,4 +68,6 @@ final class ValueTakeLastProducer: TakeLastProducer<Value> {
 
 final class ValueTakeLastSink: TakeLastSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -92,5 +92,7 @@ final class ValueThrottleProducer: Throttle<Value> {
 
 final class ValueThrottleSink: ThrottleSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

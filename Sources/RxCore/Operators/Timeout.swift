@@ -114,6 +114,8 @@ final class ValueTimeoutProducer: Timeout<Value> {
 
 final class ValueTimeoutSink: TimeoutSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
   override func makeFallbackObserver() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -175,6 +175,8 @@ final class ValueWindowProducer: Window<Value, Value> {
 
 final class ValueWindowSink: WindowSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }
 
@@ -190,4 +192,6 @@ final class ValueWindowObservable: WindowObservable<Value> {
 
 final class ValueWindowObserver: WindowObserver<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

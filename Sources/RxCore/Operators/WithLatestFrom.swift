@@ -129,9 +129,13 @@ final class ValueWithLatestFromProducer: WithLatestFromProducer<Value, Value, Va
 final class ValueWithLatestFromSink: WithLatestFromSink<Value, Value, Value> {
   override func makeOther() -> Observer<Value> { ValueWithLatestFromOther(parent: self) }
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }
 
 final class ValueWithLatestFromOther: WithLatestFromOther<Value, Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
