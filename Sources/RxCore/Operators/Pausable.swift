@@ -116,7 +116,7 @@ class PausableSink<Element, Pauser>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) { submit(.source(event)) }
 
-  final func submit(_ signal: Signal) { drain.submit(signal) { self.handle($0) } }
+  final func submit(_ signal: Signal) { drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
   private func handle(_ signal: Signal) {
     if isDisposed { return }

@@ -75,7 +75,7 @@ class RetryWhenSink<Element, Failure, Trigger>: Sink<Element, Element> {
   final func notify(_ event: Event<Trigger>) { submit(.trigger(event)) }
 
   @inline(__always) private final func submit(_ input: RetryWhenInput<Element, Trigger>) {
-    drain.submit(input) { if !self.isDisposed { self.handle($0) } }
+    drain.submit(input) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.handle(item) } } }
   }
 
   func handle(_ input: RetryWhenInput<Element, Trigger>) {

@@ -31,7 +31,7 @@ class TimedSink<Parameters, Element, Output, Input: TimerInput>: Sink<Element, O
 
   /// Hands `input` to `handle` once the drain gets to it, unless the sink is disposed by then.
   @inline(__always) final func submit(_ input: Input) {
-    drain.submit(input) { if !self.isDisposed { self.handle($0) } }
+    drain.submit(input) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.handle(item) } } }
   }
 
   /// The operator's logic, for one input at a time.

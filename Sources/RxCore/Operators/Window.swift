@@ -71,7 +71,7 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
   /// Not gated by `isDisposed` (see the type's comment).
-  final func submit(_ input: TimedInput<Element, UInt64>) { drain.submit(input) { self.handle($0) } }
+  final func submit(_ input: TimedInput<Element, UInt64>) { drain.submit(input) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
   /// Wants more while the source subscription lives, not only while the outer one does.
   override var wantsNoMoreEvents: Bool { refCount.isDisposed }
