@@ -1313,6 +1313,60 @@ static void subject_behavior_value_read_from_another_thread_while_emitting_body(
   rx_release(s);
 }
 
+/* A reader that starts while the subject is already emitting: its first rx_subject_value
+   switches the subject's swaps from lock-free to locked (a handshake with the emitting
+   thread). Every value it reads must be whole: one of the two that were sent. */
+typedef struct late_reader {
+  rx_subject *s;
+  rx_value boxed;
+  atomic_int go, done;
+  int64_t reads, bad;
+} late_reader;
+
+static void *read_values_late(void *arg) {
+  late_reader *r = arg;
+  while (!atomic_load(&r->go)) sched_yield();
+  while (!atomic_load(&r->done) || r->reads == 0) {
+    rx_value v;
+    if (rx_subject_value(r->s, &v, NULL) != RX_OK) FAIL("rx_subject_value failed");
+    if (v.kind == RX_STRING) {
+      if (v.i != r->boxed.i || strcmp(rx_value_string(v), "boxed") != 0) r->bad++;
+    } else if (v.kind != RX_INT || v.i < 0) {
+      r->bad++;
+    }
+    rx_value_release(v);
+    r->reads++;
+  }
+  return NULL;
+}
+
+RX_TEST(subject_behavior_first_value_read_while_emitting_plain_and_boxed) {
+  int64_t before = rx_debug_live_objects();
+  rx_value boxed = rx_string("boxed");
+  int64_t rounds = subj_scale(40, 10), n = subj_scale(20000, 100);
+  for (int64_t round = 0; round < rounds; round++) {
+    rx_subject *s = rx_behavior_subject_new(RX_INT(0));
+    late_reader r = {.s = s, .boxed = boxed};
+    pthread_t t;
+    CHECK_EQ(pthread_create(&t, NULL, read_values_late, &r), 0);
+    for (int64_t i = 1; i <= n; i++) {
+      if (i == n / 4) atomic_store(&r.go, 1);
+      CHECK_OK(rx_subject_on_next(s, (i & 1) ? boxed : RX_INT(i)));
+    }
+    atomic_store(&r.done, 1);
+    pthread_join(t, NULL);
+    CHECK(r.reads > 0);
+    CHECK_EQ(r.bad, 0);
+    rx_value v;
+    CHECK_OK(rx_subject_value(s, &v, NULL));
+    CHECK_EQ((int)v.kind, (int)RX_INT);
+    CHECK_EQ(v.i, n);
+    rx_release(s);
+  }
+  rx_value_release(boxed);
+  CHECK_EQ(rx_debug_live_objects(), before);
+}
+
 static void string_payload_next(void *ctx, rx_value v) {
   if (v.kind != RX_STRING || strcmp(rx_value_string(v), "payload") != 0) FAIL("bad payload");
   atomic_fetch_add((atomic_long *)ctx, 1);

@@ -80,11 +80,22 @@ public func rx_subject_on_next(_ subject: UnsafeMutablePointer<rx_subject>?, _ v
   return subjectOnNext(subject, value)
 }
 
-/// An integer into a subject of another kind than publish: one witness call.
+/// An integer into a subject of another kind than publish.
 @inline(never)
 private func intoOtherKind(_ h: Unmanaged<SubjectHandle>, _ i: Int64) -> rx_status {
-  let outcome = h._withUnsafeGuaranteedRef { $0.core.emitNext(.int(i)) }
+  let outcome = h._withUnsafeGuaranteedRef { emitNextDirect($0, .int(i)) }
   return outcome == .accepted ? RX_OK : status(outcome, "rx_subject_on_next")
+}
+
+/// `emitNext` on the concrete subject of a handle that is not a publish subject's.
+@inline(__always)
+private func emitNextDirect(_ h: SubjectHandle, _ v: borrowing RxValue) -> SubjectOutcome {
+  switch h.direct {
+  case .behavior(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(v) }
+  case .replay(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(v) }
+  case .async(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(v) }
+  case .other: return h.core.emitNext(v)
+  }
 }
 
 @inline(never)
@@ -111,7 +122,7 @@ private func subjectOnNext(_ subject: UnsafeMutablePointer<rx_subject>?, _ value
 private func emitNext(_ h: Unmanaged<SubjectHandle>, _ v: RxValue) -> rx_status {
   let outcome = h._withUnsafeGuaranteedRef { h in
     if let publish = h.publish { return publish._withUnsafeGuaranteedRef { $0.emitNext(v) } }
-    return h.core.emitNext(v)
+    return emitNextDirect(h, v)
   }
   return status(outcome, "rx_subject_on_next")
 }

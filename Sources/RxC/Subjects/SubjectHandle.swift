@@ -26,10 +26,20 @@ final class SubjectHandle: Handle {
   let sort: Sort
   /// A `let`, so rx_subject_on_* reach it without retain/release.
   let core: any AbiSubject
-  /// The same subject when it is a publish subject: rx_subject_on_next calls it directly
+  /// The same subject when it is a publish subject (or a publish relay's subject, which is
+  /// what the relay accepts into): rx_subject_on_next calls it directly
   /// (inlined, no witness call, no SubjectOp when its drain is idle).
   /// Unmanaged: `core` keeps it alive, and a strong load would cost a retain/release pair.
   let publish: Unmanaged<PublishSubject<RxValue>>?
+  /// The same for the other sorts: the concrete subject an element goes to (a relay's own
+  /// subject, whose `emitNext` is the relay's `accept`), called without a witness call.
+  let direct: Direct
+  enum Direct {
+    case behavior(Unmanaged<BehaviorSubject<RxValue>>)
+    case replay(Unmanaged<ReplaySubject<RxValue>>)
+    case async(Unmanaged<AsyncSubject<RxValue>>)
+    case other
+  }
   /// What rx_subject_as_observable lends out. It holds one C reference of its own, dropped
   /// when this subject handle is destroyed; a caller that retained it keeps it usable (it
   /// then behaves as a disposed subject).
@@ -39,7 +49,17 @@ final class SubjectHandle: Handle {
   init(_ sort: Sort, _ core: any AbiSubject) {
     self.sort = sort
     self.core = core
-    publish = (core as? PublishSubject<RxValue>).map { Unmanaged.passUnretained($0) }
+    publish = ((core as? PublishSubject<RxValue>) ?? (core as? PublishRelay<RxValue>)?.acceptingSubject)
+      .map { Unmanaged.passUnretained($0) }
+    if let s = (core as? BehaviorSubject<RxValue>) ?? (core as? BehaviorRelay<RxValue>)?.acceptingSubject {
+      direct = .behavior(Unmanaged.passUnretained(s))
+    } else if let s = (core as? ReplaySubject<RxValue>) ?? (core as? ReplayRelay<RxValue>)?.acceptingSubject {
+      direct = .replay(Unmanaged.passUnretained(s))
+    } else if let s = core as? AsyncSubject<RxValue> {
+      direct = .async(Unmanaged.passUnretained(s))
+    } else {
+      direct = .other
+    }
     subjectObservable = SubjectObservable(core, publish: publish)
     observableHandle = ObservableHandle(subjectObservable, sort: .subject)
     _ = observableHandle.toC()

@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Holds a current value: each new subscriber gets it first, then every later event
@@ -14,10 +15,18 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     @usableFromInline init(_ value: Element) { self.value = value }
   }
 
-  /// Guards `current` (see `SpinLock`): `value()` readers and the drain handler only copy
-  /// or swap under it.
+  /// Guards `current` (see `SpinLock`) once `value()` has been called: readers and the drain
+  /// handler then copy or swap under it. Until then nobody but the drain handler touches
+  /// `current`, and `takeNext` swaps without the lock (an atomic read-modify-write per event,
+  /// the most this subject pays per event otherwise). The first reader switches the subject
+  /// to the locked mode for good, in a handshake with the drain (`readers`, `writing`).
   @usableFromInline let currentLock = SpinLock()
   @usableFromInline var current: Current
+  /// 0 until `value()` is first called; 1 while that reader switches the subject over; 2 once
+  /// every writer takes `currentLock`.
+  @usableFromInline let readers = Atomic<Int>(0)
+  /// True while `takeNext` swaps without the lock (drain-owned: plain stores on x86-64).
+  @usableFromInline let writing = Atomic<Bool>(false)
 
   @inlinable public init(value: Element) {
     current = Current(value)
@@ -28,6 +37,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
   /// `RxError.disposed` after `dispose()`; after completion it is still the last value.
   public func value() throws -> Element {
     if SubjectFlags.isDisposed(flags) { throw RxError.disposed }
+    if readers.load(ordering: .acquiring) != 2 { lockWriters() }
     currentLock.lock()
     let c = current
     currentLock.unlock()
@@ -36,15 +46,38 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
     return c.value
   }
 
+  /// The reader's side of the handshake (docs/CONCURRENCY.md): after the heavy fence a
+  /// writer either is seen inside its unlocked swap (and waited for) or sees `readers` and
+  /// takes the lock. Later readers wait until the first one is through.
+  @inline(never)
+  func lockWriters() {
+    if readers.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+      AsymmetricFence.heavySide()
+      while writing.load(ordering: .acquiring) { _ = sched_yield() }
+      readers.store(2, ordering: .releasing)
+    } else {
+      while readers.load(ordering: .acquiring) != 2 { _ = sched_yield() }
+    }
+  }
+
   // The hooks of `SubjectHandling`, drain-owned.
 
   @inlinable
   public func takeNext(_ element: borrowing Element) {
     // Swap, so the old value is released after the lock (its destructor may be user code).
     var previous = copy element
-    currentLock.lock()
-    swap(&current.value, &previous)
-    currentLock.unlock()
+    // The writer's side of the handshake: mark the swap, then look for a reader.
+    writing.store(true, ordering: .relaxed)
+    AsymmetricFence.lightSide()
+    if readers.load(ordering: .acquiring) == 0 {
+      swap(&current.value, &previous)
+      writing.store(false, ordering: .releasing)
+    } else {
+      writing.store(false, ordering: .releasing)
+      currentLock.lock()
+      swap(&current.value, &previous)
+      currentLock.unlock()
+    }
     observers.deliverNext(element)
   }
 

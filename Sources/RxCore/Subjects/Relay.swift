@@ -16,6 +16,10 @@ public class Relay<Subject: SubjectKind>: Observable<Subject.Element>, Cancelabl
   @inlinable @discardableResult
   public final func accept(_ element: borrowing Element) -> SubjectOutcome { subject.emitNext(element) }
 
+  /// The subject this relay accepts into: its `emitNext` is `accept`, and subscribing to
+  /// it is subscribing to the relay (for a caller that dispatches on the concrete subject).
+  @inlinable public final var acceptingSubject: Subject { subject }
+
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     subject.shared.attach(observer)
   }
