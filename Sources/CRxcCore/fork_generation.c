@@ -3,6 +3,8 @@
  * it on its scheduling paths: libdispatch does not work in a forked child, so there the
  * schedulers run on threads of their own, started lazily. */
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "rxc_core.h"
 
 unsigned long rxc_fork_generation_value;
@@ -13,4 +15,19 @@ static void rxc_fork_child(void) {
 
 __attribute__((constructor)) static void rxc_fork_generation_init(void) {
   pthread_atfork(NULL, NULL, rxc_fork_child);
+}
+
+/* The kernel's test for the initial thread (its thread id is the process id), remembered
+ * per thread: two system calls the first time a thread asks in each fork generation (a
+ * forked child's only thread is its initial one), none after. */
+static __thread unsigned long rxc_initial_checked_in; /* generation + 1; 0: never */
+static __thread int rxc_initial;
+
+int rxc_thread_is_initial(void) {
+  unsigned long g = rxc_fork_generation() + 1;
+  if (rxc_initial_checked_in != g) {
+    rxc_initial = syscall(SYS_gettid) == getpid();
+    rxc_initial_checked_in = g;
+  }
+  return rxc_initial;
 }

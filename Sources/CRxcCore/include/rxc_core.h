@@ -31,6 +31,10 @@ extern unsigned long rxc_fork_generation_value;
 static inline unsigned long rxc_fork_generation(void) {
   return __atomic_load_n(&rxc_fork_generation_value, __ATOMIC_RELAXED);
 }
+
+/* fork_generation.c: 1 on the process's initial thread (in a forked child: the thread that
+   forked), else 0. */
+int rxc_thread_is_initial(void);
 /* Swift runtime entry points (libswiftCore exports them with the C calling convention), for
  * UnownedRef: a strong reference only if the object is not deinitializing (NULL otherwise),
  * and the unowned count that keeps an object's memory, not its life. */

@@ -1,3 +1,4 @@
+import CRxcCore
 import Glibc
 import Synchronization
 
@@ -20,7 +21,7 @@ public enum MainThread {
     if bits != 0, let raw = UnsafeRawPointer(bitPattern: bits) {
       return unsafeBitCast(raw, to: Provider.self)() == UInt(pthread_self())
     }
-    return rxcore_gettid() == getpid()
+    return rxc_thread_is_initial() != 0
   }
 }
 
