@@ -14,6 +14,8 @@ check-metadata: all
 	@$(ENSURE) valgrind:valgrind
 	$(Q)$(MAKE) --no-print-directory NO_SWIFT_BUILD=1 $(PERF_DIR)/workloads
 	@mkdir -p $(LOGS)
+	@echo "  GUARD   every Value observer takes .next by pointer (no store-forwarding stall per hop)"
+	$(Q)python3 scripts/check-leaves.py Sources
 	@echo "  GUARD   runtime type lookups per event, per operator (callgrind, $(PERF_DIR)/metadata.md)"
 	$(Q)set -o pipefail; python3 Tests/perf/metadata_guard.py $(PERF_DIR)/workloads \
 	    --table $(PERF_DIR)/metadata.md 2>&1 | tee $(LOGS)/check-metadata.log

@@ -36,6 +36,8 @@ final class CFlatMapSink: FlatMapSink<RxValue, RxValue> {
   // The Value leaf's overrides (see the core's ValueFlatMapSink): the generic bodies inline
   // specialized, and fusion is the core's.
   override func on(_ event: Event<RxValue>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { super.on(.next(RxValue.copy(at: element))) }
   override func dispose() { super.dispose() }
   override func makeInner() -> FlatMapInner<RxValue, RxValue> { ValueFlatMapInner(parent: self) }
   override func makeJust(_ element: RxValue) -> Observable<RxValue> { ValueJust(element) }
