@@ -39,6 +39,8 @@ class UsingSink<Element>: Sink<Element, Element> {
     return BinaryDisposable(source.subscribe(self), resource)
   }
 
+  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
+  /// without this body, so keep the two in step.
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
@@ -77,5 +79,5 @@ final class ValueUsingObservable: UsingObservable<Value> {
 final class ValueUsingSink: UsingSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

@@ -46,6 +46,8 @@ class CatchSink<Element>: ContinuingSink<Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
+  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
+  /// without this body, so keep the two in step.
   override func on(_ event: Event<Element>) {
     if isDisposed { return }
     switch event {
@@ -75,6 +77,6 @@ final class ValueCatchProducer: CatchProducer<Value> {
 final class ValueCatchSink: CatchSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
   override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -29,6 +29,8 @@ class ContinuationProxy<Element>: Observer<Element> {
   let parent: Sink<Element, Element>
   init(parent: Sink<Element, Element>) { self.parent = parent }
 
+  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
+  /// without this body, so keep the two in step.
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { parent.forwardTerminal(event) } else { parent.forwardOn(event) }
   }
@@ -42,7 +44,7 @@ class ContinuationProxy<Element>: Observer<Element> {
 final class ValueContinuationProxy: ContinuationProxy<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.forwardNext(at: element) }
   override func dropped() { super.dropped() }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

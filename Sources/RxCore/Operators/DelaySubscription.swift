@@ -18,6 +18,8 @@ public class DelaySubscription<Element>: TimedProducer<Element> {
 }
 
 class DelaySubscriptionSink<Element>: Sink<Element, Element> {
+  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
+  /// without this body, so keep the two in step.
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
@@ -52,5 +54,5 @@ final class ValueDelaySubscriptionProducer: DelaySubscription<Value> {
 final class ValueDelaySubscriptionSink: DelaySubscriptionSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

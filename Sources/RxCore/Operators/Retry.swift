@@ -61,6 +61,8 @@ class RetrySink<Element>: Sink<Element, Element> {
     }
   }
 
+  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
+  /// without this body, so keep the two in step.
   override func on(_ event: Event<Element>) {
     if isDisposed { return }
     switch event {
@@ -90,5 +92,5 @@ final class ValueRetryProducer: RetryProducer<Value> {
 final class ValueRetrySink: RetrySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

@@ -42,6 +42,8 @@ class StartWithProducer<Element>: Producer<Element> {
 }
 
 class StartWithSink<Element>: Sink<Element, Element> {
+  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
+  /// without this body, so keep the two in step.
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
@@ -59,5 +61,5 @@ final class ValueStartWithProducer: StartWithProducer<Value> {
 final class ValueStartWithSink: StartWithSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

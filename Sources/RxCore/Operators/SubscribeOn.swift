@@ -37,6 +37,8 @@ open class SubscribeOnSink<Element>: Sink<Element, Element> {
   }
 
   @inlinable
+  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
+  /// without this body, so keep the two in step.
   open override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
@@ -89,5 +91,5 @@ final class ValueSubscribeOnProducer: SubscribeOn<Value> {
 final class ValueSubscribeOnSink: SubscribeOnSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }
