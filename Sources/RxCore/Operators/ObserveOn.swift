@@ -136,9 +136,10 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     (head, tail) = Queue.make()
     super.init(observer: observer, cancel: cancel)
     // The pending run holds a reference (taken in scheduleDrain), so the trigger need not.
-    trigger = scheduler.makeTrigger { [unowned(unsafe) self] in
-      self.drainLoop()
-      Unmanaged.passUnretained(self).release()
+    // Unmanaged: an unowned(unsafe) capture is retained around the call all the same.
+    trigger = scheduler.makeTrigger { [me = Unmanaged.passUnretained(self)] in
+      me._withUnsafeGuaranteedRef { $0.drainLoop() }
+      me.release()
     }
     // A scheduler that runs on the caller's thread (immediate, trampoline) has no producer
     // to wait for.

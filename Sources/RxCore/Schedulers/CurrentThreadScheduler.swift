@@ -42,13 +42,21 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     scheduleAfter(0, action)
   }
 
-  /// The trampoline's own path for recurring work: run inline (no disposable to make and
-  /// keep) or queued behind the running action.
+  /// The trampoline's own path for recurring work: run inline (no disposable to make,
+  /// return and let go of) or queued behind the running action.
   public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? {
-    { [self] in _ = scheduleAfter(0, action) }
+    { [self] in _ = runOrQueue(after: 0, action) }
   }
 
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+    runOrQueue(after: delay, action) ?? NopDisposable.shared
+  }
+
+  /// Runs `action` at once, with whatever it queues after it, when this thread's trampoline
+  /// is idle (nil: nothing is left to dispose); queues it behind the running action
+  /// otherwise (the queued item).
+  @inline(__always)
+  private func runOrQueue(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction? {
     Self.threadQueue._withUnsafeGuaranteedRef { q in
       if q.active {
         let item = ScheduledAction(action)
@@ -64,7 +72,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
         MonotonicClock.sleep(until: due)
         item.run()
       }
-      return NopDisposable.shared
+      return nil
     }
   }
 }
