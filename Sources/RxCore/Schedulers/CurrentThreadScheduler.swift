@@ -38,6 +38,8 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 
   public override var supportsPeriodic: Bool { false }
 
+  public override var runsActionsInlineNow: Bool { Self.isScheduleRequired }
+
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
     scheduleAfter(0, action)
   }

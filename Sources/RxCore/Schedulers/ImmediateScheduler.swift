@@ -12,6 +12,8 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
 
   public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? { action }
 
+  public override var runsActionsInlineNow: Bool { true }
+
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay > 0 { MonotonicClock.sleep(until: MonotonicClock.deadline(after: delay, from: now)) }
     action()

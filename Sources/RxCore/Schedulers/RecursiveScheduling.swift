@@ -6,7 +6,8 @@ import Synchronization
 /// it is scheduled again, so other work on a serial scheduler runs between two steps;
 /// disposing `pending` cancels the next one. A scheduler that runs the action at once on
 /// the scheduling thread (immediate, or current-thread outside a trampoline) gets a loop
-/// here instead of a recursion as deep as the number of steps.
+/// here instead of a recursion as deep as the number of steps; when it says so beforehand
+/// (`Scheduler.runsActionsInlineNow`) the loop schedules nothing at all per step.
 public final class RecursiveScheduling: @unchecked Sendable {
   let scheduler: Scheduler
   /// The scheduled next step: the subscription to hand back from `run`.
@@ -17,6 +18,11 @@ public final class RecursiveScheduling: @unchecked Sendable {
   /// Schedules `step`, and again after each run that returns true.
   public func start(_ step: @escaping () -> Bool) {
     while true {
+      if scheduler.runsActionsInlineNow {
+        // What scheduling the step would do, without the action, its check and its slot.
+        if pending.isDisposed || !step() { return }
+        continue
+      }
       let once = InlineCheck()
       pending.setScheduled {
         scheduler.schedule { [self] in

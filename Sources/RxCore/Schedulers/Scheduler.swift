@@ -30,6 +30,12 @@ open class Scheduler: @unchecked Sendable {
   /// Its runs cannot be cancelled: the action checks for itself whether work is left.
   open func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? { nil }
 
+  /// True when `schedule` called now, on this thread, would run its action at once, before
+  /// it returns (immediate; current-thread outside a trampoline). A source that schedules
+  /// one step per element asks it instead of scheduling a step that runs inline
+  /// (`RecursiveScheduling`). False when unknown.
+  open var runsActionsInlineNow: Bool { false }
+
   /// Runs `action` once, `delay` ns from now (negative is zero).
   open func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     preconditionFailure("Scheduler.scheduleAfter is abstract")
