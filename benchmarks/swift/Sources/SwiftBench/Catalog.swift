@@ -57,6 +57,24 @@ func catalogMain(_ impls: [CatalogImpl], _ args: [String]) {
   }
 }
 
+/// `SwiftBench --catalog-count N [--impl NAME] name...`: what each body delivers for n events,
+/// to compare with `workloads N name...` (the C workloads print the same count).
+func catalogCountMain(_ impls: [CatalogImpl], _ args: [String]) {
+  var args = args
+  guard let n = args.first.flatMap(Int.init) else { usage() }
+  args.removeFirst()
+  var only: String?
+  if args.first == "--impl", args.count >= 2 {
+    only = args[1]
+    args.removeFirst(2)
+  }
+  for name in args {
+    for impl in impls where only == nil || only == impl.name {
+      if let body = impl.bodies[name] { print("COUNT \(name) \(impl.name) \(body(n))") }
+    }
+  }
+}
+
 /// Four threads emitting n/4 events each into one subject with one subscriber, released
 /// together; the time is the body's, thread creation included (ns per event = wall time / n).
 let contendedThreads = 4
