@@ -90,8 +90,8 @@ enum RxSwiftCatalog {
     }
   }
 
-  /// subject -> groupBy(key) -> a counter per group, subscribed as the group arrives (after
-  /// reading its key, as the C workload does).
+  /// subject -> groupBy(key) -> a counter per group, subscribed as the group arrives; a fifth
+  /// group fails the run, as in the C workload.
   static func groupBy<K: Hashable>(_ key: @escaping (Int64) -> K) -> CatalogBody {
     { n in
       let s = PublishSubject<Int64>(), c = RxCount<Int64>()
