@@ -668,4 +668,9 @@ def main():
 
 
 if __name__ == "__main__":
+    # No options, only the environment knobs above: an argument (--help, a workload name)
+    # prints them instead of starting a run of many minutes that rewrites RESULTS.md.
+    if len(sys.argv) > 1:
+        print(__doc__)
+        sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
     main()

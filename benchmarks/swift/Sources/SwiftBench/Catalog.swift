@@ -34,15 +34,8 @@ private func sizeFor(_ maxMs: Double, _ nsPerEvent: Double) -> Int {
 /// `SwiftBench --catalog MS [--impl NAME] name...`: per workload and implementation, the
 /// warm-ups and the one timed run of `workloads --time MS`.
 func catalogMain(_ impls: [CatalogImpl], _ args: [String]) {
-  var args = args
-  guard let ms = args.first.flatMap(Double.init) else { usage() }
-  args.removeFirst()
-  var only: String?
-  if args.first == "--impl", args.count >= 2 {
-    only = args[1]
-    args.removeFirst(2)
-  }
-  for name in args {
+  let (ms, only, names) = catalogArgs(args)
+  for name in names {
     for impl in impls where only == nil || only == impl.name {
       guard let body = impl.bodies[name] else {
         print("RESULT \(name) \(impl.name) n/a (\(impl.missing[name] ?? "not written"))")
@@ -55,6 +48,30 @@ func catalogMain(_ impls: [CatalogImpl], _ args: [String]) {
       fflush(stdout)
     }
   }
+}
+
+/// `SwiftBench --catalog-count N [--impl NAME] name...`: what each body delivers for n events,
+/// to compare with `workloads N name...` (the C workloads print the same count).
+func catalogCountMain(_ impls: [CatalogImpl], _ args: [String]) {
+  let (n, only, names) = catalogArgs(args)
+  for name in names {
+    for impl in impls where only == nil || only == impl.name {
+      if let body = impl.bodies[name] { print("COUNT \(name) \(impl.name) \(body(Int(n)))") }
+    }
+  }
+}
+
+/// The arguments of both: a number (ms or events), then [--impl NAME], then workload names.
+private func catalogArgs(_ args: [String]) -> (Double, String?, [String]) {
+  var args = args
+  guard let number = args.first.flatMap(Double.init) else { usage() }
+  args.removeFirst()
+  var only: String?
+  if args.first == "--impl", args.count >= 2 {
+    only = args[1]
+    args.removeFirst(2)
+  }
+  return (number, only, args)
 }
 
 /// Four threads emitting n/4 events each into one subject with one subscriber, released

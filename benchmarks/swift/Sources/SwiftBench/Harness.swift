@@ -110,6 +110,7 @@ func run(_ w: Workload, _ impl: String, _ body: Body, n: Int, runs: Int) {
 func usage() -> Never {
   print("usage: SwiftBench [--runs R] [--scale S] [--max-ms T] [--warm 1] [--workload W1..W9] [--n N] [--impl rxcore|opencombine]")
   print("       SwiftBench --catalog MS [--impl rxcore|opencombine|rxswift] name...   (names: build/bench/workloads --list)")
+  print("       SwiftBench --catalog-count N [--impl rxcore|opencombine|rxswift] name...   (events delivered for N sent)")
   exit(1)
 }
 

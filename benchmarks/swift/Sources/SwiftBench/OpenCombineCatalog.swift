@@ -1,3 +1,4 @@
+import Glibc
 import OpenCombine
 
 /// The catalog on OpenCombine 0.14.0 with Int64 payloads, wherever it has the operator (the
@@ -68,6 +69,20 @@ final class OCVirtualScheduler: OpenCombine.Scheduler {
       }
     }
     clock = end
+  }
+}
+
+/// The error of the failed source that catch_with and timeout_to recover from.
+struct OCFailure: Error {}
+
+/// print(to:)'s stream for the debug rows: a C stream on /dev/null (debug, as the C workload
+/// writes its lines) or nothing at all (debug_callback, whose C callback ignores them).
+final class OCLineSink: TextOutputStream {
+  private let file: UnsafeMutablePointer<FILE>?
+  init(devNull: Bool) { file = devNull ? fopen("/dev/null", "w") : nil }
+  deinit { if let file { fclose(file) } }
+  func write(_ string: String) {
+    if let file { fputs(string, file) }
   }
 }
 
@@ -194,6 +209,26 @@ enum OpenCombineCatalog {
       k.cancel()
       return c.count
     },
+    "map_filter_map": op { $0.map { $0 &+ 1 }.filter { _ in true }.map { $0 &+ 1 } },
+    "default_if_empty": op { $0.replaceEmpty(with: 0) },
+    "compact_map": op { $0.compactMap { $0 % 2 != 0 ? $0 &+ 1 : nil } },
+    // The subject is the fallback of a failed source, as in the C workload.
+    "catch_with": op { s in Fail<Int64, OCFailure>(error: OCFailure()).catch { _ in s } },
+    "flat_map_max": op { $0.flatMap(maxPublishers: .max(2)) { [$0, $0].publisher } },
+    "flat_map_max_just": op { $0.flatMap(maxPublishers: .max(1)) { Just($0) } },
+    "debug": op { $0.print("w", to: OCLineSink(devNull: true)) },
+    "debug_callback": op { $0.print("w", to: OCLineSink(devNull: false)) },
+    // merge: flatMap over the sources (0.14.0 has no Merge); merge_max with one at a time.
+    "merge": two { [$0, $1].publisher.flatMap { $0 } },
+    "merge_max": two { [$0, $1].publisher.flatMap(maxPublishers: .max(1)) { $0 } },
+    // skip/take for a duration: drop/prefix until a delayed Just fires.
+    "skip_duration": timed { $0.drop(untilOutputFrom: Just(0).delay(for: .init(500), scheduler: $1)) },
+    "take_duration": timed { $0.prefix(untilOutputFrom: Just(0).delay(for: .init(1_000_000), scheduler: $1)) },
+    // Times out after the first event and continues with the same subject.
+    "timeout_to": timed { s, vs in
+      s.setFailureType(to: OCFailure.self).timeout(.init(500), scheduler: vs, customError: { OCFailure() })
+        .catch { _ in s }
+    },
     "subscribe_dispose_subject": subscribeDispose { $0 },
     "subscribe_dispose_map": subscribeDispose { $0.map { $0 &+ 1 } },
     "just_map_subscribe": { n in
@@ -202,7 +237,11 @@ enum OpenCombineCatalog {
       return c.count
     },
     "range_map_filter_scan": { n in drain((0..<Int64(n)).publisher.map { $0 &+ 1 }.filter { _ in true }.scan(0, &+)) },
+    "range_map": { n in drain((0..<Int64(n)).publisher.map { $0 &+ 1 }) },
     "of": { n in drain(Array(0..<Int64(n)).publisher) },
+    // A Sequence publisher of an endless sequence, prefixed; and of an unfolding one.
+    "repeat_element_take": { n in drain(sequence(first: Int64(1)) { $0 }.publisher.prefix(n)) },
+    "generate": { n in drain(sequence(first: Int64(0)) { $0 &+ 1 < Int64(n) ? $0 &+ 1 : nil }.publisher) },
     "share_10": { n in
       let s = PassthroughSubject<Int64, Never>(), o = s.share(), cs = (0..<10).map { _ in OCCount() }
       let ks = cs.map { sink(o, $0) }
@@ -236,9 +275,24 @@ enum OpenCombineCatalog {
     "materialize": "no materialize", "dematerialize": "no dematerialize",
     "share_replay": "no share(replay:)", "replay_ref_count": "no replay multicast",
     "driver": "no Driver", "delay_subscription": "no delaySubscription",
-    "merge": "no merge in 0.14.0", "combine": "no combineLatest in 0.14.0",
+    "combine": "no combineLatest in 0.14.0",
     "with_latest": "no withLatestFrom", "sample": "no sample", "amb": "no amb",
     "buffer_time": "no collect(.byTime) in 0.14.0",
     "interval": "Timer publisher is Foundation's (OpenCombineFoundation)",
+    "subject_replay_relay": "no relays", "switch_if_empty": "no switchIfEmpty",
+    "enumerated": "no enumerated", "take_while_inclusive": "prefix(while:) has no inclusive form",
+    "take_until_predicate": "no prefix(until:) predicate", "using": "no using",
+    "flat_map_first": "no flatMapFirst", "retry_when": "no retry(when:)",
+    "do_with_hooks": "handleEvents has no after-output hook", "share_forever": "no share(replay:)",
+    "replay_all_ref_count": "no replay multicast", "multicast_ref_count": "no replay subject to multicast through",
+    "signal": "no Signal", "observe_on_bounded": "no bounded receive(on:)",
+    "observe_on_bounded_full": "no bounded receive(on:)", "pausable": "no pausable",
+    "pausable_buffered": "no pausable", "rate_limit": "no rate limit", "rate_limit_full": "no rate limit",
+    "retry_backoff": "no retry with backoff", "window": "no window",
+    "group_by": "no groupBy", "group_by_string_keys": "no groupBy",
+    "subscribe_dispose_single": "no Single", "subscribe_dispose_using": "no using",
+    "just_as_single": "no Single", "just_as_maybe": "no Maybe",
+    "subscribe_dispose_as_completable": "no Completable", "just_subscribe_single": "no Single",
+    "just_subscribe_maybe": "no Maybe", "ignore_subscribe_completable": "no Completable",
   ])
 }

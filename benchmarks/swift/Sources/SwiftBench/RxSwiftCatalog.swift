@@ -81,6 +81,52 @@ enum RxSwiftCatalog {
     return c.count
   }
 
+  /// just(i) -> make -> subscribe + dispose, per lifecycle.
+  static func justThen<R>(_ make: @escaping (Observable<Int64>) -> Observable<R>) -> CatalogBody {
+    { n in
+      let c = RxCount<R>()
+      for k in 0..<Int64(n) { make(.just(k)).subscribe(c).dispose() }
+      return c.count
+    }
+  }
+
+  /// subject -> groupBy(key) -> a counter per group, subscribed as the group arrives; a fifth
+  /// group fails the run, as in the C workload.
+  static func groupBy<K: Hashable>(_ key: @escaping (Int64) -> K) -> CatalogBody {
+    { n in
+      let s = PublishSubject<Int64>(), c = RxCount<Int64>()
+      var groups: [Disposable] = []
+      let d = s.groupBy(keySelector: key).subscribe(onNext: { g in
+        if groups.count == 4 {
+          print("bench: rxswift group_by: a fifth group (\(g.key))")
+          exit(2)
+        }
+        groups.append(g.subscribe(c))
+      })
+      for k in 0..<Int64(n) { s.onNext(k) }
+      s.onCompleted()
+      d.dispose()
+      groups.forEach { $0.dispose() }
+      return c.count
+    }
+  }
+
+  /// debug() prints to standard output only: the body runs with it on /dev/null (the C
+  /// workload's debug writes to /dev/null too), and the RESULT lines stay on the terminal.
+  static func stdoutDiscarded(_ body: @escaping CatalogBody) -> CatalogBody {
+    { n in
+      fflush(stdout)
+      let saved = dup(1), null = open("/dev/null", O_WRONLY)
+      dup2(null, 1)
+      close(null)
+      let delivered = body(n)
+      fflush(stdout)
+      dup2(saved, 1)
+      close(saved)
+      return delivered
+    }
+  }
+
   static let bodies: [String: CatalogBody] = [
     "subject_publish": subject({ PublishSubject<Int64>() }, { $0.onNext($1) }, { $0.onCompleted() }),
     "subject_behavior": subject({ BehaviorSubject<Int64>(value: 0) }, { $0.onNext($1) }, { $0.onCompleted() }),
@@ -145,8 +191,68 @@ enum RxSwiftCatalog {
       d.dispose()
       return c.count
     },
+    "subject_replay_relay": subject({ ReplayRelay<Int64>.create(bufferSize: 10) }, { $0.accept($1) }, { _ in }),
+    "map_filter_map": op { $0.map { $0 &+ 1 }.filter { _ in true }.map { $0 &+ 1 } },
+    "default_if_empty": op { $0.ifEmpty(default: 0) },
+    // The subject is the fallback of an empty source, as in the C workload.
+    "switch_if_empty": op { Observable<Int64>.empty().ifEmpty(switchTo: $0) },
+    "enumerated": op { $0.enumerated() },
+    "compact_map": op { $0.compactMap { $0 % 2 != 0 ? $0 &+ 1 : nil } },
+    "take_while_inclusive": op { $0.take(while: { _ in true }, behavior: .inclusive) },
+    "take_until_predicate": op { $0.take(until: { _ in false }, behavior: .inclusive) },
+    "using": op { src in Observable.using({ noResource }, observableFactory: { _ in src }) },
+    // The subject is the fallback of a failed source.
+    "catch_with": op { src in Observable<Int64>.error(RxError.unknown).catch { _ in src } },
+    "flat_map_max": op { $0.map { Observable.from([$0, $0]) }.merge(maxConcurrent: 2) },
+    "flat_map_max_just": op { $0.map { Observable.just($0) }.merge(maxConcurrent: 1) },
+    "flat_map_first": op { $0.flatMapFirst { Observable.just($0) } },
+    "retry_when": op { $0.retry(when: { $0 }) },
+    // The C workload's hooks: on_next and after_next.
+    "do_with_hooks": op { o in
+      let tap = RxCount<Int64>()
+      return o.do(onNext: { _ in tap.count &+= 1 }, afterNext: { _ in tap.count &+= 1 })
+    },
+    "debug": stdoutDiscarded(op { $0.debug("w") }),
+    "share_forever": op { $0.share(replay: 1, scope: .forever) },
+    "replay_all_ref_count": op { $0.replayAll().refCount() },
+    "multicast_ref_count": op { $0.multicast(ReplaySubject<Int64>.create(bufferSize: 2)).refCount() },
+    "merge_max": two { Observable.from([$0, $1]).merge(maxConcurrent: 1) },
+    "skip_duration": timed { $0.skip(.microseconds(500), scheduler: $1) },
+    "take_duration": timed { $0.take(for: .seconds(1), scheduler: $1) },
+    // Times out after the first event and continues with the same subject.
+    "timeout_to": timed { $0.timeout(.microseconds(500), other: $0, scheduler: $1) },
     "subscribe_dispose_subject": subscribeDispose { $0 },
     "subscribe_dispose_map": subscribeDispose { $0.map { $0 &+ 1 } },
+    "subscribe_dispose_single": subscribeDispose { $0.single() },
+    "subscribe_dispose_using": subscribeDispose { src in
+      Observable.using({ noResource }, observableFactory: { _ in src })
+    },
+    "just_as_single": justThen { $0.asSingle().asObservable() },
+    "just_as_maybe": justThen { $0.asMaybe().asObservable() },
+    "just_subscribe_single": { n in
+      let c = RxCount<Int64>()
+      for k in 0..<Int64(n) {
+        Observable.just(k).asSingle().subscribe(onSuccess: { _ in c.count &+= 1 },
+                                                onFailure: { _ in c.count &+= 1 }).dispose()
+      }
+      return c.count
+    },
+    "just_subscribe_maybe": { n in
+      let c = RxCount<Int64>()
+      for k in 0..<Int64(n) {
+        Observable.just(k).asMaybe().subscribe(onSuccess: { _ in c.count &+= 1 }, onError: { _ in c.count &+= 1 },
+                                               onCompleted: { c.count &+= 1 }).dispose()
+      }
+      return c.count
+    },
+    "ignore_subscribe_completable": { n in
+      let c = RxCount<Int64>()
+      for k in 0..<Int64(n) {
+        Observable.just(k).ignoreElements().asCompletable()
+          .subscribe(onCompleted: { c.count &+= 1 }, onError: { _ in c.count &+= 1 }).dispose()
+      }
+      return c.count
+    },
     "just_map_subscribe": { n in
       let c = RxCount<Int64>()
       for k in 0..<Int64(n) { Observable.just(k).map { $0 &+ 1 }.subscribe(c).dispose() }
@@ -155,6 +261,7 @@ enum RxSwiftCatalog {
     "range_map_filter_scan": { n in
       drain(Observable<Int64>.range(start: 0, count: Int64(n)).map { $0 &+ 1 }.filter { _ in true }.scan(0, accumulator: &+))
     },
+    "range_map": { n in drain(Observable<Int64>.range(start: 0, count: Int64(n)).map { $0 &+ 1 }) },
     "of": { n in drain(Observable.from(Array(0..<Int64(n)))) },
     "share_10": { n in
       let s = PublishSubject<Int64>(), o = s.asObservable().share(), cs = (0..<10).map { _ in RxCount<Int64>() }
@@ -171,18 +278,50 @@ enum RxSwiftCatalog {
       d.dispose()
       return c.count
     },
+    // One window for the whole run (a count never reached, a time span on a scheduler that
+    // never advances), subscribed by the counter as it opens.
+    "window": { n in
+      let hs = HistoricalScheduler(), s = PublishSubject<Int64>(), c = RxCount<Int64>()
+      var windows: [Disposable] = []
+      let d = s.window(timeSpan: .seconds(1_000_000), count: 1 << 40, scheduler: hs)
+        .subscribe(onNext: { windows.append($0.subscribe(c)) })
+      for k in 0..<Int64(n) { s.onNext(k) }
+      s.onCompleted()
+      d.dispose()
+      windows.forEach { $0.dispose() }
+      return c.count
+    },
+    "repeat_element_take": { n in drain(Observable<Int64>.repeatElement(1).take(n)) },
+    "generate": { n in
+      drain(Observable<Int64>.generate(initialState: 0, condition: { $0 < Int64(n) }, iterate: { $0 &+ 1 }))
+    },
+    "group_by": groupBy { $0 & 3 },
+    "group_by_string_keys": groupBy { groupNames[Int($0 & 3)] },
     "range_flat_map_just": { n in drain(Observable<Int64>.range(start: 0, count: Int64(n)).flatMap { Observable.just($0) }) },
     "range_concat_map_of": { n in
       drain(Observable<Int64>.range(start: 0, count: Int64(n)).concatMap { Observable.from([$0, $0]) })
     },
   ]
 
+  static let groupNames = ["north", "east", "south", "west"]
+
+  /// using's resource: nothing to make or release (the C workload's is NULL).
+  final class NoResource: Disposable { func dispose() {} }
+  static let noResource = NoResource()
+
   static let impl = CatalogImpl(name: "rxswift", bodies: bodies, missing: [
     "last": "no last() (take_last is takeLast(1))",
     "buffer": "buffer needs a time span and a scheduler (buffer_time is the row)",
     "driver": "Driver is RxCocoa's (not on Linux)",
+    "signal": "Signal is RxCocoa's (not on Linux)",
     "delay_subscription": "no immediate SchedulerType for a zero delay",
     "contended": "subjects require serialized callers",
+    "debug_callback": "debug() prints to standard output only (debug is the row)",
+    "subscribe_dispose_as_completable": "asCompletable() only for Observable<Never>: no element check",
+    "observe_on_bounded": "no bounded observe(on:)", "observe_on_bounded_full": "no bounded observe(on:)",
+    "pausable": "no pausable", "pausable_buffered": "no pausable",
+    "rate_limit": "no rate limit", "rate_limit_full": "no rate limit",
+    "retry_backoff": "no retry with backoff",
   ])
 }
 #else

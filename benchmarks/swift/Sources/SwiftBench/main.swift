@@ -2,10 +2,15 @@
 // OpenCombine, same output format as benchmarks/c/bench; with --catalog, the catalog of
 // Tests/perf/workloads.c on RxCore, OpenCombine and (when built with it) RxSwift.
 import Glibc
-if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == "--catalog" {
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1].hasPrefix("--catalog") {
   var impls = [RxCoreCatalog.impl, OpenCombineCatalog.impl]
   if let rx = rxSwiftCatalog { impls.append(rx) }
-  catalogMain(impls, Array(CommandLine.arguments.dropFirst(2)))
+  let args = Array(CommandLine.arguments.dropFirst(2))
+  switch CommandLine.arguments[1] {
+  case "--catalog": catalogMain(impls, args)
+  case "--catalog-count": catalogCountMain(impls, args)
+  default: usage()
+  }
   exit(0)
 }
 let o = OpenCombineBench.self
