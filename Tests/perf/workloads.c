@@ -244,7 +244,8 @@ MAKER(op_retry_when, rx_retry_when(src, errors_identity, NULL, NULL))
 MAKER(op_timeout_to, rx_timeout_to(src, 500, src, test_sched))
 MAKER(op_buffer_time, rx_buffer(src, 500, 0, test_sched))
 MAKER(op_skip_duration, rx_skip_duration(src, 500, test_sched))
-MAKER(op_take_duration, rx_take_duration(src, 1000000, test_sched))
+/* A window longer than any run: every event is taken (1 ms would close it after 1000). */
+MAKER(op_take_duration, rx_take_duration(src, 1000000000000000, test_sched))
 MAKER(op_delay_subscription, rx_delay_subscription(src, 0, rx_scheduler_immediate()))
 
 static rx_observable *op_start_with(rx_observable *src) {

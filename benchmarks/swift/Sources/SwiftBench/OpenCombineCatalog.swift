@@ -223,7 +223,7 @@ enum OpenCombineCatalog {
     "merge_max": two { [$0, $1].publisher.flatMap(maxPublishers: .max(1)) { $0 } },
     // skip/take for a duration: drop/prefix until a delayed Just fires.
     "skip_duration": timed { $0.drop(untilOutputFrom: Just(0).delay(for: .init(500), scheduler: $1)) },
-    "take_duration": timed { $0.prefix(untilOutputFrom: Just(0).delay(for: .init(1_000_000), scheduler: $1)) },
+    "take_duration": timed { $0.prefix(untilOutputFrom: Just(0).delay(for: .init(1_000_000_000_000_000), scheduler: $1)) },
     // Times out after the first event and continues with the same subject.
     "timeout_to": timed { s, vs in
       s.setFailureType(to: OCFailure.self).timeout(.init(500), scheduler: vs, customError: { OCFailure() })

@@ -218,7 +218,7 @@ enum RxSwiftCatalog {
     "multicast_ref_count": op { $0.multicast(ReplaySubject<Int64>.create(bufferSize: 2)).refCount() },
     "merge_max": two { Observable.from([$0, $1]).merge(maxConcurrent: 1) },
     "skip_duration": timed { $0.skip(.microseconds(500), scheduler: $1) },
-    "take_duration": timed { $0.take(for: .seconds(1), scheduler: $1) },
+    "take_duration": timed { $0.take(for: .seconds(1_000_000), scheduler: $1) },
     // Times out after the first event and continues with the same subject.
     "timeout_to": timed { $0.timeout(.microseconds(500), other: $0, scheduler: $1) },
     "subscribe_dispose_subject": subscribeDispose { $0 },
