@@ -650,6 +650,9 @@ RX_TEST(sched_test_scheduler_misuse) {
   rx_scheduler *real = rx_scheduler_serial_new("real");
   CHECK_EQ(rx_test_scheduler_advance_to(real, 10), RX_EHANDLE);
   CHECK(strstr(rx_last_error(), "test scheduler") != NULL);
+  CHECK_EQ(rx_test_scheduler_advance_by(real, 10), RX_EHANDLE);
+  CHECK(strstr(rx_last_error(), "rx_test_scheduler_advance_by: scheduler is a rx_scheduler of the wrong sort, expected a test scheduler") != NULL);
+  CHECK_EQ(rx_test_scheduler_advance_by(rx_scheduler_immediate(), 10), RX_EHANDLE);
   CHECK_EQ(rx_test_scheduler_run(rx_scheduler_main()), RX_EHANDLE);
   CHECK_EQ(rx_test_scheduler_advance_by(NULL, 1), RX_EINVAL);
   rx_value v = rx_string("not a scheduler");

@@ -129,4 +129,22 @@ extension Validate {
     _ = object(p, kind, fn, arg)  // sets the message
     return nil
   }
+
+  /// `handle(p, kind, as: T.self, ...)` for a final class `T`, run on the object borrowed
+  /// from C's reference (no retain/release, no dynamic cast: the class is compared); nil
+  /// (and rx_last_error()) as `handle` would.
+  @inline(__always)
+  static func borrowing<T: AbiObject, R>(
+    _ p: UnsafeRawPointer?, _ kind: ObjectKind, as type: T.Type, _ fn: StaticString, _ arg: StaticString,
+    sortName: StaticString, _ body: (T) -> R
+  ) -> R? {
+    if let q = pointer(p, kind, fn, arg) {
+      let object = Unmanaged<AbiObject>.fromOpaque(q)
+      if object._withUnsafeGuaranteedRef({ ObjectIdentifier(Swift.type(of: $0)) == ObjectIdentifier(T.self) }) {
+        return Unmanaged<T>.fromOpaque(q)._withUnsafeGuaranteedRef(body)
+      }
+    }
+    _ = handle(p, kind, as: type, fn, arg, sortName: sortName)  // sets the message
+    return nil
+  }
 }

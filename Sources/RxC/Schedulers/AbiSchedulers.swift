@@ -153,14 +153,20 @@ private func advanceStatus(_ status: VirtualTimeScheduler.AdvanceStatus, _ fn: S
 
 @c(rx_test_scheduler_advance_to)
 public func rx_test_scheduler_advance_to(_ scheduler: UnsafeMutablePointer<rx_scheduler>?, _ time: Int64) -> rx_status {
-  guard let t = TestSchedulerHandle.fromTest(scheduler, "rx_test_scheduler_advance_to") else { return invalid(scheduler) }
-  return advanceStatus(t.virtual.advance(to: time), "rx_test_scheduler_advance_to")
+  // Borrowed (no retain/release): a workload or test advances once per event.
+  guard let status = TestSchedulerHandle.borrowTest(scheduler, "rx_test_scheduler_advance_to", { $0.virtual.advance(to: time) }) else {
+    return invalid(scheduler)
+  }
+  return advanceStatus(status, "rx_test_scheduler_advance_to")
 }
 
 @c(rx_test_scheduler_advance_by)
 public func rx_test_scheduler_advance_by(_ scheduler: UnsafeMutablePointer<rx_scheduler>?, _ delta: Int64) -> rx_status {
-  guard let t = TestSchedulerHandle.fromTest(scheduler, "rx_test_scheduler_advance_by") else { return invalid(scheduler) }
-  return advanceStatus(t.virtual.advance(by: delta), "rx_test_scheduler_advance_by")
+  // Borrowed (no retain/release): a workload or test advances once per event.
+  guard let status = TestSchedulerHandle.borrowTest(scheduler, "rx_test_scheduler_advance_by", { $0.virtual.advance(by: delta) }) else {
+    return invalid(scheduler)
+  }
+  return advanceStatus(status, "rx_test_scheduler_advance_by")
 }
 
 @c(rx_test_scheduler_run)

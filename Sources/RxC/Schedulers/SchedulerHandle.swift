@@ -75,4 +75,10 @@ final class TestSchedulerHandle: SchedulerHandle {
   static func fromTest(_ p: UnsafeRawPointer?, _ fn: StaticString) -> TestSchedulerHandle? {
     Validate.handle(p, .scheduler, as: TestSchedulerHandle.self, fn, "scheduler", sortName: "a test scheduler")
   }
+
+  /// `body` on the test scheduler at `p`, borrowed; nil as `fromTest` would.
+  @inline(__always)
+  static func borrowTest<R>(_ p: UnsafeRawPointer?, _ fn: StaticString, _ body: (TestSchedulerHandle) -> R) -> R? {
+    Validate.borrowing(p, .scheduler, as: TestSchedulerHandle.self, fn, "scheduler", sortName: "a test scheduler", body)
+  }
 }
