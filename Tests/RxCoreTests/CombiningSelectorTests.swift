@@ -109,4 +109,43 @@ final class CombiningSelectorTests: XCTestCase {
     XCTAssertTrue(r.completed)
     XCTAssertEqual(seen, [0])
   }
+
+  /// A selector object: shared by every subscription, called once per combination, and
+  /// released with the last observable that holds it.
+  final class Concatenating: CombiningFunction<Value, Value> {
+    var calls = 0
+    override func combine(_ elements: UnsafeBufferPointer<Value>) throws -> Value {
+      calls += 1
+      if elements.contains(where: { CombiningSelectorTests.n($0) < 0 }) { throw OpTestError(code: 9) }
+      return CombiningSelectorTests.tokens(elements)
+    }
+  }
+
+  func testSelectorObjectServesEverySubscriptionOfZipAndCombineLatest() {
+    weak var released: Concatenating?
+    do {
+      let function = Concatenating()
+      released = function
+      let a = PublishSubject<Value>(), b = PublishSubject<Value>()
+      let sources = [a.asObservable(), b.asObservable()]
+      let zipped = Observable.zip(sources, selector: .function(function))
+      let combined = Observable.combineLatest(sources, selector: .function(function))
+      XCTAssertTrue(zipped is ValueZipProducer)
+      XCTAssertTrue(combined is ValueCombineLatestProducer)
+      let rz = Recorder<Value>(), rc = Recorder<Value>(), rz2 = Recorder<Value>()
+      let ds = [zipped.subscribe(rz), combined.subscribe(rc), zipped.subscribe(rz2)]
+      a.on(.next(.boxed(Token(1))))
+      b.on(.next(.boxed(Token(2))))
+      a.on(.next(.boxed(Token(3))))
+      XCTAssertEqual(ints(rz), [102])
+      XCTAssertEqual(ints(rz2), [102])
+      XCTAssertEqual(ints(rc), [102, 302])
+      b.on(.next(.int(-1)))  // the selector throws: each subscription fails on its own
+      XCTAssertEqual(rz.errorCode, 9)
+      XCTAssertEqual(rc.errorCode, 9)
+      XCTAssertEqual(function.calls, 7)  // (1,2) three times, (3,2) once, (3,-1) three times
+      ds.forEach { $0.dispose() }
+    }
+    XCTAssertNil(released, "the selector object outlived its observables")
+  }
 }

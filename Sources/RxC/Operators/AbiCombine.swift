@@ -33,8 +33,8 @@ public func rx_combine_latest(
   _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let sources = observableArray(srcs, n, "rx_combine_latest") else { return nil }
-  let selector = CAdapt.combineOrArray(fn, CContext(ctx, ctxFree), "rx_combine_latest")
-  return ObservableHandle.make(Observable.combineLatest(sources, bufferSelector: selector))
+  let selector = CAdapt.combining(fn, CContext(ctx, ctxFree), "rx_combine_latest")
+  return ObservableHandle.make(Observable.combineLatest(sources, selector: selector))
 }
 
 @c(rx_zip)
@@ -43,8 +43,8 @@ public func rx_zip(
   _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let sources = observableArray(srcs, n, "rx_zip") else { return nil }
-  let selector = CAdapt.combineOrArray(fn, CContext(ctx, ctxFree), "rx_zip")
-  return ObservableHandle.make(Observable.zip(sources, bufferSelector: selector))
+  let selector = CAdapt.combining(fn, CContext(ctx, ctxFree), "rx_zip")
+  return ObservableHandle.make(Observable.zip(sources, selector: selector))
 }
 
 @c(rx_with_latest_from)

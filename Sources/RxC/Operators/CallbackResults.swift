@@ -108,12 +108,18 @@ enum CAdapt {
     }
   }
 
-  /// The combination read in place (the sink's slots, valid for the call): the C function
-  /// gets views of them on the stack, with no copy and no allocation per combination.
-  static func combine(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString)
-    -> (UnsafeBufferPointer<RxValue>) throws -> RxValue
-  {
-    { values in
+  /// The C combine function as a selector object (rx_combine_latest, rx_zip): the sink
+  /// calls it as a method, with no closure context to retain and release per combination,
+  /// and it reads the combination in place (the sink's slots, valid for the call): the C
+  /// function gets views of them on the stack, with no copy and no allocation.
+  final class Combining: CombiningFunction<RxValue, RxValue> {
+    let fn: rx_combine_fn
+    let context: CContext
+    let name: StaticString
+    init(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString) {
+      (self.fn, self.context, self.name) = (fn, context, name)
+    }
+    override func combine(_ values: UnsafeBufferPointer<RxValue>) throws -> RxValue {
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r: rx_value
       if let base = values.baseAddress, values.count > 0 {
@@ -126,6 +132,17 @@ enum CAdapt {
       }
       return try CallbackResult.value(r, err, name)
     }
+  }
+
+  /// `fn` as a selector object, or RX_ARRAY results for a NULL fn; either way it holds
+  /// `context`, so a ctx_free given with a NULL fn still runs once, at the end.
+  static func combining(_ fn: rx_combine_fn?, _ context: CContext, _ name: StaticString)
+    -> CombiningSelector<RxValue, RxValue>
+  {
+    guard let fn else {
+      return .buffer { values in withExtendedLifetime(context) { .boxed(ArrayBox(ContiguousArray(values))) } }
+    }
+    return .function(Combining(fn, context, name))
   }
 
   /// `combine` for two values (rx_with_latest_from): no array at all.
@@ -145,17 +162,6 @@ enum CAdapt {
 
   /// NULL combine function: the values as one RX_ARRAY.
   static func array(_ values: [RxValue]) -> RxValue { .boxed(ArrayBox(ContiguousArray(values))) }
-
-  /// `fn`, or RX_ARRAY results for a NULL fn; either way the closure holds `context`, so a
-  /// ctx_free given with a NULL fn still runs once, at the end.
-  static func combineOrArray(_ fn: rx_combine_fn?, _ context: CContext, _ name: StaticString)
-    -> (UnsafeBufferPointer<RxValue>) throws -> RxValue
-  {
-    guard let fn else {
-      return { values in withExtendedLifetime(context) { .boxed(ArrayBox(ContiguousArray(values))) } }
-    }
-    return combine(fn, context, name)
-  }
 
   static func typeError(_ message: String) -> ErrorObject {
     ErrorObject.make(code: Int32(RX_ERROR_TYPE), message)

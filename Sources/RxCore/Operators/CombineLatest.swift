@@ -24,6 +24,12 @@ extension Observable where Element == Value {
   ) -> Observable<Value> {
     ValueCombineLatestProducer(sources: sources, selector: .buffer(bufferSelector))
   }
+
+  /// `combineLatest` with a selector in any of its forms (`.function`: an object shared by every
+  /// subscription, called as a method, with no closure context retained per combination).
+  public static func combineLatest(_ sources: [Observable<Value>], selector: CombiningSelector<Value, Value>) -> Observable<Value> {
+    ValueCombineLatestProducer(sources: sources, selector: selector)
+  }
 }
 
 class CombineLatestProducer<Source, Result>: Producer<Result> {
@@ -34,6 +40,9 @@ class CombineLatestProducer<Source, Result>: Producer<Result> {
     self.sources = sources
     self.selector = selector
   }
+
+  /// The selector object for one subscription (a hook: the `Value` leaf's is specialized).
+  func makeFunction() -> CombiningFunction<Source, Result> { selector.makeFunction() }
 
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
@@ -57,7 +66,8 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
   let count: Int
   var numberOfValues = 0
   var numberOfDone = 0
-  var combiner: Combiner<Source, Result>
+  /// The selector, called as a method of a `let` (no retain and release per combination).
+  let combiner: CombiningFunction<Source, Result>
   static var emitted: UInt8 { 1 }
   static var done: UInt8 { 2 }
 
@@ -68,7 +78,7 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
     latest = .allocate(capacity: count)
     flags = .allocate(capacity: count)
     flags.initialize(repeating: 0, count: count)
-    combiner = Combiner(parent.selector)
+    combiner = parent.makeFunction()
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -81,7 +91,7 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
   func run() -> any Disposable {
     if count == 0 {
       do {
-        let result = try combiner.combine(latest, 0)
+        let result = try combiner.combine(UnsafeBufferPointer(start: latest, count: 0))
         forwardOn(.next(result))
         forwardTerminal(.completed)
       } catch {
@@ -125,7 +135,7 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
         return
       }
       let result: Result
-      do { result = try combiner.combine(latest, n) } catch {
+      do { result = try combiner.combine(UnsafeBufferPointer(start: latest, count: n)) } catch {
         forwardTerminal(.error(error))
         return
       }
@@ -147,6 +157,7 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueCombineLatestProducer: CombineLatestProducer<Value, Value> {
+  override func makeFunction() -> CombiningFunction<Value, Value> { selector.makeValueFunction() }
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

@@ -5,6 +5,54 @@
 public enum CombiningSelector<Source, Result> {
   case array(([Source]) throws -> Result)
   case buffer((UnsafeBufferPointer<Source>) throws -> Result)
+  /// The buffer form as an object, shared by every subscription (so it keeps no state per
+  /// call). A sink calls it as a method of a class it holds: a stored closure is retained
+  /// and released around every call (two atomic operations per combination).
+  case function(CombiningFunction<Source, Result>)
+}
+
+/// A selector object (`CombiningSelector.function`); also what a sink holds for the two
+/// closure forms (`ClosureCombining`).
+open class CombiningFunction<Source, Result> {
+  public init() {}
+
+  /// The result for the combination at `elements`, which stays the caller's (valid for the
+  /// call only).
+  open func combine(_ elements: UnsafeBufferPointer<Source>) throws -> Result {
+    preconditionFailure("CombiningFunction.combine is abstract")
+  }
+}
+
+extension CombiningSelector {
+  /// The object a sink calls: the selector itself, or one that holds the closure form (one
+  /// per subscription: the array form refills an array of its own).
+  func makeFunction() -> CombiningFunction<Source, Result> {
+    if case .function(let function) = self { return function }
+    return ClosureCombining(self)
+  }
+}
+
+/// A closure form as a `CombiningFunction`. Not final: the `Value` leaf runs its body
+/// specialized (the array form's array operations would look up types otherwise).
+class ClosureCombining<Source, Result>: CombiningFunction<Source, Result> {
+  var combiner: Combiner<Source, Result>
+  init(_ selector: CombiningSelector<Source, Result>) { combiner = Combiner(selector) }
+
+  override func combine(_ elements: UnsafeBufferPointer<Source>) throws -> Result {
+    try combiner.combine(UnsafeMutablePointer(mutating: elements.baseAddress), elements.count)
+  }
+}
+
+final class ValueClosureCombining: ClosureCombining<Value, Value> {
+  override func combine(_ elements: UnsafeBufferPointer<Value>) throws -> Value { try super.combine(elements) }
+}
+
+extension CombiningSelector where Source == Value, Result == Value {
+  /// `makeFunction` with the closure forms' `Value` leaf.
+  func makeValueFunction() -> CombiningFunction<Value, Value> {
+    if case .function(let function) = self { return function }
+    return ValueClosureCombining(self)
+  }
 }
 
 /// The per-sink side of a `CombiningSelector`: the array form's argument, refilled for each
@@ -19,15 +67,16 @@ struct Combiner<Source, Result> {
     switch selector {
     case .buffer(let select): (inPlace, withArray) = (select, nil)
     case .array(let select): (inPlace, withArray) = (nil, select)
+    case .function(let function): (inPlace, withArray) = ({ try function.combine($0) }, nil)
     }
   }
 
   /// The selector's result for the `n` elements at `elements`, which stay the caller's.
   @inline(__always)
-  mutating func combine(_ elements: UnsafeMutablePointer<Source>, _ n: Int) throws -> Result {
+  mutating func combine(_ elements: UnsafeMutablePointer<Source>?, _ n: Int) throws -> Result {
     if let inPlace { return try inPlace(UnsafeBufferPointer(start: elements, count: n)) }
     arguments.reserveCapacity(n)
-    for i in 0..<n { arguments.append(elements[i]) }
+    for i in 0..<n { arguments.append(elements.unsafelyUnwrapped[i]) }
     defer { arguments.removeAll(keepingCapacity: true) }
     return try withArray.unsafelyUnwrapped(arguments)
   }

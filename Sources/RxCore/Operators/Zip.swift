@@ -23,6 +23,12 @@ extension Observable where Element == Value {
   ) -> Observable<Value> {
     ValueZipProducer(sources: sources, selector: .buffer(bufferSelector))
   }
+
+  /// `zip` with a selector in any of its forms (`.function`: an object shared by every
+  /// subscription, called as a method, with no closure context retained per combination).
+  public static func zip(_ sources: [Observable<Value>], selector: CombiningSelector<Value, Value>) -> Observable<Value> {
+    ValueZipProducer(sources: sources, selector: selector)
+  }
 }
 
 class ZipProducer<Source, Result>: Producer<Result> {
@@ -33,6 +39,9 @@ class ZipProducer<Source, Result>: Producer<Result> {
     self.sources = sources
     self.selector = selector
   }
+
+  /// The selector object for one subscription (a hook: the `Value` leaf's is specialized).
+  func makeFunction() -> CombiningFunction<Source, Result> { selector.makeFunction() }
 
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
@@ -58,7 +67,8 @@ class ZipSink<Source, Result>: IndexedSink<Source, Result> {
   let count: Int
   var numberOfNonEmpty = 0
   var numberOfDone = 0
-  var combiner: Combiner<Source, Result>
+  /// The selector, called as a method of a `let` (no retain and release per combination).
+  let combiner: CombiningFunction<Source, Result>
 
   init(parent: ZipProducer<Source, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
@@ -69,7 +79,7 @@ class ZipSink<Source, Result>: IndexedSink<Source, Result> {
     combination = .allocate(capacity: count)
     sourceDone = .allocate(capacity: count)
     sourceDone.initialize(repeating: false, count: count)
-    combiner = Combiner(parent.selector)
+    combiner = parent.makeFunction()
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -153,7 +163,7 @@ class ZipSink<Source, Result>: IndexedSink<Source, Result> {
     do {
       // One by one: a run's deinitialize is a runtime call (swift_arrayDestroy) per event.
       defer { for i in 0..<count { (combination + i).deinitialize(count: 1) } }
-      result = try combiner.combine(combination, count)
+      result = try combiner.combine(UnsafeBufferPointer(start: combination, count: count))
     } catch {
       forwardTerminal(.error(error))
       return
@@ -164,6 +174,7 @@ class ZipSink<Source, Result>: IndexedSink<Source, Result> {
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueZipProducer: ZipProducer<Value, Value> {
+  override func makeFunction() -> CombiningFunction<Value, Value> { selector.makeValueFunction() }
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
