@@ -47,11 +47,11 @@ extension CFunction where Fn == rx_predicate_fn {
 
 extension CFunction where Fn == rx_compact_map_fn {
   /// nil when the callback drops the value (a value it stored in *out anyway is released).
-  @inline(__always) func callAsFunction(_ v: RxValue, _ name: StaticString) throws -> RxValue? {
+  @inline(__always) func callAsFunction(_ v: UnsafePointer<RxValue>, _ name: StaticString) throws -> RxValue? {
     var out = rx_none()
     var err: UnsafeMutablePointer<rx_error>? = nil
     let keep = _withUnprotectedUnsafeMutablePointer(to: &out) { o in
-      _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, v.c, o, $0) }
+      _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, RxValue.c(at: v), o, $0) }
     }
     if keep || err != nil { return try CallbackResult.value(out, err, name) }
     if out.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(out, name) }
@@ -141,8 +141,10 @@ final class CCompactMapSink: CompactMapSink<RxValue, RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
-  override func select(_ element: RxValue) throws -> RxValue? { try fn(element, "rx_compact_map") }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  @inline(__always) override func select(at element: UnsafePointer<RxValue>, into result: inout RxValue?) throws {
+    result = try fn(element, "rx_compact_map")
+  }
 }
 
 /// rx_distinct_until_changed: the C function, or rx_value_equal for a NULL one.

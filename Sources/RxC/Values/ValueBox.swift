@@ -69,8 +69,9 @@ final class BytesBox: ValueBox {
   }
 }
 
+/// Its items change only while nothing else references the box (`SpareBox`).
 final class ArrayBox: ValueBox {
-  let items: ContiguousArray<RxValue>
+  var items: ContiguousArray<RxValue>
 
   init(_ items: ContiguousArray<RxValue>) {
     self.items = items
@@ -129,9 +130,9 @@ final class ObservableBox: ValueBox {
   }
 }
 
-/// A materialized event.
+/// A materialized event. Changed only while nothing else references the box (`SpareBox`).
 final class EventBox: ValueBox {
-  let event: Event<RxValue>
+  var event: Event<RxValue>
 
   init(_ event: Event<RxValue>) {
     self.event = event
