@@ -160,7 +160,7 @@ final class CDistinctSink: DistinctUntilChangedSink<RxValue> {
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
   @inline(__always) override func same(at a: UnsafePointer<RxValue>, _ b: UnsafePointer<RxValue>) throws -> Bool {
-    guard let eq = fn.fn else { return valuesEqual(a.pointee, b.pointee) }
+    guard let eq = fn.fn else { return valuesEqual(at: a, b) }
     return eq(fn.ctx, RxValue.c(at: a), RxValue.c(at: b))
   }
 }

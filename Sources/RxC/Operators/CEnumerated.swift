@@ -16,13 +16,10 @@ final class CEnumeratedSink: EnumeratedSink<RxValue, RxValue> {
 
   override func pack(_ index: Int, at element: UnsafePointer<RxValue>) -> RxValue {
     let item = Value.copy(at: element)
-    if let box = spare.reusable() {
-      box.items[0] = .int(Int64(index))
-      box.items[1] = item
-      return .boxed(box)
-    }
-    let box = ArrayBox([.int(Int64(index)), item])
-    spare.keep(box)
-    return .boxed(box)
+    return spare.next(
+      refill: {
+        $0.items[0] = .int(Int64(index))
+        $0.items[1] = item
+      }, make: { ArrayBox([.int(Int64(index)), item]) })
   }
 }

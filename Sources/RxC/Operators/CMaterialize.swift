@@ -17,13 +17,7 @@ final class CMaterializeSink: MaterializeSink<RxValue, RxValue> {
 
   override func packNext(at element: UnsafePointer<RxValue>) -> RxValue {
     let event = Event.next(Value.copy(at: element))
-    if let box = spare.reusable() {
-      box.event = event
-      return .boxed(box)
-    }
-    let box = EventBox(event)
-    spare.keep(box)
-    return .boxed(box)
+    return spare.next(refill: { $0.event = event }, make: { EventBox(event) })
   }
 
   override func pack(_ event: Event<RxValue>) -> RxValue {

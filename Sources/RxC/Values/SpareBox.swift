@@ -4,9 +4,15 @@
 struct SpareBox<Box: ValueBox> {
   private var box: Box?
 
-  /// The kept box if nothing else references it, to be refilled; else nil.
-  @inline(__always) mutating func reusable() -> Box? { isKnownUniquelyReferenced(&box) ? box : nil }
-
-  /// Keeps `box`, a new result's, for the next one.
-  @inline(__always) mutating func keep(_ box: Box) { self.box = box }
+  /// The next result: the kept box `refill`ed if nothing else references it, else a box
+  /// from `make`, kept in its place.
+  @inline(__always) mutating func next(refill: (Box) -> Void, make: () -> Box) -> RxValue {
+    if isKnownUniquelyReferenced(&box), let box {
+      refill(box)
+      return .boxed(box)
+    }
+    let made = make()
+    box = made
+    return .boxed(made)
+  }
 }
