@@ -148,6 +148,67 @@ RX_TEST(materialize_error_event_carries_the_error) {
   pool_drain();
 }
 
+/* The operators that box each element refill the box they sent last only when the
+   subscriber kept no reference to it: a box kept (retained) still holds its own element. */
+typedef struct {
+  rx_value kept[4];
+  int count;
+} keeper;
+
+static void keep_all(void *ctx, rx_value v) {
+  keeper *k = ctx;
+  if (k->count < 4) k->kept[k->count++] = rx_value_retain(v);
+}
+
+/* Runs o to its end with on_next keeping values in k; releases o. */
+static void run_keeping(rx_observable *o, void (*on_next)(void *, rx_value), keeper *k) {
+  rx_observer obs = {on_next, NULL, NULL, NULL, k};
+  rx_dispose(rx_subscribe(o, obs));
+  rx_release(o);
+  pool_drain();
+}
+
+RX_TEST(materialize_boxes_kept_by_the_subscriber_keep_their_event) {
+  keeper k = {.count = 0};
+  run_keeping(rx_materialize(INTS(1, 2, 3)), keep_all, &k);
+  CHECK_EQ(k.count, 4);
+  for (int i = 0; i < 3; i++) {
+    CHECK_EQ(rx_value_event_kind(k.kept[i]), RX_EVENT_NEXT);
+    CHECK_EQ(rx_value_int(rx_value_event_value(k.kept[i])), i + 1);
+  }
+  CHECK_EQ(rx_value_event_kind(k.kept[3]), RX_EVENT_COMPLETED);
+  for (int i = 0; i < 4; i++) rx_value_release(k.kept[i]);
+}
+
+RX_TEST(enumerated_boxes_kept_by_the_subscriber_keep_their_pair) {
+  keeper k = {.count = 0};
+  run_keeping(rx_enumerated(INTS(10, 20, 30)), keep_all, &k);
+  CHECK_EQ(k.count, 3);
+  for (int i = 0; i < 3; i++) {
+    CHECK_EQ(rx_array_count(k.kept[i]), 2u);
+    CHECK_EQ(rx_value_int(rx_array_get(k.kept[i], 0)), i);
+    CHECK_EQ(rx_value_int(rx_array_get(k.kept[i], 1)), 10 * (i + 1));
+  }
+  for (int i = 0; i < 3; i++) rx_value_release(k.kept[i]);
+}
+
+/* Kept every other element: the boxes not kept are refilled, the kept ones are not. */
+static void keep_odd_index(void *ctx, rx_value v) {
+  keeper *k = ctx;
+  if (rx_value_int(rx_array_get(v, 0)) % 2 == 1 && k->count < 4) k->kept[k->count++] = rx_value_retain(v);
+}
+
+RX_TEST(enumerated_refills_only_boxes_nobody_kept) {
+  keeper k = {.count = 0};
+  run_keeping(rx_enumerated(INTS(10, 20, 30, 40, 50)), keep_odd_index, &k);
+  CHECK_EQ(k.count, 2);
+  CHECK_EQ(rx_value_int(rx_array_get(k.kept[0], 0)), 1);
+  CHECK_EQ(rx_value_int(rx_array_get(k.kept[0], 1)), 20);
+  CHECK_EQ(rx_value_int(rx_array_get(k.kept[1], 0)), 3);
+  CHECK_EQ(rx_value_int(rx_array_get(k.kept[1], 1)), 40);
+  for (int i = 0; i < 2; i++) rx_value_release(k.kept[i]);
+}
+
 RX_TEST(dematerialize_round_trip) {
   CHECK_STR(run_log(rx_dematerialize(A(rx_materialize(INTS(1, 2))))), "1 2 |.");
   CHECK_STR(run_log(rx_dematerialize(A(rx_materialize(INTS_THEN_ERROR())))), "1 #1000(boom).");

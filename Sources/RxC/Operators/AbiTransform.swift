@@ -102,7 +102,7 @@ public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMu
 @c(rx_enumerated)
 public func rx_enumerated(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_enumerated") else { return nil }
-  return ObservableHandle.make(h.observable.enumerated { index, v in CAdapt.array([.int(Int64(index)), v]) })
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CEnumeratedSink(observer: $0, cancel: $1) })
 }
 
 @c(rx_compact_map)

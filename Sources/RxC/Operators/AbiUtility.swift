@@ -65,21 +65,11 @@ extension DoHooks where Element == RxValue {
 @c(rx_materialize)
 public func rx_materialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_materialize") else { return nil }
-  return ObservableHandle.make(h.observable.materialize(pack: { event -> RxValue in
-    switch event {
-    case .error(let error): return EventBox.errorValue(error)
-    default: return .boxed(EventBox(event))
-    }
-  }))
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CMaterializeSink(observer: $0, cancel: $1) })
 }
 
 @c(rx_dematerialize)
 public func rx_dematerialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_dematerialize") else { return nil }
-  return ObservableHandle.make(h.observable.dematerialize(unpack: { v -> Event<RxValue> in
-    guard case .boxed(let box) = v, let event = box as? EventBox else {
-      throw CAdapt.typeError("rx_dematerialize: the source emitted a value that is not an RX_EVENT")
-    }
-    return event.event
-  }))
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CDematerializeSink(observer: $0, cancel: $1) })
 }

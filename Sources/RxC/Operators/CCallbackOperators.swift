@@ -27,17 +27,19 @@ final class CCallbackProducer: Producer<RxValue> {
 // The out-parameters are passed unprotected: a stack protector per call costs more than the
 // C function's own work on plain values, and the C side only writes one pointer or value.
 extension CFunction where Fn == rx_accumulate_fn {
-  @inline(__always) func callAsFunction(_ acc: RxValue, _ v: RxValue, _ name: StaticString) throws -> RxValue {
+  @inline(__always) func callAsFunction(
+    _ acc: UnsafeMutablePointer<RxValue>, _ v: UnsafePointer<RxValue>, _ name: StaticString
+  ) throws -> RxValue {
     var err: UnsafeMutablePointer<rx_error>? = nil
-    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, acc.c, v.c, $0) }
+    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, RxValue.c(at: acc), RxValue.c(at: v), $0) }
     return try CallbackResult.value(r, err, name)
   }
 }
 
 extension CFunction where Fn == rx_predicate_fn {
-  @inline(__always) func callAsFunction(_ v: RxValue, _ name: StaticString) throws -> Bool {
+  @inline(__always) func callAsFunction(_ v: UnsafePointer<RxValue>, _ name: StaticString) throws -> Bool {
     var err: UnsafeMutablePointer<rx_error>? = nil
-    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, v.c, $0) }
+    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, RxValue.c(at: v), $0) }
     try CallbackResult.check(err, name)
     return r
   }
@@ -45,11 +47,11 @@ extension CFunction where Fn == rx_predicate_fn {
 
 extension CFunction where Fn == rx_compact_map_fn {
   /// nil when the callback drops the value (a value it stored in *out anyway is released).
-  @inline(__always) func callAsFunction(_ v: RxValue, _ name: StaticString) throws -> RxValue? {
+  @inline(__always) func callAsFunction(_ v: UnsafePointer<RxValue>, _ name: StaticString) throws -> RxValue? {
     var out = rx_none()
     var err: UnsafeMutablePointer<rx_error>? = nil
     let keep = _withUnprotectedUnsafeMutablePointer(to: &out) { o in
-      _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, v.c, o, $0) }
+      _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, RxValue.c(at: v), o, $0) }
     }
     if keep || err != nil { return try CallbackResult.value(out, err, name) }
     if out.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(out, name) }
@@ -68,8 +70,10 @@ final class CScanSink: ScanSink<RxValue, RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
-  override func accumulate(_ state: RxValue, _ element: RxValue) throws -> RxValue { try fn(state, element, "rx_scan") }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  @inline(__always) override func accumulate(into state: UnsafeMutablePointer<RxValue>, _ element: UnsafePointer<RxValue>)
+    throws
+  { state.pointee = try fn(state, element, "rx_scan") }
 }
 
 /// rx_reduce.
@@ -83,8 +87,10 @@ final class CReduceSink: ReduceSink<RxValue, RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
-  override func accumulate(_ state: RxValue, _ element: RxValue) throws -> RxValue { try fn(state, element, "rx_reduce") }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  @inline(__always) override func accumulate(into state: UnsafeMutablePointer<RxValue>, _ element: UnsafePointer<RxValue>)
+    throws
+  { state.pointee = try fn(state, element, "rx_reduce") }
 }
 
 /// rx_take_while, rx_take_while_inclusive, rx_take_until_predicate.
@@ -103,8 +109,8 @@ final class CTakeWhileSink: TakeWhileSink<RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
-  override func test(_ element: RxValue) throws -> Bool { try fn(element, name) }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  @inline(__always) override func test(at element: UnsafePointer<RxValue>) throws -> Bool { try fn(element, name) }
 }
 
 /// rx_skip_while.
@@ -118,8 +124,10 @@ final class CSkipWhileSink: SkipWhileSink<RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
-  override func test(_ element: RxValue) throws -> Bool { try fn(element, "rx_skip_while") }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  @inline(__always) override func test(at element: UnsafePointer<RxValue>) throws -> Bool {
+    try fn(element, "rx_skip_while")
+  }
 }
 
 /// rx_compact_map.
@@ -133,8 +141,10 @@ final class CCompactMapSink: CompactMapSink<RxValue, RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
-  override func select(_ element: RxValue) throws -> RxValue? { try fn(element, "rx_compact_map") }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  @inline(__always) override func select(at element: UnsafePointer<RxValue>, into result: inout RxValue?) throws {
+    result = try fn(element, "rx_compact_map")
+  }
 }
 
 /// rx_distinct_until_changed: the C function, or rx_value_equal for a NULL one.
@@ -148,9 +158,9 @@ final class CDistinctSink: DistinctUntilChangedSink<RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
-  override func same(_ a: RxValue, _ b: RxValue) throws -> Bool {
-    guard let eq = fn.fn else { return valuesEqual(a, b) }
-    return eq(fn.ctx, a.c, b.c)
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  @inline(__always) override func same(at a: UnsafePointer<RxValue>, _ b: UnsafePointer<RxValue>) throws -> Bool {
+    guard let eq = fn.fn else { return valuesEqual(at: a, b) }
+    return eq(fn.ctx, RxValue.c(at: a), RxValue.c(at: b))
   }
 }

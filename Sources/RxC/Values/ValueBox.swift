@@ -69,8 +69,9 @@ final class BytesBox: ValueBox {
   }
 }
 
+/// Its items change only while nothing else references the box (`SpareBox`).
 final class ArrayBox: ValueBox {
-  let items: ContiguousArray<RxValue>
+  var items: ContiguousArray<RxValue>
 
   init(_ items: ContiguousArray<RxValue>) {
     self.items = items
@@ -129,9 +130,9 @@ final class ObservableBox: ValueBox {
   }
 }
 
-/// A materialized event.
+/// A materialized event. Changed only while nothing else references the box (`SpareBox`).
 final class EventBox: ValueBox {
-  let event: Event<RxValue>
+  var event: Event<RxValue>
 
   init(_ event: Event<RxValue>) {
     self.event = event
@@ -160,6 +161,18 @@ final class EventBox: ValueBox {
 
   /// An RX_EVENT error value; the error becomes an rx_error so rx_value_event_error can hand it out.
   static func errorValue(_ error: any Error) -> RxValue { .boxed(EventBox(.error(ErrorObject.from(error)))) }
+}
+
+/// `valuesEqual` of the values at `a` and `b`: two ints or two pointers by their payload
+/// bits, in place (the layout `RxValue.c(at:)` describes); the rest by `valuesEqual`.
+@inline(__always) func valuesEqual(at a: UnsafePointer<RxValue>, _ b: UnsafePointer<RxValue>) -> Bool {
+  let ra = UnsafeRawPointer(a), rb = UnsafeRawPointer(b)
+  let tag = ra.load(fromByteOffset: 8, as: UInt8.self)
+  // Tags 0 (int) and 3 (pointer): bits of 0b1001.
+  if MemoryLayout<RxValue>.size == 9, tag == rb.load(fromByteOffset: 8, as: UInt8.self), (UInt32(0b1001) &>> UInt32(tag)) & 1 != 0 {
+    return ra.load(as: UInt64.self) == rb.load(as: UInt64.self)
+  }
+  return valuesEqual(a.pointee, b.pointee)
 }
 
 /// rx_value_equal's semantics, on the Swift side.

@@ -18,6 +18,21 @@ public struct RingBuffer<Element> {
     _count += 1
   }
 
+  /// Appends `element`, dropping the oldest first if `limit` (> 0) are held already: the last
+  /// `limit` elements, with no element handed back.
+  @inlinable public mutating func append(_ element: consuming Element, keepingLast limit: Int) {
+    if _count < limit { return append(element) }
+    let oldest = head
+    head += 1
+    if head == storage.count { head = 0 }
+    // Full to capacity: the new element takes the oldest's slot, and the ring turns.
+    if _count == storage.count { return storage[oldest] = element }
+    var index = oldest + _count
+    if index >= storage.count { index -= storage.count }
+    storage[index] = element
+    storage[oldest] = nil
+  }
+
   @inlinable public mutating func popFirst() -> Element? {
     if _count == 0 { return nil }
     let element = storage[head].take()

@@ -2,7 +2,7 @@
 /// advances it as a hook (`accumulate`), so that a leaf in another module calls its own
 /// function in place of a closure (see docs/SPECIALIZATION.md).
 open class AccumulatingSink<Source, Accumulate>: Sink<Source, Accumulate> {
-  /// Nil for a subclass that overrides `accumulate(_:_:)`.
+  /// Nil for a subclass that overrides `accumulate(into:_:)`.
   @usableFromInline let accumulator: ((Accumulate, Source) throws -> Accumulate)?
   @usableFromInline final var state: Accumulate
 
@@ -15,7 +15,22 @@ open class AccumulatingSink<Source, Accumulate>: Sink<Source, Accumulate> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func accumulate(_ state: Accumulate, _ element: Source) throws -> Accumulate {
-    try accumulator.unsafelyUnwrapped(state, element)
+  /// Advances the state at `state` by the element at `element` (left as it was if this
+  /// throws). Both are borrowed in place, so a leaf that hands them to a C function copies
+  /// neither; and with no generic result, the leaf's override is called with no thunk.
+  @inlinable open func accumulate(into state: UnsafeMutablePointer<Accumulate>, _ element: UnsafePointer<Source>)
+    throws
+  {
+    state.pointee = try accumulator.unsafelyUnwrapped(state.pointee, element.pointee)
+  }
+
+  /// Advances the state by the element at `element`; false (the error forwarded) if the
+  /// callback threw.
+  @inlinable @inline(__always) public final func advance(by element: UnsafePointer<Source>) -> Bool {
+    do { try withUnsafeMutablePointer(to: &state) { try accumulate(into: $0, element) } } catch {
+      forwardTerminal(.error(error))
+      return false
+    }
+    return true
   }
 }

@@ -28,6 +28,8 @@ class BufferSink<Element, Output>:
 {
   private var buffer = ContiguousArray<Element>()
   private var windowID: UInt64 = 0
+  /// The most elements a window's buffer is made for up front.
+  private static var reservedLimit: Int { 1024 }
 
   /// Arms the first window's timer, then subscribes.
   final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
@@ -36,25 +38,49 @@ class BufferSink<Element, Output>:
   }
 
   private final func armTimer(_ window: UInt64) {
+    // Count only: no timer, so no callback made (a closure context per window).
+    if parameters.windowing.timeSpan == nil { return }
     parameters.windowing.arm(timer) { self.submit(.tick(window)) }
   }
 
-  override func on(_ event: Event<Element>) { submit(.event(event)) }
+  override func on(_ event: Event<Element>) {
+    // Count only: no timer to take turns with, and a source's events come one at a time,
+    // so they are handled in place, with no drain (as any untimed operator's are).
+    if parameters.windowing.timeSpan == nil {
+      if !isDisposed { handleEvent(event) }
+      return
+    }
+    submit(.event(event))
+  }
 
   override func handle(_ input: TimedInput<Element, UInt64>) {
     switch input {
-    case .event(.next(let element)):
-      buffer.append(element)
-      if let count = parameters.windowing.count, buffer.count >= count { emitAndOpenWindow() }
-    case .event(.error(let error)):
+    case .event(let event): handleEvent(event)
+    case .tick(let window):
+      if window == windowID { emitAndOpenWindow() }
+    }
+  }
+
+  /// A source event: in place (count only) or from the drain.
+  private final func handleEvent(_ event: Event<Element>) {
+    switch event {
+    case .next(let element):
+      if let count = parameters.windowing.count {
+        // Room for the whole window at its first element: no reallocation while it fills
+        // (a count past `reservedLimit` grows as it fills).
+        if buffer.capacity == 0 { buffer.reserveCapacity(Swift.min(count, BufferSink.reservedLimit)) }
+        buffer.append(element)
+        if buffer.count >= count { emitAndOpenWindow() }
+      } else {
+        buffer.append(element)
+      }
+    case .error(let error):
       buffer = []
       forwardTerminal(.error(error))
-    case .event(.completed):
+    case .completed:
       if parameters.windowing.timeSpan != nil || !buffer.isEmpty { forwardOn(.next(parameters.make(buffer))) }
       buffer = []
       forwardTerminal(.completed)
-    case .tick(let window):
-      if window == windowID { emitAndOpenWindow() }
     }
   }
 

@@ -32,7 +32,7 @@ class CompactMapProducer<Source, Result>: Producer<Result> {
 /// Open, with its body inlinable (`handle`) and its callback a hook (`select`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
 open class CompactMapSink<Source, Result>: Sink<Source, Result> {
-  /// Nil for a subclass that overrides `select(_:)`.
+  /// Nil for a subclass that overrides `select(at:into:)`.
   @usableFromInline let transform: ((Source) throws -> Result?)?
 
   public init(transform: ((Source) throws -> Result?)?, observer: Observer<Result>, cancel: any Cancelable) {
@@ -40,7 +40,11 @@ open class CompactMapSink<Source, Result>: Sink<Source, Result> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func select(_ element: Source) throws -> Result? { try transform.unsafelyUnwrapped(element) }
+  /// Sets `result` to the transform of the element at `element` (borrowed in place), or
+  /// leaves it nil. With no generic result, a leaf's override needs no reabstraction thunk.
+  @inlinable open func select(at element: UnsafePointer<Source>, into result: inout Result?) throws {
+    result = try transform.unsafelyUnwrapped(element.pointee)
+  }
 
   open override func on(_ event: Event<Source>) { handle(event) }
 
@@ -55,14 +59,23 @@ open class CompactMapSink<Source, Result>: Sink<Source, Result> {
 
   /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
   @inlinable @inline(__always) public final func handleNext(_ element: Source) {
+    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
+  }
+
+  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Source>) {
     // No user call once disposed: a racing upstream event must not reach the C callback.
     if isDisposed { return }
-    let result: Result?
-    do { result = try select(element) } catch {
+    var result: Result? = nil
+    do { try select(at: element, into: &result) } catch {
       forwardTerminal(.error(error))
       return
     }
-    if let result { forwardNext(result) }
+    if result == nil { return }
+    // An Optional's payload is at its start (single-payload enum layout): forwarded in place.
+    _withUnprotectedUnsafeMutablePointer(to: &result) {
+      forwardNext(at: UnsafeRawPointer($0).assumingMemoryBound(to: Result.self))
+    }
   }
 }
 
@@ -79,5 +92,5 @@ final class ValueCompactMapProducer: CompactMapProducer<Value, Value> {
 final class ValueCompactMapSink: CompactMapSink<Value, Value> {
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

@@ -31,26 +31,43 @@ class DematerializeProducer<Source, Inner>: Producer<Inner> {
   }
 }
 
-class DematerializeSink<Source, Inner>: Sink<Source, Inner> {
-  let unpack: (Source) throws -> Event<Inner>
+/// Open, with its body inlinable (`handle`) and the unpacking a hook (`unpack(at:)`), so
+/// that a leaf in another module reads its own event elements in place.
+open class DematerializeSink<Source, Inner>: Sink<Source, Inner> {
+  /// Nil for a subclass that overrides `unpack(at:)`.
+  @usableFromInline let unpacker: ((Source) throws -> Event<Inner>)?
 
-  init(unpack: @escaping (Source) throws -> Event<Inner>, observer: Observer<Inner>, cancel: any Cancelable) {
-    self.unpack = unpack
+  public init(unpack: ((Source) throws -> Event<Inner>)?, observer: Observer<Inner>, cancel: any Cancelable) {
+    self.unpacker = unpack
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Source>) {
+  /// The event the element at `element` (borrowed in place) stands for.
+  @inlinable open func unpack(at element: UnsafePointer<Source>) throws -> Event<Inner> {
+    try unpacker.unsafelyUnwrapped(element.pointee)
+  }
+
+  open override func on(_ event: Event<Source>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
     switch event {
-    case .next(let element):
-      if isDisposed { return }  // no unpack after the end, as a map before it would not
-      let inner: Event<Inner>
-      do { inner = try unpack(element) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      if inner.isStopEvent { forwardTerminal(inner) } else { forwardOn(inner) }
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
     case .error(let error): forwardTerminal(.error(error))
     case .completed: forwardTerminal(.completed)
+    }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Source>) {
+    if isDisposed { return }  // no unpack after the end, as a map before it would not
+    let inner: Event<Inner>
+    do { inner = try unpack(at: element) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    switch inner {
+    case .next(let value): forwardNext(value)
+    case .error, .completed: forwardTerminal(inner)
     }
   }
 }
@@ -66,7 +83,7 @@ final class ValueDematerializeProducer: DematerializeProducer<Value, Value> {
 }
 
 final class ValueDematerializeSink: DematerializeSink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

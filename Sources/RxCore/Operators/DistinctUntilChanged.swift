@@ -35,7 +35,7 @@ class DistinctUntilChangedProducer<Element>: Producer<Element> {
 /// Open, with its body inlinable (`handle`) and its callback a hook (`same`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
 open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
-  /// Nil for a subclass that overrides `same(_:_:)`.
+  /// Nil for a subclass that overrides `same(at:_:)`.
   @usableFromInline let comparer: ((Element, Element) throws -> Bool)?
   @usableFromInline final var previous: Element?
 
@@ -44,7 +44,11 @@ open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func same(_ a: Element, _ b: Element) throws -> Bool { try comparer.unsafelyUnwrapped(a, b) }
+  /// Whether the elements at `a` and `b` are the same, borrowed in place (a leaf that hands
+  /// them to a C function copies neither).
+  @inlinable open func same(at a: UnsafePointer<Element>, _ b: UnsafePointer<Element>) throws -> Bool {
+    try comparer.unsafelyUnwrapped(a.pointee, b.pointee)
+  }
 
   open override func on(_ event: Event<Element>) { handle(event) }
 
@@ -60,17 +64,28 @@ open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
 
   /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
   @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
+  }
+
+  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
     if isDisposed { return }
-    if let previous {
+    if previous != nil {
       let same: Bool
-      do { same = try self.same(previous, element) } catch {
+      // An Optional's payload is at its start (single-payload enum layout), so `previous`
+      // is compared in place.
+      do {
+        same = try withUnsafeMutablePointer(to: &previous) {
+          try self.same(at: UnsafeRawPointer($0).assumingMemoryBound(to: Element.self), element)
+        }
+      } catch {
         forwardTerminal(.error(error))
         return
       }
       if same { return }
     }
-    previous = element
-    forwardNext(element)
+    previous = element.pointee
+    forwardNext(at: element)
   }
 }
 
@@ -87,5 +102,5 @@ final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Valu
 final class ValueDistinctUntilChangedSink: DistinctUntilChangedSink<Value> {
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

@@ -31,25 +31,35 @@ class EnumeratedProducer<Element, Result>: Producer<Result> {
   }
 }
 
-class EnumeratedSink<Element, Result>: Sink<Element, Result> {
-  let pack: (Int, Element) -> Result
-  var index = 0
+/// Open, with its body inlinable (`handle`) and the packing a hook (`pack`), so that a leaf
+/// in another module packs each pair its own way (the C layer reuses its array box).
+open class EnumeratedSink<Element, Result>: Sink<Element, Result> {
+  /// Nil for a subclass that overrides `pack(_:at:)`.
+  @usableFromInline let packer: ((Int, Element) -> Result)?
+  @usableFromInline final var index = 0
 
-  init(pack: @escaping (Int, Element) -> Result, observer: Observer<Result>, cancel: any Cancelable) {
-    self.pack = pack
+  public init(pack: ((Int, Element) -> Result)?, observer: Observer<Result>, cancel: any Cancelable) {
+    self.packer = pack
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Element>) {
+  /// The pair of `index` and the element at `element` (borrowed in place) as one result.
+  @inlinable open func pack(_ index: Int, at element: UnsafePointer<Element>) -> Result {
+    packer.unsafelyUnwrapped(index, element.pointee)
+  }
+
+  open override func on(_ event: Event<Element>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
     switch event {
-    case .next(let element): next(element)
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
     case .error(let error): forwardTerminal(.error(error))
     case .completed: forwardTerminal(.completed)
     }
   }
 
-  /// A `.next` event's body (the Value leaf's `onNext(at:)` runs it: no `Event`).
-  final func next(_ element: Element) {
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
     let current = index
     let (next, overflow) = index.addingReportingOverflow(1)
     if overflow {
@@ -57,7 +67,7 @@ class EnumeratedSink<Element, Result>: Sink<Element, Result> {
       return
     }
     index = next
-    forwardNext(pack(current, element))
+    forwardNext(pack(current, at: element))
   }
 }
 
@@ -72,7 +82,7 @@ final class ValueEnumeratedProducer: EnumeratedProducer<Value, Value> {
 }
 
 final class ValueEnumeratedSink: EnumeratedSink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

@@ -29,17 +29,32 @@ class MaterializeProducer<Element, Result>: Producer<Result> {
   }
 }
 
-class MaterializeSink<Element, Result>: Sink<Element, Result> {
-  let pack: (Event<Element>) -> Result
+/// Open, with its body inlinable (`handle`) and the packing a hook (`pack`), so that a leaf
+/// in another module packs each event its own way (the C layer reuses its event box).
+open class MaterializeSink<Element, Result>: Sink<Element, Result> {
+  /// Nil for a subclass that overrides `pack(_:)`.
+  @usableFromInline let packer: ((Event<Element>) -> Result)?
 
-  init(pack: @escaping (Event<Element>) -> Result, observer: Observer<Result>, cancel: any Cancelable) {
-    self.pack = pack
+  public init(pack: ((Event<Element>) -> Result)?, observer: Observer<Result>, cancel: any Cancelable) {
+    self.packer = pack
     super.init(observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<Element>) {
-    forwardOn(.next(pack(event)))
+  @inlinable open func pack(_ event: Event<Element>) -> Result { packer.unsafelyUnwrapped(event) }
+
+  /// `pack(.next(element))` of the element at `element`, borrowed in place.
+  @inlinable open func packNext(at element: UnsafePointer<Element>) -> Result { pack(.next(element.pointee)) }
+
+  open override func on(_ event: Event<Element>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
+    forwardNext(pack(event))
     if event.isStopEvent { forwardTerminal(.completed) }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
+    forwardNext(packNext(at: element))
   }
 }
 

@@ -50,10 +50,13 @@ open class ReduceSink<Source, Accumulate>: AccumulatingSink<Source, Accumulate> 
 
   /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
   @inlinable @inline(__always) public final func handleNext(_ element: Source) {
+    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
+  }
+
+  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Source>) {
     if isDisposed { return }
-    do { state = try accumulate(state, element) } catch {
-      forwardTerminal(.error(error))
-    }
+    _ = advance(by: element)
   }
 }
 
@@ -70,5 +73,5 @@ final class ValueReduceProducer: ReduceProducer<Value, Value> {
 final class ValueReduceSink: ReduceSink<Value, Value> {
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

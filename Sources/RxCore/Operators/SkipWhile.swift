@@ -32,7 +32,7 @@ class SkipWhileProducer<Element>: Producer<Element> {
 /// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
 open class SkipWhileSink<Element>: Sink<Element, Element> {
-  /// Nil for a subclass that overrides `test(_:)`.
+  /// Nil for a subclass that overrides `test(at:)`.
   @usableFromInline let predicate: ((Element) throws -> Bool)?
   @usableFromInline final var skipping = true
 
@@ -41,7 +41,10 @@ open class SkipWhileSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func test(_ element: Element) throws -> Bool { try predicate.unsafelyUnwrapped(element) }
+  /// The predicate of the element at `element`, borrowed in place (see TakeWhileSink).
+  @inlinable open func test(at element: UnsafePointer<Element>) throws -> Bool {
+    try predicate.unsafelyUnwrapped(element.pointee)
+  }
 
   open override func on(_ event: Event<Element>) { handle(event) }
 
@@ -55,15 +58,20 @@ open class SkipWhileSink<Element>: Sink<Element, Element> {
 
   /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
   @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
+  }
+
+  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
     if isDisposed { return }
     if skipping {
-      do { skipping = try test(element) } catch {
+      do { skipping = try test(at: element) } catch {
         forwardTerminal(.error(error))
         return
       }
       if skipping { return }
     }
-    forwardNext(element)
+    forwardNext(at: element)
   }
 }
 
@@ -80,5 +88,5 @@ final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
 final class ValueSkipWhileSink: SkipWhileSink<Value> {
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

@@ -41,8 +41,7 @@ class TakeLastSink<Element>: Sink<Element, Element> {
     switch event {
     case .next(let element):
       if count == 0 { return }
-      elements.append(element)
-      if elements.count > count { _ = elements.popFirst() }
+      elements.append(element, keepingLast: count)
     case .error(let error):
       elements.removeAll()
       forwardTerminal(.error(error))

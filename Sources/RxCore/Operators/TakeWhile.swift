@@ -63,7 +63,7 @@ class TakeWhileProducer<Element>: Producer<Element> {
 /// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
 open class TakeWhileSink<Element>: Sink<Element, Element> {
-  /// Nil for a subclass that overrides `test(_:)`.
+  /// Nil for a subclass that overrides `test(at:)`.
   @usableFromInline let predicate: ((Element) throws -> Bool)?
   @usableFromInline let stopsOn: Bool
   @usableFromInline let inclusive: Bool
@@ -78,7 +78,11 @@ open class TakeWhileSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func test(_ element: Element) throws -> Bool { try predicate.unsafelyUnwrapped(element) }
+  /// The predicate of the element at `element`, borrowed in place (a leaf that hands it to a
+  /// C function copies nothing).
+  @inlinable open func test(at element: UnsafePointer<Element>) throws -> Bool {
+    try predicate.unsafelyUnwrapped(element.pointee)
+  }
 
   open override func on(_ event: Event<Element>) { handle(event) }
 
@@ -92,17 +96,22 @@ open class TakeWhileSink<Element>: Sink<Element, Element> {
 
   /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
   @inlinable @inline(__always) public final func handleNext(_ element: Element) {
+    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
+  }
+
+  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
     if isDisposed { return }
     let stop: Bool
-    do { stop = try test(element) == stopsOn } catch {
+    do { stop = try test(at: element) == stopsOn } catch {
       forwardTerminal(.error(error))
       return
     }
     if !stop {
-      forwardNext(element)
+      forwardNext(at: element)
       return
     }
-    if inclusive { forwardNext(element) }
+    if inclusive { forwardNext(at: element) }
     forwardTerminal(.completed)
   }
 }
@@ -121,5 +130,5 @@ final class ValueTakeWhileProducer: TakeWhileProducer<Value> {
 final class ValueTakeWhileSink: TakeWhileSink<Value> {
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { handleNext(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

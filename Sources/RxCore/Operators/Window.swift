@@ -65,6 +65,8 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
   }
 
   private final func armTimer(_ window: UInt64) {
+    // Count only: no timer, so no callback made (a closure context per window).
+    if parameters.windowing.timeSpan == nil { return }
     parameters.windowing.arm(timer) { self.submit(.tick(window)) }
   }
 

@@ -1,0 +1,49 @@
+import CRxc
+import RxCore
+
+/// rx_materialize: each event packed into an RX_EVENT box; a `.next` refills the box sent
+/// last when the subscriber kept no reference to it (`SpareBox`), so a stream of elements
+/// allocates one box, not one per element. The Rx behaviour is the core's (`handle`).
+final class CMaterializeSink: MaterializeSink<RxValue, RxValue> {
+  var spare = SpareBox<EventBox>()
+
+  init(observer: Observer<RxValue>, cancel: any Cancelable) {
+    super.init(pack: nil, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+
+  override func packNext(at element: UnsafePointer<RxValue>) -> RxValue {
+    let event = Event.next(Value.copy(at: element))
+    return spare.next(refill: { $0.event = event }, make: { EventBox(event) })
+  }
+
+  override func pack(_ event: Event<RxValue>) -> RxValue {
+    switch event {
+    case .next(var element): return packNext(at: &element)
+    case .error(let error): return EventBox.errorValue(error)
+    case .completed: return .boxed(EventBox(event))
+    }
+  }
+}
+
+/// rx_dematerialize: the event in each RX_EVENT box, read in place (the kind is the box's
+/// own: no dynamic cast); any other value fails the stream.
+final class CDematerializeSink: DematerializeSink<RxValue, RxValue> {
+  init(observer: Observer<RxValue>, cancel: any Cancelable) {
+    super.init(unpack: nil, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<RxValue>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+
+  override func unpack(at element: UnsafePointer<RxValue>) throws -> Event<RxValue> {
+    guard case .boxed(let object) = element.pointee, unsafeDowncast(object, to: ValueBox.self).valueKind == RX_EVENT else {
+      throw CAdapt.typeError("rx_dematerialize: the source emitted a value that is not an RX_EVENT")
+    }
+    return unsafeDowncast(object, to: EventBox.self).event
+  }
+}
