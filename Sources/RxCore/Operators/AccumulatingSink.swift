@@ -16,6 +16,6 @@ open class AccumulatingSink<Source, Accumulate>: Sink<Source, Accumulate> {
   }
 
   @inlinable open func accumulate(_ state: Accumulate, _ element: Source) throws -> Accumulate {
-    try accumulator.unsafelyUnwrapped(state, element)
+    try accumulator!(state, element)
   }
 }

@@ -40,7 +40,7 @@ open class CompactMapSink<Source, Result>: Sink<Source, Result> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func select(_ element: Source) throws -> Result? { try transform.unsafelyUnwrapped(element) }
+  @inlinable open func select(_ element: Source) throws -> Result? { try transform!(element) }
 
   open override func on(_ event: Event<Source>) { handle(event) }
 

@@ -44,7 +44,7 @@ open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func same(_ a: Element, _ b: Element) throws -> Bool { try comparer.unsafelyUnwrapped(a, b) }
+  @inlinable open func same(_ a: Element, _ b: Element) throws -> Bool { try comparer!(a, b) }
 
   open override func on(_ event: Event<Element>) { handle(event) }
 

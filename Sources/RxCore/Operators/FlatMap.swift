@@ -351,7 +351,10 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
 // ValueFlatMapSink does, `select` its own way.
 open class ValueFlatMapProducer: Producer<Value> {
   public let source: Observable<Value>
-  /// Nil for a leaf whose sink overrides `select`.
+  /// At most one of the two is set (neither for a leaf whose sink overrides `select`): a
+  /// Swift selector is kept as it is, not wrapped in a `selecting` closure (one more call
+  /// and thunk per element).
+  let selector: ((Value) throws -> Observable<Value>)?
   let selecting: ((Value) throws -> FlatMapSelection)?
   public let maxConcurrent: Int
   /// flatMapFirst: outer elements are ignored while an inner subscription is active.
@@ -359,6 +362,7 @@ open class ValueFlatMapProducer: Producer<Value> {
 
   public init(source: Observable<Value>, maxConcurrent: Int, exclusive: Bool = false) {
     self.source = source
+    self.selector = nil
     self.selecting = nil
     self.maxConcurrent = maxConcurrent
     self.exclusive = exclusive
@@ -368,16 +372,20 @@ open class ValueFlatMapProducer: Producer<Value> {
        exclusive: Bool = false)
   {
     self.source = source
+    self.selector = nil
     self.selecting = selecting
     self.maxConcurrent = maxConcurrent
     self.exclusive = exclusive
   }
 
-  convenience init(source: Observable<Value>, selector: @escaping (Value) throws -> Observable<Value>, maxConcurrent: Int = 0,
-                   exclusive: Bool = false)
+  init(source: Observable<Value>, selector: @escaping (Value) throws -> Observable<Value>, maxConcurrent: Int = 0,
+       exclusive: Bool = false)
   {
-    self.init(source: source, selecting: { .observable(try selector($0)) }, maxConcurrent: maxConcurrent,
-              exclusive: exclusive)
+    self.source = source
+    self.selector = selector
+    self.selecting = nil
+    self.maxConcurrent = maxConcurrent
+    self.exclusive = exclusive
   }
 
   public final override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
@@ -390,8 +398,8 @@ open class ValueFlatMapProducer: Producer<Value> {
   }
 
   open func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> FlatMapSink<Value, Value> {
-    ValueFlatMapSink(selecting: selecting, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent,
-                     exclusive: exclusive)
+    ValueFlatMapSink(selector: selector, selecting: selecting, observer: observer, cancel: cancel,
+                     maxConcurrent: maxConcurrent, exclusive: exclusive)
   }
 }
 
@@ -399,14 +407,17 @@ final class ValueFlatMapSink: FlatMapSink<Value, Value> {
   let selecting: ((Value) throws -> FlatMapSelection)?
 
   init(
-    selecting: ((Value) throws -> FlatMapSelection)?, observer: Observer<Value>, cancel: any Cancelable,
-    maxConcurrent: Int, exclusive: Bool
+    selector: ((Value) throws -> Observable<Value>)?, selecting: ((Value) throws -> FlatMapSelection)?,
+    observer: Observer<Value>, cancel: any Cancelable, maxConcurrent: Int, exclusive: Bool
   ) {
     self.selecting = selecting
-    super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent, exclusive: exclusive)
+    super.init(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent, exclusive: exclusive)
   }
 
-  override func select(_ element: Value) throws -> Selected { try selecting.unsafelyUnwrapped(element) }
+  override func select(_ element: Value) throws -> Selected {
+    if let selecting { return try selecting(element) }
+    return .observable(try selector!(element))
+  }
   override func on(_ event: Event<Value>) { super.on(event) }
   override func dispose() { super.dispose() }
   override func makeInner() -> FlatMapInner<Value, Value> { ValueFlatMapInner(parent: self) }

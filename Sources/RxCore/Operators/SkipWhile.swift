@@ -41,7 +41,7 @@ open class SkipWhileSink<Element>: Sink<Element, Element> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  @inlinable open func test(_ element: Element) throws -> Bool { try predicate.unsafelyUnwrapped(element) }
+  @inlinable open func test(_ element: Element) throws -> Bool { try predicate!(element) }
 
   open override func on(_ event: Event<Element>) { handle(event) }
 
