@@ -42,10 +42,12 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
         return !observer.wantsNoMoreEvents
       }
     case .subscription(let s):
+      // By pointer where the observer takes it: no copy of each element, no `Event`.
+      let byPointer = observer.takesNextByPointer
       buffer.forEachRun { run in
-        for element in run {
+        for i in run.indices {
           if s.isDisposed { return false }
-          observer.on(.next(element))
+          if byPointer { observer.onNext(at: run.baseAddress.unsafelyUnwrapped + i) } else { observer.on(.next(run[i])) }
         }
         return true
       }

@@ -27,6 +27,8 @@ final class SumValue: Observer<Value> {
     case .completed: completed += 1
     }
   }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { sum &+= iv(element.pointee) }
 }
 
 @inline(__always) func iv(_ v: Value) -> Int64 {
