@@ -5,7 +5,7 @@ open class Just<Element>: Observable<Element> {
   public init(_ element: Element) { self.element = element }
 
   @inlinable open override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    observer.on(.next(element))
+    observer.deliverNext(element)
     observer.on(.completed)
     return NopDisposable.shared
   }
