@@ -16,7 +16,7 @@ extension Observable where Element == Value {
 /// extends, kept by `previous`.) Two optional closures in the stage cost an allocated
 /// reabstraction thunk per call and a retain of each per copy.
 ///
-/// Elements travel as `Value`; a map's result is owned by `held`.
+/// Elements travel as `Value`; a map's boxed result is owned by `held`.
 @usableFromInline enum ValueStage: FusedStage {
   case map(Unmanaged<ValuePipeline>)
   case filter(Unmanaged<ValuePipeline>)
@@ -25,23 +25,35 @@ extension Observable where Element == Value {
 
   @inlinable static func working(_ element: Value) -> Value { element }
 
-  @inlinable func apply(_ w: inout Value, _ held: inout Value?) throws -> Bool {
+  @inlinable @inline(__always) func apply(_ w: inout Value, _ held: inout Value?) throws -> Bool {
     switch self {
     case .filter(let p):
       return try p._withUnsafeGuaranteedRef { try $0.predicate(w) }
     case .map(let p):
       let r = try p._withUnsafeGuaranteedRef { try $0.transform(w) }
+      // Only a box needs an owner: a plain result travels on its own (see `isPlain`).
+      if case .boxed = r { held = r } else if held != nil { held = nil }
       w = r
-      held = r
       return true
     case .unset:
       preconditionFailure("a stage runs before its pipeline is made")
     }
   }
 
-  // Every result is in `held`, every other element is the input: nothing is delivered as plain.
-  @inlinable static func isPlain(_ w: Value) -> Bool { false }
-  @inlinable static func deliverPlain(_ w: Value, _ deliver: (consuming Value) -> Void) { deliver(w) }
+  @inlinable static func isPlain(_ w: Value) -> Bool {
+    if case .boxed = w { return false }
+    return true
+  }
+
+  @inlinable static func deliverPlain(_ w: Value, _ deliver: (consuming Value) -> Void) {
+    switch w {
+    case .int(let i): deliver(.int(i))
+    case .double(let d): deliver(.double(d))
+    case .bool(let b): deliver(.bool(b))
+    case .ptr(let p): deliver(.ptr(p))
+    case .none, .boxed: deliver(.none)  // never boxed: see `isPlain`
+    }
+  }
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.

@@ -179,7 +179,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   /// while this sink wants more. Nothing counts as active (it is done when this returns).
   @inlinable public final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
     var elements = inner.pull()
-    while !wantsNoMoreEvents, let element = elements.next() { submit(.next(element)) }
+    while !wantsNoMoreEvents, let element = elements.next() { submitNext(element) }
   }
 
   /// A `just` for a scalar that must wait its turn under a concurrency limit (a hook for the
@@ -211,7 +211,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
           inner = makeJust(value)
           break
         }
-        submit(.next(value))
+        submitNext(value)
         return
       }
     } catch {
