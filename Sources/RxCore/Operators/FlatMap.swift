@@ -404,19 +404,23 @@ open class ValueFlatMapProducer: Producer<Value> {
 }
 
 final class ValueFlatMapSink: FlatMapSink<Value, Value> {
+  // Kept here, not in the generic class's `selector`, whose closure type is generic: a
+  // call through it goes through a reabstraction thunk.
+  let valueSelector: ((Value) throws -> Observable<Value>)?
   let selecting: ((Value) throws -> FlatMapSelection)?
 
   init(
     selector: ((Value) throws -> Observable<Value>)?, selecting: ((Value) throws -> FlatMapSelection)?,
     observer: Observer<Value>, cancel: any Cancelable, maxConcurrent: Int, exclusive: Bool
   ) {
+    self.valueSelector = selector
     self.selecting = selecting
-    super.init(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent, exclusive: exclusive)
+    super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent, exclusive: exclusive)
   }
 
   override func select(_ element: Value) throws -> Selected {
     if let selecting { return try selecting(element) }
-    return .observable(try selector!(element))
+    return .observable(try valueSelector!(element))
   }
   override func on(_ event: Event<Value>) { super.on(event) }
   override func dispose() { super.dispose() }
