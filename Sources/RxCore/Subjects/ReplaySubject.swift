@@ -63,4 +63,6 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
   @inlinable func willDispose() { buffer.removeAll() }
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
+
+  @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable { attachNow(observer) }
 }
