@@ -368,22 +368,13 @@ open class ValueFlatMapProducer: Producer<Value> {
     self.exclusive = exclusive
   }
 
-  init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection, maxConcurrent: Int,
-       exclusive: Bool = false)
-  {
-    self.source = source
-    self.selector = nil
-    self.selecting = selecting
-    self.maxConcurrent = maxConcurrent
-    self.exclusive = exclusive
-  }
-
-  init(source: Observable<Value>, selector: @escaping (Value) throws -> Observable<Value>, maxConcurrent: Int = 0,
-       exclusive: Bool = false)
-  {
+  init(
+    source: Observable<Value>, selector: ((Value) throws -> Observable<Value>)? = nil,
+    selecting: ((Value) throws -> FlatMapSelection)? = nil, maxConcurrent: Int = 0, exclusive: Bool = false
+  ) {
     self.source = source
     self.selector = selector
-    self.selecting = nil
+    self.selecting = selecting
     self.maxConcurrent = maxConcurrent
     self.exclusive = exclusive
   }
