@@ -121,9 +121,9 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
     }
     switch out {
     case .dropped: break
-    case .plain(let w): Stage.deliverPlain(w) { observer.on(.next($0)) }
-    case .output(let v): observer.on(.next(v))
-    case .input: observer.on(.next(input))
+    case .plain(let w): Stage.deliverPlain(w) { observer.deliverNext($0) }
+    case .output(let v): observer.deliverNext(v)
+    case .input: observer.deliverNext(input)
     }
     observer.on(.completed)
   }

@@ -1,45 +1,81 @@
 extension Observable where Element == Value {
   /// `map` for Value: a fused stage (see `FusedPipeline`), chosen over the generic overload.
   public func map(_ transform: @escaping (Value) throws -> Value) -> Observable<Value> {
-    ValuePipeline(ValueStage(map: transform, filter: nil), source: self)
+    ValuePipeline(transform: transform, source: self)
   }
 
   /// `filter` for Value: a fused stage (see `FusedPipeline`), chosen over the generic overload.
   public func filter(_ predicate: @escaping (Value) throws -> Bool) -> Observable<Value> {
-    ValuePipeline(ValueStage(map: nil, filter: predicate), source: self)
+    ValuePipeline(predicate: predicate, source: self)
   }
 }
 
-/// A Swift closure as a fused stage: exactly one of the two is set. Elements travel as
-/// `Value`; a map's result is owned by `held`.
-public struct ValueStage: FusedStage {
-  @usableFromInline let map: ((Value) throws -> Value)?
-  @usableFromInline let filter: ((Value) throws -> Bool)?
+/// A Swift closure as a fused stage: the closure is the field of the pipeline that made the
+/// stage, called borrowed from there, so a stage is plain data and its copy per element
+/// retains nothing. (That pipeline outlives the stage: it is the sink's pipeline, or one it
+/// extends, kept by `previous`.) Two optional closures in the stage cost an allocated
+/// reabstraction thunk per call and a retain of each per copy.
+///
+/// Elements travel as `Value`; a map's boxed result is owned by `held`.
+@usableFromInline enum ValueStage: FusedStage {
+  case map(Unmanaged<ValuePipeline>)
+  case filter(Unmanaged<ValuePipeline>)
+  /// Only while its pipeline's `init` runs (the stage points back at the pipeline).
+  case unset
 
-  public init(map: ((Value) throws -> Value)?, filter: ((Value) throws -> Bool)?) {
-    self.map = map
-    self.filter = filter
+  @inlinable static func working(_ element: Value) -> Value { element }
+
+  @inlinable @inline(__always) func apply(_ w: inout Value, _ held: inout Value?) throws -> Bool {
+    switch self {
+    case .filter(let p):
+      return try p._withUnsafeGuaranteedRef { try $0.predicate(w) }
+    case .map(let p):
+      let r = try p._withUnsafeGuaranteedRef { try $0.transform(w) }
+      // Only a box needs an owner: a plain result travels on its own (see `isPlain`).
+      if case .boxed = r { held = r } else if held != nil { held = nil }
+      w = r
+      return true
+    case .unset:
+      preconditionFailure("a stage runs before its pipeline is made")
+    }
   }
 
-  @inlinable public static func working(_ element: Value) -> Value { element }
-
-  @inlinable public func apply(_ w: inout Value, _ held: inout Value?) throws -> Bool {
-    guard let map else { return try filter.unsafelyUnwrapped(w) }
-    let r = try map(w)
-    w = r
-    held = r
+  @inlinable static func isPlain(_ w: Value) -> Bool {
+    if case .boxed = w { return false }
     return true
   }
 
-  // Every result is in `held`, every other element is the input: nothing is delivered as plain.
-  @inlinable public static func isPlain(_ w: Value) -> Bool { false }
-  @inlinable public static func deliverPlain(_ w: Value, _ deliver: (consuming Value) -> Void) { deliver(w) }
+  @inlinable static func deliverPlain(_ w: Value, _ deliver: (consuming Value) -> Void) {
+    switch w {
+    case .int(let i): deliver(.int(i))
+    case .double(let d): deliver(.double(d))
+    case .bool(let b): deliver(.bool(b))
+    case .ptr(let p): deliver(.ptr(p))
+    case .none, .boxed: deliver(.none)  // never boxed: see `isPlain`
+    }
+  }
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValuePipeline: FusedPipeline<ValueStage> {
-  init(_ stage: ValueStage, source: Observable<Value>) {
-    super.init(stage)
+@usableFromInline final class ValuePipeline: FusedPipeline<ValueStage> {
+  /// This stage's closure; the other one is a placeholder never called (two plain fields,
+  /// read borrowed: no optional to unwrap, no enum payload to copy).
+  @usableFromInline let transform: (Value) throws -> Value
+  @usableFromInline let predicate: (Value) throws -> Bool
+
+  init(transform: @escaping (Value) throws -> Value, source: Observable<Value>) {
+    self.transform = transform
+    predicate = { _ in true }
+    super.init(.unset)
+    step = .map(Unmanaged.passUnretained(self))
+    setRoot(source)
+  }
+
+  init(predicate: @escaping (Value) throws -> Bool, source: Observable<Value>) {
+    transform = { $0 }
+    self.predicate = predicate
+    super.init(.unset)
+    step = .filter(Unmanaged.passUnretained(self))
     setRoot(source)
   }
 

@@ -4,8 +4,8 @@ open class Just<Element>: Observable<Element> {
   public let element: Element
   public init(_ element: Element) { self.element = element }
 
-  @inlinable open override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    observer.on(.next(element))
+  @inlinable @inline(__always) open override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    observer.deliverNext(element)
     observer.on(.completed)
     return NopDisposable.shared
   }

@@ -21,7 +21,7 @@ open class AccumulatingSink<Source, Accumulate>: Sink<Source, Accumulate> {
   @inlinable open func accumulate(into state: UnsafeMutablePointer<Accumulate>, _ element: UnsafePointer<Source>)
     throws
   {
-    state.pointee = try accumulator.unsafelyUnwrapped(state.pointee, element.pointee)
+    state.pointee = try accumulator!(state.pointee, element.pointee)
   }
 
   /// Advances the state by the element at `element`; false (the error forwarded) if the

@@ -78,6 +78,6 @@ struct Combiner<Source, Result> {
     arguments.reserveCapacity(n)
     for i in 0..<n { arguments.append(elements.unsafelyUnwrapped[i]) }
     defer { arguments.removeAll(keepingCapacity: true) }
-    return try withArray.unsafelyUnwrapped(arguments)
+    return try withArray!(arguments)
   }
 }

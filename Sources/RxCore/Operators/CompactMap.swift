@@ -43,7 +43,7 @@ open class CompactMapSink<Source, Result>: Sink<Source, Result> {
   /// Sets `result` to the transform of the element at `element` (borrowed in place), or
   /// leaves it nil. With no generic result, a leaf's override needs no reabstraction thunk.
   @inlinable open func select(at element: UnsafePointer<Source>, into result: inout Result?) throws {
-    result = try transform.unsafelyUnwrapped(element.pointee)
+    result = try transform!(element.pointee)
   }
 
   open override func on(_ event: Event<Source>) { handle(event) }

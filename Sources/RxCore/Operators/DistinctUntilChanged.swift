@@ -47,7 +47,7 @@ open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
   /// Whether the elements at `a` and `b` are the same, borrowed in place (a leaf that hands
   /// them to a C function copies neither).
   @inlinable open func same(at a: UnsafePointer<Element>, _ b: UnsafePointer<Element>) throws -> Bool {
-    try comparer.unsafelyUnwrapped(a.pointee, b.pointee)
+    try comparer!(a.pointee, b.pointee)
   }
 
   open override func on(_ event: Event<Element>) { handle(event) }

@@ -179,7 +179,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   /// while this sink wants more. Nothing counts as active (it is done when this returns).
   @inlinable public final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
     var elements = inner.pull()
-    while !wantsNoMoreEvents, let element = elements.next() { submit(.next(element)) }
+    while !wantsNoMoreEvents, let element = elements.next() { submitNext(element) }
   }
 
   /// A `just` for a scalar that must wait its turn under a concurrency limit (a hook for the
@@ -211,7 +211,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
           inner = makeJust(value)
           break
         }
-        submit(.next(value))
+        submitNext(value)
         return
       }
     } catch {
@@ -351,7 +351,10 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
 // ValueFlatMapSink does, `select` its own way.
 open class ValueFlatMapProducer: Producer<Value> {
   public let source: Observable<Value>
-  /// Nil for a leaf whose sink overrides `select`.
+  /// At most one of the two is set (neither for a leaf whose sink overrides `select`): a
+  /// Swift selector is kept as it is, not wrapped in a `selecting` closure (one more call
+  /// and thunk per element).
+  let selector: ((Value) throws -> Observable<Value>)?
   let selecting: ((Value) throws -> FlatMapSelection)?
   public let maxConcurrent: Int
   /// flatMapFirst: outer elements are ignored while an inner subscription is active.
@@ -359,25 +362,21 @@ open class ValueFlatMapProducer: Producer<Value> {
 
   public init(source: Observable<Value>, maxConcurrent: Int, exclusive: Bool = false) {
     self.source = source
+    self.selector = nil
     self.selecting = nil
     self.maxConcurrent = maxConcurrent
     self.exclusive = exclusive
   }
 
-  init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection, maxConcurrent: Int,
-       exclusive: Bool = false)
-  {
+  init(
+    source: Observable<Value>, selector: ((Value) throws -> Observable<Value>)? = nil,
+    selecting: ((Value) throws -> FlatMapSelection)? = nil, maxConcurrent: Int = 0, exclusive: Bool = false
+  ) {
     self.source = source
+    self.selector = selector
     self.selecting = selecting
     self.maxConcurrent = maxConcurrent
     self.exclusive = exclusive
-  }
-
-  convenience init(source: Observable<Value>, selector: @escaping (Value) throws -> Observable<Value>, maxConcurrent: Int = 0,
-                   exclusive: Bool = false)
-  {
-    self.init(source: source, selecting: { .observable(try selector($0)) }, maxConcurrent: maxConcurrent,
-              exclusive: exclusive)
   }
 
   public final override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
@@ -390,23 +389,30 @@ open class ValueFlatMapProducer: Producer<Value> {
   }
 
   open func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> FlatMapSink<Value, Value> {
-    ValueFlatMapSink(selecting: selecting, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent,
-                     exclusive: exclusive)
+    ValueFlatMapSink(selector: selector, selecting: selecting, observer: observer, cancel: cancel,
+                     maxConcurrent: maxConcurrent, exclusive: exclusive)
   }
 }
 
 final class ValueFlatMapSink: FlatMapSink<Value, Value> {
+  // Kept here, not in the generic class's `selector`, whose closure type is generic: a
+  // call through it goes through a reabstraction thunk.
+  let valueSelector: ((Value) throws -> Observable<Value>)?
   let selecting: ((Value) throws -> FlatMapSelection)?
 
   init(
-    selecting: ((Value) throws -> FlatMapSelection)?, observer: Observer<Value>, cancel: any Cancelable,
-    maxConcurrent: Int, exclusive: Bool
+    selector: ((Value) throws -> Observable<Value>)?, selecting: ((Value) throws -> FlatMapSelection)?,
+    observer: Observer<Value>, cancel: any Cancelable, maxConcurrent: Int, exclusive: Bool
   ) {
+    self.valueSelector = selector
     self.selecting = selecting
     super.init(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent, exclusive: exclusive)
   }
 
-  override func select(_ element: Value) throws -> Selected { try selecting.unsafelyUnwrapped(element) }
+  override func select(_ element: Value) throws -> Selected {
+    if let selecting { return try selecting(element) }
+    return .observable(try valueSelector!(element))
+  }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }

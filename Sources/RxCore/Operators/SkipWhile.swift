@@ -43,7 +43,7 @@ open class SkipWhileSink<Element>: Sink<Element, Element> {
 
   /// The predicate of the element at `element`, borrowed in place (see TakeWhileSink).
   @inlinable open func test(at element: UnsafePointer<Element>) throws -> Bool {
-    try predicate.unsafelyUnwrapped(element.pointee)
+    try predicate!(element.pointee)
   }
 
   open override func on(_ event: Event<Element>) { handle(event) }

@@ -81,7 +81,7 @@ open class TakeWhileSink<Element>: Sink<Element, Element> {
   /// The predicate of the element at `element`, borrowed in place (a leaf that hands it to a
   /// C function copies nothing).
   @inlinable open func test(at element: UnsafePointer<Element>) throws -> Bool {
-    try predicate.unsafelyUnwrapped(element.pointee)
+    try predicate!(element.pointee)
   }
 
   open override func on(_ event: Event<Element>) { handle(event) }

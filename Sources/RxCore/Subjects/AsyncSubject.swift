@@ -39,4 +39,6 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
   @inlinable func willDispose() { last = nil }
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
+
+  @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable { attachNow(observer) }
 }

@@ -112,4 +112,6 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
   }
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
+
+  @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable { attachNow(observer) }
 }

@@ -23,4 +23,6 @@ public final class PublishSubject<Element>: SubjectBase<Element>, SubjectType, O
   }
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
+
+  @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable { attachNow(observer) }
 }

@@ -42,10 +42,12 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
         return !observer.wantsNoMoreEvents
       }
     case .subscription(let s):
+      // By pointer where the observer takes it: no copy of each element, no `Event`.
+      let byPointer = observer.takesNextByPointer
       buffer.forEachRun { run in
-        for element in run {
+        for i in run.indices {
           if s.isDisposed { return false }
-          observer.on(.next(element))
+          if byPointer { observer.onNext(at: run.baseAddress.unsafelyUnwrapped + i) } else { observer.on(.next(run[i])) }
         }
         return true
       }
@@ -61,4 +63,6 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
   @inlinable func willDispose() { buffer.removeAll() }
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
+
+  @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable { attachNow(observer) }
 }

@@ -69,9 +69,14 @@ public class SubjectBase<Element>: Observable<Element> {
     return subscription
   }
 
+  /// When the drain is idle the removal runs inline, with no `SubjectOp` built (what the
+  /// handler does with `.remove`).
   @inlinable
   final func unsubscribe(_ subscription: SubjectSubscription) {
-    submit(.remove(.subscription(subscription)))
+    let me = Unmanaged.passUnretained(self)
+    drain.submit(.remove(.subscription(subscription)), inline: {
+      me._withUnsafeGuaranteedRef { $0.remove(.subscription(subscription)) }
+    }) { op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
   }
 
   /// Removes an observer that `attachOwned` attached. When the drain is idle this runs
@@ -201,6 +206,23 @@ extension SubjectKind {
 extension SubjectHandling {
   @inlinable func takeStop(_ event: Event<Element>) { shared.deliverStop(event) }
   @inlinable func willDispose() {}
+
+  /// `attach`, for each kind's `subscribe`: when the drain is idle the add runs inline, with
+  /// no `SubjectOp` built (and no retain and release of the observer and the subscription
+  /// for it), as `attachOwned` does.
+  @inlinable func attachNow(_ observer: Observer<Element>) -> SubjectSubscription {
+    let base = shared
+    let subscription = SubjectSubscription(owner: base, detach: base.detach)
+    if base.drain.enter({ [unowned(unsafe) base] in base.handler(base, $0) }) {
+      add(.subscription(subscription), observer)
+      base.drain.exit { [unowned(unsafe) base] in base.handler(base, $0) }
+    } else {
+      base.drain.submitQueued(.add(.subscription(subscription), observer)) {
+        [unowned(unsafe) base] in base.handler(base, $0)
+      }
+    }
+    return subscription
+  }
 
   /// The handler of every `SubjectOp`: the one place a subject's state changes.
   @inlinable func handle(_ op: SubjectOp<Element>) {

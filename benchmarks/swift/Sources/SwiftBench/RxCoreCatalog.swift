@@ -2,12 +2,16 @@ import RxCore
 
 /// The catalog on RxCore called directly with `Observable<Value>`, the element type the C
 /// layer uses (Swift callers with it get the core's concrete classes for Value). Shapes as in
-/// Tests/perf/workloads.c; the subscriber is a final class that counts what it receives.
+/// Tests/perf/workloads.c; the subscriber is a final class that counts what it receives, and
+/// takes `.next` by pointer.
 protocol Counted: AnyObject { var count: Int { get } }
 
 final class CountValue: Observer<Value>, Counted {
   var count = 0
   override func on(_ event: Event<Value>) { count &+= 1 }
+  // `.next` by pointer: the fast path `Observer` documents for a Swift subscriber.
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { count &+= 1 }
 }
 final class CountArray: Observer<[Value]>, Counted {
   var count = 0
@@ -27,6 +31,8 @@ final class SumValue: Observer<Value> {
     case .completed: completed += 1
     }
   }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { sum &+= iv(element.pointee) }
 }
 
 @inline(__always) func iv(_ v: Value) -> Int64 {

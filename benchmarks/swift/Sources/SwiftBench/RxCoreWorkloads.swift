@@ -1,30 +1,36 @@
 import Dispatch
 import RxCore
 
-/// The end of a subscription made directly on the core: sums what it sees.
-final class SumObserver: Observer<Int64> {
+/// The end of a subscription made directly on the core: sums what it sees into `s`. Takes
+/// `.next` by pointer, as `Observer` documents for a subclass that wants the specialized path.
+final class SumObserver: Observer<Value> {
   let s: Sum
   init(_ s: Sum) { self.s = s }
-  override func on(_ event: Event<Int64>) {
+  override func on(_ event: Event<Value>) {
     switch event {
-    case .next(let v): s.sum &+= v
+    case .next(let v): s.sum &+= iv(v)
     case .error: break
     case .completed: s.completed += 1
     }
   }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { s.sum &+= iv(element.pointee) }
 }
 
-/// The workloads on RxCore, librxc's Swift core, without the C ABI. run.sh passes
+/// The workloads on RxCore, librxc's Swift core, without the C ABI, on `Observable<Value>`
+/// and `PublishSubject<Value>`/`ReplaySubject<Value>`: the element type the core is
+/// specialized and fused for (what the C layer uses, and what a Swift caller uses for the
+/// same speed; an Int64 chain or subject runs the generic classes, unspecialized). run.sh passes
 /// -DRXCORE_SUBJECTS / _OPERATORS / _OBSERVE_ON / _REPLAY when the core has those parts;
 /// without one, its workloads print "n/a".
 enum RxCoreBench {
   #if RXCORE_SUBJECTS
   static let w1: Body? = { n, m in
     let s = Sum()
-    let subject = PublishSubject<Int64>()
+    let subject = PublishSubject<Value>()
     let d = subject.subscribe(SumObserver(s))
     m.begin()
-    for i in 0..<Int64(n) { subject.on(.next(i)) }
+    for i in 0..<Int64(n) { subject.on(.next(.int(i))) }
     m.end()
     d.dispose()
     check("RxCore W1 sum", s.sum, sumRange(n))
@@ -33,10 +39,10 @@ enum RxCoreBench {
   static let w2: Body? = { n, m in
     let events = n / 100
     let sums = (0..<100).map { _ in Sum() }
-    let subject = PublishSubject<Int64>()
+    let subject = PublishSubject<Value>()
     let ds = sums.map { subject.subscribe(SumObserver($0)) }
     m.begin()
-    for i in 0..<Int64(events) { subject.on(.next(i)) }
+    for i in 0..<Int64(events) { subject.on(.next(.int(i))) }
     m.end()
     ds.forEach { $0.dispose() }
     for s in sums { check("RxCore W2 sum", s.sum, sumRange(events)) }
@@ -44,11 +50,11 @@ enum RxCoreBench {
 
   static let w4: Body? = { n, m in
     let s = Sum()
-    let subject = PublishSubject<Int64>()
+    let subject = PublishSubject<Value>()
     m.begin()
     for _ in 0..<n { subject.subscribe(SumObserver(s)).dispose() }
     m.end()
-    subject.on(.next(1))
+    subject.on(.next(.int(1)))
     check("RxCore W4 sum", s.sum, 0)
   }
 
@@ -56,13 +62,13 @@ enum RxCoreBench {
     let s = Sum()
     var ds: [any Disposable] = []
     ds.reserveCapacity(n)
-    let subject = PublishSubject<Int64>()
+    let subject = PublishSubject<Value>()
     let before = heapInUse()
     m.begin()
     for _ in 0..<n { ds.append(subject.subscribe(SumObserver(s))) }
     m.end()
     m.bytesPerUnit = Double(heapInUse() - before) / Double(n)
-    subject.on(.next(1))
+    subject.on(.next(.int(1)))
     ds.forEach { $0.dispose() }
     check("RxCore W9 sum", s.sum, Int64(n))
   }
@@ -71,9 +77,6 @@ enum RxCoreBench {
   #endif
 
   #if RXCORE_OPERATORS
-  // The operator workloads on `Observable<Value>`, the element type the core is specialized
-  // and fused for (what the C layer uses, and what a Swift caller uses for the same speed).
-  // An `Observable<Int64>` chain runs the generic operators, unfused.
   static let w3: Body? = { n, m in
     let s = SumValue()
     let o = Observable<Value>.range(start: 0, count: n)
@@ -113,19 +116,19 @@ enum RxCoreBench {
   static let w6: Body? = { n, m in
     let s = Sum()
     let done = DispatchSemaphore(value: 0)
-    final class Signal: Observer<Int64> {
+    final class Signal: Observer<Value> {
       let inner: SumObserver, done: DispatchSemaphore
       init(_ inner: SumObserver, _ done: DispatchSemaphore) { self.inner = inner; self.done = done }
-      override func on(_ event: Event<Int64>) {
+      override func on(_ event: Event<Value>) {
         inner.on(event)
         if event.isStopEvent { done.signal() }
       }
     }
-    let subject = PublishSubject<Int64>()
+    let subject = PublishSubject<Value>()
     let d = subject.observe(on: SerialQueueScheduler(label: "bench.w6"))
       .subscribe(Signal(SumObserver(s), done))
     m.begin()
-    for i in 0..<Int64(n) { subject.on(.next(i)) }
+    for i in 0..<Int64(n) { subject.on(.next(.int(i))) }
     subject.on(.completed)
     done.wait()
     m.end()
@@ -139,8 +142,8 @@ enum RxCoreBench {
   #if RXCORE_SUBJECTS && RXCORE_REPLAY
   static let w7: Body? = { n, m in
     let s = Sum()
-    let subject = ReplaySubject<Int64>.create(bufferSize: 100)
-    for i in 0..<Int64(100) { subject.on(.next(i)) }
+    let subject = ReplaySubject<Value>.create(bufferSize: 100)
+    for i in 0..<Int64(100) { subject.on(.next(.int(i))) }
     m.begin()
     for _ in 0..<(n / 100) { subject.subscribe(SumObserver(s)).dispose() }
     m.end()
