@@ -85,12 +85,12 @@ public func rx_start_with(
 @c(rx_switch_latest)
 public func rx_switch_latest(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_switch_latest") else { return nil }
-  return ObservableHandle.make(h.observable.flatMapLatest { v in
+  return ObservableHandle.make(h.observable.flatMapLatest(selecting: { v in
     guard case .boxed(let box) = v, let inner = box as? ObservableBox else {
       throw CAdapt.typeError("rx_switch_latest: the source emitted a value that is not an RX_OBSERVABLE")
     }
-    return inner.handle.observable
-  })
+    return inner.handle.source.selection
+  }))
 }
 
 @c(rx_amb)

@@ -98,13 +98,14 @@ enum CAdapt {
     }
   }
 
+  /// An rx_just result is handed over as its value (`.element`: no inner observable).
   static func flatMap(_ fn: rx_flat_map_fn, _ context: CContext, _ name: StaticString)
-    -> (RxValue) throws -> Observable<RxValue>
+    -> (RxValue) throws -> FlatMapSelection
   {
     { v in
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r = fn(context.ctx, v.c, &err)
-      return try CallbackResult.observable(r, err, name)
+      return try CallbackResult.source(r, err, name).selection
     }
   }
 
