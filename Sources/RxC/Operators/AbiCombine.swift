@@ -86,10 +86,11 @@ public func rx_start_with(
 public func rx_switch_latest(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_switch_latest") else { return nil }
   return ObservableHandle.make(h.observable.flatMapLatest(selecting: { v in
-    guard case .boxed(let box) = v, let inner = box as? ObservableBox else {
+    // By class (a compare; `as?` is a runtime call): ObservableBox is final.
+    guard case .boxed(let box) = v, type(of: box) == ObservableBox.self else {
       throw CAdapt.typeError("rx_switch_latest: the source emitted a value that is not an RX_OBSERVABLE")
     }
-    return inner.handle.source.selection
+    return unsafeDowncast(box, to: ObservableBox.self).handle.source.selection
   }))
 }
 
