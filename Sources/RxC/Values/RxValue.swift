@@ -56,9 +56,12 @@ extension Value {
     case RX_BOOL: return .bool(v.b)
     case RX_PTR: return .ptr(v.ptr)
     case RX_NONE: return RxValue.none
-    default: return fromBoxed(v, fn)
+    default: return fromBoxedOutOfLine(v, fn)
     }
   }
+
+  /// Kept out of `from`'s plain paths (inlined there, it cost rx_just 7 instructions).
+  @inline(never) static func fromBoxedOutOfLine(_ v: rx_value, _ fn: StaticString) -> RxValue? { fromBoxed(v, fn) }
 
   static func fromBoxed(_ v: rx_value, _ fn: StaticString) -> RxValue? {
     guard let box = borrowedBox(v, fn) else { return nil }
