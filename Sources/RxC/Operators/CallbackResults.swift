@@ -23,6 +23,7 @@ enum CallbackResult {
     return try valueSlow(result, error, fn)
   }
 
+  @inline(never)  // kept out of the per-element loops that inline `value`
   static func valueSlow(_ result: rx_value, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws -> RxValue {
     if let error {
       // A failing callback may still have returned an owned value: free it.
