@@ -192,6 +192,70 @@ final class FusionTests: XCTestCase {
     source.end()
   }
 
+  func testFlatMapWithALimitFusesASynchronousInnerThatFindsAPlace() {
+    let source = HotSource<Value>()
+    let held = PublishSubject<Value>()
+    let p = Probe(base: start)
+    let d = source.observable.flatMap(maxConcurrent: 1) { v -> Observable<Value> in
+      Self.int(v) == 0 ? held.asObservable() : Observable<Value>.from([v, .int(Self.int(v) * 10)])
+    }.subscribe(p)
+    source.next(.int(1))
+    XCTAssertEqual(p.values, [1, 10])
+    // The create's sink, the flat_map's and the subject: no inner sink for the `of`.
+    XCTAssertEqual(Set(p.liveDuring), [3])
+    source.next(.int(0))  // takes the only place
+    source.next(.int(2))  // waits its turn behind it
+    held.on(.next(.int(5)))
+    XCTAssertEqual(p.values, [1, 10, 5])
+    held.on(.completed)
+    XCTAssertEqual(p.values, [1, 10, 5, 2, 20])
+    source.next(.int(3))
+    source.completed()
+    XCTAssertEqual(p.values, [1, 10, 5, 2, 20, 3, 30])
+    XCTAssertTrue(p.completed)
+    d.dispose()
+    source.end()
+  }
+
+  func testConcatMapAndFlatMapLatestTakeABareElement() {
+    let source = HotSource<Value>()
+    let held = PublishSubject<Value>()
+    let p = Probe(base: start)
+    let d = source.observable.concatMap(selecting: { v in
+      Self.int(v) == 0 ? .observable(held.asObservable()) : .element(v)
+    }).subscribe(p)
+    source.next(.int(1))
+    source.next(.int(0))
+    source.next(.int(2))  // waits for the active inner
+    XCTAssertEqual(p.values, [1])
+    held.on(.next(.int(5)))
+    held.on(.completed)
+    source.completed()
+    XCTAssertEqual(p.values, [1, 5, 2])
+    XCTAssertTrue(p.completed)
+    d.dispose()
+    source.end()
+
+    let outer = HotSource<Value>()
+    let inner = PublishSubject<Value>()
+    let q = Probe(base: start)
+    let d2 = outer.observable.flatMapLatest(selecting: { v in
+      Self.int(v) == 0 ? .observable(inner.asObservable()) : .element(v)
+    }).subscribe(q)
+    outer.next(.int(0))
+    inner.on(.next(.int(5)))
+    outer.next(.int(1))  // disposes the subscription to `inner`
+    XCTAssertFalse(inner.hasObservers)
+    inner.on(.next(.int(6)))
+    outer.next(.int(2))
+    XCTAssertFalse(q.completed)
+    outer.completed()
+    XCTAssertEqual(q.values, [5, 1, 2])
+    XCTAssertTrue(q.completed)
+    d2.dispose()
+    outer.end()
+  }
+
   func testConcatMapDeliversSynchronousInnersWithoutSubscribingThem() {
     let source = HotSource<Value>()
     let p = Probe(base: start)

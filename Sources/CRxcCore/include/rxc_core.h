@@ -35,6 +35,30 @@ static inline unsigned long rxc_fork_generation(void) {
 /* fork_generation.c: 1 on the process's initial thread (in a forked child: the thread that
    forked), else 0. */
 int rxc_thread_is_initial(void);
+/* spare_disposer.c: this thread's spare SinkDisposer, kept for the next subscription. */
+typedef struct rxc_spare_disposer_slot {
+  void *disposer;
+  int hooked; /* the thread-exit hook that releases it is set */
+} rxc_spare_disposer_slot;
+extern __thread rxc_spare_disposer_slot rxc_spare_disposer_tls
+    __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* Sets this thread's exit hook (`release` releases the spare); 0 if it cannot. */
+int rxc_spare_disposer_hook(void (*release)(void *));
+/* The spare, or NULL. */
+static inline void *rxc_spare_disposer_take(void) {
+  void *p = rxc_spare_disposer_tls.disposer;
+  rxc_spare_disposer_tls.disposer = (void *)0;
+  return p;
+}
+/* Keeps `p` if the slot is free and the exit hook is set. */
+static inline int rxc_spare_disposer_put(void *p) {
+  rxc_spare_disposer_slot *s = &rxc_spare_disposer_tls;
+  if (s->disposer || !s->hooked) return 0;
+  s->disposer = p;
+  return 1;
+}
+static inline int rxc_spare_disposer_hooked(void) { return rxc_spare_disposer_tls.hooked; }
+
 /* Swift runtime entry points (libswiftCore exports them with the C calling convention), for
  * UnownedRef: a strong reference only if the object is not deinitializing (NULL otherwise),
  * and the unowned count that keeps an object's memory, not its life. */

@@ -7,6 +7,13 @@ enum Validate {
   static func object(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
     -> AbiObject?
   {
+    unretainedObject(p, kind, fn, arg)?.takeUnretainedValue()
+  }
+
+  /// `object`, not retained: for a caller that borrows it under C's reference.
+  static func unretainedObject(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
+    -> Unmanaged<AbiObject>?
+  {
     guard let p else {
       setLastError("\(fn): \(arg) is NULL")
       return nil
@@ -34,7 +41,7 @@ enum Validate {
       setLastError("\(fn): \(arg) is a subscription token, not a \(kind.name) of the expected sort")
       return nil
     }
-    return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
+    return Unmanaged<AbiObject>.fromOpaque(p)
   }
 
   /// Whether `p` points at a live handle of `kind`, without setting an error.

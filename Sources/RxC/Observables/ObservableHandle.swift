@@ -179,6 +179,14 @@ final class ObservableHandle: Handle {
 enum RxSource {
   case observable(Observable<RxValue>)
   case scalar(RxValue)
+
+  /// As the core's higher-order operators take it: a scalar needs no `just`.
+  var selection: FlatMapSelection {
+    switch self {
+    case .observable(let o): .observable(o)
+    case .scalar(let v): .element(v)
+    }
+  }
 }
 
 // MARK: reuse

@@ -122,7 +122,9 @@ extension CObserver {
     var inline = false
     switch consume u {
     case .none: break
-    case .disposable(let d): d.dispose()
+    case .disposable(let d):
+      d.dispose()
+      SinkDisposer.recycle(d)
     case .subject(let s):
       let outer = rxc_member_call()
       rxc_set_member_call(call(Self.detaching))

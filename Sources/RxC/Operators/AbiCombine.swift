@@ -85,12 +85,13 @@ public func rx_start_with(
 @c(rx_switch_latest)
 public func rx_switch_latest(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_switch_latest") else { return nil }
-  return ObservableHandle.make(h.observable.flatMapLatest { v in
-    guard case .boxed(let box) = v, let inner = box as? ObservableBox else {
+  return ObservableHandle.make(h.observable.flatMapLatest(selecting: { v in
+    // By class (a compare; `as?` is a runtime call): ObservableBox is final.
+    guard case .boxed(let box) = v, type(of: box) == ObservableBox.self else {
       throw CAdapt.typeError("rx_switch_latest: the source emitted a value that is not an RX_OBSERVABLE")
     }
-    return inner.handle.observable
-  })
+    return unsafeDowncast(box, to: ObservableBox.self).handle.source.selection
+  }))
 }
 
 @c(rx_amb)

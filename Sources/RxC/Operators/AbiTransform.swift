@@ -80,7 +80,7 @@ public func rx_flat_map_latest(
   guard let h = ObservableHandle.from(src, "rx_flat_map_latest") else { return nil }
   guard let fn else { setLastError("rx_flat_map_latest: fn is NULL"); return nil }
   let selector = CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_flat_map_latest")
-  return ObservableHandle.make(h.observable.flatMapLatest(selector))
+  return ObservableHandle.make(h.observable.flatMapLatest(selecting: selector))
 }
 
 @c(rx_concat_map)
@@ -90,7 +90,7 @@ public func rx_concat_map(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_concat_map") else { return nil }
   guard let fn else { setLastError("rx_concat_map: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.concatMap(CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_concat_map")))
+  return ObservableHandle.make(h.observable.concatMap(selecting: CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_concat_map")))
 }
 
 @c(rx_to_array)

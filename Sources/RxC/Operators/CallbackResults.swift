@@ -23,6 +23,7 @@ enum CallbackResult {
     return try valueSlow(result, error, fn)
   }
 
+  @inline(never)  // kept out of the per-element loops that inline `value`
   static func valueSlow(_ result: rx_value, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws -> RxValue {
     if let error {
       // A failing callback may still have returned an owned value: free it.
@@ -98,13 +99,14 @@ enum CAdapt {
     }
   }
 
+  /// An rx_just result is handed over as its value (`.element`: no inner observable).
   static func flatMap(_ fn: rx_flat_map_fn, _ context: CContext, _ name: StaticString)
-    -> (RxValue) throws -> Observable<RxValue>
+    -> (RxValue) throws -> FlatMapSelection
   {
     { v in
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r = fn(context.ctx, v.c, &err)
-      return try CallbackResult.observable(r, err, name)
+      return try CallbackResult.source(r, err, name).selection
     }
   }
 

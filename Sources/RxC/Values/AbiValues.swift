@@ -86,8 +86,7 @@ public func rx_value_retain(_ v: rx_value) -> rx_value {
 @c(rx_value_release)
 public func rx_value_release(_ v: rx_value) {
   guard v.kind.rawValue >= RX_STRING.rawValue else { return }
-  guard let value = RxValue.from(v, "rx_value_release"), let box = value.box else { return }
-  Unmanaged.passUnretained(box).release()
+  RxValue.borrowedBox(v, "rx_value_release")?.release()
 }
 
 /// The box of `v` if it is of `kind`, else nil with rx_last_error() set.

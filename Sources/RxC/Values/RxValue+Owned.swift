@@ -5,8 +5,7 @@ extension RxValue {
   /// becomes the Swift reference, so the box is neither leaked nor freed twice. Nil (and
   /// nothing taken) if the value is not valid.
   static func takeOwned(_ v: rx_value, _ fn: StaticString) -> RxValue? {
-    guard let value = RxValue.from(v, fn) else { return nil }
-    if case .boxed(let box) = value { Unmanaged.passUnretained(box).release() }
-    return value
+    guard v.kind.rawValue >= RX_STRING.rawValue else { return RxValue.from(v, fn) }
+    return RxValue.borrowedBox(v, fn).map { .boxed($0.takeRetainedValue()) }  // no retain/release pair
   }
 }

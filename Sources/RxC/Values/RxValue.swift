@@ -56,23 +56,34 @@ extension Value {
     case RX_BOOL: return .bool(v.b)
     case RX_PTR: return .ptr(v.ptr)
     case RX_NONE: return RxValue.none
-    default: return fromBoxed(v, fn)
+    default: return fromBoxedOutOfLine(v, fn)
     }
   }
 
+  /// Kept out of `from`'s plain paths (inlined there, it cost rx_just 7 instructions).
+  @inline(never) static func fromBoxedOutOfLine(_ v: rx_value, _ fn: StaticString) -> RxValue? { fromBoxed(v, fn) }
+
   static func fromBoxed(_ v: rx_value, _ fn: StaticString) -> RxValue? {
+    guard let box = borrowedBox(v, fn) else { return nil }
+    return .boxed(box.takeUnretainedValue())
+  }
+
+  /// The box of a boxed `v`, checked, not retained (borrowed under C's reference); nil, with
+  /// rx_last_error() set, if it is not a live box of `v`'s kind.
+  static func borrowedBox(_ v: rx_value, _ fn: StaticString) -> Unmanaged<ValueBox>? {
     guard v.kind.rawValue >= RX_STRING.rawValue && v.kind.rawValue <= RX_EVENT.rawValue else {
       setLastError("\(fn): value has an invalid kind \(v.kind.rawValue)")
       return nil
     }
-    guard let object = Validate.object(UnsafeRawPointer(v.box), .value, fn, "value box"),
-      let box = object as? ValueBox
-    else { return nil }
-    guard box.valueKind == v.kind else {
-      setLastError("\(fn): value kind \(v.kind.rawValue) does not match its box (\(box.valueKind.rawValue))")
+    guard let object = Validate.unretainedObject(UnsafeRawPointer(v.box), .value, fn, "value box") else { return nil }
+    // Only boxes are made with the `.value` kind: no dynamic cast needed.
+    let box = unsafeBitCast(object, to: Unmanaged<ValueBox>.self)
+    let kind = box._withUnsafeGuaranteedRef { $0.valueKind }
+    guard kind == v.kind else {
+      setLastError("\(fn): value kind \(v.kind.rawValue) does not match its box (\(kind.rawValue))")
       return nil
     }
-    return .boxed(box)
+    return box
   }
 
   var box: ValueBox? {

@@ -7,7 +7,7 @@ open class Producer<Element>: Observable<Element> {
   /// Open and inlinable only so that a subclass that knows `Element` can override it with
   /// `super.subscribe` and get it specialized; not for changing what it does.
   @inlinable open override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    let disposer = SinkDisposer()
+    let disposer = SinkDisposer.make()
     let (sink, subscription) = run(observer, cancel: disposer)
     disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
     return disposer

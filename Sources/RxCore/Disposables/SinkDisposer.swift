@@ -1,3 +1,4 @@
+import CRxcCore
 import Synchronization
 
 /// Disposes a producer's sink and its upstream subscription as one. Lock-free: `dispose` may
@@ -14,6 +15,43 @@ public final class SinkDisposer: Cancelable {
   private var subscription: (any Disposable)?
 
   public init() {}
+
+  /// A disposer for a new subscription: this thread's spare (see `recycle`), or a new one.
+  public static func make() -> SinkDisposer {
+    if let p = rxc_spare_disposer_take() { return Unmanaged<SinkDisposer>.fromOpaque(p).takeRetainedValue() }
+    return SinkDisposer()
+  }
+
+  /// The caller lets go of `disposable`, which it has disposed: if that is a disposer that
+  /// has torn down and that nothing else holds, it is emptied and kept as this thread's
+  /// spare (the next `make` takes it) instead of being freed. Never under ThreadSanitizer
+  /// (`RXC_TSAN`), which cannot see the Swift runtime's reference counts and would take the
+  /// hand-over for a race.
+  @inline(__always)
+  public static func recycle(_ disposable: consuming any Disposable) {
+    #if !RXC_TSAN
+      if type(of: disposable) == SinkDisposer.self { keepAsSpare(unsafeDowncast(disposable, to: SinkDisposer.self)) }
+    #endif
+  }
+
+  private static func keepAsSpare(_ disposer: consuming SinkDisposer) {
+    var d = disposer
+    // Unique, so no other thread can reach it; the acquire fence pairs the plain check with
+    // the release of whoever dropped the last other reference (the sink, say).
+    guard isKnownUniquelyReferenced(&d) else { return }
+    atomicMemoryFence(ordering: .acquiring)
+    guard d.state.load(ordering: .relaxed) == disposedBit | setBit else { return }  // torn down: both slots empty
+    d.state.store(0, ordering: .relaxed)
+    let p = Unmanaged.passRetained(consume d).toOpaque()
+    if rxc_spare_disposer_put(p) != 0 { return }
+    if rxc_spare_disposer_hooked() == 0
+      && rxc_spare_disposer_hook({ Unmanaged<SinkDisposer>.fromOpaque($0!).release() }) != 0
+      && rxc_spare_disposer_put(p) != 0
+    {
+      return
+    }
+    Unmanaged<SinkDisposer>.fromOpaque(p).release()
+  }
 
   public var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposedBit != 0 }
 
@@ -37,5 +75,6 @@ public final class SinkDisposer: Cancelable {
     guard let sink = self.sink.take(), let subscription = self.subscription.take() else { return }
     sink.dispose()
     subscription.dispose()
+    Self.recycle(subscription)  // an upstream operator's disposer, say
   }
 }

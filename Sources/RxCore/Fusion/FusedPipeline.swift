@@ -100,7 +100,7 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
   /// `Producer.subscribe`'s, spelled out: `super.subscribe` would reach its generic body).
   @inlinable @inline(__always) public final func subscribeFused(_ observer: Observer<Value>) -> any Disposable {
     guard rootObservable == nil else {
-      let disposer = SinkDisposer()
+      let disposer = SinkDisposer.make()
       let (sink, subscription) = run(observer, cancel: disposer)
       disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
       return disposer

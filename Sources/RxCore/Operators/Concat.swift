@@ -34,6 +34,8 @@ final class ValueConcatProducer: ConcatMapProducer<Observable<Value>, Value> {
 final class ValueConcatSink: ConcatMapSink<Observable<Value>, Value> {
   override func on(_ event: Event<Observable<Value>>) { super.on(event) }
   override func makeInner() -> ConcatMapInner<Observable<Value>, Value> { ValueConcatInner(parent: self) }
+  override func select(_ element: Observable<Value>) throws -> Selected { .observable(element) }
+  override func runFused(_ inner: Observable<Value>, arriving: Bool) -> Bool { runFusedValue(inner, arriving: arriving) }
 }
 
 final class ValueConcatInner: ConcatMapInner<Observable<Value>, Value> {

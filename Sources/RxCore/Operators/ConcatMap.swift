@@ -10,15 +10,23 @@ extension Observable {
 
 extension Observable where Element == Value {
   public func concatMap(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
-    ValueConcatMapProducer(source: self, selector: selector)
+    ValueConcatMapProducer(source: self, selecting: { .observable(try selector($0)) })
+  }
+
+  /// `concatMap` whose selector may hand back an element instead of an observable
+  /// (`.element(v)`: what a `just(v)` would emit, with no inner observable).
+  @_disfavoredOverload  // a trailing closure that only throws still picks the one above
+  public func concatMap(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
+    ValueConcatMapProducer(source: self, selecting: selecting)
   }
 }
 
 class ConcatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
-  let selector: (Source) throws -> Observable<Result>
+  /// Nil for a leaf whose sink overrides `select`.
+  let selector: ((Source) throws -> Observable<Result>)?
 
-  init(source: Observable<Source>, selector: @escaping (Source) throws -> Observable<Result>) {
+  init(source: Observable<Source>, selector: ((Source) throws -> Observable<Result>)?) {
     self.source = source
     self.selector = selector
   }
@@ -36,7 +44,13 @@ class ConcatMapProducer<Source, Result>: Producer<Result> {
 /// through a second Drain used as a trampoline. So an inner observable that emits while being
 /// subscribed is delivered at once (not queued), and a long run of inner observables that
 /// complete synchronously is handled in a loop, not by recursion.
+///
+/// A synchronous inner (a bare element from `select`, or a `just` or `of` the leaf knows)
+/// that arrives with no inner active is delivered at once, in one pass through the drain,
+/// with nothing left pending.
 class ConcatMapSink<Source, Result>: Sink<Source, Result> {
+  typealias Selected = FlatMapSink<Source, Result>.Selected
+
   enum Signal {
     case fail(any Error)
     case outerCompleted
@@ -44,7 +58,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
     case inner(Event<Result>)
   }
 
-  let selector: (Source) throws -> Observable<Result>
+  let selector: ((Source) throws -> Observable<Result>)?
   let drain = Drain<Signal>()
   let trampoline = Drain<Void>()
   let pending = Mutex<Observable<Result>?>(nil)
@@ -56,7 +70,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   var innerActive = false
   var sourceDone = false
 
-  init(selector: @escaping (Source) throws -> Observable<Result>, observer: Observer<Result>, cancel: any Cancelable) {
+  init(selector: ((Source) throws -> Observable<Result>)?, observer: Observer<Result>, cancel: any Cancelable) {
     self.selector = selector
     super.init(observer: observer, cancel: cancel)
   }
@@ -66,16 +80,25 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
     return BinaryDisposable(sourceSubscription, innerSubscription)
   }
 
+  /// The inner for one outer element (a hook: a Value leaf may hand back a bare element).
+  func select(_ element: Source) throws -> Selected { .observable(try selector.unsafelyUnwrapped(element)) }
+
+  /// A `just` of a bare element that must wait its turn (a hook for the Value leaves).
+  func makeJust(_ element: Result) -> Observable<Result> { Just(element) }
+
   override func on(_ event: Event<Source>) {
     switch event {
     case .next(let element):
       if wantsNoMoreEvents { return }
-      let inner: Observable<Result>
-      do { inner = try selector(element) } catch {
+      let selected: Selected
+      do { selected = try select(element) } catch {
         submit(.fail(error))
         return
       }
-      submit(.enqueue(inner))
+      switch selected {
+      case .element(let value): arrive(CollectionOfOne(value).makeIterator(), else: makeJust(value))
+      case .observable(let inner): if !runFused(inner, arriving: true) { submit(.enqueue(inner)) }
+      }
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
@@ -114,7 +137,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       return next
     }) else { return }
     if wantsNoMoreEvents { return }
-    if runFused(next) { return }
+    if runFused(next, arriving: false) { return }
     let observer = makeInner()
     innerSubscription.set(observer)
     observer.attach(next.subscribe(observer))
@@ -122,8 +145,8 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
 
   /// An inner observable whose events this sink can produce itself, with no inner
   /// subscription (fusion; a hook for the Value leaves, which know the synchronous sources):
-  /// true if it did.
-  func runFused(_ inner: Observable<Result>) -> Bool { false }
+  /// true if it did. `arriving`: it comes from `on` (`arrive`), not from the queue (`submitAll`).
+  func runFused(_ inner: Observable<Result>, arriving: Bool) -> Bool { false }
 
   /// A synchronous inner's events, as its subscription would have delivered them: each
   /// element while this sink wants more, then its completion.
@@ -133,6 +156,28 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
     submit(.inner(.completed))
   }
 
+  /// An inner whose elements are at hand, as it arrives: delivered now if no inner is active
+  /// (the drain taken once for all of them and the completion), else queued as `inner`.
+  final func arrive<I: IteratorProtocol>(_ elements: consuming I, else inner: @autoclosure () -> Observable<Result>)
+  where I.Element == Result {
+    let me = Unmanaged.passUnretained(self)
+    let queued: (Signal) -> Void = { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    if drain.enter(queued) {
+      if innerActive {
+        handle(.enqueue(inner()))
+      } else if !isDisposed {
+        // Its completion leaves nothing to do: no inner was active (its slot is empty), and
+        // the source, which is still emitting, is not done.
+        var elements = elements
+        while !wantsNoMoreEvents, let element = elements.next() { forwardNext(element) }
+      }
+      drain.exit(queued)
+    } else {
+      drain.submitQueued(.enqueue(inner()), queued)
+    }
+    subscribePendingIfAny()
+  }
+
   private func setPending(_ next: Observable<Result>) {
     pending.withLock { p in
       p = next
@@ -140,7 +185,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
     }
   }
 
-  private func handle(_ signal: Signal) {
+  @inline(__always) private func handle(_ signal: Signal) {
     if isDisposed { return }
     switch signal {
     case .enqueue(let inner):
@@ -178,36 +223,40 @@ class ConcatMapInner<Source, Result>: SubscribedObserver<Result> {
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
-// Specialized for Value (see Value): the overrides inline the generic bodies.
+// Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
+// a `FlatMapSelection` one (the Swift overload wraps its own), so a scalar inner needs no
+// observable.
 final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
+  let selecting: (Value) throws -> FlatMapSelection
+
+  init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection) {
+    self.selecting = selecting
+    super.init(source: source, selector: nil)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueConcatMapSink(selector: selector, observer: observer, cancel: cancel)
+    let sink = ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
     return (sink, sink.run(source))
   }
 }
 
 final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
+  let selecting: (Value) throws -> FlatMapSelection
+
+  init(selecting: @escaping (Value) throws -> FlatMapSelection, observer: Observer<Value>, cancel: any Cancelable) {
+    self.selecting = selecting
+    super.init(selector: nil, observer: observer, cancel: cancel)
+  }
+
+  override func select(_ element: Value) throws -> Selected { try selecting(element) }
+  override func makeJust(_ element: Value) -> Observable<Value> { ValueJust(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
-
-  /// Fusion: a `just` or `of` inner is delivered without a subscription. (The same
-  /// recognition as FlatMapSink's `runFusedValue`, spelled out: a shared iterator over either
-  /// kind cost concat_map 90-140 instructions per element.)
-  override func runFused(_ inner: Observable<Value>) -> Bool {
-    if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
-      submitAll(unsafeDowncast(inner, to: Just<Value>.self))
-      return true
-    }
-    if type(of: inner) == ValueSequenceObservable.self {
-      submitAll(unsafeDowncast(inner, to: ValueSequenceObservable.self))
-      return true
-    }
-    return false
-  }
+  override func runFused(_ inner: Observable<Value>, arriving: Bool) -> Bool { runFusedValue(inner, arriving: arriving) }
 }
 
 final class ValueConcatMapInner: ConcatMapInner<Value, Value> {
@@ -215,4 +264,24 @@ final class ValueConcatMapInner: ConcatMapInner<Value, Value> {
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
+
+// Fusion for the Value leaves (concat_map's and concat's).
+extension ConcatMapSink where Result == Value {
+  /// A `just` or `of` inner, delivered without a subscription. (The same recognition as
+  /// FlatMapSink's `runFusedValue`, spelled out: a shared iterator over either kind cost
+  /// concat_map 90-140 instructions per element.)
+  final func runFusedValue(_ inner: Observable<Value>, arriving: Bool) -> Bool {
+    if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
+      let just = unsafeDowncast(inner, to: Just<Value>.self)
+      if arriving { arrive(just.pull(), else: inner) } else { submitAll(just) }
+      return true
+    }
+    if type(of: inner) == ValueSequenceObservable.self {
+      let of = unsafeDowncast(inner, to: ValueSequenceObservable.self)
+      if arriving { arrive(of.pull(), else: inner) } else { submitAll(of) }
+      return true
+    }
+    return false
+  }
 }

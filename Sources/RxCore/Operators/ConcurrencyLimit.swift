@@ -29,6 +29,18 @@ public final class ConcurrencyLimit: @unchecked Sendable {
     if now { start() }
   }
 
+  /// Takes a place for an inner that runs now, in the caller, if one is free (then nothing
+  /// waits either): true if it did, and the caller calls `finished` when it is done.
+  public func tryAdmit() -> Bool {
+    state.withLock { s -> Bool in
+      if s.running < max {
+        s.running += 1
+        return true
+      }
+      return false
+    }
+  }
+
   /// A running inner completed: the first waiting one, if any, starts in its place.
   public func finished() {
     let loop = state.withLock { s -> Bool in

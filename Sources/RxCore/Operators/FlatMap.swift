@@ -172,14 +172,23 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
 
   /// An inner observable whose events this sink can produce itself, with no inner
   /// subscription (fusion; a hook for the Value leaves, which know the synchronous sources):
-  /// true if it did, and so the inner is done. Never called with a concurrency limit.
+  /// true if it did, and so the inner is done (`submitAll`).
   @inlinable open func runFused(_ inner: Observable<Result>) -> Bool { false }
 
   /// A synchronous inner's elements, as its subscription would have delivered them: each
   /// while this sink wants more. Nothing counts as active (it is done when this returns).
-  @inlinable public final func submitAll<S: SynchronousSource>(_ inner: S) where S.Element == Result {
+  /// With a concurrency limit it takes a place for that time, or returns false (no place
+  /// free: it waits its turn as a subscription).
+  @inlinable public final func submitAll<S: SynchronousSource>(_ inner: S) -> Bool where S.Element == Result {
     var elements = inner.pull()
+    guard let limit else {
+      while !wantsNoMoreEvents, let element = elements.next() { submitNext(element) }
+      return true
+    }
+    if !limit.tryAdmit() { return false }
     while !wantsNoMoreEvents, let element = elements.next() { submitNext(element) }
+    limit.finished()
+    return true
   }
 
   /// A `just` for a scalar that must wait its turn under a concurrency limit (a hook for the
@@ -206,10 +215,15 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       switch try select(element) {
       case .observable(let o): inner = o
       case .element(let value):
-        // With a limit, a scalar waits its turn like any inner observable.
-        if limit != nil {
-          inner = makeJust(value)
-          break
+        // With a limit, a scalar takes a place like any inner observable, or waits its turn.
+        if let limit {
+          if !limit.tryAdmit() {
+            inner = makeJust(value)
+            break
+          }
+          submit(.next(value))
+          limit.finished()
+          return
         }
         submitNext(value)
         return
@@ -218,7 +232,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       submit(.fail(error))
       return
     }
-    if limit == nil && runFused(inner) { return }
+    if runFused(inner) { return }
     let observer = makeInner()
     // Raised before the outer completion can be submitted (upstream serializes on); a
     // waiting inner counts as active.
@@ -435,12 +449,10 @@ extension FlatMapSink where Result == Value {
   /// A `just` or `of` inner, delivered without a subscription.
   @inlinable public final func runFusedValue(_ inner: Observable<Value>) -> Bool {
     if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
-      submitAll(unsafeDowncast(inner, to: Just<Value>.self))
-      return true
+      return submitAll(unsafeDowncast(inner, to: Just<Value>.self))
     }
     if type(of: inner) == ValueSequenceObservable.self {
-      submitAll(unsafeDowncast(inner, to: ValueSequenceObservable.self))
-      return true
+      return submitAll(unsafeDowncast(inner, to: ValueSequenceObservable.self))
     }
     return false
   }

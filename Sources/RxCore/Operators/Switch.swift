@@ -13,15 +13,23 @@ extension Observable {
 
 extension Observable where Element == Value {
   public func flatMapLatest(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
-    ValueSwitchProducer(source: self, selector: selector)
+    ValueSwitchProducer(source: self, selecting: { .observable(try selector($0)) })
+  }
+
+  /// `flatMapLatest` whose selector may hand back an element instead of an observable
+  /// (`.element(v)`: what a `just(v)` would emit, with no inner observable).
+  @_disfavoredOverload  // a trailing closure that only throws still picks the one above
+  public func flatMapLatest(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
+    ValueSwitchProducer(source: self, selecting: selecting)
   }
 }
 
 class SwitchProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
-  let selector: (Source) throws -> Observable<Result>
+  /// Nil for a leaf whose sink overrides `select`.
+  let selector: ((Source) throws -> Observable<Result>)?
 
-  init(source: Observable<Source>, selector: @escaping (Source) throws -> Observable<Result>) {
+  init(source: Observable<Source>, selector: ((Source) throws -> Observable<Result>)?) {
     self.source = source
     self.selector = selector
   }
@@ -38,7 +46,12 @@ class SwitchProducer<Source, Result>: Producer<Result> {
 /// FlatMapSink); outer elements are handled directly in `on`, so the new inner observable
 /// is subscribed outside the drain. Each inner subscription carries an id, announced to
 /// the drain (`.switched`) before it is subscribed; events of a superseded inner are ignored.
+///
+/// A synchronous inner (a bare element from `select`, or a `just` or `of` the leaf knows) has
+/// no subscription: its switch, elements and completion go through the drain in one pass.
 class SwitchSink<Source, Result>: Sink<Source, Result> {
+  typealias Selected = FlatMapSink<Source, Result>.Selected
+
   enum Signal {
     case fail(any Error)
     case outerCompleted
@@ -46,17 +59,21 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     case inner(Event<Result>, UInt64)
   }
 
-  let selector: (Source) throws -> Observable<Result>
+  let selector: ((Source) throws -> Observable<Result>)?
   let drain = Drain<Signal>()
   let sourceSubscription = SingleAssignmentDisposable()
   let innerSubscription = SerialDisposable()
-  var nextId: UInt64 = 0  // touched only by `on`, which upstream serializes
+  // Touched only by `on`, which upstream serializes.
+  var nextId: UInt64 = 0
+  /// An inner subscription was put in `innerSubscription` and not yet replaced: a
+  /// synchronous inner then has one to dispose before its elements.
+  var innerSet = false
   // Drain-owned state.
   var latest: UInt64 = 0
   var hasLatest = false
   var sourceDone = false
 
-  init(selector: @escaping (Source) throws -> Observable<Result>, observer: Observer<Result>, cancel: any Cancelable) {
+  init(selector: ((Source) throws -> Observable<Result>)?, observer: Observer<Result>, cancel: any Cancelable) {
     self.selector = selector
     super.init(observer: observer, cancel: cancel)
   }
@@ -66,20 +83,29 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     return BinaryDisposable(sourceSubscription, innerSubscription)
   }
 
+  /// The inner for one outer element (a hook: a Value leaf may hand back a bare element).
+  func select(_ element: Source) throws -> Selected { .observable(try selector.unsafelyUnwrapped(element)) }
+
   override func on(_ event: Event<Source>) {
     switch event {
     case .next(let element):
       if wantsNoMoreEvents { return }
-      let inner: Observable<Result>
-      do { inner = try selector(element) } catch {
+      let selected: Selected
+      do { selected = try select(element) } catch {
         submit(.fail(error))
         return
       }
       nextId &+= 1
       let id = nextId
-      submit(.switched(id))
+      let inner: Observable<Result>
+      switch selected {
+      case .element(let value): return switchTo(CollectionOfOne(value).makeIterator(), id: id)
+      case .observable(let o): inner = o
+      }
       if runFused(inner, id: id) { return }
+      submit(.switched(id))
       let observer = makeInner(id: id)
+      innerSet = true
       innerSubscription.set(observer)  // disposes the previous inner
       observer.attach(inner.subscribe(observer))
     case .error(let error): submit(.fail(error))
@@ -94,12 +120,32 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
   /// `inner` is not one this sink knows (a hook for the Value leaf).
   func runFused(_ inner: Observable<Result>, id: UInt64) -> Bool { false }
 
-  /// A synchronous inner's events as its subscription would have delivered them: the
-  /// previous inner disposed first, then each element while this sink wants more, then the
-  /// completion.
+  /// A synchronous inner's events as its subscription would have delivered them.
   final func submitAll<S: SynchronousSource>(_ inner: S, id: UInt64) where S.Element == Result {
-    innerSubscription.set(nil)
-    var elements = inner.pull()
+    switchTo(inner.pull(), id: id)
+  }
+
+  /// The switch to inner `id`, whose elements are at hand: the previous inner disposed
+  /// first, then each element while this sink wants more, then the completion. With no
+  /// previous subscription to dispose and the drain free, all in one pass through the drain.
+  final func switchTo<I: IteratorProtocol>(_ elements: consuming I, id: UInt64) where I.Element == Result {
+    var elements = elements
+    if !innerSet {
+      let me = Unmanaged.passUnretained(self)
+      let queued: (Signal) -> Void = { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+      if drain.enter(queued) {
+        handle(.switched(id))
+        while !wantsNoMoreEvents, let element = elements.next() { handleInner(.next(element), id) }
+        handleInner(.completed, id)
+        drain.exit(queued)
+        return
+      }
+    }
+    submit(.switched(id))
+    if innerSet {
+      innerSet = false
+      innerSubscription.set(nil)
+    }
     while !wantsNoMoreEvents, let element = elements.next() { submitInner(.next(element), id) }
     submitInner(.completed, id)
   }
@@ -116,7 +162,7 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     if isDisposed { return }
     guard id == latest else { return }
     switch event {
-    case .next(let element): forwardOn(.next(element))
+    case .next(let element): forwardNext(element)
     case .error(let error): forwardTerminal(.error(error))
     case .completed:
       hasLatest = false
@@ -157,17 +203,34 @@ class SwitchInner<Source, Result>: SubscribedObserver<Result> {
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
-// Specialized for Value (see Value): the overrides inline the generic bodies.
+// Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
+// a `FlatMapSelection` one (the Swift overload wraps its own), so a scalar inner needs no
+// observable.
 final class ValueSwitchProducer: SwitchProducer<Value, Value> {
+  let selecting: (Value) throws -> FlatMapSelection
+
+  init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection) {
+    self.selecting = selecting
+    super.init(source: source, selector: nil)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueSwitchSink(selector: selector, observer: observer, cancel: cancel)
+    let sink = ValueSwitchSink(selecting: selecting, observer: observer, cancel: cancel)
     return (sink, sink.run(source))
   }
 }
 
 final class ValueSwitchSink: SwitchSink<Value, Value> {
+  let selecting: (Value) throws -> FlatMapSelection
+
+  init(selecting: @escaping (Value) throws -> FlatMapSelection, observer: Observer<Value>, cancel: any Cancelable) {
+    self.selecting = selecting
+    super.init(selector: nil, observer: observer, cancel: cancel)
+  }
+
+  override func select(_ element: Value) throws -> Selected { try selecting(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
