@@ -31,3 +31,17 @@ int rxc_thread_is_initial(void) {
   }
   return rxc_initial;
 }
+
+/* This thread's kernel thread id, remembered per thread and fork generation (a system call
+ * the first time a thread asks in each generation, none after). */
+static __thread unsigned long rxc_tid_checked_in; /* generation + 1; 0: never */
+static __thread long rxc_tid;
+
+long rxc_thread_tid(void) {
+  unsigned long g = rxc_fork_generation() + 1;
+  if (rxc_tid_checked_in != g) {
+    rxc_tid = syscall(SYS_gettid);
+    rxc_tid_checked_in = g;
+  }
+  return rxc_tid;
+}

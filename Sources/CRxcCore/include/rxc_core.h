@@ -35,6 +35,9 @@ static inline unsigned long rxc_fork_generation(void) {
 /* fork_generation.c: 1 on the process's initial thread (in a forked child: the thread that
    forked), else 0. */
 int rxc_thread_is_initial(void);
+/* fork_generation.c: this thread's kernel thread id (gettid), without a system call after
+   the first. */
+long rxc_thread_tid(void);
 /* spare_disposer.c: this thread's spare SinkDisposer, kept for the next subscription. */
 typedef struct rxc_spare_disposer_slot {
   void *disposer;

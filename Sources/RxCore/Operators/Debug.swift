@@ -1,3 +1,4 @@
+import CRxcCore
 /// RxSwift's `debug`: a line for each subscription, event and disposal, written as it
 /// happens. The line is
 ///
@@ -28,7 +29,7 @@ public struct DebugLog<Element> {
     let now = MonotonicClock.now()
     let micros = String(now % 1_000_000_000 / 1000)
     let padded = String(repeating: "0", count: 6 - micros.count) + micros
-    return "\(now / 1_000_000_000).\(padded) tid \(rxcore_gettid()) \(label) -> \(what)"
+    return "\(now / 1_000_000_000).\(padded) tid \(rxc_thread_tid()) \(label) -> \(what)"
   }
 
   func log(_ what: String) { write(line(what)) }

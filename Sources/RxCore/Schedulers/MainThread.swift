@@ -24,7 +24,3 @@ public enum MainThread {
     return rxc_thread_is_initial() != 0
   }
 }
-
-/// glibc's gettid() (2.30+), which the Glibc module does not declare.
-@_silgen_name("gettid")
-func rxcore_gettid() -> pid_t
