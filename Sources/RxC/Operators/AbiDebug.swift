@@ -11,9 +11,12 @@ public func rx_debug(
   guard let h = ObservableHandle.from(src, "rx_debug") else { return nil }
   let file = out ?? stderr
   return ObservableHandle.make(h.observable.debug(debugLog(label) { line in
-    // One call per line: glibc locks the stream for it, so lines of several threads do not mix.
-    fputs(line + "\n", file)
+    // Under the stream's lock, so lines of several threads do not mix.
+    flockfile(file)
+    fputs(line, file)
+    fputc(10, file)
     fflush(file)
+    funlockfile(file)
   }))
 }
 

@@ -25,19 +25,68 @@ public struct DebugLog<Element> {
   }
 
   /// The line for `what`, now, on this thread.
-  public func line(_ what: String) -> String {
-    let now = MonotonicClock.now()
-    let micros = String(now % 1_000_000_000 / 1000)
-    let padded = String(repeating: "0", count: 6 - micros.count) + micros
-    return "\(now / 1_000_000_000).\(padded) tid \(rxc_thread_tid()) \(label) -> \(what)"
+  public func line(_ what: String) -> String { line(what, "", "") }
+
+  /// The line for `what` + `detail` + `close`, built in one buffer: this runs for every
+  /// event, and string interpolation made a temporary string per piece.
+  func line(_ what: StaticString, _ detail: String, _ close: StaticString) -> String {
+    line(what.utf8Start, what.utf8CodeUnitCount, detail, close)
   }
 
-  func log(_ what: String) { write(line(what)) }
+  func line(_ what: String, _ detail: String, _ close: StaticString) -> String {
+    var what = what
+    return what.withUTF8 { line($0.baseAddress, $0.count, detail, close) }
+  }
+
+  private func line(_ what: UnsafePointer<UInt8>?, _ whatCount: Int, _ detail: String, _ close: StaticString) -> String {
+    let now = MonotonicClock.now()
+    var label = label, detail = detail
+    return label.withUTF8 { label in
+      detail.withUTF8 { detail in
+        let capacity = 48 + label.count + whatCount + detail.count + close.utf8CodeUnitCount
+        return String(unsafeUninitializedCapacity: capacity) { out in
+          var n = 0
+          func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+            (out.baseAddress! + n).update(from: base, count: bytes.count)
+            n += bytes.count
+          }
+          func put(_ text: StaticString) { put(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)) }
+          func put(_ value: Int64, width: Int) {
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: Int64's 19 digits fit
+            withUnsafeMutableBytes(of: &digits) { d in
+              var v = UInt64(max(0, value)), k = d.count
+              repeat {
+                k -= 1
+                d[k] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+              } while v > 0 || d.count - k < width
+              put(UnsafeBufferPointer(rebasing: d.bindMemory(to: UInt8.self)[k...]))
+            }
+          }
+          put(now / 1_000_000_000, width: 0)
+          put(".")
+          put(now % 1_000_000_000 / 1000, width: 6)
+          put(" tid ")
+          put(Int64(rxc_thread_tid()), width: 0)
+          put(" ")
+          put(label)
+          put(" -> ")
+          put(UnsafeBufferPointer(start: what, count: whatCount))
+          put(detail)
+          put(close)
+          return n
+        }
+      }
+    }
+  }
+
+  func log(_ what: StaticString, _ detail: String = "", _ close: StaticString = "") { write(line(what, detail, close)) }
 
   /// The `do` hooks that write the lines.
   var hooks: DoHooks<Element> {
     DoHooks(
-      onNext: { log("next(\(describe($0)))") }, onError: { log("error(\(describeError($0)))") },
+      onNext: { log("next(", describe($0), ")") }, onError: { log("error(", describeError($0), ")") },
       onCompleted: { log("completed") }, onSubscribe: { log("subscribed") }, onDispose: { log("disposed") })
   }
 }
