@@ -68,7 +68,7 @@ public func rx_of(_ values: UnsafePointer<rx_value>?, _ count: UInt) -> UnsafeMu
     setLastError("rx_of: values is NULL but n is \(n)")
     return nil
   }
-  var items: [RxValue] = []
+  var items = ContiguousArray<RxValue>()
   items.reserveCapacity(n)
   for i in 0..<n {
     guard let v = RxValue.from(values![i], "rx_of") else { return nil }

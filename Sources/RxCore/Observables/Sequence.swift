@@ -8,9 +8,15 @@ public class SequenceObservable<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = SequenceSink(observer: observer, cancel: cancel)
-    for element in elements {
-      if sink.wantsNoMoreEvents { break }
-      sink.forwardOn(.next(element))
+    // Each element handed on where it is (no copy, no Event): the array is this producer's
+    // `let`, and the subscriber holds the producer for the call.
+    elements.withUnsafeBufferPointer { buffer in
+      guard var p = buffer.baseAddress else { return }
+      for _ in 0..<buffer.count {
+        if sink.wantsNoMoreEvents { break }
+        sink.forwardNext(at: p)
+        p += 1
+      }
     }
     sink.forwardTerminal(.completed)
     return (sink, NopDisposable.shared)
@@ -34,6 +40,9 @@ extension Observable where Element == Value {
   }
   public static func from(_ elements: [Value]) -> Observable<Value> {
     ValueSequenceObservable(ContiguousArray(elements))
+  }
+  public static func from(_ elements: ContiguousArray<Value>) -> Observable<Value> {
+    ValueSequenceObservable(elements)
   }
 }
 
