@@ -19,9 +19,10 @@ public final class RecursiveScheduling: @unchecked Sendable {
   public func start(_ step: @escaping () -> Bool) {
     while true {
       if scheduler.runsActionsInlineNow {
-        // What scheduling the step would do, without the action, its check and its slot.
-        if pending.isDisposed || !step() { return }
-        continue
+        // What scheduling each step would do, without the action, its check and its slot.
+        // Asked once: a step runs on this thread and leaves its trampoline as it found it.
+        while !pending.isDisposed && step() {}
+        return
       }
       let once = InlineCheck()
       pending.setScheduled {
