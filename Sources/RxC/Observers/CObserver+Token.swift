@@ -95,6 +95,11 @@ extension CObserver {
       state.storeUnshared(s.droppingOneCReference())
       return lastCReferenceDropped()
     }
+    // Once the count reaches zero, a subject that lists this observer may let go of it on
+    // its own thread at any moment (`waitsForSubject`): this thread holds a reference of its
+    // own until it has marked the handle dead.
+    let me = Unmanaged.passUnretained(self).retain()
+    defer { me.release() }
     let old = state.dropOneCReference()
     return old.hasOneCReference && lastCReferenceDropped() && !old.waitsForSubject
   }
