@@ -39,6 +39,11 @@ final class SubjectHandle: Handle {
     case replay(Unmanaged<ReplaySubject<RxValue>>)
     case async(Unmanaged<AsyncSubject<RxValue>>)
     case other
+
+    var replay: Unmanaged<ReplaySubject<RxValue>>? {
+      if case .replay(let s) = self { return s }
+      return nil
+    }
   }
   /// What rx_subject_as_observable lends out. It holds one C reference of its own, dropped
   /// when this subject handle is destroyed; a caller that retained it keeps it usable (it
@@ -60,7 +65,7 @@ final class SubjectHandle: Handle {
     } else {
       direct = .other
     }
-    subjectObservable = SubjectObservable(core, publish: publish)
+    subjectObservable = SubjectObservable(core, publish: publish, replay: direct.replay)
     observableHandle = ObservableHandle(subjectObservable, sort: .subject)
     _ = observableHandle.toC()
     super.init(kind: .subject)

@@ -18,8 +18,9 @@ final class SubjectObservable: Observable<RxValue> {
   /// two locked instructions per attach and per detach). `subject` keeps it alive.
   private let attachCall: (CObserver) -> Void
   private let detachCall: (CObserver) -> Void
-  /// The same subject when it is a publish or a replay subject (the sorts whose subscribe +
-  /// dispose `make bench` times, W4 and W7): called directly, no closure or witness call.
+  /// The same subject (or a relay's own) when it is a publish or a replay subject, as the
+  /// handle found it (the sorts whose subscribe + dispose `make bench` times, W4 and W7):
+  /// called directly, no closure or witness call.
   private let publish: Unmanaged<PublishSubject<RxValue>>?
   private let replay: Unmanaged<ReplaySubject<RxValue>>?
   private let lock = SpinLock()
@@ -28,17 +29,17 @@ final class SubjectObservable: Observable<RxValue> {
   /// the anchor that keeps it for them. Never under RXC_DEBUG.
   private let lender = SubjectLender()
 
-  init(_ subject: any AbiSubject, publish: Unmanaged<PublishSubject<RxValue>>?) {
+  init(_ subject: any AbiSubject, publish: Unmanaged<PublishSubject<RxValue>>?, replay: Unmanaged<ReplaySubject<RxValue>>?) {
     (attachCall, detachCall) = Self.calls(subject)
     if debugPoison {
       self.subject = nil
       self.publish = nil
-      replay = nil
+      self.replay = nil
       debugSubject = subject
     } else {
       self.subject = subject
       self.publish = publish
-      replay = (subject as? ReplaySubject<RxValue>).map { Unmanaged.passUnretained($0) }
+      self.replay = replay
       debugSubject = nil
     }
     super.init()

@@ -67,7 +67,7 @@ struct Combiner<Source, Result> {
     switch selector {
     case .buffer(let select): (inPlace, withArray) = (select, nil)
     case .array(let select): (inPlace, withArray) = (nil, select)
-    case .function(let function): (inPlace, withArray) = ({ try function.combine($0) }, nil)
+    case .function: preconditionFailure("a selector object is called as it is (makeFunction)")
     }
   }
 
