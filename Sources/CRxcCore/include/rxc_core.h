@@ -38,29 +38,31 @@ int rxc_thread_is_initial(void);
 /* fork_generation.c: this thread's kernel thread id (gettid), without a system call after
    the first. */
 long rxc_thread_tid(void);
-/* spare_disposer.c: this thread's spare SinkDisposer, kept for the next subscription. */
-typedef struct rxc_spare_disposer_slot {
-  void *disposer;
-  int hooked; /* the thread-exit hook that releases it is set */
-} rxc_spare_disposer_slot;
-extern __thread rxc_spare_disposer_slot rxc_spare_disposer_tls
-    __attribute__((tls_model("initial-exec"), visibility("hidden")));
-/* Sets this thread's exit hook (`release` releases the spare); 0 if it cannot. */
-int rxc_spare_disposer_hook(void (*release)(void *));
-/* The spare, or NULL. */
-static inline void *rxc_spare_disposer_take(void) {
-  void *p = rxc_spare_disposer_tls.disposer;
-  rxc_spare_disposer_tls.disposer = (void *)0;
+/* spare_objects.c: this thread's spare object of each kind (a torn-down SinkDisposer, a
+ * disposed SubjectSubscription), kept for the next subscription made on this thread. */
+enum { RXC_SPARE_DISPOSER = 0, RXC_SPARE_SUBSCRIPTION = 1, RXC_SPARE_KINDS = 2 };
+typedef struct rxc_core_spare_slots {
+  void *object[RXC_SPARE_KINDS];
+  unsigned hooked; /* bit k: the thread-exit hook is set, and kind k's release function */
+} rxc_core_spare_slots;
+extern __thread rxc_core_spare_slots rxc_core_spare_tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
+/* Sets this thread's exit hook, and `release` as the function that releases a spare of
+   `kind` (the same one for every thread); 0 if it cannot. */
+int rxc_core_spare_hook(int kind, void (*release)(void *));
+/* The spare of `kind`, or NULL. */
+static inline void *rxc_core_spare_take(int kind) {
+  void *p = rxc_core_spare_tls.object[kind];
+  rxc_core_spare_tls.object[kind] = (void *)0;
   return p;
 }
-/* Keeps `p` if the slot is free and the exit hook is set. */
-static inline int rxc_spare_disposer_put(void *p) {
-  rxc_spare_disposer_slot *s = &rxc_spare_disposer_tls;
-  if (s->disposer || !s->hooked) return 0;
-  s->disposer = p;
+/* Keeps `p` as the spare of `kind` if that slot is free and the exit hook is set. */
+static inline int rxc_core_spare_put(int kind, void *p) {
+  rxc_core_spare_slots *s = &rxc_core_spare_tls;
+  if (s->object[kind] || !(s->hooked & (1u << kind))) return 0;
+  s->object[kind] = p;
   return 1;
 }
-static inline int rxc_spare_disposer_hooked(void) { return rxc_spare_disposer_tls.hooked; }
+static inline int rxc_core_spare_hooked(int kind) { return (rxc_core_spare_tls.hooked >> kind) & 1; }
 
 /* Swift runtime entry points (libswiftCore exports them with the C calling convention), for
  * UnownedRef: a strong reference only if the object is not deinitializing (NULL otherwise),

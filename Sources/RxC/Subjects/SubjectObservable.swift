@@ -74,8 +74,11 @@ final class SubjectObservable: Observable<RxValue> {
   }
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable {
-    // A publish subject borrowed directly: through the existential it is copied, a retain.
-    if let publish { return publish._withUnsafeGuaranteedRef { $0.attach(observer) } }
+    // A publish or replay subject borrowed directly (through the existential it is copied, a
+    // retain), and subscribed through its own `subscribe`: final and inlinable, so the add
+    // runs inline when the drain is free, with no `SubjectOp` built.
+    if let publish { return publish._withUnsafeGuaranteedRef { $0.subscribe(observer) } }
+    if let replay { return replay._withUnsafeGuaranteedRef { $0.subscribe(observer) } }
     if let subject { return subject.attach(observer) }
     guard let subject = currentDebugSubject else {
       observer.on(.error(RxError.disposed))

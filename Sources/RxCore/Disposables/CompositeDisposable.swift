@@ -50,7 +50,10 @@ public final class CompositeDisposable: Cancelable {
       guard let i = s.items.firstIndex(where: { $0.key == key.raw }) else { return nil }
       return s.items.remove(at: i).disposable
     }
-    if let removed = consume removed { removed.dispose() }  // (`?.dispose()` retains around the call)
+    if let removed = consume removed {  // (`?.dispose()` retains around the call)
+      removed.dispose()
+      SinkDisposer.recycle(consume removed)
+    }
   }
 
   public func dispose() {

@@ -40,6 +40,7 @@ public final class SerialDisposable: Cancelable {
     lock.unlock()
     guard let old = consume old else { return }
     old.dispose()
+    SinkDisposer.recycle(consume old)
   }
 
   /// Disposes the current one and leaves the slot empty; the ticket `fill` needs.
@@ -50,7 +51,10 @@ public final class SerialDisposable: Cancelable {
     generation &+= 1
     let ticket = generation
     lock.unlock()
-    old?.dispose()
+    if let old = consume old {
+      old.dispose()
+      SinkDisposer.recycle(consume old)
+    }
     return ticket
   }
 
@@ -79,5 +83,6 @@ public final class SerialDisposable: Cancelable {
     lock.unlock()
     guard let old = consume old else { return }  // (not `old?.dispose()`: that retains and releases it around the call)
     old.dispose()
+    SinkDisposer.recycle(consume old)
   }
 }

@@ -18,20 +18,31 @@ public final class SinkDisposer: Cancelable {
 
   /// A disposer for a new subscription: this thread's spare (see `recycle`), or a new one.
   public static func make() -> SinkDisposer {
-    if let p = rxc_spare_disposer_take() { return Unmanaged<SinkDisposer>.fromOpaque(p).takeRetainedValue() }
-    return SinkDisposer()
+    ThreadSpare.take(Int(RXC_SPARE_DISPOSER), as: SinkDisposer.self) ?? SinkDisposer()
   }
 
   /// The caller lets go of `disposable`, which it has disposed: if that is a disposer that
-  /// has torn down and that nothing else holds, it is emptied and kept as this thread's
-  /// spare (the next `make` takes it) instead of being freed. Never under ThreadSanitizer
-  /// (`RXC_TSAN`), which cannot see the Swift runtime's reference counts and would take the
-  /// hand-over for a race.
+  /// has torn down, or a subject's subscription that has left its subject, and nothing else
+  /// holds it, it is emptied and kept as this thread's spare (the next `make` takes it)
+  /// instead of being freed. Never under ThreadSanitizer (`RXC_TSAN`), which cannot see the
+  /// Swift runtime's reference counts and would take the hand-over for a race.
   @inline(__always)
   public static func recycle(_ disposable: consuming any Disposable) {
     #if !RXC_TSAN
-      if type(of: disposable) == SinkDisposer.self { keepAsSpare(unsafeDowncast(disposable, to: SinkDisposer.self)) }
+      // Moved, never copied: a copy would make the object look shared.
+      let type = type(of: disposable)
+      if type == SinkDisposer.self {
+        keepAsSpare(Self.move(consume disposable, to: SinkDisposer.self))
+      } else if type == SubjectSubscription.self {
+        SubjectSubscription.keepAsSpare(Self.move(consume disposable, to: SubjectSubscription.self))
+      }
     #endif
+  }
+
+  /// `object`'s reference, moved into a `T` (`unsafeDowncast` would copy it).
+  @inline(__always)
+  private static func move<T: AnyObject>(_ object: consuming any Disposable, to _: T.Type) -> T {
+    Unmanaged<T>.fromOpaque(Unmanaged<AnyObject>.passRetained(consume object).toOpaque()).takeRetainedValue()
   }
 
   private static func keepAsSpare(_ disposer: consuming SinkDisposer) {
@@ -43,14 +54,9 @@ public final class SinkDisposer: Cancelable {
     guard d.state.load(ordering: .relaxed) == disposedBit | setBit else { return }  // torn down: both slots empty
     d.state.store(0, ordering: .relaxed)
     let p = Unmanaged.passRetained(consume d).toOpaque()
-    if rxc_spare_disposer_put(p) != 0 { return }
-    if rxc_spare_disposer_hooked() == 0
-      && rxc_spare_disposer_hook({ Unmanaged<SinkDisposer>.fromOpaque($0!).release() }) != 0
-      && rxc_spare_disposer_put(p) != 0
-    {
-      return
+    if !ThreadSpare.keep(p, Int(RXC_SPARE_DISPOSER), release: { Unmanaged<SinkDisposer>.fromOpaque($0!).release() }) {
+      Unmanaged<SinkDisposer>.fromOpaque(p).release()
     }
-    Unmanaged<SinkDisposer>.fromOpaque(p).release()
   }
 
   public var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposedBit != 0 }
@@ -75,6 +81,6 @@ public final class SinkDisposer: Cancelable {
     guard let sink = self.sink.take(), let subscription = self.subscription.take() else { return }
     sink.dispose()
     subscription.dispose()
-    Self.recycle(subscription)  // an upstream operator's disposer, say
+    Self.recycle(consume subscription)  // an upstream operator's disposer, say
   }
 }

@@ -64,7 +64,7 @@ public class SubjectBase<Element>: Observable<Element> {
   /// run specialized code.
   @inlinable
   public final func attach(_ observer: Observer<Element>) -> SubjectSubscription {
-    let subscription = SubjectSubscription(owner: self, detach: detach)
+    let subscription = SubjectSubscription.make(owner: self, detach: detach)
     submit(.add(.subscription(subscription), observer))
     return subscription
   }
@@ -212,7 +212,7 @@ extension SubjectHandling {
   /// for it), as `attachOwned` does.
   @inlinable func attachNow(_ observer: Observer<Element>) -> SubjectSubscription {
     let base = shared
-    let subscription = SubjectSubscription(owner: base, detach: base.detach)
+    let subscription = SubjectSubscription.make(owner: base, detach: base.detach)
     if base.drain.enter({ [unowned(unsafe) base] in base.handler(base, $0) }) {
       add(.subscription(subscription), observer)
       base.drain.exit { [unowned(unsafe) base] in base.handler(base, $0) }

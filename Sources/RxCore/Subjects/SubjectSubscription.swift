@@ -1,3 +1,4 @@
+import CRxcCore
 import Synchronization
 
 /// One observer's subscription to a subject: the disposable `attach` returns. Disposing it
@@ -17,17 +18,49 @@ public final class SubjectSubscription: Cancelable {
   @usableFromInline var observer: Unmanaged<AnyObject>?
   @usableFromInline let disposedFlag = Atomic<Bool>(false)
   /// Not a strong reference: a subject dropped without dispose must not be kept alive by
-  /// its tokens.
-  @usableFromInline let owner: UnownedRef<AnyObject>
-  @usableFromInline let detach: Detach
+  /// its tokens. (Var: a spare is pointed at its next subject.)
+  var owner: UnownedRef<AnyObject>
+  var detach: Detach
 
-  @inlinable init(owner: AnyObject, detach: @escaping Detach) {
+  @usableFromInline init(owner: AnyObject, detach: @escaping Detach) {
     self.owner = UnownedRef(owner)
     self.detach = detach
     Resources.increment()
   }
 
   deinit { Resources.decrement() }
+
+  /// A subscription to `owner`: this thread's spare (see `keepAsSpare`), or a new one.
+  @usableFromInline
+  static func make(owner: AnyObject, detach: @escaping Detach) -> SubjectSubscription {
+    guard let s = ThreadSpare.take(Int(RXC_SPARE_SUBSCRIPTION), as: SubjectSubscription.self) else {
+      return SubjectSubscription(owner: owner, detach: detach)
+    }
+    // A spare still holds its last subject's unowned count: kept when that is this one.
+    if s.owner.pointer != Unmanaged.passUnretained(owner).toOpaque() { s.owner = UnownedRef(owner) }
+    s.detach = detach
+    s.disposedFlag.store(false, ordering: .relaxed)
+    Resources.increment()
+    return s
+  }
+
+  /// `SinkDisposer.recycle` of a subscription: kept as this thread's spare if it was
+  /// disposed, has left its subject's list and nothing else holds it (unique, so no other
+  /// thread can reach it; the fence pairs the check with the release of whoever dropped the
+  /// last other reference, the subject's list or a queued removal). A spare does not count
+  /// as a live object.
+  static func keepAsSpare(_ subscription: consuming SubjectSubscription) {
+    var s = subscription
+    guard isKnownUniquelyReferenced(&s) else { return }
+    atomicMemoryFence(ordering: .acquiring)
+    guard s.disposedFlag.load(ordering: .relaxed), s.index < 0, s.observer == nil else { return }
+    let p = Unmanaged.passRetained(consume s).toOpaque()
+    let kept = ThreadSpare.keep(p, Int(RXC_SPARE_SUBSCRIPTION)) {
+      Resources.increment()  // its deinit counts it out
+      Unmanaged<SubjectSubscription>.fromOpaque($0!).release()
+    }
+    if kept { Resources.decrement() } else { Unmanaged<SubjectSubscription>.fromOpaque(p).release() }
+  }
 
   @inlinable public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 
