@@ -46,14 +46,10 @@ public final class SinkDisposer: Cancelable {
   }
 
   private static func keepAsSpare(_ disposer: consuming SinkDisposer) {
-    var d = disposer
-    // Unique, so no other thread can reach it; the acquire fence pairs the plain check with
-    // the release of whoever dropped the last other reference (the sink, say).
-    guard isKnownUniquelyReferenced(&d) else { return }
-    atomicMemoryFence(ordering: .acquiring)
-    guard d.state.load(ordering: .relaxed) == disposedBit | setBit else { return }  // torn down: both slots empty
-    d.state.store(0, ordering: .relaxed)
-    let p = Unmanaged.passRetained(consume d).toOpaque()
+    guard ThreadSpare.isSolelyOwned(disposer) else { return }
+    guard disposer.state.load(ordering: .relaxed) == disposedBit | setBit else { return }  // torn down: both slots empty
+    disposer.state.store(0, ordering: .relaxed)
+    let p = Unmanaged.passRetained(consume disposer).toOpaque()
     if !ThreadSpare.keep(p, Int(RXC_SPARE_DISPOSER), release: { Unmanaged<SinkDisposer>.fromOpaque($0!).release() }) {
       Unmanaged<SinkDisposer>.fromOpaque(p).release()
     }

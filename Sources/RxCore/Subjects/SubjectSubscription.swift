@@ -45,14 +45,11 @@ public final class SubjectSubscription: Cancelable {
   }
 
   /// `SinkDisposer.recycle` of a subscription: kept as this thread's spare if it was
-  /// disposed, has left its subject's list and nothing else holds it (unique, so no other
-  /// thread can reach it; the fence pairs the check with the release of whoever dropped the
-  /// last other reference, the subject's list or a queued removal). A spare does not count
-  /// as a live object.
-  static func keepAsSpare(_ subscription: consuming SubjectSubscription) {
-    var s = subscription
-    guard isKnownUniquelyReferenced(&s) else { return }
-    atomicMemoryFence(ordering: .acquiring)
+  /// disposed, has left its subject's list and nothing else refers to it (not the list, not
+  /// a queued removal, not a user's weak reference: `ThreadSpare.isSolelyOwned`). A spare
+  /// does not count as a live object.
+  static func keepAsSpare(_ s: consuming SubjectSubscription) {
+    guard ThreadSpare.isSolelyOwned(s) else { return }
     guard s.disposedFlag.load(ordering: .relaxed), s.index < 0, s.observer == nil else { return }
     let p = Unmanaged.passRetained(consume s).toOpaque()
     let kept = ThreadSpare.keep(p, Int(RXC_SPARE_SUBSCRIPTION)) {
