@@ -5,6 +5,7 @@
 #include "rxc_core.h"
 
 __thread rxc_core_spare_slots rxc_core_spare_tls __attribute__((tls_model("initial-exec")));
+const void *rxc_core_spare_class[RXC_SPARE_KINDS];
 
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;

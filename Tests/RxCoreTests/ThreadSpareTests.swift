@@ -10,6 +10,11 @@ final class ThreadSpareTests: XCTestCase {
 
   final class Probe {}
 
+  private static func int(_ v: Value) -> Int64 {
+    if case .int(let i) = v { return i }
+    return -1
+  }
+
   // Each check is made outside the assertion: its autoclosure would capture the object, a
   // reference of its own.
   func testSolelyOwnedReadsTheRuntimesCounts() throws {
@@ -69,5 +74,29 @@ final class ThreadSpareTests: XCTestCase {
     XCTAssertNil(weakSubscription)
     again.dispose()
     subject.dispose()
+  }
+
+  /// A just an operator ran and let go of is reused by the next `just` on this thread; one
+  /// the caller still holds keeps its element.
+  func testJustsAreRecycledUnlessStillHeld() {
+    let r = Recorder<Value>()
+    _ = Observable<Value>.range(start: 0, count: 50).flatMap { Observable<Value>.just(.int(Self.int($0) * 3)) }.subscribe(r)
+    XCTAssertEqual(r.elements.map(Self.int), (0..<50).map { Int64($0) * 3 })
+
+    let kept = Observable<Value>.just(.int(7))
+    let r2 = Recorder<Value>()
+    _ = Observable<Value>.range(start: 0, count: 20).concatMap { i -> Observable<Value> in
+      _ = Observable<Value>.just(.int(Self.int(i)))  // would take `kept` if it were a spare
+      return kept
+    }.subscribe(r2)
+    XCTAssertEqual(r2.elements.map(Self.int), Array(repeating: 7, count: 20))
+    let r3 = Recorder<Value>()
+    _ = kept.map { $0 }.subscribe(r3)
+    XCTAssertEqual(r3.elements.map(Self.int), [7])
+
+    // map and filter take a just in as its element, and recycle the just they consumed.
+    let r4 = Recorder<Value>()
+    for i in 0..<10 { _ = Observable<Value>.just(.int(Int64(i))).map { .int(Self.int($0) + 1) }.subscribe(r4) }
+    XCTAssertEqual(r4.elements.map(Self.int), (1...10).map { Int64($0) })
   }
 }

@@ -39,8 +39,9 @@ int rxc_thread_is_initial(void);
    the first. */
 long rxc_thread_tid(void);
 /* spare_objects.c: this thread's spare object of each kind (a torn-down SinkDisposer, a
- * disposed SubjectSubscription), kept for the next subscription made on this thread. */
-enum { RXC_SPARE_DISPOSER = 0, RXC_SPARE_SUBSCRIPTION = 1, RXC_SPARE_KINDS = 2 };
+ * disposed SubjectSubscription, a ValueJust that was run), kept for the next one made on
+ * this thread. */
+enum { RXC_SPARE_DISPOSER = 0, RXC_SPARE_SUBSCRIPTION = 1, RXC_SPARE_JUST = 2, RXC_SPARE_KINDS = 3 };
 typedef struct rxc_core_spare_slots {
   void *object[RXC_SPARE_KINDS];
   unsigned hooked; /* bit k: the thread-exit hook is set, and kind k's release function */
@@ -63,6 +64,16 @@ static inline int rxc_core_spare_put(int kind, void *p) {
   return 1;
 }
 static inline int rxc_core_spare_hooked(int kind) { return (rxc_core_spare_tls.hooked >> kind) & 1; }
+/* The class (its metadata, an object's first word) kept under each kind, noted when the
+   first object of the kind is made: "is this a spare's class" is then a compare of two
+   loads, where Swift would call the class's metadata accessor. NULL until then. */
+extern const void *rxc_core_spare_class[RXC_SPARE_KINDS];
+static inline void rxc_core_spare_note_class(int kind, const void *object) {
+  __atomic_store_n(&rxc_core_spare_class[kind], *(const void *const *)object, __ATOMIC_RELAXED);
+}
+static inline int rxc_core_spare_is(int kind, const void *object) {
+  return *(const void *const *)object == __atomic_load_n(&rxc_core_spare_class[kind], __ATOMIC_RELAXED);
+}
 
 /* Swift runtime entry points (libswiftCore exports them with the C calling convention), for
  * UnownedRef: a strong reference only if the object is not deinitializing (NULL otherwise),

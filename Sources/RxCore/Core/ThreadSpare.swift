@@ -29,6 +29,18 @@ import Synchronization
     #endif
   }
 
+  /// Whether `object` is of the class kept under `kind` (exactly; noted by `noteClass`).
+  @inlinable @inline(__always)
+  static func isKind(_ kind: Int, _ object: AnyObject) -> Bool {
+    rxc_core_spare_is(Int32(kind), Unmanaged.passUnretained(object).toOpaque()) != 0
+  }
+
+  /// Notes `object`'s class as the one kept under `kind`: for the `make` that allocates.
+  @inlinable @inline(__always)
+  static func noteClass(_ kind: Int, _ object: AnyObject) {
+    rxc_core_spare_note_class(Int32(kind), Unmanaged.passUnretained(object).toOpaque())
+  }
+
   /// The spare of `kind`, which only ever holds `T`s.
   @inlinable @inline(__always)
   static func take<T: AnyObject>(_ kind: Int, as _: T.Type) -> T? {

@@ -18,7 +18,10 @@ public final class SinkDisposer: Cancelable {
 
   /// A disposer for a new subscription: this thread's spare (see `recycle`), or a new one.
   public static func make() -> SinkDisposer {
-    ThreadSpare.take(Int(RXC_SPARE_DISPOSER), as: SinkDisposer.self) ?? SinkDisposer()
+    if let spare = ThreadSpare.take(Int(RXC_SPARE_DISPOSER), as: SinkDisposer.self) { return spare }
+    let disposer = SinkDisposer()
+    ThreadSpare.noteClass(Int(RXC_SPARE_DISPOSER), disposer)
+    return disposer
   }
 
   /// The caller lets go of `disposable`, which it has disposed: if that is a disposer that
@@ -30,10 +33,9 @@ public final class SinkDisposer: Cancelable {
   public static func recycle(_ disposable: consuming any Disposable) {
     #if !RXC_TSAN
       // Moved, never copied: a copy would make the object look shared.
-      let type = type(of: disposable)
-      if type == SinkDisposer.self {
+      if ThreadSpare.isKind(Int(RXC_SPARE_DISPOSER), disposable) {
         keepAsSpare(Self.move(consume disposable, to: SinkDisposer.self))
-      } else if type == SubjectSubscription.self {
+      } else if ThreadSpare.isKind(Int(RXC_SPARE_SUBSCRIPTION), disposable) {
         SubjectSubscription.keepAsSpare(Self.move(consume disposable, to: SubjectSubscription.self))
       }
     #endif

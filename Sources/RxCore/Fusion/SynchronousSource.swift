@@ -1,3 +1,5 @@
+import CRxcCore
+
 /// A source whose whole subscription is a loop on the subscriber's thread (just, of, range):
 /// an operator that knows one (a fused pipeline, flat_map over it) pulls its elements itself,
 /// with no subscription, sink or disposer of the source's own (RxJava's synchronous fusion).
@@ -24,9 +26,50 @@ extension SequenceObservable: SynchronousSource {
 // them by class (a compare, no conformance lookup).
 
 /// `just` for Value: its subscribe is specialized (a generic class's vtable entry is not).
+///
+/// Recycled: an operator that lets go of the last reference to one it has run (a fused inner
+/// of flat_map, concat_map or switch, the root of a map or filter) keeps it as this thread's
+/// spare, and the next `make` on this thread refills it: `flatMap { .just(f($0)) }` then
+/// allocates nothing per element.
 public final class ValueJust: Just<Value> {
   public override init(_ element: Value) { super.init(element) }
-  public override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
+  /// A plain element is handed on as a fresh value of its case: `element` is a var (for
+  /// reuse), and copying a var of an enum with a boxed case takes an outlined copy and destroy.
+  public override func subscribe(_ observer: Observer<Value>) -> any Disposable {
+    if case .boxed = element { return super.subscribe(observer) }
+    ValueStage.deliverPlain(element) { observer.deliverNext($0) }
+    observer.on(.completed)
+    return NopDisposable.shared
+  }
+
+  /// A just of `element`: this thread's spare, or a new one.
+  public static func make(_ element: Value) -> ValueJust {
+    guard let spare = ThreadSpare.take(Int(RXC_SPARE_JUST), as: ValueJust.self) else {
+      let just = ValueJust(element)
+      ThreadSpare.noteClass(Int(RXC_SPARE_JUST), just)
+      return just
+    }
+    spare.element = element
+    return spare
+  }
+
+  /// `observable` let go of: kept as this thread's spare if it is a `ValueJust` nothing
+  /// else refers to (its element is dropped now: a box must not live on in a spare).
+  @inlinable @inline(__always)
+  public static func recycle<E>(_ observable: consuming Observable<E>) {
+    guard ThreadSpare.isKind(Int(RXC_SPARE_JUST), observable) else { return }
+    keepAsSpare(Unmanaged<ValueJust>.fromOpaque(Unmanaged.passRetained(consume observable).toOpaque()).takeRetainedValue())
+  }
+
+  @usableFromInline
+  static func keepAsSpare(_ just: consuming ValueJust) {
+    guard ThreadSpare.isSolelyOwned(just) else { return }
+    if case .boxed = just.element { just.element = .none }
+    let p = Unmanaged.passRetained(consume just).toOpaque()
+    if !ThreadSpare.keep(p, Int(RXC_SPARE_JUST), release: { Unmanaged<ValueJust>.fromOpaque($0!).release() }) {
+      Unmanaged<ValueJust>.fromOpaque(p).release()
+    }
+  }
 }
 
 /// `range` for Value: `.int` elements made inline (no stored closure called per element).
@@ -61,6 +104,6 @@ public final class ValueRange: RangeObservable<Value>, SynchronousSource {
 }
 
 extension Observable where Element == Value {
-  @_disfavoredOverload public static func just(_ element: Value) -> Observable<Value> { ValueJust(element) }
+  @_disfavoredOverload public static func just(_ element: Value) -> Observable<Value> { ValueJust.make(element) }
   @_disfavoredOverload public static func range(start: Int64, count: Int) -> Observable<Value> { ValueRange(start: start, count: count) }
 }

@@ -1,12 +1,18 @@
 extension Observable where Element == Value {
   /// `map` for Value: a fused stage (see `FusedPipeline`), chosen over the generic overload.
-  public func map(_ transform: @escaping (Value) throws -> Value) -> Observable<Value> {
-    ValuePipeline(transform: transform, source: self)
+  /// Consuming: a `just` root is taken in as its element, and the just recycled when this
+  /// was its last reference (`ValueJust.recycle`).
+  public __consuming func map(_ transform: @escaping (Value) throws -> Value) -> Observable<Value> {
+    let pipeline = ValuePipeline(transform: transform, source: self)
+    ValueJust.recycle(consume self)
+    return pipeline
   }
 
   /// `filter` for Value: a fused stage (see `FusedPipeline`), chosen over the generic overload.
-  public func filter(_ predicate: @escaping (Value) throws -> Bool) -> Observable<Value> {
-    ValuePipeline(predicate: predicate, source: self)
+  public __consuming func filter(_ predicate: @escaping (Value) throws -> Bool) -> Observable<Value> {
+    let pipeline = ValuePipeline(predicate: predicate, source: self)
+    ValueJust.recycle(consume self)
+    return pipeline
   }
 }
 
@@ -63,7 +69,7 @@ extension Observable where Element == Value {
   @usableFromInline let transform: (Value) throws -> Value
   @usableFromInline let predicate: (Value) throws -> Bool
 
-  init(transform: @escaping (Value) throws -> Value, source: Observable<Value>) {
+  init(transform: @escaping (Value) throws -> Value, source: __shared Observable<Value>) {
     self.transform = transform
     predicate = { _ in true }
     super.init(.unset)
@@ -71,7 +77,7 @@ extension Observable where Element == Value {
     setRoot(source)
   }
 
-  init(predicate: @escaping (Value) throws -> Bool, source: Observable<Value>) {
+  init(predicate: @escaping (Value) throws -> Bool, source: __shared Observable<Value>) {
     transform = { $0 }
     self.predicate = predicate
     super.init(.unset)

@@ -97,7 +97,9 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       }
       switch selected {
       case .element(let value): arrive(CollectionOfOne(value).makeIterator(), else: makeJust(value))
-      case .observable(let inner): if !runFused(inner, arriving: true) { submit(.enqueue(inner)) }
+      case .observable(let inner):
+        if runFused(inner, arriving: true) { return ValueJust.recycle(consume inner) }
+        submit(.enqueue(inner))
       }
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
@@ -137,7 +139,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       return next
     }) else { return }
     if wantsNoMoreEvents { return }
-    if runFused(next, arriving: false) { return }
+    if runFused(next, arriving: false) { return ValueJust.recycle(consume next) }
     let observer = makeInner()
     innerSubscription.set(observer)
     observer.attach(next.subscribe(observer))

@@ -232,7 +232,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       submit(.fail(error))
       return
     }
-    if runFused(inner) { return }
+    if runFused(inner) { return ValueJust.recycle(consume inner) }
     let observer = makeInner()
     // Raised before the outer completion can be submitted (upstream serializes on); a
     // waiting inner counts as active.

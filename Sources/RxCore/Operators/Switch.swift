@@ -102,7 +102,7 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
       case .element(let value): return switchTo(CollectionOfOne(value).makeIterator(), id: id)
       case .observable(let o): inner = o
       }
-      if runFused(inner, id: id) { return }
+      if runFused(inner, id: id) { return ValueJust.recycle(consume inner) }
       submit(.switched(id))
       let observer = makeInner(id: id)
       innerSet = true

@@ -34,7 +34,9 @@ public final class SubjectSubscription: Cancelable {
   @usableFromInline
   static func make(owner: AnyObject, detach: @escaping Detach) -> SubjectSubscription {
     guard let s = ThreadSpare.take(Int(RXC_SPARE_SUBSCRIPTION), as: SubjectSubscription.self) else {
-      return SubjectSubscription(owner: owner, detach: detach)
+      let s = SubjectSubscription(owner: owner, detach: detach)
+      ThreadSpare.noteClass(Int(RXC_SPARE_SUBSCRIPTION), s)
+      return s
     }
     // A spare still holds its last subject's unowned count: kept when that is this one.
     if s.owner.pointer != Unmanaged.passUnretained(owner).toOpaque() { s.owner = UnownedRef(owner) }
