@@ -71,7 +71,7 @@ final class CPipeline: FusedPipeline<CStage> {
 final class CPipelineSink: FusedPipelineSink<CStage> {
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(element.pointee) }
+  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
 }
 
 /// One rx_map or rx_filter function as a fused stage: exactly one of the two, called with
@@ -84,6 +84,7 @@ struct CStage: FusedStage {
   let ctx: UnsafeMutableRawPointer?
 
   @inline(__always) static func working(_ element: RxValue) -> rx_value { element.c }
+  @inline(__always) static func working(at element: UnsafePointer<RxValue>) -> rx_value { element.pointee.c }
 
   /// A boxed map result is taken over (owned by `held`); a callback's error is thrown.
   @inline(__always)

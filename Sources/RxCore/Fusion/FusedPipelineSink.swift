@@ -20,7 +20,24 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
     }
   }
 
-  /// A `.next` event's body: what a leaf's `onNext(at:)` runs (no `Event` built).
+  /// `handleNext` of the element at `element`: what a leaf's `onNext(at:)` runs (no copy of
+  /// the element where the stages read it in place, `FusedStage.working(at:)`).
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Value>) {
+    if isDisposed { return }
+    let out: FusedOutcome<Stage.Working>
+    do { out = try pipeline.process(Stage.working(at: element), self) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    switch out {
+    case .plain(let w): forwardPlain(w)
+    case .output(let value): forwardNext(value)
+    case .input: forwardNext(at: element)
+    case .dropped: break
+    }
+  }
+
+  /// A `.next` event's body (no `Event` built).
   @inlinable @inline(__always) public final func handleNext(_ v: Value) {
     if isDisposed { return }
     let out: FusedOutcome<Stage.Working>

@@ -14,6 +14,10 @@ public protocol FusedStage {
   /// `element` as the steps see it, valid while `element` lives.
   static func working(_ element: Value) -> Working
 
+  /// `working` of the element at `element` (a by-pointer delivery): a stage whose working
+  /// form is a view reads it there, with no copy of the element.
+  static func working(at element: UnsafePointer<Value>) -> Working
+
   /// `w` through this step; false if it is filtered out. A callback's error is thrown.
   func apply(_ w: inout Working, _ held: inout Value?) throws -> Bool
 
@@ -25,6 +29,11 @@ public protocol FusedStage {
   /// once per case of Value that `w` can be: each copy then knows its value holds no box
   /// (nothing to copy or destroy through Value's outlined every-case paths).
   static func deliverPlain(_ w: Working, _ deliver: (consuming Value) -> Void)
+}
+
+extension FusedStage {
+  @inlinable @inline(__always)
+  public static func working(at element: UnsafePointer<Value>) -> Working { working(element.pointee) }
 }
 
 /// What the steps of a pipeline made of one element.
