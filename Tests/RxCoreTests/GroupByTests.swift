@@ -49,6 +49,37 @@ final class GroupByTests: XCTestCase {
     hot.end()
   }
 
+  /// More keys than the sink keeps in its small list: the groups move into its dictionary
+  /// part-way, and every element still reaches its own group; the end reaches all of them,
+  /// and so does an error (string keys through the Value leaf, compared by content).
+  func testManyKeysMoveFromTheListToTheDictionary() {
+    for keys in [3, 8, 9, 40] {
+      let hot = HotSource<Int>()
+      let g = GroupRecorder<Int, Int>()
+      let d = hot.observable.groupBy { $0 % keys }.subscribe(g)
+      for v in 0..<(keys * 5) { hot.next(v) }
+      hot.completed()
+      XCTAssertEqual(g.keys, Array(0..<keys))
+      for k in 0..<keys {
+        XCTAssertEqual(g.recorders[k]?.elements, (0..<5).map { k + $0 * keys }, "key \(k) of \(keys)")
+        XCTAssertTrue(g.recorders[k]?.completed ?? false)
+      }
+      d.dispose()
+      g.disposeAll()
+      hot.end()
+    }
+    let hot = HotSource<Int>()
+    let g = GroupRecorder<Int, Int>()
+    let d = hot.observable.groupBy { $0 % 12 }.subscribe(g)
+    for v in 0..<30 { hot.next(v) }
+    hot.error(OpTestError(code: 12))
+    XCTAssertEqual(g.recorders.count, 12)
+    for r in g.recorders.values { XCTAssertEqual(r.events.count, r.elements.count + 1) }
+    d.dispose()
+    g.disposeAll()
+    hot.end()
+  }
+
   func testKeySelectorErrorFailsEveryGroupAndDownstream() {
     let hot = HotSource<Int>()
     let g = GroupRecorder<Int, Int>()

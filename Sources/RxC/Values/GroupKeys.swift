@@ -4,10 +4,12 @@ import RxCore
 
 // The boxes that can be rx_group_by keys, by content (rx_value_equal's semantics).
 
+// The class compared, not cast (`as?` is a runtime cast per comparison).
 extension StringBox: ContentKey {
   func keyEquals(_ other: any ContentKey) -> Bool {
-    guard let o = other as? StringBox else { return false }
-    return isEqual(to: o)
+    guard type(of: other) == StringBox.self else { return false }
+    let o = unsafeDowncast(other, to: StringBox.self)
+    return length == o.length && memcmp(bytes, o.bytes, length) == 0
   }
 
   func hashKey(into hasher: inout Hasher) {
@@ -17,8 +19,9 @@ extension StringBox: ContentKey {
 
 extension BytesBox: ContentKey {
   func keyEquals(_ other: any ContentKey) -> Bool {
-    guard let o = other as? BytesBox else { return false }
-    return isEqual(to: o)
+    guard type(of: other) == BytesBox.self else { return false }
+    let o = unsafeDowncast(other, to: BytesBox.self)
+    return length == o.length && memcmp(bytes, o.bytes, length) == 0
   }
 
   func hashKey(into hasher: inout Hasher) {

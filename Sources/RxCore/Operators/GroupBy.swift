@@ -58,8 +58,12 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   let parent: GroupByProducer<Key, Element, Result>
   let subscription = SingleAssignmentDisposable()
   let refCount: RefCountDisposable
+  /// The groups: the first few in `few`, searched with `==`, and all of them in `groups`
+  /// once there are more (for the usual handful of keys, comparing beats hashing).
+  var few: ContiguousArray<(key: Key, group: PublishSubject<Element>)> = []
   var groups: [Key: PublishSubject<Element>] = [:]
   var done = false
+  @usableFromInline static var fewMax: Int { 8 }
 
   init(parent: GroupByProducer<Key, Element, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
@@ -82,18 +86,39 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
         end(error)
         return
       }
-      if let group = groups[key] {
+      if let group = group(for: key) {
         group.on(.next(element))
         return
       }
       let group = PublishSubject<Element>()
-      groups[key] = group
+      add(group, for: key)
       forwardOn(.next(parent.pack(parent.makeGroup(key, group, refCount))))
       group.on(.next(element))
     case .error(let error): end(error)
     case .completed: end(nil)
     }
   }
+
+  @inline(__always) final func group(for key: Key) -> PublishSubject<Element>? {
+    if !groups.isEmpty { return groups[key] }
+    return few.withUnsafeBufferPointer { entries in
+      for i in entries.indices where entries[i].key == key { return entries[i].group }
+      return nil
+    }
+  }
+
+  final func add(_ group: PublishSubject<Element>, for key: Key) {
+    if groups.isEmpty && few.count < Self.fewMax { return few.append((key, group)) }
+    if groups.isEmpty {
+      groups.reserveCapacity(few.count * 2)
+      for entry in few { groups[entry.key] = entry.group }
+      few = []
+    }
+    groups[key] = group
+  }
+
+  /// Every group (in `few` or in `groups`).
+  final var allGroups: [PublishSubject<Element>] { groups.isEmpty ? few.map(\.group) : Array(groups.values) }
 
   /// Downstream may be gone while groups still want the source: polling producers stop
   /// only when nobody does (as the source subscription would then be disposed).
@@ -106,7 +131,7 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   override func dropped() {
     if done { return }
     done = true
-    for group in groups.values { group.dispose() }
+    for group in allGroups { group.dispose() }
     super.dropped()
   }
 
@@ -114,7 +139,7 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   /// ends whether or not groups are still subscribed (they heard the end).
   final func end(_ error: (any Error)?) {
     done = true
-    for group in groups.values { group.on(error.map { .error($0) } ?? .completed) }
+    for group in allGroups { group.on(error.map { .error($0) } ?? .completed) }
     forwardOn(error.map { .error($0) } ?? .completed)
     subscription.dispose()
     dispose()
