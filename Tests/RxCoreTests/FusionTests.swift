@@ -95,6 +95,39 @@ final class FusionTests: XCTestCase {
     XCTAssertTrue(p.completed)
   }
 
+  /// Map stages between boxed and plain values, in every order: each box is released once
+  /// (none leaks, none is freed early), and the results are right.
+  func testMapStagesHandBoxedAndPlainValuesOnWithoutLeaks() {
+    final class Counted {
+      nonisolated(unsafe) static var live = 0
+      let n: Int64
+      init(_ n: Int64) { self.n = n; Counted.live += 1 }
+      deinit { Counted.live -= 1 }
+    }
+    func n(_ v: Value) -> Int64 {
+      switch v {
+      case .int(let i): return i
+      case .boxed(let b as Counted): return b.n
+      default: return -1
+      }
+    }
+    let p = Probe(base: start)
+    var seen: [Int64] = []
+    let toBox: (Value) -> Value = { .boxed(Counted(n($0) + 1)) }  // plain -> boxed
+    let doubled: (Value) -> Value = { .boxed(Counted(n($0) * 2)) }  // boxed -> boxed
+    let unboxed: (Value) -> Value = { .int(n($0) + 3) }  // boxed -> plain
+    let reboxed: (Value) -> Value = { .boxed(Counted(n($0))) }  // plain -> boxed
+    let same: (Value) -> Value = { v in seen.append(n(v)); return v }  // boxed -> the same box
+    let source = Observable<Value>.range(start: 0, count: 50)
+    let chain = source.map(toBox).map(doubled).map(unboxed).filter { n($0) % 3 != 0 }.map(reboxed).map(same)
+    _ = chain.subscribe(p)
+    let expected: [Int64] = (0..<50).map { (Int64($0) + 1) * 2 + 3 }.filter { $0 % 3 != 0 }
+    XCTAssertEqual(seen, expected)
+    XCTAssertEqual(p.values.count, expected.count)
+    XCTAssertTrue(p.completed)
+    XCTAssertEqual(Counted.live, 0)
+  }
+
   func testAJustRootIsEmittedWithoutAnySink() {
     let p = Probe(base: start)
     let d = Observable<Value>.just(.int(4)).map { .int(Self.int($0) + 1) }.filter { _ in true }.subscribe(p)

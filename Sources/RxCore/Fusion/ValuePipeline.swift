@@ -39,7 +39,9 @@ extension Observable where Element == Value {
       let r = try p._withUnsafeGuaranteedRef { try $0.transform(w) }
       // Only a box needs an owner: a plain result travels on its own (see `isPlain`).
       if case .boxed = r { held = r } else if held != nil { held = nil }
-      w = r
+      // A plain `w` has nothing to destroy: overwritten in place, without Value's outlined
+      // every-case destroy.
+      if case .boxed = w { w = r } else { withUnsafeMutablePointer(to: &w) { $0.initialize(to: r) } }
       return true
     case .unset:
       preconditionFailure("a stage runs before its pipeline is made")
