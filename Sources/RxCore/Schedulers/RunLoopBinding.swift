@@ -9,12 +9,12 @@ final class RunLoopBinding {
 
   func get() -> RunLoopScheduler? { slot.withLock { $0 } }
 
-  func set(_ loop: RunLoopScheduler) {
-    let old = slot.withLock { s -> RunLoopScheduler? in
+  /// Returns the loop recorded before, for the caller to release outside its locks.
+  func set(_ loop: RunLoopScheduler) -> RunLoopScheduler? {
+    slot.withLock { s -> RunLoopScheduler? in
       defer { s = loop }
       return s
     }
-    _ = old  // released outside the lock
   }
 
   /// Forgets the loop only if it is still the one recorded (the thread may have moved on).

@@ -47,7 +47,8 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   }
 
   public let isMainLoop: Bool
-  private let state = Mutex(State())
+  /// Held across fork(): a child drives the parent's loops (and the main loop).
+  private let state = ForkSafeMutex(State())
   private let stopRequested = Atomic<Bool>(false)
   private let readFd: Int32, writeFd: Int32
   private let stopReadFd: Int32, stopWriteFd: Int32
@@ -137,14 +138,15 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   }
 
   /// Under the lock: may the calling thread drive the loop? Binds a loop that has no
-  /// thread (or only one of the parent process) to it.
-  private func claimThread(_ s: inout State, mainThread: Bool) -> Bool {
+  /// thread (or only one of the parent process) to it. `unbound`: the loop the thread was
+  /// bound to before, for the caller to release after unlocking (see ForkSafeMutex).
+  private func claimThread(_ s: inout State, mainThread: Bool, unbound: inout RunLoopScheduler?) -> Bool {
     if isMainLoop { return mainThread }
     if s.thread == 0 || s.threadGeneration != rxc_fork_generation() {
       s.thread = rxc_thread_self()
       s.threadGeneration = rxc_fork_generation()
       let binding = RunLoopBinding.here
-      binding.set(self)
+      unbound = binding.set(self)
       s.binding = binding
       return true
     }
@@ -271,8 +273,9 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   /// `dueBy`: delayed work due after it stays queued.
   public func drain(dueBy limit: Int64 = .max) -> Result<Int, LoopError> {
     let mainThread = isMainLoop && MainThread.isCurrent
+    var unbound: RunLoopScheduler?
     let started = state.withLock { s -> Result<(Int, PipeOp), LoopError> in
-      if !claimThread(&s, mainThread: mainThread) { return .failure(.wrongThread) }
+      if !claimThread(&s, mainThread: mainThread, unbound: &unbound) { return .failure(.wrongThread) }
       if s.busy { return .failure(.nested) }
       var op = promoteDue(&s, now: Swift.min(MonotonicClock.now(), limit))
       if s.live == 0 {
@@ -282,6 +285,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
       s.busy = true
       return .success((s.ready.count, op))
     }
+    withExtendedLifetime(unbound) {}
     let count: Int
     switch started {
     case .failure(let error): return .failure(error)
@@ -313,13 +317,15 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   /// on nor consume a stop, which belongs to the program's own run.
   public func run(timeout: Int64?, honoringStop: Bool = true) -> LoopStatus {
     let mainThread = isMainLoop && MainThread.isCurrent
+    var unbound: RunLoopScheduler?
     let entered = state.withLock { s -> LoopStatus in
-      if !claimThread(&s, mainThread: mainThread) { return .wrongThread }
+      if !claimThread(&s, mainThread: mainThread, unbound: &unbound) { return .wrongThread }
       if s.closed { return .closed }
       if s.busy || s.looping { return .nested }
       s.looping = true
       return .ok
     }
+    withExtendedLifetime(unbound) {}
     guard entered == .ok else { return entered }
     defer { state.withLock { $0.looping = false } }
     let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
