@@ -433,10 +433,10 @@ RX_TEST(fork_child_drives_loops_that_parent_threads_kept_locking) {
   for (int i = 0; i < forks && hung == 0; i++) {
     rxtest_sleep_ms(2);
     rx_main_drain();
-    pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) {
-      alarm(rxtest_under_valgrind() ? 60 : 5);
+    child c = {.pid = fork()};
+    CHECK(c.pid >= 0);
+    if (c.pid == 0) {
+      alarm(rxtest_under_valgrind() ? 60 : 5);  /* a hang shows here, not after child_status's minute */
       /* The parent's loop, bound anew to a thread of the child, and the main loop. */
       pthread_create(&driver, NULL, drain_once, churn.loop);
       pthread_join(driver, NULL);
@@ -444,10 +444,10 @@ RX_TEST(fork_child_drives_loops_that_parent_threads_kept_locking) {
       rx_release(rx_schedule_after(rx_scheduler_main(), 1000, count_up, &ran, NULL));
       int64_t deadline = rxtest_now_ns() + (int64_t)wait_ms() * 1000000;
       while (atomic_load(&ran) < 1 && rxtest_now_ns() < deadline) rx_main_run_for(1000000);
-      _exit(atomic_load(&ran) == 1 ? 0 : 1);
+      child_finish(&c, atomic_load(&ran) == 1 ? 0 : 1);
     }
     int status = 0;
-    waitpid(pid, &status, 0);
+    waitpid(c.pid, &status, 0);
     if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) hung++;
     else CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d: status %d", i, status);
   }
