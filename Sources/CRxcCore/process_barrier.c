@@ -39,6 +39,7 @@ __attribute__((constructor)) static void rxc_process_barrier_init(void) {
       syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0)
     use_membarrier = 1;
   if (use_membarrier) barrier_works = 1;
+  rxc_fork_lock_register(&flush_lock); /* a child that falls back must not find it held */
 }
 
 int rxc_process_barrier_works(void) { return barrier_works; }

@@ -3,6 +3,7 @@
  * there (libdispatch cannot), started on first use. Each child runs under an alarm and
  * exits with a status the parent checks. */
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -390,4 +391,76 @@ RX_TEST(fork_child_new_serial_scheduler_delivers_every_value) {
     child_finish(&c, ok ? 0 : 1);
   }
   CHECK_EQ(child_status(&c), 0);
+}
+
+/* ---- locks held by parent threads at the fork ------------------------------------------ */
+
+/* Parent threads keep taking the locks of a run loop, of the main loop and of their timers
+   (scheduling and disposing work, delayed work that timers hand over) while this thread
+   forks: a child that inherited one of them held by a thread it does not have would hang
+   on its first drain. Each child drives both loops under an alarm. */
+typedef struct lock_churn {
+  rx_run_loop *loop;
+  atomic_int stop;
+  atomic_int ran;
+} lock_churn;
+
+static void *churn_loop_locks(void *arg) {
+  lock_churn *c = arg;
+  rx_scheduler *schedulers[2] = {rx_run_loop_scheduler(c->loop), rx_scheduler_main()};
+  for (unsigned i = 0; !atomic_load(&c->stop); i++) {
+    rx_scheduler *s = schedulers[i & 1];
+    rx_dispose(rx_schedule(s, count_up, &c->ran, NULL));
+    rx_dispose(rx_schedule_after(s, 1000, count_up, &c->ran, NULL));
+    if (i % 64 == 0) rx_release(rx_schedule_after(s, 10000, count_up, &c->ran, NULL));
+    if (i % 8 == 0) sched_yield();  /* lets the loop's thread keep up (no backlog for the children) */
+  }
+  return NULL;
+}
+
+/* The parent's loop thread may have been inside a run or an action at the fork: that was
+   the parent's thread, not this one, so the child's drive must not be refused as nested. */
+static void *drain_once(void *arg) {
+  return (void *)(intptr_t)(rx_run_loop_run_for(arg, 0) == RX_OK);
+}
+
+RX_TEST(fork_child_drives_loops_that_parent_threads_kept_locking) {
+  if (under_thread_sanitizer()) return;
+  lock_churn churn = {.loop = rx_run_loop_new()};
+  CHECK(churn.loop != NULL);
+  pthread_t driver, churners[3];
+  loop_runner r;
+  CHECK(start_loop(&r, churn.loop));
+  for (int i = 0; i < 3; i++) CHECK_EQ(pthread_create(&churners[i], NULL, churn_loop_locks, &churn), 0);
+  int forks = (int)rxtest_scale(150, 15), hung = 0;
+  for (int i = 0; i < forks && hung == 0; i++) {
+    rxtest_sleep_ms(2);
+    rx_main_drain();
+    child c = {.pid = fork()};
+    CHECK(c.pid >= 0);
+    if (c.pid == 0) {
+      alarm(rxtest_under_valgrind() ? 60 : 5);  /* a hang shows here, not after child_status's minute */
+      /* The parent's loop, bound anew to a thread of the child, and the main loop. */
+      void *drained = NULL;
+      pthread_create(&driver, NULL, drain_once, churn.loop);
+      pthread_join(driver, &drained);
+      if (!drained) child_finish(&c, 2);
+      atomic_int ran = 0;
+      rx_release(rx_schedule_after(rx_scheduler_main(), 1000, count_up, &ran, NULL));
+      int64_t deadline = rxtest_now_ns() + (int64_t)wait_ms() * 1000000;
+      while (atomic_load(&ran) < 1 && rxtest_now_ns() < deadline) rx_main_run_for(1000000);
+      rx_release(churn.loop);  /* closed here, on the child's own pipes */
+      child_finish(&c, atomic_load(&ran) == 1 ? 0 : 1);
+    }
+    int status = 0;
+    waitpid(c.pid, &status, 0);
+    if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) hung++;
+    else CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child %d: status %d", i, status);
+  }
+  atomic_store(&churn.stop, 1);
+  for (int i = 0; i < 3; i++) pthread_join(churners[i], NULL);
+  CHECK(stop_loop(&r));
+  rx_release(churn.loop);
+  rx_main_run_for(20000000);  /* the main loop's share of the delayed work */
+  CHECK_MSG(hung == 0, "a child hung on a lock a parent thread held at the fork");
 }

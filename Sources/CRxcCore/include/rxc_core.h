@@ -32,6 +32,11 @@ static inline unsigned long rxc_fork_generation(void) {
   return __atomic_load_n(&rxc_fork_generation_value, __ATOMIC_RELAXED);
 }
 
+/* fork_locks.c: `lock` is held across every fork() from now on (taken before, released
+ * after, in parent and child) until unregistered. Never take one while holding another. */
+void rxc_fork_lock_register(pthread_mutex_t *lock);
+void rxc_fork_lock_unregister(pthread_mutex_t *lock);
+
 /* fork_generation.c: 1 on the process's initial thread (in a forked child: the thread that
    forked), else 0. */
 int rxc_thread_is_initial(void);

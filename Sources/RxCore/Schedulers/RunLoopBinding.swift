@@ -3,18 +3,19 @@ import Glibc
 /// Per thread, behind a pthread key: which loop it drives. Strong, and broken by the
 /// loop's `close`, by binding the thread to another loop, or by the thread's exit: a weak
 /// reference would give the loop a side table, memory that leak checkers cannot trace.
-/// Locked: `close` clears it from any thread.
+/// Locked: `close` clears it from any thread (and a forked child may close a parent's loop,
+/// so the lock is held across fork).
 final class RunLoopBinding {
-  private let slot = Mutex<RunLoopScheduler?>(nil)
+  private let slot = ForkSafeMutex<RunLoopScheduler?>(nil)
 
   func get() -> RunLoopScheduler? { slot.withLock { $0 } }
 
-  func set(_ loop: RunLoopScheduler) {
-    let old = slot.withLock { s -> RunLoopScheduler? in
+  /// Returns the loop recorded before, for the caller to release outside its locks.
+  func set(_ loop: RunLoopScheduler) -> RunLoopScheduler? {
+    slot.withLock { s -> RunLoopScheduler? in
       defer { s = loop }
       return s
     }
-    _ = old  // released outside the lock
   }
 
   /// Forgets the loop only if it is still the one recorded (the thread may have moved on).

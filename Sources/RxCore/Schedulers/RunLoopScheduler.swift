@@ -47,7 +47,8 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   }
 
   public let isMainLoop: Bool
-  private let state = Mutex(State())
+  /// Held across fork(): a child drives the parent's loops (and the main loop).
+  private let state = ForkSafeMutex(State())
   private let stopRequested = Atomic<Bool>(false)
   private let readFd: Int32, writeFd: Int32
   private let stopReadFd: Int32, stopWriteFd: Int32
@@ -137,18 +138,38 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   }
 
   /// Under the lock: may the calling thread drive the loop? Binds a loop that has no
-  /// thread (or only one of the parent process) to it.
-  private func claimThread(_ s: inout State, mainThread: Bool) -> Bool {
+  /// thread (or only one of the parent process) to it; `bound` then asks the caller to
+  /// `recordBinding()` after unlocking.
+  private func claimThread(_ s: inout State, mainThread: Bool, bound: inout Bool) -> Bool {
     if isMainLoop { return mainThread }
     if s.thread == 0 || s.threadGeneration != rxc_fork_generation() {
+      // A parent's thread may have been inside a run or an action at the fork: its flags
+      // went with it.
+      s.busy = false
+      s.looping = false
       s.thread = rxc_thread_self()
       s.threadGeneration = rxc_fork_generation()
-      let binding = RunLoopBinding.here
-      binding.set(self)
-      s.binding = binding
+      bound = true
       return true
     }
     return isBoundHere(s)
+  }
+
+  /// Makes this loop the bound thread's own (its `RunLoopBinding`), outside the state lock:
+  /// both locks are held across fork, so they never nest (see ForkSafeMutex). A `close` in
+  /// between found no record to clear, so the last check clears it.
+  private func recordBinding() {
+    let binding = RunLoopBinding.here
+    let (recorded, replaced) = state.withLock { s -> (Bool, RunLoopBinding?) in
+      guard !s.closed, isBoundHere(s) else { return (false, nil) }
+      defer { s.binding = binding }
+      return (true, s.binding)
+    }
+    withExtendedLifetime(replaced) {}  // a parent thread's record goes after unlocking
+    guard recorded else { return }
+    let previous = binding.set(self)
+    if isClosed { binding.clear(self) }
+    withExtendedLifetime(previous) {}
   }
 
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
@@ -271,8 +292,9 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   /// `dueBy`: delayed work due after it stays queued.
   public func drain(dueBy limit: Int64 = .max) -> Result<Int, LoopError> {
     let mainThread = isMainLoop && MainThread.isCurrent
+    var bound = false
     let started = state.withLock { s -> Result<(Int, PipeOp), LoopError> in
-      if !claimThread(&s, mainThread: mainThread) { return .failure(.wrongThread) }
+      if !claimThread(&s, mainThread: mainThread, bound: &bound) { return .failure(.wrongThread) }
       if s.busy { return .failure(.nested) }
       var op = promoteDue(&s, now: Swift.min(MonotonicClock.now(), limit))
       if s.live == 0 {
@@ -282,6 +304,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
       s.busy = true
       return .success((s.ready.count, op))
     }
+    if bound { recordBinding() }
     let count: Int
     switch started {
     case .failure(let error): return .failure(error)
@@ -313,13 +336,15 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   /// on nor consume a stop, which belongs to the program's own run.
   public func run(timeout: Int64?, honoringStop: Bool = true) -> LoopStatus {
     let mainThread = isMainLoop && MainThread.isCurrent
+    var bound = false
     let entered = state.withLock { s -> LoopStatus in
-      if !claimThread(&s, mainThread: mainThread) { return .wrongThread }
+      if !claimThread(&s, mainThread: mainThread, bound: &bound) { return .wrongThread }
       if s.closed { return .closed }
       if s.busy || s.looping { return .nested }
       s.looping = true
       return .ok
     }
+    if bound { recordBinding() }
     guard entered == .ok else { return entered }
     defer { state.withLock { $0.looping = false } }
     let deadline = timeout.map { MonotonicClock.deadline(after: $0, from: MonotonicClock.now()) }
@@ -383,6 +408,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   /// same way, and a run in progress returns. The main loop is never closed.
   public func close() {
     guard !isMainLoop else { return }
+    reopenPipesIfForked()  // a child's clear below must not read the parent's wakeups
     let dropped = state.withLock { s -> [Item] in
       s.closed = true
       var items: [Item] = []

@@ -3,7 +3,7 @@
 /// never drops the loop's last reference inside the loop's own lock; the loop's `close` lets
 /// go at once.
 final class RunLoopTimerTarget: @unchecked Sendable {
-  private let state = Mutex<(loop: RunLoopScheduler?, pending: Int)>((nil, 0))
+  private let state = ForkSafeMutex<(loop: RunLoopScheduler?, pending: Int)>((nil, 0))  // the child's timers use it
 
   func armed(_ loop: RunLoopScheduler) {
     state.withLock {

@@ -3,16 +3,18 @@ import Synchronization
 
 /// The forked child's timer thread (one per process: a grandchild makes its own).
 final class TimerThread: @unchecked Sendable {
-  private static let current = Mutex<(generation: UInt, timer: TimerThread)?>(nil)
+  private static let current = ForkSafeMutex<(generation: UInt, timer: TimerThread)?>(nil)
 
   static func forThisProcess() -> TimerThread {
     let generation = rxc_fork_generation()
-    return current.withLock { c in
-      if let c, c.generation == generation { return c.timer }
+    let (timer, replaced) = current.withLock { c -> (TimerThread, TimerThread?) in
+      if let c, c.generation == generation { return (c.timer, nil) }
       let timer = TimerThread()
-      c = (generation, timer)
-      return timer
+      defer { c = (generation, timer) }
+      return (timer, c?.timer)
     }
+    withExtendedLifetime(replaced) {}  // the parent's timer (and the blocks it held) goes after unlocking
+    return timer
   }
 
   private let monitor = Monitor()

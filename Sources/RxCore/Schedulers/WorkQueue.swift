@@ -10,7 +10,7 @@ import Synchronization
 public final class WorkQueue: @unchecked Sendable {
   public let width: Int
   private let dispatch: DispatchQueue?  // nil when made in a forked child
-  private let pool = Mutex<(generation: UInt, pool: ThreadPool)?>(nil)
+  private let pool = ForkSafeMutex<(generation: UInt, pool: ThreadPool)?>(nil)  // a grandchild uses it
 
   public init(label: String, width: Int) {
     self.width = Swift.max(1, width)
@@ -45,11 +45,13 @@ public final class WorkQueue: @unchecked Sendable {
 
   private func ownThreads() -> ThreadPool {
     let generation = rxc_fork_generation()
-    return pool.withLock { p in
-      if let p, p.generation == generation { return p.pool }
+    let (current, replaced) = pool.withLock { p -> (ThreadPool, ThreadPool?) in
+      if let p, p.generation == generation { return (p.pool, nil) }
       let fresh = ThreadPool(width: width)
-      p = (generation, fresh)
-      return fresh
+      defer { p = (generation, fresh) }
+      return (fresh, p?.pool)
     }
+    withExtendedLifetime(replaced) {}  // the parent's pool (and the work it held) goes after unlocking
+    return current
   }
 }
