@@ -66,9 +66,9 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @usableFromInline let batching: Bool
   public let scheduled = SerialDisposable()
   /// Schedules `drainLoop` without allocating, when the scheduler can (`makeTrigger`).
-  @usableFromInline final let trigger: Trigger?
+  @usableFromInline final let trigger: SchedulerTrigger?
   /// The same, unretained: a strong reference, even a `let`'s, is retained around the call.
-  @usableFromInline final let fireable: Unmanaged<Trigger>?
+  @usableFromInline final let fireable: Unmanaged<SchedulerTrigger>?
   @usableFromInline final let drainAction = ObserveOnDrain<Element>()
   @usableFromInline final var lingers = false
   /// When the last drain started (drains only, on the trigger path).

@@ -46,9 +46,9 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 
   /// The trampoline's own path for recurring work: run inline (no disposable to make,
   /// return and let go of) or queued behind the running action.
-  public override func makeTrigger(_ action: TriggeredAction) -> Trigger? { TrampolineTrigger(action, self) }
+  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { TrampolineTrigger(action, self) }
 
-  final class TrampolineTrigger: Trigger {
+  final class TrampolineTrigger: SchedulerTrigger {
     let scheduler: CurrentThreadScheduler
 
     init(_ action: TriggeredAction, _ scheduler: CurrentThreadScheduler) {

@@ -10,9 +10,9 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     return NopDisposable.shared
   }
 
-  public override func makeTrigger(_ action: TriggeredAction) -> Trigger? { InlineTrigger(action) }
+  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { InlineTrigger(action) }
 
-  final class InlineTrigger: Trigger {
+  final class InlineTrigger: SchedulerTrigger {
     // Unmanaged: a `let` is retained around the call otherwise (this trigger holds it).
     override func fire() { Unmanaged.passUnretained(action)._withUnsafeGuaranteedRef { $0.run() } }
   }

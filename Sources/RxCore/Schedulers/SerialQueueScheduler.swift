@@ -16,11 +16,11 @@ public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
     return item
   }
 
-  public override func makeTrigger(_ action: TriggeredAction) -> Trigger? { QueueTrigger(action, queue) }
+  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { QueueTrigger(action, queue) }
 
   /// The block is made once: Dispatch then only retains it per run (allocating nothing but
   /// its own queue item), where `schedule` wraps every run in new closures and a block.
-  final class QueueTrigger: Trigger {
+  final class QueueTrigger: SchedulerTrigger {
     let queue: WorkQueue
     let block: @convention(block) () -> Void
 

@@ -9,11 +9,11 @@ open class TriggeredAction {
 
 /// Schedules its action each time it fires, without allocating per fire (see
 /// `Scheduler.makeTrigger`).
-open class Trigger {
+open class SchedulerTrigger {
   public let action: TriggeredAction
 
   public init(_ action: TriggeredAction) { self.action = action }
 
   /// Schedules one run of `action`.
-  open func fire() { preconditionFailure("Trigger.fire is abstract") }
+  open func fire() { preconditionFailure("SchedulerTrigger.fire is abstract") }
 }
