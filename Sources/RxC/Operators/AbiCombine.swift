@@ -61,7 +61,8 @@ public func rx_with_latest_from(
       withExtendedLifetime(context) { latest }
     })
   }
-  return ObservableHandle.make(h.observable.withLatestFrom(o.observable, resultSelector: CAdapt.combine2(fn, context, "rx_with_latest_from")))
+  let combining = CAdapt.Combining(fn, context, "rx_with_latest_from")
+  return ObservableHandle.make(h.observable.withLatestFrom(o.observable, combining: combining))
 }
 
 @c(rx_start_with)

@@ -110,10 +110,11 @@ enum CAdapt {
     }
   }
 
-  /// The C combine function as a selector object (rx_combine_latest, rx_zip): the sink
-  /// calls it as a method, with no closure context to retain and release per combination,
-  /// and it reads the combination in place (the sink's slots, valid for the call): the C
-  /// function gets views of them on the stack, with no copy and no allocation.
+  /// The C combine function as a selector object (rx_combine_latest, rx_zip,
+  /// rx_with_latest_from): the sink calls it as a method, with no closure context to retain
+  /// and release per combination, and it reads the combination in place (the sink's slots,
+  /// valid for the call): the C function gets views of them on the stack, with no copy and
+  /// no allocation.
   final class Combining: CombiningFunction<RxValue, RxValue> {
     let fn: rx_combine_fn
     let context: CContext
@@ -145,21 +146,6 @@ enum CAdapt {
       return .buffer { values in withExtendedLifetime(context) { .boxed(ArrayBox(ContiguousArray(values))) } }
     }
     return .function(Combining(fn, context, name))
-  }
-
-  /// `combine` for two values (rx_with_latest_from): no array at all.
-  static func combine2(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString)
-    -> (RxValue, RxValue) throws -> RxValue
-  {
-    { a, b in
-      var err: UnsafeMutablePointer<rx_error>? = nil
-      var views = (a.c, b.c)  // homogeneous: laid out as an array of two
-      let r = withUnsafeMutablePointer(to: &views) {
-        $0.withMemoryRebound(to: rx_value.self, capacity: 2) { fn(context.ctx, $0, 2, &err) }
-      }
-      withExtendedLifetime((a, b)) {}
-      return try CallbackResult.value(r, err, name)
-    }
   }
 
   /// NULL combine function: the values as one RX_ARRAY.

@@ -95,6 +95,16 @@ public final class Drain<Item> {
     held.load(ordering: .acquiring) != 0 || ownerIn.load(ordering: .acquiring) != 0
   }
 
+  /// True when no thread holds the drain and nothing waits in its queue. Then drain-owned
+  /// state published before its holder let go (read acquiring, after this) is as every
+  /// operation that happened before the call left it: an item is counted in `queued` until a
+  /// holder, whose identity is in `holder` first, takes it, and `holder` is cleared (a release)
+  /// only after that holder is done with it. The caller's own thread holding it reads false.
+  @inlinable @inline(__always)
+  public var isQuiet: Bool {
+    queued.load(ordering: .acquiring) == 0 && holder.load(ordering: .acquiring) == 0
+  }
+
   /// True once the drain is biased to a thread (for tests).
   public var isBiased: Bool { bias.load(ordering: .acquiring) > Self.revoking }
 
@@ -148,7 +158,7 @@ public final class Drain<Item> {
   func catchUp(_ handle: (Item) -> Void) {
     queueLock.lock()
     swap(&queue, &batch)
-    queued.store(0, ordering: .relaxed)
+    queued.store(0, ordering: .releasing)  // see `isQuiet`
     queueLock.unlock()
     while let item = batch.popFirst() { handle(item) }
   }
@@ -253,7 +263,7 @@ public final class Drain<Item> {
   /// for it (see `backOff`): look, fenced. Nothing may follow (see `releaseParked`).
   @inlinable @inline(__always)
   func letGoOfBias(_ handle: (Item) -> Void) {
-    holder.store(0, ordering: .relaxed)
+    holder.store(0, ordering: .releasing)  // see `isQuiet`
     ownerIn.store(0, ordering: .releasing)
     AsymmetricFence.lightSide()
     if bias.load(ordering: .relaxed) != rxc_thread_self() { return revokedWhileHeld(handle) }
@@ -269,7 +279,7 @@ public final class Drain<Item> {
     while bias.load(ordering: .relaxed) == me {
       queueLock.lock()
       swap(&queue, &batch)
-      queued.store(0, ordering: .relaxed)
+      queued.store(0, ordering: .releasing)  // see `isQuiet`
       queueLock.unlock()
       if batch.isEmpty { break }
       while let item = batch.popFirst() { handle(item) }
@@ -290,7 +300,7 @@ public final class Drain<Item> {
   @inlinable @inline(__always)
   public func leave() -> Bool {
     if queued.load(ordering: .relaxed) != 0 { return true }
-    holder.store(0, ordering: .relaxed)
+    holder.store(0, ordering: .releasing)  // see `isQuiet`
     held.store(0, ordering: .releasing)
     AsymmetricFence.lightSide()
     if mode.load(ordering: .relaxed) != 0 { return recheck() }
@@ -361,7 +371,7 @@ public final class Drain<Item> {
   @usableFromInline @inline(never)
   func offerHandoff() -> Bool {
     if mode.load(ordering: .relaxed) != 2 { return false }  // nobody else submits
-    holder.store(0, ordering: .relaxed)  // the taker's identity goes here, never a stale one
+    holder.store(0, ordering: .releasing)  // the taker's identity goes here, never a stale one
     handoff.store(1, ordering: .releasing)
     // A short spin, then a few yields: a submitter that is not running now (one core, or a
     // tool that runs one thread at a time, as valgrind does) gets the CPU to take the offer;
@@ -399,7 +409,7 @@ public final class Drain<Item> {
       while true {
         queueLock.lock()
         swap(&queue, &batch)
-        queued.store(0, ordering: .relaxed)
+        queued.store(0, ordering: .releasing)  // see `isQuiet`
         queueLock.unlock()
         if batch.isEmpty { break }
         while let item = batch.popFirst() {

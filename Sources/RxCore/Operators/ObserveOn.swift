@@ -66,7 +66,10 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
   @usableFromInline let batching: Bool
   public let scheduled = SerialDisposable()
   /// Schedules `drainLoop` without allocating, when the scheduler can (`makeTrigger`).
-  @usableFromInline final var trigger: (() -> Void)?
+  @usableFromInline final let trigger: SchedulerTrigger?
+  /// The same, unretained: a strong reference, even a `let`'s, is retained around the call.
+  @usableFromInline final let fireable: Unmanaged<SchedulerTrigger>?
+  @usableFromInline final let drainAction = ObserveOnDrain<Element>()
   @usableFromInline final var lingers = false
   /// When the last drain started (drains only, on the trigger path).
   @usableFromInline final var lastDrain: Int64 = 0
@@ -134,13 +137,10 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
     // Immediate and trampoline schedulers run on the caller's thread: nothing to hand back.
     self.batching = scheduler.supportsPeriodic && (!scheduler.isSerial || scheduler is RunLoopScheduler)
     (head, tail) = Queue.make()
+    trigger = scheduler.makeTrigger(drainAction)
+    fireable = trigger.map { Unmanaged.passUnretained($0) }
     super.init(observer: observer, cancel: cancel)
-    // The pending run holds a reference (taken in scheduleDrain), so the trigger need not.
-    // Unmanaged: an unowned(unsafe) capture is retained around the call all the same.
-    trigger = scheduler.makeTrigger { [me = Unmanaged.passUnretained(self)] in
-      me._withUnsafeGuaranteedRef { $0.drainLoop() }
-      me.release()
-    }
+    drainAction.sink = Unmanaged.passUnretained(self)
     // A scheduler that runs on the caller's thread (immediate, trampoline) has no producer
     // to wait for.
     lingers = trigger != nil && scheduler.supportsPeriodic
@@ -259,9 +259,9 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
 
   @inlinable
   public final func scheduleDrain() {
-    if let trigger {
+    if let fireable {
       _ = Unmanaged.passUnretained(self).retain()
-      trigger()
+      fireable._withUnsafeGuaranteedRef { $0.fire() }
     } else {
       scheduled.setScheduled { scheduler.schedule { [self] in drainLoop() } }
     }
@@ -349,6 +349,22 @@ open class ObserveOnSink<Element>: Sink<Element, Element> {
       signals = wip.wrappingSubtract(signals, ordering: .acquiringAndReleasing).newValue
       if signals == 0 { return }
     }
+  }
+}
+
+/// A sink's `drainLoop` as a trigger's action. The pending run holds a reference to the
+/// sink (taken in `scheduleDrain`, given back here), so this one need not.
+@usableFromInline final class ObserveOnDrain<Element>: TriggeredAction {
+  /// Set once, right after the sink's init. Unmanaged: an unowned(unsafe) reference is
+  /// retained around a call all the same.
+  @usableFromInline var sink: Unmanaged<ObserveOnSink<Element>>?
+
+  @usableFromInline override init() {}
+
+  @usableFromInline override func run() {
+    let sink = sink.unsafelyUnwrapped
+    sink._withUnsafeGuaranteedRef { $0.drainLoop() }
+    sink.release()
   }
 }
 

@@ -4,7 +4,15 @@ extension Observable {
   public func withLatestFrom<Other, Result>(
     _ other: Observable<Other>, resultSelector: @escaping (Element, Other) throws -> Result
   ) -> Observable<Result> {
-    WithLatestFromProducer(source: self, other: other, resultSelector: resultSelector)
+    WithLatestFromProducer(source: self, other: other, selector: ClosureLatestSelector(resultSelector))
+  }
+
+  /// `withLatestFrom` with a selector object, called with the element and the latest
+  /// element of `other`, in that order, as a buffer of two (combine_latest's form).
+  public func withLatestFrom<Result>(
+    _ other: Observable<Element>, combining: CombiningFunction<Element, Result>
+  ) -> Observable<Result> {
+    WithLatestFromProducer(source: self, other: other, selector: CombiningLatestSelector(combining))
   }
 }
 
@@ -12,19 +20,25 @@ extension Observable where Element == Value {
   public func withLatestFrom(
     _ other: Observable<Value>, resultSelector: @escaping (Value, Value) throws -> Value
   ) -> Observable<Value> {
-    ValueWithLatestFromProducer(source: self, other: other, resultSelector: resultSelector)
+    ValueWithLatestFromProducer(source: self, other: other, selector: ValueClosureLatestSelector(resultSelector))
+  }
+
+  public func withLatestFrom(_ other: Observable<Value>, combining: CombiningFunction<Value, Value>)
+    -> Observable<Value>
+  {
+    ValueWithLatestFromProducer(source: self, other: other, selector: ValueCombiningLatestSelector(combining))
   }
 }
 
 class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
   let source: Observable<Source>
   let other: Observable<Other>
-  let resultSelector: (Source, Other) throws -> Result
+  let selector: LatestSelector<Source, Other, Result>
 
-  init(source: Observable<Source>, other: Observable<Other>, resultSelector: @escaping (Source, Other) throws -> Result) {
+  init(source: Observable<Source>, other: Observable<Other>, selector: LatestSelector<Source, Other, Result>) {
     self.source = source
     self.other = other
-    self.resultSelector = resultSelector
+    self.selector = selector
   }
 
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
@@ -43,14 +57,26 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   }
 
   let parent: WithLatestFromProducer<Source, Other, Result>
+  /// The parent's, held here: reached through the parent it would be retained and released
+  /// around every call.
+  let selector: LatestSelector<Source, Other, Result>
   let drain = Drain<Signal>()
   let sourceSubscription = SingleAssignmentDisposable()
   let otherSubscription = SingleAssignmentDisposable()
-  var latest: Other?  // drain-owned
+  /// The latest element of `other`, in a slot of its own so the selector reads it in place
+  /// (drain-owned; initialized once `hasLatest`).
+  let latest = UnsafeMutablePointer<Other>.allocate(capacity: 1)
+  var hasLatest = false
 
   init(parent: WithLatestFromProducer<Source, Other, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
+    selector = parent.selector
     super.init(observer: observer, cancel: cancel)
+  }
+
+  deinit {
+    if hasLatest { latest.deinitialize(count: 1) }
+    latest.deallocate()
   }
 
   func run() -> any Disposable {
@@ -82,9 +108,11 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
     if isDisposed { return }
     switch event {
     case .next(let element):
-      guard let latest else { return }
+      if !hasLatest { return }
       let result: Result
-      do { result = try parent.resultSelector(element, latest) } catch {
+      do {
+        result = try _withUnprotectedUnsafePointer(to: element) { try selector.select($0, latest) }
+      } catch {
         forwardTerminal(.error(error))
         return
       }
@@ -102,7 +130,12 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
     case .error(let error):
       forwardTerminal(.error(error))
     case .next(let element):
-      latest = element
+      if hasLatest {
+        latest.pointee = element
+      } else {
+        latest.initialize(to: element)
+        hasLatest = true
+      }
     case .completed:
       otherSubscription.dispose()
     }

@@ -46,22 +46,40 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 
   /// The trampoline's own path for recurring work: run inline (no disposable to make,
   /// return and let go of) or queued behind the running action.
-  public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? {
-    { [self] in _ = runOrQueue(after: 0, action) }
+  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { TrampolineTrigger(action, self) }
+
+  final class TrampolineTrigger: SchedulerTrigger {
+    let scheduler: CurrentThreadScheduler
+
+    init(_ action: TriggeredAction, _ scheduler: CurrentThreadScheduler) {
+      self.scheduler = scheduler
+      super.init(action)
+    }
+
+    /// Unmanaged: a `let` is retained around a call otherwise. This trigger keeps both
+    /// alive; its owner keeps it alive for a queued run too (see `makeTrigger`).
+    override func fire() {
+      let action = Unmanaged.passUnretained(action)
+      Unmanaged.passUnretained(scheduler)._withUnsafeGuaranteedRef {
+        _ = $0.runOrQueue(after: 0, { action._withUnsafeGuaranteedRef { $0.run() } }, queued: {
+          { action._withUnsafeGuaranteedRef { $0.run() } }
+        })
+      }
+    }
   }
 
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
-    runOrQueue(after: delay, action) ?? NopDisposable.shared
+    runOrQueue(after: delay, action, queued: { action }) ?? NopDisposable.shared
   }
 
   /// Runs `action` at once, with whatever it queues after it, when this thread's trampoline
-  /// is idle (nil: nothing is left to dispose); queues it behind the running action
+  /// is idle (nil: nothing is left to dispose); queues `queued()` behind the running action
   /// otherwise (the queued item).
   @inline(__always)
-  private func runOrQueue(after delay: Int64, _ action: @escaping () -> Void) -> ScheduledAction? {
+  private func runOrQueue(after delay: Int64, _ action: () -> Void, queued: () -> () -> Void) -> ScheduledAction? {
     Self.threadQueue._withUnsafeGuaranteedRef { q in
       if q.active {
-        let item = ScheduledAction(action)
+        let item = ScheduledAction(queued())
         q.items.insert(item, due: MonotonicClock.deadline(after: delay, from: now))
         return item
       }

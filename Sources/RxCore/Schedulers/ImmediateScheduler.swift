@@ -10,7 +10,12 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     return NopDisposable.shared
   }
 
-  public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? { action }
+  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { InlineTrigger(action) }
+
+  final class InlineTrigger: SchedulerTrigger {
+    // Unmanaged: a `let` is retained around the call otherwise (this trigger holds it).
+    override func fire() { Unmanaged.passUnretained(action)._withUnsafeGuaranteedRef { $0.run() } }
+  }
 
   public override var runsActionsInlineNow: Bool { true }
 

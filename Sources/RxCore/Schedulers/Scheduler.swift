@@ -25,10 +25,11 @@ open class Scheduler: @unchecked Sendable {
   }
 
   /// For an owner that schedules the same work again and again, never two runs pending at
-  /// once (observe_on's drain): a function that schedules `action` each time it is called,
-  /// without allocating per call, or nil if this scheduler has no such path (use `schedule`).
-  /// Its runs cannot be cancelled: the action checks for itself whether work is left.
-  open func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? { nil }
+  /// once (observe_on's drain): a trigger that schedules `action` each time it fires,
+  /// without allocating per fire, or nil if this scheduler has no such path (use `schedule`).
+  /// Its runs cannot be cancelled: the action checks for itself whether work is left, and
+  /// the owner keeps the trigger and its action alive until every pending run has started.
+  open func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { nil }
 
   /// True when `schedule` called now, on this thread, would run its action at once, before
   /// it returns (immediate; current-thread outside a trampoline). A source that schedules

@@ -16,11 +16,21 @@ public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
     return item
   }
 
+  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { QueueTrigger(action, queue) }
+
   /// The block is made once: Dispatch then only retains it per run (allocating nothing but
   /// its own queue item), where `schedule` wraps every run in new closures and a block.
-  public override func makeTrigger(_ action: @escaping () -> Void) -> (() -> Void)? {
-    let block: @convention(block) () -> Void = action
-    return { [queue] in queue.asyncReusing(block) }
+  final class QueueTrigger: SchedulerTrigger {
+    let queue: WorkQueue
+    let block: @convention(block) () -> Void
+
+    init(_ action: TriggeredAction, _ queue: WorkQueue) {
+      self.queue = queue
+      block = { action.run() }
+      super.init(action)
+    }
+
+    override func fire() { queue.asyncReusing(block) }
   }
 
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {

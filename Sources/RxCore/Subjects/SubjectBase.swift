@@ -105,6 +105,18 @@ public class SubjectBase<Element>: Observable<Element> {
   public final var isDisposed: Bool { SubjectFlags.isDisposed(flags) }
   public final var hasObservers: Bool { observerCount.load(ordering: .relaxed) > 0 }
 
+  /// True when an element emitted now would reach no observer: none is listed and nothing
+  /// that could add one is pending. A subscription that returned before this call was
+  /// handled by then or is still queued (see `Drain.isQuiet`), so it is never missed; one
+  /// that races the call may take effect after it, as it could anyway. False on the drain
+  /// holder's own thread: a re-entrant element waits for what the handler is doing.
+  @inlinable final var unobserved: Bool {
+    // The first look lets an observed subject pay one load; the second is the one that
+    // counts, after `isQuiet`.
+    observerCount.load(ordering: .relaxed) == 0 && drain.isQuiet
+      && observerCount.load(ordering: .acquiring) == 0
+  }
+
   // MARK: the handlers' shared steps (drain-owned)
 
   /// The stop event: every observer gets it and leaves.
@@ -153,6 +165,9 @@ public protocol SubjectKind<Element>: AnyObject {
   /// Drain-owned (called only by the thread holding the subject's drain): the kind's
   /// bookkeeping of a next element, and its delivery.
   func takeNext(_ element: borrowing Element)
+  /// True when `takeNext` keeps nothing of an element, only delivers it: with no observer
+  /// and nothing pending it does nothing, and `emitNext` can skip the drain.
+  static var takeNextOnlyDelivers: Bool { get }
   /// Drain-owned: adds an observer that keeps its own subscription state.
   func addOwnedNow(_ observer: Observer<Element>)
   /// The subject itself, as its shared part (`SubjectBase` supplies it).
@@ -160,6 +175,8 @@ public protocol SubjectKind<Element>: AnyObject {
 }
 
 extension SubjectKind {
+  @inlinable public static var takeNextOnlyDelivers: Bool { false }
+
   /// Emits `event` and says whether it was taken.
   @inlinable @discardableResult
   public func emit(_ event: Event<Element>) -> SubjectOutcome {
@@ -170,13 +187,15 @@ extension SubjectKind {
   @inlinable public func on(_ event: Event<Element>) { emit(event) }
 
   /// `emit(.next(element))`, the per-event path: when the drain is idle the element goes to
-  /// `takeNext` at once, with no `SubjectOp` built, copied or destroyed.
+  /// `takeNext` at once, with no `SubjectOp` built, copied or destroyed. An element that
+  /// would reach nobody (see `unobserved`) does not even enter the drain.
   @inlinable @discardableResult
   public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
     let base = shared
-    return base.drain.emitNext(element, base.flags, live: { base.isLive }, deliver: { takeNext($0) }) {
-      [unowned(unsafe) base] in base.handler(base, $0)
-    }
+    return base.drain.emitNext(
+      element, base.flags, unobserved: { Self.takeNextOnlyDelivers && base.unobserved },
+      live: { base.isLive }, deliver: { takeNext($0) }
+    ) { [unowned(unsafe) base] in base.handler(base, $0) }
   }
 
   /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no

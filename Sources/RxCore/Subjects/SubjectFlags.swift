@@ -36,17 +36,19 @@ import Synchronization
 extension Drain {
   /// The `.next` path every subject shares: when the drain is idle, `deliver` runs inline on
   /// the caller's element (no `SubjectOp` or `Event` built, copied or destroyed); otherwise the
-  /// element is queued as an event, for whoever holds the drain. `deliver` runs only while the
-  /// subject is neither stopped nor disposed. `handle` is the subject's drain handler
+  /// element is queued as an event, for whoever holds the drain; when `unobserved` says it
+  /// would reach nobody, neither. `deliver` runs only while the subject is neither stopped
+  /// nor disposed. `handle` is the subject's drain handler
   /// (capture the subject `unowned(unsafe)`: a strong capture costs a retain/release per call).
   @inlinable @inline(__always)
   func emitNext<Element>(
-    _ element: borrowing Element, _ flags: borrowing Atomic<UInt32>, live: () -> Bool,
-    deliver: (borrowing Element) -> Void, _ handle: (Item) -> Void
+    _ element: borrowing Element, _ flags: borrowing Atomic<UInt32>, unobserved: () -> Bool,
+    live: () -> Bool, deliver: (borrowing Element) -> Void, _ handle: (Item) -> Void
   ) -> SubjectOutcome where Item == SubjectOp<Element> {
     let s = flags.load(ordering: .acquiring)
     if s & SubjectFlags.disposed != 0 { return .afterDispose }
     if s & SubjectFlags.stopped != 0 { return .ignoredAfterStop }
+    if unobserved() { return .accepted }  // the drain would take it and deliver it to nobody
     if enter(handle) {
       if live() { deliver(element) }
       exit(handle)

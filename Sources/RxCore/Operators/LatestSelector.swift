@@ -1,0 +1,51 @@
+/// How with_latest_from makes a result from an element and the latest element of the other
+/// source: an object the sink holds and calls as a method (a stored closure would be
+/// retained and released around every call), shared by every subscription.
+class LatestSelector<Source, Other, Result> {
+  /// The result for the element at `element` with the one at `latest`; both stay the
+  /// caller's (read in place: neither is copied for the call).
+  func select(_ element: UnsafePointer<Source>, _ latest: UnsafePointer<Other>) throws -> Result {
+    preconditionFailure("LatestSelector.select is abstract")
+  }
+}
+
+/// A closure `(element, latest) -> result`. Not final: the `Value` leaf runs its body
+/// specialized.
+class ClosureLatestSelector<Source, Other, Result>: LatestSelector<Source, Other, Result> {
+  let select: (Source, Other) throws -> Result
+  init(_ select: @escaping (Source, Other) throws -> Result) { self.select = select }
+
+  override func select(_ element: UnsafePointer<Source>, _ latest: UnsafePointer<Other>) throws -> Result {
+    try select(element.pointee, latest.pointee)
+  }
+}
+
+/// A `CombiningFunction` given the pair as a buffer of two: (element, latest). Not final:
+/// the `Value` leaf runs its body specialized.
+class CombiningLatestSelector<Element, Result>: LatestSelector<Element, Element, Result> {
+  let function: CombiningFunction<Element, Result>
+  init(_ function: CombiningFunction<Element, Result>) { self.function = function }
+
+  override func select(_ element: UnsafePointer<Element>, _ latest: UnsafePointer<Element>) throws -> Result {
+    try withUnsafeTemporaryAllocation(of: Element.self, capacity: 2) { pair in
+      // Bitwise views of the caller's two elements, valid for the call: neither is copied
+      // (retained) into the pair nor destroyed out of it.
+      let base = UnsafeMutableRawPointer(pair.baseAddress.unsafelyUnwrapped)
+      base.copyMemory(from: element, byteCount: MemoryLayout<Element>.size)
+      (base + MemoryLayout<Element>.stride).copyMemory(from: latest, byteCount: MemoryLayout<Element>.size)
+      return try function.combine(UnsafeBufferPointer(pair))
+    }
+  }
+}
+
+final class ValueCombiningLatestSelector: CombiningLatestSelector<Value, Value> {
+  override func select(_ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>) throws -> Value {
+    try super.select(element, latest)
+  }
+}
+
+final class ValueClosureLatestSelector: ClosureLatestSelector<Value, Value, Value> {
+  override func select(_ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>) throws -> Value {
+    try super.select(element, latest)
+  }
+}
