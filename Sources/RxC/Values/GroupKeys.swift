@@ -7,9 +7,7 @@ import RxCore
 // The class compared, not cast (`as?` is a runtime cast per comparison).
 extension StringBox: ContentKey {
   func keyEquals(_ other: any ContentKey) -> Bool {
-    guard type(of: other) == StringBox.self else { return false }
-    let o = unsafeDowncast(other, to: StringBox.self)
-    return length == o.length && memcmp(bytes, o.bytes, length) == 0
+    type(of: other) == StringBox.self && isEqual(to: unsafeDowncast(other, to: StringBox.self))
   }
 
   func hashKey(into hasher: inout Hasher) {
@@ -19,9 +17,7 @@ extension StringBox: ContentKey {
 
 extension BytesBox: ContentKey {
   func keyEquals(_ other: any ContentKey) -> Bool {
-    guard type(of: other) == BytesBox.self else { return false }
-    let o = unsafeDowncast(other, to: BytesBox.self)
-    return length == o.length && memcmp(bytes, o.bytes, length) == 0
+    type(of: other) == BytesBox.self && isEqual(to: unsafeDowncast(other, to: BytesBox.self))
   }
 
   func hashKey(into hasher: inout Hasher) {

@@ -45,7 +45,8 @@ final class StringBox: ValueBox {
   deinit { bytes.deallocate() }
 
   override func isEqual(to other: ValueBox) -> Bool {
-    guard let o = other as? StringBox else { return false }
+    guard type(of: other) == StringBox.self else { return false }  // the class compared, not cast
+    let o = unsafeDowncast(other, to: StringBox.self)
     return length == o.length && memcmp(bytes, o.bytes, length) == 0
   }
 }
@@ -64,7 +65,8 @@ final class BytesBox: ValueBox {
   deinit { bytes.deallocate() }
 
   override func isEqual(to other: ValueBox) -> Bool {
-    guard let o = other as? BytesBox else { return false }
+    guard type(of: other) == BytesBox.self else { return false }  // the class compared, not cast
+    let o = unsafeDowncast(other, to: BytesBox.self)
     return length == o.length && memcmp(bytes, o.bytes, length) == 0
   }
 }
