@@ -224,6 +224,87 @@ final class MultiSourceValueTests: XCTestCase {
     d4.dispose()
   }
 
+  /// take(until:) and skip(until:) hand a source element on where its source holds it when
+  /// their drain is free, and copy it into the drain when it is not (the source here calls
+  /// its observer directly, by pointer, also from inside a delivery, as a source with no
+  /// serialization of its own may). Boxed elements: each box is released exactly once, none
+  /// is freed while still delivered.
+  func testTakeUntilAndSkipUntilHandBoxedElementsOnInPlaceAndQueued() {
+    final class Counted {
+      nonisolated(unsafe) static var live = 0
+      let n: Int64
+      init(_ n: Int64) { self.n = n; Counted.live += 1 }
+      deinit { Counted.live -= 1 }
+    }
+    func n(_ v: Value) -> Int64 {
+      if case .boxed(let b as Counted) = v { return b.n }
+      return -1
+    }
+    /// Calls its one observer directly: by pointer where it takes that.
+    final class Direct: Observable<Value> {
+      var observer: Observer<Value>?
+      override func subscribe(_ observer: Observer<Value>) -> any Disposable {
+        self.observer = observer
+        return Disposables.create { self.observer = nil }
+      }
+      func next(_ n: Int64) {
+        guard let o = observer else { return }
+        XCTAssertTrue(o.takesNextByPointer)
+        let v = Value.boxed(Counted(n))
+        withUnsafePointer(to: v) { o.onNext(at: $0) }
+      }
+    }
+    final class Reentrant: Observer<Value> {
+      var seen: [Int64] = [], completed = false
+      var onElement: (Int64) -> Void = { _ in }
+      let read: (Value) -> Int64
+      init(_ read: @escaping (Value) -> Int64) { self.read = read }
+      override func on(_ event: Event<Value>) {
+        switch event {
+        case .next(let v):
+          seen.append(read(v))
+          onElement(read(v))
+        case .completed: completed = true
+        case .error: break
+        }
+      }
+    }
+    do {
+      let src = Direct(), stop = PublishSubject<Value>()
+      let r = Reentrant(n)
+      let d = src.take(until: stop.asObservable()).subscribe(r)
+      // At 2 the subscriber has the source send 3 (queued: the drain is held by this
+      // delivery), then fires `stop` (queued behind 3): 3 is delivered, then the end; 4 is not.
+      r.onElement = { v in
+        if v == 2 {
+          src.next(3)
+          stop.on(.next(.none))
+        }
+      }
+      src.next(1)
+      src.next(2)
+      src.next(4)
+      XCTAssertEqual(r.seen, [1, 2, 3])
+      XCTAssertTrue(r.completed)
+      d.dispose()
+    }
+    do {
+      let src = Direct(), go = PublishSubject<Value>()
+      let r = Reentrant(n)
+      let d = src.skip(until: go.asObservable()).subscribe(r)
+      src.next(1)  // skipped in place
+      go.on(.next(.none))
+      // At 2 the subscriber has the source send 5 from inside the delivery: queued, then
+      // forwarded.
+      r.onElement = { v in if v == 2 { src.next(5) } }
+      src.next(2)
+      src.next(6)
+      XCTAssertEqual(r.seen, [2, 5, 6])
+      d.dispose()
+    }
+    XCTAssertEqual(Counted.live, 0, "every box released once")
+  }
+
   func testSharing() {
     let s = PublishSubject<Value>()
     let shared = s.asObservable().share()

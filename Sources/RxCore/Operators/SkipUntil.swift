@@ -56,6 +56,12 @@ class SkipUntilSink<Element, Other>: Sink<Element, Element> {
     drain.submit(.source(event), inline: { handleSource(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
+  /// `on(.next)` by pointer: when the drain is free the element is forwarded (or skipped)
+  /// where it is, with no event built, copied or destroyed.
+  @inline(__always) final func onSourceNext(at element: UnsafePointer<Element>) {
+    drain.submit(.source(.next(element.pointee)), inline: { if forwarding { forwardNext(at: element) } }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+  }
+
   final func submit(_ signal: Signal) { drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
   private func handleSource(_ event: Event<Element>) {
@@ -112,7 +118,7 @@ final class ValueSkipUntilSink: SkipUntilSink<Value, Value> {
   override func makeOther() -> Observer<Value> { ValueSkipUntilOther(parent: self) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
 }
 
 final class ValueSkipUntilOther: SkipUntilOther<Value, Value> {

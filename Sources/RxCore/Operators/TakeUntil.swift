@@ -55,6 +55,12 @@ class TakeUntilSink<Element, Other>: Sink<Element, Element> {
     drain.submit(.source(event), inline: { handleSource(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
+  /// `on(.next)` by pointer: when the drain is free the element is forwarded where it is, with
+  /// no event built, copied or destroyed.
+  @inline(__always) final func onSourceNext(at element: UnsafePointer<Element>) {
+    drain.submit(.source(.next(element.pointee)), inline: { forwardNext(at: element) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+  }
+
   final func submit(_ signal: Signal) { drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
   private func handleSource(_ event: Event<Element>) {
