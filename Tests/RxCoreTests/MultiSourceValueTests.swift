@@ -224,12 +224,12 @@ final class MultiSourceValueTests: XCTestCase {
     d4.dispose()
   }
 
-  /// take(until:) and skip(until:) hand a source element on where its source holds it when
-  /// their drain is free, and copy it into the drain when it is not (the source here calls
+  /// take(until:), skip(until:) and merge hand a source element on where its source holds it
+  /// when their drain is free, and copy it into the drain when it is not (the source here calls
   /// its observer directly, by pointer, also from inside a delivery, as a source with no
   /// serialization of its own may). Boxed elements: each box is released exactly once, none
   /// is freed while still delivered.
-  func testTakeUntilAndSkipUntilHandBoxedElementsOnInPlaceAndQueued() {
+  func testTakeUntilSkipUntilAndMergeHandBoxedElementsOnInPlaceAndQueued() {
     final class Counted {
       nonisolated(unsafe) static var live = 0
       let n: Int64
@@ -300,6 +300,18 @@ final class MultiSourceValueTests: XCTestCase {
       src.next(2)
       src.next(6)
       XCTAssertEqual(r.seen, [2, 5, 6])
+      d.dispose()
+    }
+    do {
+      // merge: the inners forward by pointer through the merge's drain in the same way.
+      let a = Direct(), b = Direct()
+      let r = Reentrant(n)
+      let d = Observable.merge([a.asObservable(), b.asObservable()]).subscribe(r)
+      r.onElement = { v in if v == 2 { b.next(3) } }
+      a.next(1)
+      b.next(2)
+      a.next(4)
+      XCTAssertEqual(r.seen, [1, 2, 3, 4])
       d.dispose()
     }
     XCTAssertEqual(Counted.live, 0, "every box released once")

@@ -267,6 +267,18 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     }
   }
 
+  /// `submitNext` of the element at `element` (an inner that takes `.next` by pointer): when
+  /// the drain is free it is forwarded where the inner source holds it, copied only into a
+  /// signal when the drain is held.
+  @inlinable public final func submitNext(at element: UnsafePointer<Result>) {
+    let me = Unmanaged.passUnretained(self)
+    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
+      $0.submit(.next(element.pointee), inline: { me._withUnsafeGuaranteedRef { $0.forwardNext(at: element) } }) {
+        s in me._withUnsafeGuaranteedRef { $0.handle(s) }
+      }
+    }
+  }
+
 
   @inlinable final func handle(_ signal: Signal) {
     if isDisposed { return }
@@ -439,7 +451,7 @@ final class ValueFlatMapSink: FlatMapSink<Value, Value> {
 public final class ValueFlatMapInner: FlatMapInner<Value, Value> {
   public override func on(_ event: Event<Value>) { super.on(event) }
   public override var takesNextByPointer: Bool { true }
-  public override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  public override func onNext(at element: UnsafePointer<Value>) { parent.submitNext(at: element) }
   public override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
 

@@ -52,6 +52,6 @@ final class ValueMergeSink: FlatMapSink<Observable<Value>, Value> {
 final class ValueMergeInner: FlatMapInner<Observable<Value>, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitNext(at: element) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
