@@ -48,11 +48,13 @@ enum RxCoreBench {
     for s in sums { check("RxCore W2 sum", s.sum, sumRange(events)) }
   }
 
+  // One observer subscribed n times, as the C workload subscribes one rx_observer.
   static let w4: Body? = { n, m in
     let s = Sum()
     let subject = PublishSubject<Value>()
+    let observer = SumObserver(s)
     m.begin()
-    for _ in 0..<n { subject.subscribe(SumObserver(s)).dispose() }
+    for _ in 0..<n { subject.subscribe(observer).dispose() }
     m.end()
     subject.on(.next(.int(1)))
     check("RxCore W4 sum", s.sum, 0)
