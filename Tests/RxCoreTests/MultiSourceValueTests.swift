@@ -230,45 +230,6 @@ final class MultiSourceValueTests: XCTestCase {
   /// serialization of its own may). Boxed elements: each box is released exactly once, none
   /// is freed while still delivered.
   func testTakeUntilSkipUntilAndMergeHandBoxedElementsOnInPlaceAndQueued() {
-    final class Counted {
-      nonisolated(unsafe) static var live = 0
-      let n: Int64
-      init(_ n: Int64) { self.n = n; Counted.live += 1 }
-      deinit { Counted.live -= 1 }
-    }
-    func n(_ v: Value) -> Int64 {
-      if case .boxed(let b as Counted) = v { return b.n }
-      return -1
-    }
-    /// Calls its one observer directly: by pointer where it takes that.
-    final class Direct: Observable<Value> {
-      var observer: Observer<Value>?
-      override func subscribe(_ observer: Observer<Value>) -> any Disposable {
-        self.observer = observer
-        return Disposables.create { self.observer = nil }
-      }
-      func next(_ n: Int64) {
-        guard let o = observer else { return }
-        XCTAssertTrue(o.takesNextByPointer)
-        let v = Value.boxed(Counted(n))
-        withUnsafePointer(to: v) { o.onNext(at: $0) }
-      }
-    }
-    final class Reentrant: Observer<Value> {
-      var seen: [Int64] = [], completed = false
-      var onElement: (Int64) -> Void = { _ in }
-      let read: (Value) -> Int64
-      init(_ read: @escaping (Value) -> Int64) { self.read = read }
-      override func on(_ event: Event<Value>) {
-        switch event {
-        case .next(let v):
-          seen.append(read(v))
-          onElement(read(v))
-        case .completed: completed = true
-        case .error: break
-        }
-      }
-    }
     do {
       let src = Direct(), stop = PublishSubject<Value>()
       let r = Reentrant(n)
@@ -314,6 +275,30 @@ final class MultiSourceValueTests: XCTestCase {
       XCTAssertEqual(r.seen, [1, 2, 3, 4])
       d.dispose()
     }
+    XCTAssertEqual(Counted.live, 0, "every box released once")
+  }
+
+  /// The operators that pass an element on unchanged (skip, take, element(at:), both
+  /// ifEmpty) forward it by pointer where their source hands it so: right elements, and each
+  /// box released exactly once.
+  func testForwardingOperatorsHandBoxedElementsOnByPointer() {
+    func run(_ make: (Observable<Value>) -> Observable<Value>, _ sent: [Int64], completes: Bool = true)
+      -> (seen: [Int64], completed: Bool)
+    {
+      let src = Direct()
+      let r = Reentrant(n)
+      let d = make(src).subscribe(r)
+      for v in sent { src.next(v) }
+      if completes, let o = src.observer { o.on(.completed) }
+      d.dispose()
+      return (r.seen, r.completed)
+    }
+    XCTAssertTrue(run({ $0.skip(2) }, [1, 2, 3, 4]) == ([3, 4], true))
+    XCTAssertTrue(run({ $0.take(2) }, [1, 2, 3]) == ([1, 2], true))
+    XCTAssertTrue(run({ $0.element(at: 1) }, [1, 2, 3]) == ([2], true))
+    XCTAssertTrue(run({ $0.ifEmpty(default: .boxed(Counted(9))) }, [1, 2]) == ([1, 2], true))
+    XCTAssertTrue(run({ $0.ifEmpty(switchTo: Observable.just(.boxed(Counted(9)))) }, [1, 2]) == ([1, 2], true))
+    XCTAssertTrue(run({ $0.ifEmpty(switchTo: Observable.just(.boxed(Counted(9)))) }, []) == ([9], true))
     XCTAssertEqual(Counted.live, 0, "every box released once")
   }
 
@@ -417,5 +402,47 @@ final class MultiSourceValueTests: XCTestCase {
     XCTAssertTrue(late.completed)
     d.dispose()
     d2.dispose()
+  }
+}
+
+// Boxed elements that count themselves, a source that calls its observer directly (by
+// pointer where it takes that) and a subscriber that can act inside a delivery.
+private final class Counted {
+  nonisolated(unsafe) static var live = 0
+  let n: Int64
+  init(_ n: Int64) { self.n = n; Counted.live += 1 }
+  deinit { Counted.live -= 1 }
+}
+private func n(_ v: Value) -> Int64 {
+  if case .boxed(let b as Counted) = v { return b.n }
+  return -1
+}
+/// Calls its one observer directly: by pointer where it takes that.
+private final class Direct: Observable<Value> {
+  var observer: Observer<Value>?
+  override func subscribe(_ observer: Observer<Value>) -> any Disposable {
+    self.observer = observer
+    return Disposables.create { self.observer = nil }
+  }
+  func next(_ n: Int64) {
+    guard let o = observer else { return }
+    XCTAssertTrue(o.takesNextByPointer)
+    let v = Value.boxed(Counted(n))
+    withUnsafePointer(to: v) { o.onNext(at: $0) }
+  }
+}
+private final class Reentrant: Observer<Value> {
+  var seen: [Int64] = [], completed = false
+  var onElement: (Int64) -> Void = { _ in }
+  let read: (Value) -> Int64
+  init(_ read: @escaping (Value) -> Int64) { self.read = read }
+  override func on(_ event: Event<Value>) {
+    switch event {
+    case .next(let v):
+      seen.append(read(v))
+      onElement(read(v))
+    case .completed: completed = true
+    case .error: break
+    }
   }
 }

@@ -39,14 +39,18 @@ class DefaultIfEmptySink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) {
     switch event {
-    case .next:
-      sawElement = true
-      forwardOn(event)
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error: forwardTerminal(event)
     case .completed:
       if !sawElement { forwardOn(.next(element)) }
       forwardTerminal(event)
     }
+  }
+
+  /// `on(.next)` of the element at `element`, forwarded where it is (no event built).
+  @inline(__always) final func next(at element: UnsafePointer<Element>) {
+    sawElement = true
+    forwardNext(at: element)
   }
 }
 
@@ -63,5 +67,5 @@ final class ValueDefaultIfEmptyProducer: DefaultIfEmptyProducer<Value> {
 final class ValueDefaultIfEmptySink: DefaultIfEmptySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

@@ -39,15 +39,19 @@ class ElementAtSink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) {
     switch event {
-    case .next:
-      if remaining == 0 {
-        forwardOn(event)
-        forwardTerminal(.completed)
-      }
-      remaining -= 1
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error: forwardTerminal(event)
     case .completed: forwardTerminal(.error(RxError.argumentOutOfRange))
     }
+  }
+
+  /// `on(.next)` of the element at `element`, forwarded where it is (no event built).
+  @inline(__always) final func next(at element: UnsafePointer<Element>) {
+    if remaining == 0 {
+      forwardNext(at: element)
+      forwardTerminal(.completed)
+    }
+    remaining -= 1
   }
 }
 
@@ -64,5 +68,5 @@ final class ValueElementAtProducer: ElementAtProducer<Value> {
 final class ValueElementAtSink: ElementAtSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

@@ -38,13 +38,17 @@ class SkipSink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) {
     switch event {
-    case .next:
-      if remaining > 0 {
-        remaining -= 1
-      } else {
-        forwardOn(event)
-      }
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error, .completed: forwardTerminal(event)
+    }
+  }
+
+  /// `on(.next)` of the element at `element`, forwarded where it is (no event built).
+  @inline(__always) final func next(at element: UnsafePointer<Element>) {
+    if remaining > 0 {
+      remaining -= 1
+    } else {
+      forwardNext(at: element)
     }
   }
 }
@@ -62,5 +66,5 @@ final class ValueSkipProducer: SkipProducer<Value> {
 final class ValueSkipSink: SkipSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

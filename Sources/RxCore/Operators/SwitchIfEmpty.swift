@@ -41,9 +41,7 @@ class SwitchIfEmptySink<Element>: ContinuingSink<Element> {
   override func on(_ event: Event<Element>) {
     if isDisposed { return }
     switch event {
-    case .next:
-      sawElement = true
-      forwardOn(event)
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error: forwardTerminal(event)
     case .completed:
       if sawElement {
@@ -52,6 +50,13 @@ class SwitchIfEmptySink<Element>: ContinuingSink<Element> {
       }
       continueWith(fallback)
     }
+  }
+
+  /// `on(.next)` of the element at `element`, forwarded where it is (no event built).
+  @inline(__always) final func next(at element: UnsafePointer<Element>) {
+    if isDisposed { return }
+    sawElement = true
+    forwardNext(at: element)
   }
 }
 
@@ -68,6 +73,6 @@ final class ValueSwitchIfEmptyProducer: SwitchIfEmptyProducer<Value> {
 final class ValueSwitchIfEmptySink: SwitchIfEmptySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
   override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

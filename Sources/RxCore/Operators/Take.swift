@@ -40,13 +40,17 @@ class TakeSink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) {
     switch event {
-    case .next:
-      if remaining <= 0 { return }
-      remaining -= 1
-      forwardOn(event)
-      if remaining == 0 { forwardTerminal(.completed) }
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error, .completed: forwardTerminal(event)
     }
+  }
+
+  /// `on(.next)` of the element at `element`, forwarded where it is (no event built).
+  @inline(__always) final func next(at element: UnsafePointer<Element>) {
+    if remaining <= 0 { return }
+    remaining -= 1
+    forwardNext(at: element)
+    if remaining == 0 { forwardTerminal(.completed) }
   }
 }
 
@@ -63,5 +67,5 @@ final class ValueTakeProducer: TakeProducer<Value> {
 final class ValueTakeSink: TakeSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }
