@@ -275,6 +275,41 @@ final class MultiSourceValueTests: XCTestCase {
       XCTAssertEqual(r.seen, [1, 2, 3, 4])
       d.dispose()
     }
+    do {
+      // concat, concatMap and flatMapLatest: their inners forward by pointer too.
+      let a = Direct(), b = Direct()
+      let r = Reentrant(n)
+      let d = Observable.concat([a.asObservable(), b.asObservable()]).subscribe(r)
+      a.next(1)
+      a.observer?.on(.completed)
+      r.onElement = { v in if v == 2 { b.next(3) } }
+      b.next(2)
+      b.next(4)
+      XCTAssertEqual(r.seen, [1, 2, 3, 4])
+      d.dispose()
+
+      let inner = Direct(), outer = PublishSubject<Value>()
+      let c = Reentrant(n)
+      let e = outer.asObservable().concatMap { _ in inner.asObservable() }.subscribe(c)
+      outer.on(.next(.none))
+      c.onElement = { v in if v == 5 { inner.next(6) } }
+      inner.next(5)
+      XCTAssertEqual(c.seen, [5, 6])
+      e.dispose()
+
+      let first = Direct(), second = Direct(), switching = PublishSubject<Value>()
+      let l = Reentrant(n)
+      var pick = [first, second]
+      let f = switching.asObservable().flatMapLatest { _ in pick.removeFirst().asObservable() }.subscribe(l)
+      switching.on(.next(.none))
+      first.next(7)
+      switching.on(.next(.none))
+      first.next(8)  // from the inner switched away from: dropped
+      l.onElement = { v in if v == 9 { second.next(10) } }
+      second.next(9)
+      XCTAssertEqual(l.seen, [7, 9, 10])
+      f.dispose()
+    }
     XCTAssertEqual(Counted.live, 0, "every box released once")
   }
 

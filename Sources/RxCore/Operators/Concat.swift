@@ -41,7 +41,7 @@ final class ValueConcatSink: ConcatMapSink<Observable<Value>, Value> {
 final class ValueConcatInner: ConcatMapInner<Observable<Value>, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
 

@@ -125,6 +125,15 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
     subscribePendingIfAny()
   }
 
+  /// `submitInner(.next)` of the element at `element` (an inner that takes `.next` by
+  /// pointer): forwarded where it is when the drain is free.
+  final func submitInnerNext(at element: UnsafePointer<Result>) {
+    drain.submit(.inner(.next(element.pointee)), inline: { forwardNext(at: element) }) { [me = Unmanaged.passUnretained(self)] item in
+      me._withUnsafeGuaranteedRef { $0.handle(item) }
+    }
+    subscribePendingIfAny()
+  }
+
   @inline(__always) private func subscribePendingIfAny() {
     if hasPending.load(ordering: .acquiring) {
       trampoline.submit(()) { _ in self.subscribePending() }
@@ -264,7 +273,7 @@ final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
 final class ValueConcatMapInner: ConcatMapInner<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
 

@@ -158,6 +158,14 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     drain.submit(.inner(event, id), inline: { handleInner(event, id) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
+  /// `submitInner(.next)` of the element at `element` (an inner that takes `.next` by
+  /// pointer): forwarded where it is when the drain is free.
+  final func submitInnerNext(at element: UnsafePointer<Result>, _ id: UInt64) {
+    drain.submit(.inner(.next(element.pointee), id), inline: { if id == latest { forwardNext(at: element) } }) {
+      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    }
+  }
+
   private func handleInner(_ event: Event<Result>, _ id: UInt64) {
     if isDisposed { return }
     guard id == latest else { return }
@@ -253,6 +261,6 @@ final class ValueSwitchSink: SwitchSink<Value, Value> {
 final class ValueSwitchInner: SwitchInner<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, id) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
