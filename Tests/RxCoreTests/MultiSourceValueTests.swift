@@ -309,6 +309,48 @@ final class MultiSourceValueTests: XCTestCase {
       second.next(9)
       XCTAssertEqual(l.seen, [7, 9, 10])
       f.dispose()
+
+      // retry(when:): source elements forward by pointer through its drain.
+      let src = Direct()
+      let t = Reentrant(n)
+      let g = src.retry(when: { $0 }, pack: { _ in .none }).subscribe(t)
+      t.onElement = { v in if v == 11 { src.next(12) } }
+      src.next(11)
+      src.next(13)
+      XCTAssertEqual(t.seen, [11, 12, 13])
+      g.dispose()
+    }
+    do {
+      // The time operators that pass elements on: take(for:), skip(_:scheduler:), timeout.
+      let clock = VirtualTimeScheduler()
+      let a = Direct(), ra = Reentrant(n)
+      let da = a.take(for: 100, scheduler: clock).subscribe(ra)
+      ra.onElement = { v in if v == 1 { a.next(2) } }
+      a.next(1)
+      _ = clock.advance(by: 100)
+      a.next(3)  // after the window: the stream has completed
+      XCTAssertTrue(ra.seen == [1, 2] && ra.completed)
+      da.dispose()
+
+      let b = Direct(), rb = Reentrant(n)
+      let db = b.skip(100, scheduler: clock).subscribe(rb)
+      b.next(1)  // inside the window: skipped
+      _ = clock.advance(by: 100)
+      rb.onElement = { v in if v == 2 { b.next(3) } }
+      b.next(2)
+      XCTAssertEqual(rb.seen, [2, 3])
+      db.dispose()
+
+      let c = Direct(), rc = Reentrant(n)
+      let dc = c.timeout(100, scheduler: clock).subscribe(rc)
+      _ = clock.advance(by: 60)
+      c.next(1)  // re-arms: due at 160 now
+      _ = clock.advance(by: 60)
+      rc.onElement = { v in if v == 2 { c.next(3) } }
+      c.next(2)
+      XCTAssertEqual(rc.seen, [1, 2, 3])
+      XCTAssertFalse(rc.completed)
+      dc.dispose()
     }
     XCTAssertEqual(Counted.live, 0, "every box released once")
   }

@@ -118,23 +118,36 @@ class PausableSink<Element, Pauser>: Sink<Element, Element> {
 
   final func submit(_ signal: Signal) { drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
+  /// A source element by pointer: handled where it is when the drain is free (copied only
+  /// into the drain, or into the buffer while paused).
+  final func onSourceNext(at element: UnsafePointer<Element>) {
+    drain.submit(.source(.next(element.pointee)), inline: { if !isDisposed { next(at: element) } }) {
+      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    }
+  }
+
+  /// A source element (drain-owned): on while open, else buffered (or dropped unbuffered).
+  private func next(at element: UnsafePointer<Element>) {
+    guard buffer != nil else {
+      if open { forwardNext(at: element) }
+      return
+    }
+    buffer!.limit.counters.received.wrappingAdd(1, ordering: .relaxed)
+    if open {
+      buffer!.limit.counters.delivered.wrappingAdd(1, ordering: .relaxed)
+      return forwardNext(at: element)
+    }
+    if !buffer!.offer(element.pointee) {
+      buffer!.dropAll()
+      forwardTerminal(.error(RxError.overflow))
+    }
+  }
+
   private func handle(_ signal: Signal) {
     if isDisposed { return }
     switch signal {
     case .source(.next(let element)):
-      guard buffer != nil else {
-        if open { forwardOn(.next(element)) }
-        return
-      }
-      buffer!.limit.counters.received.wrappingAdd(1, ordering: .relaxed)
-      if open {
-        buffer!.limit.counters.delivered.wrappingAdd(1, ordering: .relaxed)
-        return forwardOn(.next(element))
-      }
-      if !buffer!.offer(element) {
-        buffer!.dropAll()
-        forwardTerminal(.error(RxError.overflow))
-      }
+      _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .source(let stop):
       flush()
       forwardTerminal(stop)
@@ -182,7 +195,7 @@ final class ValuePausableSink: PausableSink<Value, Value> {
   override func makePauser() -> Observer<Value> { ValuePausableOther(parent: self) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
 }
 
 final class ValuePausableOther: PausableOther<Value, Value> {

@@ -74,6 +74,14 @@ class RetryWhenSink<Element, Failure, Trigger>: Sink<Element, Element> {
   /// What the notifier's observer calls.
   final func notify(_ event: Event<Trigger>) { submit(.trigger(event)) }
 
+  /// A source element by pointer: forwarded where it is when the drain is free (what
+  /// `handle` does with it), copied into an input only when the drain is held.
+  final func onSourceNext(at element: UnsafePointer<Element>) {
+    drain.submit(.source(.next(element.pointee)), inline: { forwardNext(at: element) }) { [me = Unmanaged.passUnretained(self)] item in
+      me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.handle(item) } }
+    }
+  }
+
   @inline(__always) private final func submit(_ input: RetryWhenInput<Element, Trigger>) {
     drain.submit(input) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.handle(item) } } }
   }
@@ -149,7 +157,7 @@ final class ValueRetryWhenProducer: RetryWhen<Value, Value, Value> {
 final class ValueRetryWhenSink: RetryWhenSink<Value, Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
   override func handle(_ input: RetryWhenInput<Value, Value>) { super.handle(input) }
   override func makeTriggerObserver() -> Observer<Value> { ValueRetryWhenTrigger(parent: self) }
 }

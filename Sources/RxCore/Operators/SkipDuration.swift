@@ -24,6 +24,11 @@ class SkipDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
+  /// `on(.next)` by pointer: forwarded (once open) where it is when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    submitNext(.event(.next(element.pointee)), inline: { if open { forwardNext(at: element) } })
+  }
+
   override func handle(_ input: TimedInput<Element, Void>) {
     switch input {
     case .event(.next(let element)):
@@ -61,6 +66,6 @@ final class ValueSkipDurationProducer: SkipDuration<Value> {
 final class ValueSkipDurationSink: SkipDurationSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

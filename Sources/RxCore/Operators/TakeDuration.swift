@@ -18,6 +18,11 @@ class TakeDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
+  /// `on(.next)` by pointer: forwarded where it is when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    submitNext(.event(.next(element.pointee)), inline: { forwardNext(at: element) })
+  }
+
   override func handle(_ input: TimedInput<Element, Void>) {
     switch input {
     case .event(let event):
@@ -53,6 +58,6 @@ final class ValueTakeDurationProducer: TakeDuration<Value> {
 final class ValueTakeDurationSink: TakeDurationSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

@@ -54,13 +54,23 @@ class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Eleme
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
+  /// `on(.next)` by pointer: handled where it is when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    submitNext(.event(.next(element.pointee)), inline: { if !switched { next(at: element) } })
+  }
+
+  /// An element (drain-owned, not switched): forwarded, and the timer armed anew.
+  private func next(at element: UnsafePointer<Element>) {
+    id &+= 1
+    forwardNext(at: element)
+    schedule(id, after: parameters.timing.dueTime, on: parameters.timing.scheduler)
+  }
+
   override func handle(_ input: TimedInput<Element, UInt64>) {
     if switched { return }
     switch input {
     case .event(.next(let element)):
-      id &+= 1
-      forwardOn(.next(element))
-      schedule(id, after: parameters.timing.dueTime, on: parameters.timing.scheduler)
+      _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .event(let stop):
       id &+= 1
       forwardTerminal(stop)
@@ -115,7 +125,7 @@ final class ValueTimeoutProducer: Timeout<Value> {
 final class ValueTimeoutSink: TimeoutSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
   override func makeFallbackObserver() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }
