@@ -310,6 +310,34 @@ final class MultiSourceValueTests: XCTestCase {
       XCTAssertEqual(l.seen, [7, 9, 10])
       f.dispose()
 
+      // combineLatest, zip and amb: their indexed observers hand elements by pointer.
+      let total: ([Value]) throws -> Value = { .boxed(Counted($0.map(n).reduce(0, +))) }
+      let x = Direct(), y = Direct()
+      let cr = Reentrant(n)
+      let cd = Observable.combineLatest([x.asObservable(), y.asObservable()], resultSelector: total).subscribe(cr)
+      x.next(1)
+      cr.onElement = { v in if v == 3 { x.next(10) } }  // queued behind this combination
+      y.next(2)
+      XCTAssertEqual(cr.seen, [3, 12])
+      cd.dispose()
+      let zx = Direct(), zy = Direct()
+      let zr = Reentrant(n)
+      let zd = Observable.zip([zx.asObservable(), zy.asObservable()], resultSelector: total).subscribe(zr)
+      zx.next(1)
+      zx.next(2)
+      zr.onElement = { v in if v == 4 { zy.next(5) } }
+      zy.next(3)
+      XCTAssertEqual(zr.seen, [4, 7])
+      zd.dispose()
+      let ax = Direct(), ay = Direct()
+      let ar = Reentrant(n)
+      let ad = Observable.amb([ax.asObservable(), ay.asObservable()]).subscribe(ar)
+      ar.onElement = { v in if v == 1 { ay.next(2) } }
+      ay.next(1)
+      ax.next(9)  // the loser: unsubscribed
+      XCTAssertEqual(ar.seen, [1, 2])
+      ad.dispose()
+
       // retry(when:): source elements forward by pointer through its drain.
       let src = Direct()
       let t = Reentrant(n)

@@ -63,14 +63,24 @@ class AmbSink<Element>: IndexedSink<Element, Element> {
     drain.submit((index, event), inline: { handle(index, event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
+  override func submitNext(_ index: Int, at element: UnsafePointer<Element>) {
+    drain.submit((index, .next(element.pointee)), inline: { if !isDisposed, wins(index) { forwardNext(at: element) } }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
+  }
+
   private func handle(_ index: Int, _ event: Event<Element>) {
     if isDisposed { return }
+    guard wins(index) else { return }
+    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+  }
+
+  /// Whether source `index` is the one followed: the first to send anything wins, and the
+  /// others are disposed then (drain-owned).
+  private func wins(_ index: Int) -> Bool {
     if winner < 0 {
       winner = index
       for i in subscriptions.indices where i != index { subscriptions[i].dispose() }
     }
-    guard index == winner else { return }
-    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+    return index == winner
   }
 }
 
@@ -89,4 +99,5 @@ final class ValueAmbSink: AmbSink<Value> {
     ValueIndexedObserver(parent: self, index: index)
   }
   override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
+  override func submitNext(_ index: Int, at element: UnsafePointer<Value>) { super.submitNext(index, at: element) }
 }

@@ -116,30 +116,41 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
     drain.submit((index, event), inline: { handle(index, event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
+  override func submitNext(_ index: Int, at element: UnsafePointer<Source>) {
+    drain.submit((index, .next(element.pointee)), inline: { if !isDisposed { next(index, at: element) } }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
+  }
+
+  /// An element of source `index` (drain-owned): kept as its latest, then combined once every
+  /// source has one.
+  private func next(_ index: Int, at element: UnsafePointer<Source>) {
+    let n = count
+    if flags[index] & Self.emitted == 0 {
+      (latest + index).initialize(to: element.pointee)
+      flags[index] |= Self.emitted
+      numberOfValues += 1
+    } else {
+      latest[index] = element.pointee
+    }
+    if numberOfValues < n {
+      // Every other source is done, and one of them never emitted: nothing can follow.
+      let othersDone = numberOfDone - (flags[index] & Self.done != 0 ? 1 : 0)
+      if othersDone == n - 1 { forwardTerminal(.completed) }
+      return
+    }
+    let result: Result
+    do { result = try combiner.combine(UnsafeBufferPointer(start: latest, count: n)) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    forwardOn(.next(result))
+  }
+
   private func handle(_ index: Int, _ event: Event<Source>) {
     if isDisposed { return }
     let n = count
     switch event {
     case .next(let element):
-      if flags[index] & Self.emitted == 0 {
-        (latest + index).initialize(to: element)
-        flags[index] |= Self.emitted
-        numberOfValues += 1
-      } else {
-        latest[index] = element
-      }
-      if numberOfValues < n {
-        // Every other source is done, and one of them never emitted: nothing can follow.
-        let othersDone = numberOfDone - (flags[index] & Self.done != 0 ? 1 : 0)
-        if othersDone == n - 1 { forwardTerminal(.completed) }
-        return
-      }
-      let result: Result
-      do { result = try combiner.combine(UnsafeBufferPointer(start: latest, count: n)) } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      forwardOn(.next(result))
+      _withUnprotectedUnsafePointer(to: element) { next(index, at: $0) }
     case .error(let error):
       forwardTerminal(.error(error))
     case .completed:
@@ -171,4 +182,5 @@ final class ValueCombineLatestSink: CombineLatestSink<Value, Value> {
     ValueIndexedObserver(parent: self, index: index)
   }
   override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
+  override func submitNext(_ index: Int, at element: UnsafePointer<Value>) { super.submitNext(index, at: element) }
 }

@@ -4,6 +4,11 @@ class IndexedSink<Source, Result>: Sink<Source, Result> {
   /// One event of source `index`. Overridden by each sink (and again by its Value leaf, so
   /// the call from the observer lands in specialized code).
   func submit(_ index: Int, _ event: Event<Source>) {}
+
+  /// An element of source `index` by pointer (what a Value observer gets). This default
+  /// copies it into `submit`; a sink that can take it where it is overrides it (and its
+  /// Value leaf again, as for `submit`).
+  func submitNext(_ index: Int, at element: UnsafePointer<Source>) { submit(index, .next(element.pointee)) }
 }
 
 /// The observer a multi-source sink subscribes to its i-th source: tags each event with
@@ -28,6 +33,6 @@ class IndexedObserver<Source, Result>: Observer<Source> {
 final class ValueIndexedObserver: IndexedObserver<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitNext(index, at: element) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

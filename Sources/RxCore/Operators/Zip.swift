@@ -112,26 +112,37 @@ class ZipSink<Source, Result>: IndexedSink<Source, Result> {
     drain.submit((index, event), inline: { handle(index, event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
+  override func submitNext(_ index: Int, at element: UnsafePointer<Source>) {
+    drain.submit((index, .next(element.pointee)), inline: { if !isDisposed { next(index, at: element) } }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
+  }
+
+  /// An element of source `index` (drain-owned): queued, or combined at once when it
+  /// completes a combination.
+  private func next(_ index: Int, at element: UnsafePointer<Source>) {
+    let n = count
+    if queues[index].isEmpty && numberOfNonEmpty == n - 1 {
+      // Every other source has one waiting: this element completes a combination as it
+      // is, without a turn through its queue.
+      (combination + index).initialize(to: element.pointee)
+      takeFirsts(except: index)
+      return combineAndForward()
+    }
+    queues[index].append(element.pointee)
+    if queues[index].count == 1 { numberOfNonEmpty += 1 }
+    if numberOfNonEmpty < n {
+      if numberOfDone == n - 1 { forwardTerminal(.completed) }
+      return
+    }
+    takeFirsts(except: -1)
+    combineAndForward()
+  }
+
   private func handle(_ index: Int, _ event: Event<Source>) {
     if isDisposed { return }
     let n = count
     switch event {
     case .next(let element):
-      if queues[index].isEmpty && numberOfNonEmpty == n - 1 {
-        // Every other source has one waiting: this element completes a combination as it
-        // is, without a turn through its queue.
-        (combination + index).initialize(to: element)
-        takeFirsts(except: index)
-        return combineAndForward()
-      }
-      queues[index].append(element)
-      if queues[index].count == 1 { numberOfNonEmpty += 1 }
-      if numberOfNonEmpty < n {
-        if numberOfDone == n - 1 { forwardTerminal(.completed) }
-        return
-      }
-      takeFirsts(except: -1)
-      combineAndForward()
+      _withUnprotectedUnsafePointer(to: element) { next(index, at: $0) }
     case .error(let error):
       forwardTerminal(.error(error))
     case .completed:
@@ -188,4 +199,5 @@ final class ValueZipSink: ZipSink<Value, Value> {
     ValueIndexedObserver(parent: self, index: index)
   }
   override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
+  override func submitNext(_ index: Int, at element: UnsafePointer<Value>) { super.submitNext(index, at: element) }
 }
