@@ -404,6 +404,33 @@ final class MultiSourceValueTests: XCTestCase {
     XCTAssertTrue(run({ $0.ifEmpty(default: .boxed(Counted(9))) }, [1, 2]) == ([1, 2], true))
     XCTAssertTrue(run({ $0.ifEmpty(switchTo: Observable.just(.boxed(Counted(9)))) }, [1, 2]) == ([1, 2], true))
     XCTAssertTrue(run({ $0.ifEmpty(switchTo: Observable.just(.boxed(Counted(9)))) }, []) == ([9], true))
+    XCTAssertTrue(run({ $0.single() }, [4]) == ([4], true))
+    XCTAssertTrue(run({ $0.toArray(pack: { .boxed(Counted($0.map(n).reduce(0, +))) }) }, [1, 2, 3]) == ([6], true))
+    do {
+      // sample and withLatestFrom take the source's elements by pointer through their drains.
+      let src = Direct(), ticks = PublishSubject<Value>()
+      let r = Reentrant(n)
+      let d = src.sample(ticks.asObservable()).subscribe(r)
+      src.next(1)
+      src.next(2)
+      r.onElement = { v in if v == 2 { src.next(3) } }  // queued, kept, sampled by the next tick
+      ticks.on(.next(.none))
+      XCTAssertEqual(r.seen, [2])
+      r.onElement = { _ in }
+      ticks.on(.next(.none))
+      XCTAssertEqual(r.seen, [2, 3])
+      d.dispose()
+
+      let s2 = Direct(), other = PublishSubject<Value>()
+      let w = Reentrant(n)
+      let e = s2.withLatestFrom(other.asObservable(), resultSelector: { .boxed(Counted(n($0) * 10 + n($1))) }).subscribe(w)
+      s2.next(1)  // nothing from `other` yet: dropped
+      other.on(.next(.boxed(Counted(5))))
+      w.onElement = { v in if v == 25 { s2.next(3) } }  // queued behind this delivery
+      s2.next(2)
+      XCTAssertEqual(w.seen, [25, 35])
+      e.dispose()
+    }
     XCTAssertEqual(Counted.live, 0, "every box released once")
   }
 

@@ -80,23 +80,28 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
     // No key selector call once the source subscription is gone (a racing event).
     if done || refCount.isDisposed { return }
     switch event {
-    case .next(let element):
-      let key: Key
-      do { key = try parent.keySelector(element) } catch {
-        end(error)
-        return
-      }
-      if let group = group(for: key) {
-        group.on(.next(element))
-        return
-      }
-      let group = PublishSubject<Element>()
-      add(group, for: key)
-      forwardOn(.next(parent.pack(parent.makeGroup(key, group, refCount))))
-      group.on(.next(element))
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error(let error): end(error)
     case .completed: end(nil)
     }
+  }
+
+  /// An element, by pointer (what the Value leaf's `onNext(at:)` runs, after the same check
+  /// as `on`): into its key's group, a new one announced first.
+  @inline(__always) final func next(at element: UnsafePointer<Element>) {
+    let key: Key
+    do { key = try parent.keySelector(element.pointee) } catch {
+      end(error)
+      return
+    }
+    if let group = group(for: key) {
+      group.emitNext(element.pointee)
+      return
+    }
+    let group = PublishSubject<Element>()
+    add(group, for: key)
+    forwardOn(.next(parent.pack(parent.makeGroup(key, group, refCount))))
+    group.emitNext(element.pointee)
   }
 
   @inline(__always) final func group(for key: Key) -> PublishSubject<Element>? {
@@ -159,7 +164,7 @@ final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
 final class ValueGroupBySink: GroupBySink<ValueKey, Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { if !done && !refCount.isDisposed { next(at: element) } }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
   override func dropped() { super.dropped() }
 }

@@ -34,6 +34,14 @@ class SampleSink<Element>: Sink<Element, Element> {
 
   final func submit(_ input: Input) { drain.submit(input) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
+  /// A source element by pointer: kept as the one to sample, copied straight from where
+  /// it is when the drain is free (no event built).
+  final func onSourceNext(at element: UnsafePointer<Element>) {
+    drain.submit(.source(.next(element.pointee)), inline: { if !isDisposed { self.element = element.pointee } }) {
+      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    }
+  }
+
   private func handleSource(_ event: Event<Element>) {
     if isDisposed { return }
     switch event {
@@ -105,7 +113,7 @@ final class ValueSample: Sample<Value, Value> {
 final class ValueSampleSink: SampleSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
 }
 
 final class ValueSamplerObserver: SamplerObserver<Value, Value> {

@@ -26,18 +26,22 @@ class SingleSink<Element>: Sink<Element, Element> {
 
   override func on(_ event: Event<Element>) {
     switch event {
-    case .next:
-      if sawElement {
-        forwardTerminal(.error(RxError.moreThanOneElement))
-        return
-      }
-      // Set before forwarding: an element sent from inside the observer's own on_next is
-      // the second one.
-      sawElement = true
-      forwardOn(event)
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error: forwardTerminal(event)
     case .completed: forwardTerminal(sawElement ? event : .error(RxError.noElements))
     }
+  }
+
+  /// `on(.next)` of the element at `element` (what `onNext(at:)` and `on` both run).
+  @inline(__always) final func next(at element: UnsafePointer<Element>) {
+    if sawElement {
+      forwardTerminal(.error(RxError.moreThanOneElement))
+      return
+    }
+    // Set before forwarding: an element sent from inside the observer's own on_next is
+    // the second one.
+    sawElement = true
+    forwardNext(at: element)
   }
 }
 
@@ -54,5 +58,5 @@ final class ValueSingleProducer: SingleProducer<Value> {
 final class ValueSingleSink: SingleSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

@@ -39,7 +39,7 @@ class ToArraySink<Element, Result>: Sink<Element, Result> {
 
   override func on(_ event: Event<Element>) {
     switch event {
-    case .next(let element): elements.append(element)
+    case .next(let element): elements.append(element)  // as onNext(at:) does
     case .error(let error): forwardTerminal(.error(error))
     case .completed:
       let all = elements
@@ -63,5 +63,5 @@ final class ValueToArrayProducer: ToArrayProducer<Value, Value> {
 final class ValueToArraySink: ToArraySink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { elements.append(element.pointee) }
 }

@@ -104,19 +104,29 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
     }
   }
 
+  /// A source element by pointer: combined where it is when the drain is free.
+  final func onSourceNext(at element: UnsafePointer<Source>) {
+    drain.submit(.source(.next(element.pointee)), inline: { if !isDisposed { next(at: element) } }) {
+      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    }
+  }
+
+  /// A source element (drain-owned): combined with the latest of the other, if any.
+  private func next(at element: UnsafePointer<Source>) {
+    if !hasLatest { return }
+    let result: Result
+    do { result = try selector.select(element, latest) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    forwardOn(.next(result))
+  }
+
   private func handleSource(_ event: Event<Source>) {
     if isDisposed { return }
     switch event {
     case .next(let element):
-      if !hasLatest { return }
-      let result: Result
-      do {
-        result = try _withUnprotectedUnsafePointer(to: element) { try selector.select($0, latest) }
-      } catch {
-        forwardTerminal(.error(error))
-        return
-      }
-      forwardOn(.next(result))
+      _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error(let error):
       forwardTerminal(.error(error))
     case .completed:
@@ -163,7 +173,7 @@ final class ValueWithLatestFromSink: WithLatestFromSink<Value, Value, Value> {
   override func makeOther() -> Observer<Value> { ValueWithLatestFromOther(parent: self) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
 }
 
 final class ValueWithLatestFromOther: WithLatestFromOther<Value, Value, Value> {
