@@ -379,6 +379,43 @@ final class MultiSourceValueTests: XCTestCase {
       XCTAssertEqual(rc.seen, [1, 2, 3])
       XCTAssertFalse(rc.completed)
       dc.dispose()
+
+      // delay, throttle, debounce and rateLimit keep or send elements taken by pointer.
+      let e = Direct(), re = Reentrant(n)
+      let de = e.delay(10, scheduler: clock).subscribe(re)
+      e.next(1)
+      e.next(2)
+      XCTAssertEqual(re.seen, [])
+      _ = clock.advance(by: 10)
+      XCTAssertEqual(re.seen, [1, 2])
+      de.dispose()
+
+      let f = Direct(), rf = Reentrant(n)
+      let df = f.throttle(10, scheduler: clock).subscribe(rf)
+      f.next(1)  // sent now
+      f.next(2)  // kept as the latest
+      f.next(3)  // replaces it
+      _ = clock.advance(by: 10)
+      XCTAssertEqual(rf.seen, [1, 3])
+      df.dispose()
+
+      let g = Direct(), rg = Reentrant(n)
+      let dg = g.debounce(10, scheduler: clock).subscribe(rg)
+      g.next(1)
+      _ = clock.advance(by: 5)
+      g.next(2)  // restarts the quiet time
+      _ = clock.advance(by: 10)
+      XCTAssertEqual(rg.seen, [2])
+      dg.dispose()
+
+      let h = Direct(), rh = Reentrant(n)
+      let dh = h.rateLimit(1, per: 10, scheduler: clock).subscribe(rh)
+      h.next(1)  // sent now
+      h.next(2)  // buffered until the window moves
+      XCTAssertEqual(rh.seen, [1])
+      _ = clock.advance(by: 10)
+      XCTAssertEqual(rh.seen, [1, 2])
+      dh.dispose()
     }
     XCTAssertEqual(Counted.live, 0, "every box released once")
   }

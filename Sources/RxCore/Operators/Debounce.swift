@@ -15,12 +15,22 @@ class DebounceSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Elem
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
+  /// `on(.next)` by pointer: copied straight into `value` when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    submitNext(.event(.next(element.pointee)), inline: { hold(element.pointee) })
+  }
+
+  /// The element waits out the quiet time (drain-owned), replacing the one before.
+  private func hold(_ element: consuming Element) {
+    id &+= 1
+    value = element
+    schedule(id, after: parameters.dueTime, on: parameters.scheduler)
+  }
+
   override func handle(_ input: TimedInput<Element, UInt64>) {
     switch input {
     case .event(.next(let element)):
-      id &+= 1
-      value = element
-      schedule(id, after: parameters.dueTime, on: parameters.scheduler)
+      hold(element)
     case .event(.error(let error)):
       value = nil
       forwardTerminal(.error(error))
@@ -64,6 +74,6 @@ final class ValueDebounceProducer: Debounce<Value> {
 final class ValueDebounceSink: DebounceSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }

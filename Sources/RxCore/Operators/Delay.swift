@@ -22,6 +22,21 @@ class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element
 
   override func on(_ event: Event<Element>) { submit(.event(event, parameters.scheduler.now)) }
 
+  /// `on(.next)` by pointer: copied straight into the queue when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    let time = parameters.scheduler.now
+    submitNext(.event(.next(element.pointee), time), inline: { enqueue(.next(element.pointee), time) })
+  }
+
+  /// An event stamped `time` waits its turn; the timer is armed if none is.
+  private func enqueue(_ event: consuming Event<Element>, _ time: Int64) {
+    queue.append((time, event))
+    if !timerActive {
+      timerActive = true
+      schedule(after: time + parameters.dueTime - parameters.scheduler.now, on: parameters.scheduler)
+    }
+  }
+
   override func handle(_ input: DelayInput<Element>) {
     let dueTime = parameters.dueTime
     switch input {
@@ -29,11 +44,7 @@ class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element
       queue.removeAll()
       forwardTerminal(.error(error))
     case .event(let event, let time):
-      queue.append((time, event))
-      if !timerActive {
-        timerActive = true
-        schedule(after: time + dueTime - parameters.scheduler.now, on: parameters.scheduler)
-      }
+      enqueue(event, time)
     case .tick:
       let now = parameters.scheduler.now
       while let head = queue.first, head.time + dueTime <= now {
@@ -79,6 +90,6 @@ final class ValueDelayProducer: Delay<Value> {
 final class ValueDelaySink: DelaySink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: DelayInput<Value>) { super.handle(input) }
 }

@@ -62,22 +62,33 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
+  /// `on(.next)` by pointer: handled where it is when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    submitNext(.event(.next(element.pointee)), inline: { next(at: element) })
+  }
+
+  /// An element (drain-owned): sent now if the window has room and nothing waits, else
+  /// buffered (an overflow stops the stream).
+  private func next(at element: UnsafePointer<Element>) {
+    if stopped { return }
+    buffer.limit.counters.received.wrappingAdd(1, ordering: .relaxed)
+    let now = parameters.scheduler.now
+    if buffer.isEmpty && allows(now) {
+      buffer.limit.counters.delivered.wrappingAdd(1, ordering: .relaxed)
+      return send(at: element)
+    }
+    if !buffer.offer(element.pointee) {
+      stopped = true
+      terminal = .error(RxError.overflow)
+      upstream.dispose()
+    }
+    arm(now)
+  }
+
   override func handle(_ input: TimedInput<Element, Void>) {
     switch input {
     case .event(.next(let element)):
-      if stopped { return }
-      buffer.limit.counters.received.wrappingAdd(1, ordering: .relaxed)
-      let now = parameters.scheduler.now
-      if buffer.isEmpty && allows(now) {
-        buffer.limit.counters.delivered.wrappingAdd(1, ordering: .relaxed)
-        return send(element)
-      }
-      if !buffer.offer(element) {
-        stopped = true
-        terminal = .error(RxError.overflow)
-        upstream.dispose()
-      }
-      arm(now)
+      _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .event(let stop):
       if stopped { return }
       stopped = true
@@ -88,7 +99,7 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
       // The clock read again per element: each send takes time, and the window counts from
       // when a delivery ended.
       while allows(parameters.scheduler.now), let element = buffer.take() {
-        send(element)
+        _withUnprotectedUnsafePointer(to: element) { send(at: $0) }
         if isDisposed { return }
       }
       if !buffer.isEmpty { return arm(parameters.scheduler.now) }
@@ -107,8 +118,8 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
   /// Forwards `element`, then stamps it with the clock as the delivery returns: a subscriber
   /// that reads the clock in its callback sees any `count + 1` deliveries span at least the
   /// window (a stamp taken before the call would let a slow delivery eat into the window).
-  private final func send(_ element: Element) {
-    forwardOn(.next(element))
+  private final func send(at element: UnsafePointer<Element>) {
+    forwardNext(at: element)
     if sent.count == parameters.count { _ = sent.popFirst() }
     sent.append(parameters.scheduler.now)
   }
@@ -157,6 +168,6 @@ final class ValueRateLimitProducer: RateLimit<Value> {
 final class ValueRateLimitSink: RateLimitSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

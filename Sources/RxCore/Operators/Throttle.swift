@@ -31,20 +31,30 @@ class ThrottleSink<Element>: TimedSink<ThrottleParameters, Element, Element, Tim
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
+  /// `on(.next)` by pointer: handled where it is when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    submitNext(.event(.next(element.pointee)), inline: { next(at: element) })
+  }
+
+  /// An element (drain-owned): sent now if the window allows, else kept as the latest.
+  private func next(at element: UnsafePointer<Element>) {
+    let now = parameters.timing.scheduler.now
+    let remaining = lastSentTime.map { parameters.timing.dueTime - (now - $0) } ?? 0
+    if remaining <= 0 {
+      sendNow(at: element)
+      return
+    }
+    if !parameters.latest { return }
+    let inFlight = lastUnsent != nil
+    lastUnsent = element.pointee
+    if inFlight { return }
+    schedule(after: remaining, on: parameters.timing.scheduler)
+  }
+
   override func handle(_ input: TimedInput<Element, Void>) {
     switch input {
     case .event(.next(let element)):
-      let now = parameters.timing.scheduler.now
-      let remaining = lastSentTime.map { parameters.timing.dueTime - (now - $0) } ?? 0
-      if remaining <= 0 {
-        sendNow(element)
-        return
-      }
-      if !parameters.latest { return }
-      let inFlight = lastUnsent != nil
-      lastUnsent = element
-      if inFlight { return }
-      schedule(after: remaining, on: parameters.timing.scheduler)
+      _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .event(.error(let error)):
       lastUnsent = nil
       forwardTerminal(.error(error))
@@ -55,14 +65,14 @@ class ThrottleSink<Element>: TimedSink<ThrottleParameters, Element, Element, Tim
         forwardTerminal(.completed)
       }
     case .tick:
-      if let pending = lastUnsent { sendNow(pending) }
+      if let pending = lastUnsent { _withUnprotectedUnsafePointer(to: pending) { sendNow(at: $0) } }
       if completed { forwardTerminal(.completed) }
     }
   }
 
-  private final func sendNow(_ element: Element) {
+  private final func sendNow(at element: UnsafePointer<Element>) {
     lastUnsent = nil
-    forwardOn(.next(element))
+    forwardNext(at: element)
     // Measured after delivery: a slow observer gets its full quiet window (as RxSwift).
     lastSentTime = parameters.timing.scheduler.now
   }
@@ -93,6 +103,6 @@ final class ValueThrottleProducer: Throttle<Value> {
 final class ValueThrottleSink: ThrottleSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }
