@@ -38,9 +38,12 @@ public final class SubjectSubscription: Cancelable {
       ThreadSpare.noteClass(Int(RXC_SPARE_SUBSCRIPTION), s)
       return s
     }
-    // A spare still holds its last subject's unowned count: kept when that is this one.
-    if s.owner.pointer != Unmanaged.passUnretained(owner).toOpaque() { s.owner = UnownedRef(owner) }
-    s.detach = detach
+    // A spare still holds its last subject's unowned count and detach (a subject makes its
+    // detach once): both kept when that subject is this one.
+    if s.owner.pointer != Unmanaged.passUnretained(owner).toOpaque() {
+      s.owner = UnownedRef(owner)
+      s.detach = detach
+    }
     s.disposedFlag.store(false, ordering: .relaxed)
     Resources.increment()
     return s
