@@ -442,6 +442,10 @@ final class MultiSourceValueTests: XCTestCase {
     XCTAssertTrue(run({ $0.ifEmpty(switchTo: Observable.just(.boxed(Counted(9)))) }, [1, 2]) == ([1, 2], true))
     XCTAssertTrue(run({ $0.ifEmpty(switchTo: Observable.just(.boxed(Counted(9)))) }, []) == ([9], true))
     XCTAssertTrue(run({ $0.single() }, [4]) == ([4], true))
+    let sum: (ContiguousArray<Value>) -> Value = { .boxed(Counted($0.map(n).reduce(0, +))) }
+    XCTAssertTrue(run({ $0.buffer(timeSpan: nil, count: 2, scheduler: nil, make: sum) }, [1, 2, 3]) == ([3, 3], true))
+    XCTAssertTrue(
+      run({ $0.buffer(timeSpan: 100, count: 2, scheduler: VirtualTimeScheduler(), make: sum) }, [1, 2, 3, 4]) == ([3, 7, 0], true))
     XCTAssertTrue(run({ $0.toArray(pack: { .boxed(Counted($0.map(n).reduce(0, +))) }) }, [1, 2, 3]) == ([6], true))
     do {
       // sample and withLatestFrom take the source's elements by pointer through their drains.

@@ -53,6 +53,16 @@ class BufferSink<Element, Output>:
     submit(.event(event))
   }
 
+  /// `on(.next)` by pointer: copied straight into the window (through the drain only with
+  /// a time span, and only when it is held).
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    if parameters.windowing.timeSpan == nil {
+      if !isDisposed { next(at: element) }
+      return
+    }
+    submitNext(.event(.next(element.pointee)), inline: { next(at: element) })
+  }
+
   override func handle(_ input: TimedInput<Element, UInt64>) {
     switch input {
     case .event(let event): handleEvent(event)
@@ -61,19 +71,24 @@ class BufferSink<Element, Output>:
     }
   }
 
+  /// An element: into the window, which goes out once full.
+  private final func next(at element: UnsafePointer<Element>) {
+    if let count = parameters.windowing.count {
+      // Room for the whole window at its first element: no reallocation while it fills
+      // (a count past `reservedLimit` grows as it fills).
+      if buffer.capacity == 0 { buffer.reserveCapacity(Swift.min(count, BufferSink.reservedLimit)) }
+      buffer.append(element.pointee)
+      if buffer.count >= count { emitAndOpenWindow() }
+    } else {
+      buffer.append(element.pointee)
+    }
+  }
+
   /// A source event: in place (count only) or from the drain.
   private final func handleEvent(_ event: Event<Element>) {
     switch event {
     case .next(let element):
-      if let count = parameters.windowing.count {
-        // Room for the whole window at its first element: no reallocation while it fills
-        // (a count past `reservedLimit` grows as it fills).
-        if buffer.capacity == 0 { buffer.reserveCapacity(Swift.min(count, BufferSink.reservedLimit)) }
-        buffer.append(element)
-        if buffer.count >= count { emitAndOpenWindow() }
-      } else {
-        buffer.append(element)
-      }
+      _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error(let error):
       buffer = []
       forwardTerminal(.error(error))
@@ -122,6 +137,6 @@ final class ValueBufferProducer: Buffer<Value, Value> {
 final class ValueBufferSink: BufferSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }
