@@ -83,11 +83,11 @@ public class SubjectBase<Element>: Observable<Element> {
   /// inline. (Spelled out rather than through `submit(_:inline:_:)`, whose closures'
   /// captures cost a retain/release pair of `self` per call.)
   @inlinable public final func detachOwned(_ observer: Observer<Element>) {
-    if drain.enter({ [unowned(unsafe) self] in self.handler(self, $0) }) {
+    if drain.enter({ [me = Unmanaged.passUnretained(self)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }) {
       remove(.owned(observer))
-      drain.exit { [unowned(unsafe) self] in self.handler(self, $0) }
+      drain.exit { [me = Unmanaged.passUnretained(self)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
     } else {
-      drain.submitQueued(.remove(.owned(observer))) { [unowned(unsafe) self] in self.handler(self, $0) }
+      drain.submitQueued(.remove(.owned(observer))) { [me = Unmanaged.passUnretained(self)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
     }
   }
 
@@ -195,7 +195,7 @@ extension SubjectKind {
     return base.drain.emitNext(
       element, base.flags, unobserved: { Self.takeNextOnlyDelivers && base.unobserved },
       live: { base.isLive }, deliver: { takeNext($0) }
-    ) { [unowned(unsafe) base] in base.handler(base, $0) }
+    ) { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
   }
 
   /// Attaches an observer that keeps its own subscription state (`SubjectMember.owned`): no
@@ -203,11 +203,11 @@ extension SubjectKind {
   /// runs inline, without building a `SubjectOp`.
   @inlinable public func attachOwned(_ observer: Observer<Element>) {
     let base = shared
-    if base.drain.enter({ [unowned(unsafe) base] in base.handler(base, $0) }) {
+    if base.drain.enter({ [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }) {
       addOwnedNow(observer)
-      base.drain.exit { [unowned(unsafe) base] in base.handler(base, $0) }
+      base.drain.exit { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
     } else {
-      base.drain.submitQueued(.add(.owned(observer), observer)) { [unowned(unsafe) base] in base.handler(base, $0) }
+      base.drain.submitQueued(.add(.owned(observer), observer)) { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
     }
   }
 }
@@ -232,12 +232,12 @@ extension SubjectHandling {
   @inlinable func attachNow(_ observer: Observer<Element>) -> SubjectSubscription {
     let base = shared
     let subscription = SubjectSubscription.make(owner: base, detach: base.detach)
-    if base.drain.enter({ [unowned(unsafe) base] in base.handler(base, $0) }) {
+    if base.drain.enter({ [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }) {
       add(.subscription(subscription), observer)
-      base.drain.exit { [unowned(unsafe) base] in base.handler(base, $0) }
+      base.drain.exit { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
     } else {
       base.drain.submitQueued(.add(.subscription(subscription), observer)) {
-        [unowned(unsafe) base] in base.handler(base, $0)
+        [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) }
       }
     }
     return subscription

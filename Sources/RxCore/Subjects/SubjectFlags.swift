@@ -39,7 +39,8 @@ extension Drain {
   /// element is queued as an event, for whoever holds the drain; when `unobserved` says it
   /// would reach nobody, neither. `deliver` runs only while the subject is neither stopped
   /// nor disposed. `handle` is the subject's drain handler
-  /// (capture the subject `unowned(unsafe)`: a strong capture costs a retain/release per call).
+  /// (reach the subject through `Unmanaged._withUnsafeGuaranteedRef`: a strong or even an
+  /// `unowned(unsafe)` capture costs a retain/release of it per call).
   @inlinable @inline(__always)
   func emitNext<Element>(
     _ element: borrowing Element, _ flags: borrowing Atomic<UInt32>, unobserved: () -> Bool,
