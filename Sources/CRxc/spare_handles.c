@@ -1,4 +1,4 @@
-/* This thread's spare observable handles, pipeline and subscription token (see ObservableHandle.retire): a static-TLS block
+/* This thread's spare observable handles, pipeline, subscription token and observable box (see ObservableHandle.retire): a static-TLS block
  * reached with one %fs-relative access, where pthread_getspecific was a call per use. The
  * pthread key only serves to release the spares when the thread exits; it is set once per
  * thread, by the first put. */
@@ -23,6 +23,11 @@ static void thread_exit(void *p) {
   if (s->token) {
     void *p = s->token;
     s->token = 0;
+    release_spare(p);
+  }
+  if (s->observable_box) {
+    void *p = s->observable_box;
+    s->observable_box = 0;
     release_spare(p);
   }
 }

@@ -191,4 +191,13 @@ final class OperatorValueTests: XCTestCase {
     XCTAssertEqual(notPacked.values, [])
     XCTAssertEqual((notPacked.error as? OpTestError)?.code, 5)
   }
+
+  /// `unretainedObject` reads the box from Value's layout: the object of a boxed value, nil
+  /// for every plain case (a plain payload that looks like a pointer included).
+  func testUnretainedObject() {
+    let box = Ints([1])
+    XCTAssertTrue(Value.boxed(box).unretainedObject?.takeUnretainedValue() === box)
+    let plain: [Value] = [.none, .int(-1), .double(2.5), .bool(true), .ptr(nil), .ptr(Unmanaged.passUnretained(box).toOpaque())]
+    for v in plain { XCTAssertNil(v.unretainedObject, "\(v)") }
+  }
 }

@@ -86,3 +86,42 @@ RX_TEST(values_plain_kinds_cross_a_subject_bit_for_bit) {
   rx_dispose(d);
   rx_release(s);
 }
+
+static int freed_ctx;
+static rx_value add_one(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx;
+  (void)err;
+  return RX_INT(v.i + 1);
+}
+static void count_free(void *ctx) { (void)ctx; freed_ctx++; }
+
+/* A thread keeps the last observable box rx_value_release dropped for good and reuses it for
+ * its next rx_observable_value: the handle it held is let go of at once (the map's ctx_free
+ * runs when the last reference goes, as without reuse), and a box the caller still holds is
+ * never the one reused. */
+RX_TEST(values_observable_boxes_are_reused_only_when_nothing_holds_them) {
+  freed_ctx = 0;
+  rx_observable *j = rx_just(RX_INT(1));
+  rx_observable *a = rx_map(j, add_one, NULL, count_free);
+  rx_observable *b = rx_just(RX_INT(2));
+  rx_release(j);
+  CHECK(a != NULL && b != NULL);
+  rx_value va = rx_observable_value(a);
+  CHECK_EQ(va.kind, RX_OBSERVABLE);
+  CHECK(rx_value_observable(va) == a);
+  rx_release(a); /* the box's reference keeps it */
+  CHECK_EQ(freed_ctx, 0);
+  rx_value_release(va); /* the last reference: the map goes now, though its box is kept */
+  CHECK_EQ(freed_ctx, 1);
+  rx_value vb = rx_observable_value(b);
+  CHECK(rx_value_observable(vb) == b);
+  rx_value held = rx_value_retain(vb);
+  rx_value_release(vb); /* not the last reference: not kept */
+  rx_value vc = rx_observable_value(b);
+  CHECK(rx_value_observable(held) == b); /* emptied, it would be dead (NULL) or hold nothing */
+  CHECK(rx_value_observable(vc) == b);
+  CHECK(rx_value_equal(held, vc)); /* same handle */
+  rx_value_release(vc);
+  rx_value_release(held);
+  rx_release(b);
+}

@@ -29,8 +29,8 @@ static inline int rxc_debug_poison(void) {
 bool swift_isUniquelyReferenced_nonNull_native(const void *object);
 /* pthread_t of the process's initial thread (see main_thread.c). */
 unsigned long rxc_main_thread(void);
-/* spare_handles.c: this thread's dropped observable handles and one emptied CPipeline
- * (rx_map/rx_filter's observable), kept for reuse. initial-exec TLS: one %fs-relative access (the block is small enough for glibc's
+/* spare_handles.c: this thread's dropped observable handles, one emptied CPipeline
+ * (rx_map/rx_filter's observable), token and observable box, kept for reuse. initial-exec TLS: one %fs-relative access (the block is small enough for glibc's
  * static TLS surplus when the library is dlopen()ed). */
 #include <stdbool.h>
 enum { RXC_SPARE_HANDLES = 2 };
@@ -40,6 +40,7 @@ typedef struct rxc_spare_handles {
   int hooked; /* the thread-exit hook that releases them is set */
   void *pipeline;
   void *token; /* an emptied CObserver (see CObserver.retire) */
+  void *observable_box; /* an emptied ObservableBox (see ObservableBox.release) */
 } rxc_spare_handles;
 extern __thread rxc_spare_handles rxc_spare_tls
     __attribute__((tls_model("initial-exec"), visibility("hidden")));
@@ -82,6 +83,19 @@ static inline bool rxc_spare_put_pipeline(void *p) {
   rxc_spare_handles *s = &rxc_spare_tls;
   if (s->pipeline || !s->hooked) return false;
   s->pipeline = p;
+  return true;
+}
+/* The spare observable box, or NULL. */
+static inline void *rxc_spare_take_observable_box(void) {
+  void *p = rxc_spare_tls.observable_box;
+  rxc_spare_tls.observable_box = (void *)0;
+  return p;
+}
+/* Keeps `p` if the slot is free and the exit hook is set. */
+static inline bool rxc_spare_put_observable_box(void *p) {
+  rxc_spare_handles *s = &rxc_spare_tls;
+  if (s->observable_box || !s->hooked) return false;
+  s->observable_box = p;
   return true;
 }
 /* member_call.c: the class of subscription tokens (CObserver's isa), stored by every new

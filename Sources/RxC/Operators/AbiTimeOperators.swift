@@ -116,7 +116,7 @@ public func rx_window(
     let p = spanAndCount(span, count, scheduler, "rx_window")
   else { return nil }
   return ObservableHandle.make(o.observable.window(
-    timeSpan: p.span, count: p.count, scheduler: p.scheduler, make: { RxValue.boxed(ObservableBox($0)) }))
+    timeSpan: p.span, count: p.count, scheduler: p.scheduler, make: { RxValue.boxed(ObservableBox.make($0)) }))
 }
 
 @c(rx_skip_duration)

@@ -71,10 +71,15 @@ public func rx_object(_ data: UnsafeMutableRawPointer?, _ destroy: rx_free_fn?) 
 
 @c(rx_observable_value)
 public func rx_observable_value(_ observable: UnsafeMutablePointer<rx_observable>?) -> rx_value {
-  guard let h = ObservableHandle.from(observable, "rx_observable_value", "observable") else {
+  guard let p = Validate.pointer(observable, .observable, "rx_observable_value", "observable") else {
     return rx_none()
   }
-  return RxValue.boxed(ObservableBox(h)).ownedC
+  var v = rx_value()
+  v.kind = RX_OBSERVABLE
+  // The handle borrowed under the caller's reference; the new box's reference goes to C.
+  let box = Unmanaged<ObservableHandle>.fromOpaque(p)._withUnsafeGuaranteedRef { ObservableBox.retained($0) }
+  v.box = UnsafeRawPointer(box.toOpaque())
+  return v
 }
 
 @c(rx_value_retain)
@@ -85,81 +90,92 @@ public func rx_value_retain(_ v: rx_value) -> rx_value {
 
 @c(rx_value_release)
 public func rx_value_release(_ v: rx_value) {
-  guard v.kind.rawValue >= RX_STRING.rawValue else { return }
-  RxValue.borrowedBox(v, "rx_value_release")?.release()
+  guard v.kind.rawValue >= RX_STRING.rawValue, let box = RxValue.borrowedBox(v, "rx_value_release") else { return }
+  if v.kind == RX_OBSERVABLE { return ObservableBox.release(unsafeBitCast(box, to: Unmanaged<ObservableBox>.self)) }
+  box.release()
 }
 
-/// The box of `v` if it is of `kind`, else nil with rx_last_error() set.
-private func box<T: ValueBox>(_ v: rx_value, _ kind: rx_kind, as: T.Type, _ fn: StaticString) -> T? {
-  guard isKind(v, kind, fn) else { return nil }
-  guard let value = RxValue.from(v, fn), let b = value.box as? T else { return nil }
-  return b
+/// `body` on the box of `v` if it is of `kind`, else nil with rx_last_error() set. The box is
+/// borrowed under C's reference (no retain), and each boxed kind is made by one final class,
+/// so the class is compared rather than cast.
+@inline(__always)
+private func withBox<T: ValueBox, R>(_ v: rx_value, _ kind: rx_kind, as: T.Type, _ fn: StaticString, _ body: (T) -> R) -> R? {
+  guard isKind(v, kind, fn), let b = RxValue.borrowedBox(v, fn) else { return nil }
+  return b._withUnsafeGuaranteedRef { box -> R? in
+    guard type(of: box) == T.self else {
+      setLastError("\(fn): value box is not of its kind's class")
+      return nil
+    }
+    return body(unsafeDowncast(box, to: T.self))
+  }
 }
 
 @c(rx_value_string)
 public func rx_value_string(_ v: rx_value) -> UnsafePointer<CChar>? {
-  guard let b = box(v, RX_STRING, as: StringBox.self, "rx_value_string") else { return nil }
-  return UnsafePointer(b.bytes)
+  withBox(v, RX_STRING, as: StringBox.self, "rx_value_string") { UnsafePointer($0.bytes) } ?? nil
 }
 
 @c(rx_value_bytes)
 public func rx_value_bytes(_ v: rx_value, _ len: UnsafeMutablePointer<UInt>?) -> UnsafeRawPointer? {
-  guard let b = box(v, RX_BYTES, as: BytesBox.self, "rx_value_bytes") else {
+  guard let (bytes, length) = withBox(v, RX_BYTES, as: BytesBox.self, "rx_value_bytes", { ($0.bytes, $0.length) }) else {
     len?.pointee = 0
     return nil
   }
-  len?.pointee = UInt(b.length)
-  return UnsafeRawPointer(b.bytes)
+  len?.pointee = UInt(length)
+  return UnsafeRawPointer(bytes)
 }
 
 @c(rx_array_count)
 public func rx_array_count(_ v: rx_value) -> UInt {
-  UInt(box(v, RX_ARRAY, as: ArrayBox.self, "rx_array_count")?.items.count ?? 0)
+  UInt(withBox(v, RX_ARRAY, as: ArrayBox.self, "rx_array_count") { $0.items.count } ?? 0)
 }
 
 @c(rx_array_get)
 public func rx_array_get(_ v: rx_value, _ index: UInt) -> rx_value {
-  guard let b = box(v, RX_ARRAY, as: ArrayBox.self, "rx_array_get") else { return rx_none() }
-  guard index < UInt(b.items.count) else {
-    setLastError("rx_array_get: index \(index) out of range (count \(b.items.count))")
-    return rx_none()
-  }
-  return b.items[Int(index)].c
+  withBox(v, RX_ARRAY, as: ArrayBox.self, "rx_array_get") { b in
+    guard index < UInt(b.items.count) else {
+      setLastError("rx_array_get: index \(index) out of range (count \(b.items.count))")
+      return rx_none()
+    }
+    return b.items[Int(index)].c
+  } ?? rx_none()
 }
 
 @c(rx_object_data)
 public func rx_object_data(_ v: rx_value) -> UnsafeMutableRawPointer? {
-  box(v, RX_OBJECT, as: ObjectBox.self, "rx_object_data")?.data
+  withBox(v, RX_OBJECT, as: ObjectBox.self, "rx_object_data") { $0.data } ?? nil
 }
 
 @c(rx_value_observable)
 public func rx_value_observable(_ v: rx_value) -> UnsafeMutablePointer<rx_observable>? {
-  box(v, RX_OBSERVABLE, as: ObservableBox.self, "rx_value_observable")?.handle.borrowedPointer
+  withBox(v, RX_OBSERVABLE, as: ObservableBox.self, "rx_value_observable") { $0.handle.borrowedPointer }
 }
 
 @c(rx_value_event_kind)
 public func rx_value_event_kind(_ v: rx_value) -> rx_event_kind {
-  box(v, RX_EVENT, as: EventBox.self, "rx_value_event_kind")?.eventKind ?? RX_EVENT_NONE
+  withBox(v, RX_EVENT, as: EventBox.self, "rx_value_event_kind") { $0.eventKind } ?? RX_EVENT_NONE
 }
 
 @c(rx_value_event_value)
 public func rx_value_event_value(_ v: rx_value) -> rx_value {
-  guard let b = box(v, RX_EVENT, as: EventBox.self, "rx_value_event_value") else { return rx_none() }
-  guard case .next(let value) = b.event else {
-    setLastError("rx_value_event_value: the event is not a next event")
-    return rx_none()
-  }
-  return value.c
+  withBox(v, RX_EVENT, as: EventBox.self, "rx_value_event_value") { b in
+    guard case .next(let value) = b.event else {
+      setLastError("rx_value_event_value: the event is not a next event")
+      return rx_none()
+    }
+    return value.c
+  } ?? rx_none()
 }
 
 @c(rx_value_event_error)
 public func rx_value_event_error(_ v: rx_value) -> UnsafePointer<rx_error>? {
-  guard let b = box(v, RX_EVENT, as: EventBox.self, "rx_value_event_error") else { return nil }
-  guard case .error(let error) = b.event, let e = error as? ErrorObject else {
-    setLastError("rx_value_event_error: the event is not an error event")
-    return nil
-  }
-  return e.cPointer
+  withBox(v, RX_EVENT, as: EventBox.self, "rx_value_event_error") { b -> UnsafePointer<rx_error>? in
+    guard case .error(let error) = b.event, let e = error as? ErrorObject else {
+      setLastError("rx_value_event_error: the event is not an error event")
+      return nil
+    }
+    return e.cPointer
+  } ?? nil
 }
 
 @c(rx_value_equal)

@@ -54,7 +54,7 @@ enum GroupKeys {
   static func pack(_ group: GroupedObservable<ValueKey, RxValue>) -> RxValue {
     let p = ObservableHandle.make(group)
     let handle = Unmanaged<ObservableHandle>.fromOpaque(p).takeUnretainedValue()
-    let value = RxValue.boxed(ObservableBox(handle))
+    let value = RxValue.boxed(ObservableBox.make(handle))
     handle.releaseC()  // the box holds the only C reference now
     return value
   }

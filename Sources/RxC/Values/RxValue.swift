@@ -70,7 +70,21 @@ extension Value {
 
   /// The box of a boxed `v`, checked, not retained (borrowed under C's reference); nil, with
   /// rx_last_error() set, if it is not a live box of `v`'s kind.
+  @inline(__always)
   static func borrowedBox(_ v: rx_value, _ fn: StaticString) -> Unmanaged<ValueBox>? {
+    // The checks of `checkedBox` with nothing saved or formatted, for the usual good value.
+    if v.kind.rawValue >= RX_STRING.rawValue && v.kind.rawValue <= RX_EVENT.rawValue,
+      let p = UnsafeRawPointer(v.box), Validate.isLive(p, .value)
+    {
+      let box = Unmanaged<ValueBox>.fromOpaque(p)  // only boxes are made with the `.value` kind
+      if box._withUnsafeGuaranteedRef({ $0.valueKind }) == v.kind { return box }
+    }
+    return checkedBox(v, fn)
+  }
+
+  /// `borrowedBox` the long way, setting rx_last_error() for what is wrong.
+  @inline(never)
+  static func checkedBox(_ v: rx_value, _ fn: StaticString) -> Unmanaged<ValueBox>? {
     guard v.kind.rawValue >= RX_STRING.rawValue && v.kind.rawValue <= RX_EVENT.rawValue else {
       setLastError("\(fn): value has an invalid kind \(v.kind.rawValue)")
       return nil

@@ -36,6 +36,18 @@ extension Value {
     }
   }
 
+  /// The object of a `.boxed` value, not retained (valid while this value is), else nil:
+  /// read from the layout above, so looking at a box costs no retain and release of it.
+  @inlinable @inline(__always) public var unretainedObject: Unmanaged<AnyObject>? {
+    guard MemoryLayout<Value>.size == 9 else {
+      if case .boxed(let object) = self { return .passUnretained(object) }
+      return nil
+    }
+    return withUnsafeBytes(of: self) { raw in
+      raw.load(fromByteOffset: 8, as: UInt8.self) == 4 ? Unmanaged.fromOpaque(raw.load(as: UnsafeRawPointer.self)) : nil
+    }
+  }
+
   /// Value's layout, with nothing to retain (`copy(at:)`).
   @usableFromInline struct PlainBits {
     @usableFromInline var payload: UInt64

@@ -88,29 +88,33 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
 
   override func on(_ event: Event<Source>) {
     switch event {
-    case .next(let element):
-      if wantsNoMoreEvents { return }
-      let selected: Selected
-      do { selected = try select(element) } catch {
-        submit(.fail(error))
-        return
-      }
-      nextId &+= 1
-      let id = nextId
-      let inner: Observable<Result>
-      switch selected {
-      case .element(let value): return switchTo(CollectionOfOne(value).makeIterator(), id: id)
-      case .observable(let o): inner = o
-      }
-      if runFused(inner, id: id) { return ValueJust.recycle(consume inner) }
-      submit(.switched(id))
-      let observer = makeInner(id: id)
-      innerSet = true
-      innerSubscription.set(observer)  // disposes the previous inner
-      observer.attach(inner.subscribe(observer))
+    case .next(let element): next(element)
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
+  }
+
+  /// An outer element (borrowed: the selector is all that reads it).
+  final func next(_ element: Source) {
+    if wantsNoMoreEvents { return }
+    let selected: Selected
+    do { selected = try select(element) } catch {
+      submit(.fail(error))
+      return
+    }
+    nextId &+= 1
+    let id = nextId
+    let inner: Observable<Result>
+    switch selected {
+    case .element(let value): return switchTo(CollectionOfOne(value).makeIterator(), id: id)
+    case .observable(let o): inner = o
+    }
+    if runFused(inner, id: id) { return ValueJust.recycle(consume inner) }
+    submit(.switched(id))
+    let observer = makeInner(id: id)
+    innerSet = true
+    innerSubscription.set(observer)  // disposes the previous inner
+    observer.attach(inner.subscribe(observer))
   }
 
   /// The observer of the inner subscription `id` (a hook for the Value leaf).
@@ -241,7 +245,7 @@ final class ValueSwitchSink: SwitchSink<Value, Value> {
   override func select(_ element: Value) throws -> Selected { try selecting(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { next(element.pointee) }
   override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, id: id) }
 
   /// A `just` or `of` inner (recognized by class, as flat_map's fusion does).
