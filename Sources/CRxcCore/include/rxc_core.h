@@ -44,7 +44,7 @@ int rxc_thread_is_initial(void);
    the first. */
 long rxc_thread_tid(void);
 /* spare_objects.c: this thread's spare object of each kind (a torn-down SinkDisposer, a
- * disposed SubjectSubscription, a ValueJust that was run), kept for the next one made on
+ * SubjectSubscription that left its subject, a ValueJust that was run), kept for the next one made on
  * this thread. */
 enum { RXC_SPARE_DISPOSER = 0, RXC_SPARE_SUBSCRIPTION = 1, RXC_SPARE_JUST = 2, RXC_SPARE_KINDS = 3 };
 typedef struct rxc_core_spare_slots {
@@ -61,6 +61,8 @@ static inline void *rxc_core_spare_take(int kind) {
   rxc_core_spare_tls.object[kind] = (void *)0;
   return p;
 }
+/* The spare of `kind`, left in its slot, or NULL. */
+static inline void *rxc_core_spare_peek(int kind) { return rxc_core_spare_tls.object[kind]; }
 /* Keeps `p` as the spare of `kind` if that slot is free and the exit hook is set. */
 static inline int rxc_core_spare_put(int kind, void *p) {
   rxc_core_spare_slots *s = &rxc_core_spare_tls;

@@ -29,6 +29,14 @@ import Synchronization
     #endif
   }
 
+  /// True when something refers to `object` weakly (it has a side table: bit 63 of the inline
+  /// counts read by `isSolelyOwned`). Such an object is not parked: a weak reference must see
+  /// it go when its last strong reference does.
+  @inlinable @inline(__always)
+  static func hasSideTable<T: AnyObject>(_ object: T) -> Bool {
+    UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()).load(fromByteOffset: 8, as: UInt64.self) >> 63 != 0
+  }
+
   /// Whether `object` is of the class kept under `kind` (exactly; noted by `noteClass`).
   @inlinable @inline(__always)
   static func isKind(_ kind: Int, _ object: AnyObject) -> Bool {

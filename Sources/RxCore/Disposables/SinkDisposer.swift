@@ -25,9 +25,9 @@ public final class SinkDisposer: Cancelable {
   }
 
   /// The caller lets go of `disposable`, which it has disposed: if that is a disposer that
-  /// has torn down, or a subject's subscription that has left its subject, and nothing else
-  /// holds it, it is emptied and kept as this thread's spare (the next `make` takes it)
-  /// instead of being freed. Never under ThreadSanitizer (`RXC_TSAN`), which cannot see the
+  /// has torn down and nothing else holds it, it is emptied and kept as this thread's spare
+  /// (the next `make` takes it) instead of being freed. (A subject's subscription is kept by
+  /// its subject when it leaves the list: `SubjectSubscription.park`.) Never under ThreadSanitizer (`RXC_TSAN`), which cannot see the
   /// Swift runtime's reference counts and would take the hand-over for a race.
   @inline(__always)
   public static func recycle(_ disposable: consuming any Disposable) {
@@ -35,8 +35,6 @@ public final class SinkDisposer: Cancelable {
       // Moved, never copied: a copy would make the object look shared.
       if ThreadSpare.isKind(Int(RXC_SPARE_DISPOSER), disposable) {
         keepAsSpare(Self.move(consume disposable, to: SinkDisposer.self))
-      } else if ThreadSpare.isKind(Int(RXC_SPARE_SUBSCRIPTION), disposable) {
-        SubjectSubscription.keepAsSpare(Self.move(consume disposable, to: SubjectSubscription.self))
       }
     #endif
   }

@@ -46,7 +46,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
       let byPointer = observer.takesNextByPointer
       buffer.forEachRun { run in
         for i in run.indices {
-          if s.isDisposed { return false }
+          if s._withUnsafeGuaranteedRef({ $0.isDisposed }) { return false }
           if byPointer { observer.onNext(at: run.baseAddress.unsafelyUnwrapped + i) } else { observer.on(.next(run[i])) }
         }
         return true

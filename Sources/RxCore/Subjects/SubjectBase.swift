@@ -65,7 +65,7 @@ public class SubjectBase<Element>: Observable<Element> {
   @inlinable
   public final func attach(_ observer: Observer<Element>) -> SubjectSubscription {
     let subscription = SubjectSubscription.make(owner: self, detach: detach)
-    submit(.add(.subscription(subscription), observer))
+    submit(.add(.queued(subscription), observer))
     return subscription
   }
 
@@ -74,8 +74,8 @@ public class SubjectBase<Element>: Observable<Element> {
   @inlinable
   final func unsubscribe(_ subscription: SubjectSubscription) {
     let me = Unmanaged.passUnretained(self)
-    drain.submit(.remove(.subscription(subscription)), inline: {
-      me._withUnsafeGuaranteedRef { $0.remove(.subscription(subscription)) }
+    drain.submit(.remove(.queued(subscription)), inline: {
+      me._withUnsafeGuaranteedRef { $0.remove(.inline(subscription)) }
     }) { op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
   }
 
@@ -233,10 +233,10 @@ extension SubjectHandling {
     let base = shared
     let subscription = SubjectSubscription.make(owner: base, detach: base.detach)
     if base.drain.enter({ [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }) {
-      add(.subscription(subscription), observer)
+      add(.inline(subscription), observer)
       base.drain.exit { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
     } else {
-      base.drain.submitQueued(.add(.subscription(subscription), observer)) {
+      base.drain.submitQueued(.add(.queued(subscription), observer)) {
         [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) }
       }
     }
@@ -252,8 +252,10 @@ extension SubjectHandling {
       if case .next(let element) = event { takeNext(element) } else { takeStop(event) }
     case .add(let subscription, let observer):
       add(subscription, observer)
+      subscription.handled()
     case .remove(let subscription):
       base.remove(subscription)
+      subscription.handled()
     case .dispose:
       willDispose()
       base.dropAll()

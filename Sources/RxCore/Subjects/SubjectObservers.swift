@@ -63,7 +63,7 @@
         sub.observer?.release()
         sub.observer = nil
       }
-      s.release()
+      SubjectSubscription.park(s)
     }
   }
 
@@ -78,10 +78,13 @@
       // Bit 1: the observer does not deliver runs (asked once, here).
       bits = UInt(bitPattern: Unmanaged.passUnretained(observer).toOpaque()) | (observer.deliversRuns ? 0 : 2)
     case .subscription(let s):
-      s.index = count
-      s.observer = Unmanaged.passRetained(observer as AnyObject)
-      // Bit 1: the observer takes `.next` by pointer (asked once, here).
-      bits = UInt(bitPattern: Unmanaged.passRetained(s).toOpaque()) | 1 | (observer.takesNextByPointer ? 2 : 0)
+      s._withUnsafeGuaranteedRef {
+        $0.index = count
+        $0.observer = Unmanaged.passRetained(observer as AnyObject)
+      }
+      // Bit 1: the observer takes `.next` by pointer (asked once, here). The list's own
+      // reference to the subscription (a member holds none).
+      bits = UInt(bitPattern: s.retain().toOpaque()) | 1 | (observer.takesNextByPointer ? 2 : 0)
     }
     (base! + count).initialize(to: bits)
     count += 1
@@ -109,7 +112,7 @@
     let i: Int
     switch member {
     case .owned(let o): i = o.subjectSlot
-    case .subscription(let s): i = s.index
+    case .subscription(let s): i = s._withUnsafeGuaranteedRef { $0.index }
     }
     if i >= 0, let base {
       let bits = base[i]

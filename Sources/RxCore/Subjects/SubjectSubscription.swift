@@ -30,14 +30,11 @@ public final class SubjectSubscription: Cancelable {
 
   deinit { Resources.decrement() }
 
-  /// A subscription to `owner`: this thread's spare (see `keepAsSpare`), or a new one.
+  /// A subscription to `owner`: this thread's spare if nothing else refers to it any more
+  /// (see `park`), or a new one.
   @usableFromInline
   static func make(owner: AnyObject, detach: @escaping Detach) -> SubjectSubscription {
-    guard let s = ThreadSpare.take(Int(RXC_SPARE_SUBSCRIPTION), as: SubjectSubscription.self) else {
-      let s = SubjectSubscription(owner: owner, detach: detach)
-      ThreadSpare.noteClass(Int(RXC_SPARE_SUBSCRIPTION), s)
-      return s
-    }
+    guard let s = takeSpare() else { return SubjectSubscription(owner: owner, detach: detach) }
     // A spare still holds its last subject's unowned count and detach (a subject makes its
     // detach once): both kept when that subject is this one.
     if s.owner.pointer != Unmanaged.passUnretained(owner).toOpaque() {
@@ -49,19 +46,51 @@ public final class SubjectSubscription: Cancelable {
     return s
   }
 
-  /// `SinkDisposer.recycle` of a subscription: kept as this thread's spare if it was
-  /// disposed, has left its subject's list and nothing else refers to it (not the list, not
-  /// a queued removal, not a user's weak reference: `ThreadSpare.isSolelyOwned`). A spare
-  /// does not count as a live object.
-  static func keepAsSpare(_ s: consuming SubjectSubscription) {
-    guard ThreadSpare.isSolelyOwned(s) else { return }
-    guard s.disposedFlag.load(ordering: .relaxed), s.index < 0, s.observer == nil else { return }
-    let p = Unmanaged.passRetained(consume s).toOpaque()
-    let kept = ThreadSpare.keep(p, Int(RXC_SPARE_SUBSCRIPTION)) {
-      Resources.increment()  // its deinit counts it out
-      Unmanaged<SubjectSubscription>.fromOpaque($0!).release()
-    }
-    if kept { Resources.decrement() } else { Unmanaged<SubjectSubscription>.fromOpaque(p).release() }
+  /// This thread's spare, taken if it is reusable: solely owned by the slot, strong, unowned
+  /// or weak (`ThreadSpare.isSolelyOwned`). One someone still holds stays where it is.
+  @inline(__always)
+  private static func takeSpare() -> SubjectSubscription? {
+    let kind = Int32(RXC_SPARE_SUBSCRIPTION)
+    guard let p = rxc_core_spare_peek(kind) else { return nil }
+    let spare = Unmanaged<SubjectSubscription>.fromOpaque(p)
+    guard spare._withUnsafeGuaranteedRef({ ThreadSpare.isSolelyOwned($0) }) else { return nil }
+    _ = rxc_core_spare_take(kind)
+    return spare.takeRetainedValue()
+  }
+
+  /// The subject list's reference to `s`, which has just left the list (no index, no
+  /// observer): moved into this thread's spare slot rather than released. Whoever holds `s`
+  /// still (the caller `subscribe` returned it to, a SinkDisposer) lets go of it later with a
+  /// release that frees nothing, and the next subscription made on this thread reuses it:
+  /// a subscribe + dispose from Swift then allocates nothing, although its caller holds the
+  /// subscription until after the dispose. A spare that nobody else holds stays in the slot (it
+  /// is the one reusable now); one still held elsewhere makes way. One referred to weakly is
+  /// released, so the weak reference sees it go. A spare does not count as a live object
+  /// (whoever releases the slot's reference counts it back in first).
+  @usableFromInline
+  static func park(_ s: Unmanaged<SubjectSubscription>) {
+    #if RXC_TSAN
+      s.release()  // no reuse under TSan (see `ThreadSpare.isSolelyOwned`): nothing to park for
+    #else
+      if s._withUnsafeGuaranteedRef({ ThreadSpare.hasSideTable($0) }) { return s.release() }
+      let kind = Int32(RXC_SPARE_SUBSCRIPTION)
+      if let p = rxc_core_spare_peek(kind) {
+        let old = Unmanaged<SubjectSubscription>.fromOpaque(p)
+        if old._withUnsafeGuaranteedRef({ ThreadSpare.isSolelyOwned($0) }) { return s.release() }
+        _ = rxc_core_spare_take(kind)
+        Resources.increment()
+        old.release()
+      }
+      Resources.decrement()
+      let kept = ThreadSpare.keep(s.toOpaque(), Int(kind)) {
+        Resources.increment()  // a thread's exit releases it: counted back in, as its deinit counts it out
+        Unmanaged<SubjectSubscription>.fromOpaque($0!).release()
+      }
+      if !kept {
+        Resources.increment()
+        s.release()
+      }
+    #endif
   }
 
   @inlinable public var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
