@@ -30,8 +30,12 @@ public class SubjectBase<Element>: Observable<Element> {
 
   @inlinable init(handler: @escaping Handler) {
     self.handler = handler
-    detach = { owner, subscription in
-      unsafeDowncast(owner, to: SubjectBase<Element>.self).unsubscribe(subscription)
+    if Element.self == Value.self {
+      detach = valueSubjectDetach  // no context: a dispose retains and releases nothing to call it
+    } else {
+      detach = { owner, subscription in
+        unsafeDowncast(owner, to: SubjectBase<Element>.self).unsubscribe(subscription)
+      }
     }
     super.init()
     Resources.increment()
@@ -261,4 +265,11 @@ extension SubjectHandling {
       base.dropAll()
     }
   }
+}
+
+/// `SubjectBase.detach` of every `Value` subject: made in no generic context, so it captures
+/// nothing (a closure that captures something is retained and released around every call
+/// through the subscription's `var`).
+@usableFromInline let valueSubjectDetach: SubjectSubscription.Detach = { owner, subscription in
+  unsafeDowncast(owner, to: SubjectBase<Value>.self).unsubscribe(subscription)
 }
