@@ -241,3 +241,46 @@ RX_TEST(dematerialize_dispose_in_the_middle) {
   hot_end(&h);
   rx_release(o), rx_release(m), rx_release(src);
 }
+
+/* A subscriber that emits into its own source from inside a delivery: the box it is reading
+   (lent to it, unretained) still holds its own event when that call returns, and every event
+   arrives in order. */
+typedef struct {
+  rx_emitter *emitter;
+  int64_t seen[4];
+  int count;
+  bool intact;
+} reentrant_log;
+
+static rx_disposable *keep_emitter(void *ctx, rx_emitter *e) {
+  reentrant_log *l = ctx;
+  l->emitter = e;
+  rx_emitter_next(e, RX_INT(1));
+  rx_emitter_completed(e);
+  return NULL;
+}
+
+static void log_and_reenter(void *ctx, rx_value v) {
+  reentrant_log *l = ctx;
+  rx_value inner = rx_value_event_kind(v) == RX_EVENT_NEXT ? rx_value_event_value(v) : rx_int(-1);
+  if (l->count < 4) l->seen[l->count++] = inner.i;
+  if (inner.i == 1) {
+    rx_emitter_next(l->emitter, RX_INT(2)); /* delivered after this call returns */
+    l->intact = rx_value_event_kind(v) == RX_EVENT_NEXT && rx_value_event_value(v).i == 1;
+  }
+}
+
+RX_TEST(materialize_reentrant_emit_leaves_the_lent_box_alone) {
+  reentrant_log l = {0};
+  rx_observable *src = rx_create(keep_emitter, &l, NULL);
+  rx_observable *o = rx_materialize(src);
+  rx_observer obs = {log_and_reenter, NULL, NULL, NULL, &l};
+  rx_dispose(rx_subscribe(o, obs));
+  CHECK(l.intact);
+  CHECK_EQ(l.count, 3); /* N(1), N(2), C */
+  CHECK_EQ(l.seen[0], 1);
+  CHECK_EQ(l.seen[1], 2);
+  CHECK_EQ(l.seen[2], -1);
+  rx_release(o);
+  rx_release(src);
+}

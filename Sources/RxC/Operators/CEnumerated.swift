@@ -5,6 +5,8 @@ import RxCore
 /// box, not a box and its storage per element. The Rx behaviour is the core's (`handle`).
 final class CEnumeratedSink: EnumeratedSink<RxValue, RxValue> {
   var spare = SpareBox<ArrayBox>()
+  /// A pair is being delivered in the spare box, unretained (see `onNext(at:)`).
+  var lending = false
 
   init(observer: Observer<RxValue>, cancel: any Cancelable) {
     super.init(pack: nil, observer: observer, cancel: cancel)
@@ -12,7 +14,27 @@ final class CEnumeratedSink: EnumeratedSink<RxValue, RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  /// The spare box lent to the subscriber by pointer: no retain and release of it per element.
+  /// A delivery that re-enters (an upstream that does not serialize) packs a box of its own.
+  override func onNext(at element: UnsafePointer<RxValue>) {
+    if lending || isDisposed { return handleNext(at: element) }
+    guard let index = takeIndex() else { return }
+    let box: Unmanaged<ArrayBox>
+    if let kept = spare.reusable() {
+      kept._withUnsafeGuaranteedRef { b in
+        b.items.withUnsafeMutableBufferPointer {
+          $0.baseAddress.unsafelyUnwrapped.initialize(to: .int(Int64(index)))  // an int: nothing to destroy
+          $0[1] = Value.copy(at: element)
+        }
+      }
+      box = kept
+    } else {
+      box = spare.keep(ArrayBox([.int(Int64(index)), Value.copy(at: element)]))
+    }
+    lending = true
+    Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self)) { forwardNext(at: $0) }
+    lending = false
+  }
 
   override func pack(_ index: Int, at element: UnsafePointer<RxValue>) -> RxValue {
     let item = Value.copy(at: element)

@@ -6,6 +6,8 @@ import RxCore
 /// allocates one box, not one per element. The Rx behaviour is the core's (`handle`).
 final class CMaterializeSink: MaterializeSink<RxValue, RxValue> {
   var spare = SpareBox<EventBox>()
+  /// A `.next` is being delivered in the spare box, unretained (see `onNext(at:)`).
+  var lending = false
 
   init(observer: Observer<RxValue>, cancel: any Cancelable) {
     super.init(pack: nil, observer: observer, cancel: cancel)
@@ -13,7 +15,21 @@ final class CMaterializeSink: MaterializeSink<RxValue, RxValue> {
 
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+  /// The spare box lent to the subscriber by pointer: no retain and release of it per element.
+  /// A delivery that re-enters (an upstream that does not serialize) packs a box of its own.
+  override func onNext(at element: UnsafePointer<RxValue>) {
+    if lending || isDisposed { return handleNext(at: element) }
+    let box: Unmanaged<EventBox>
+    if let kept = spare.reusable() {
+      kept._withUnsafeGuaranteedRef { $0.event = .next(Value.copy(at: element)) }
+      box = kept
+    } else {
+      box = spare.keep(EventBox(.next(Value.copy(at: element))))
+    }
+    lending = true
+    Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self)) { forwardNext(at: $0) }
+    lending = false
+  }
 
   override func packNext(at element: UnsafePointer<RxValue>) -> RxValue {
     let event = Event.next(Value.copy(at: element))

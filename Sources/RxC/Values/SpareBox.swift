@@ -4,6 +4,21 @@
 struct SpareBox<Box: ValueBox> {
   private var box: Box?
 
+  /// For a result lent to a call rather than handed over: the kept box, unretained, if
+  /// nothing else references it (the caller refills it), else nil (the caller makes one and
+  /// `keep`s it). Either stays valid until the next call, which the caller must not make
+  /// while it lends the box (a delivery that re-enters takes `next`).
+  @inline(__always) mutating func reusable() -> Unmanaged<Box>? {
+    guard isKnownUniquelyReferenced(&box), let kept = box else { return nil }
+    return Unmanaged.passUnretained(kept)
+  }
+
+  /// Keeps `made` as the box; unretained, as `reusable`.
+  @inline(__always) mutating func keep(_ made: Box) -> Unmanaged<Box> {
+    box = made
+    return Unmanaged.passUnretained(made)
+  }
+
   /// The next result: the kept box `refill`ed if nothing else references it, else a box
   /// from `make`, kept in its place.
   @inline(__always) mutating func next(refill: (Box) -> Void, make: () -> Box) -> RxValue {

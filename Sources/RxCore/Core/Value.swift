@@ -48,6 +48,21 @@ extension Value {
     }
   }
 
+  /// `body` on `.boxed(object)` built in place from `object`'s address, with no retain and
+  /// nothing destroyed after (see the layout above): for a caller that keeps `object` alive
+  /// across the call. Whatever `body` keeps of the value, it copies (and so retains).
+  @inlinable @inline(__always)
+  public static func withBorrowedBoxed<R>(_ object: Unmanaged<AnyObject>, _ body: (UnsafePointer<Value>) -> R) -> R {
+    guard MemoryLayout<Value>.size == 9 else {
+      let value = Value.boxed(object.takeUnretainedValue())
+      return withUnsafePointer(to: value) { body($0) }
+    }
+    var bits = PlainBits(payload: UInt64(UInt(bitPattern: object.toOpaque())), tag: 4)
+    return _withUnprotectedUnsafeMutablePointer(to: &bits) {
+      $0.withMemoryRebound(to: Value.self, capacity: 1) { body($0) }
+    }
+  }
+
   /// Value's layout, with nothing to retain (`copy(at:)`).
   @usableFromInline struct PlainBits {
     @usableFromInline var payload: UInt64

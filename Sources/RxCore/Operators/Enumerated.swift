@@ -60,14 +60,21 @@ open class EnumeratedSink<Element, Result>: Sink<Element, Result> {
 
   /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
   @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
+    guard let current = takeIndex() else { return }
+    forwardNext(pack(current, at: element))
+  }
+
+  /// The index of the element at hand, the count moved past it; nil when it would overflow
+  /// (the stream has then failed with `RxError.overflow`).
+  @inlinable @inline(__always) public final func takeIndex() -> Int? {
     let current = index
     let (next, overflow) = index.addingReportingOverflow(1)
     if overflow {
       forwardTerminal(.error(RxError.overflow))
-      return
+      return nil
     }
     index = next
-    forwardNext(pack(current, at: element))
+    return current
   }
 }
 
