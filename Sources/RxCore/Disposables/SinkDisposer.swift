@@ -73,6 +73,7 @@ public final class SinkDisposer: Cancelable {
 
   /// Only the thread that won the state race gets here. Taking both out also breaks the
   /// sink <-> disposer cycle.
+  @inline(never)  // kept out of `dispose`, so that `dispose` inlines where it is called
   private func tearDown() {
     guard let sink = self.sink.take(), let subscription = self.subscription.take() else { return }
     sink.dispose()

@@ -75,12 +75,15 @@ class AmbSink<Element>: IndexedSink<Element, Element> {
 
   /// Whether source `index` is the one followed: the first to send anything wins, and the
   /// others are disposed then (drain-owned).
-  private func wins(_ index: Int) -> Bool {
-    if winner < 0 {
-      winner = index
-      for i in subscriptions.indices where i != index { subscriptions[i].dispose() }
-    }
+  @inline(__always) private func wins(_ index: Int) -> Bool {
+    if winner < 0 { decide(index) }
     return index == winner
+  }
+
+  /// The first to send anything: `index` wins, the others are disposed.
+  @inline(never) private func decide(_ index: Int) {
+    winner = index
+    for i in subscriptions.indices where i != index { subscriptions[i].dispose() }
   }
 }
 

@@ -15,15 +15,27 @@ public final class RecursiveScheduling: @unchecked Sendable {
 
   public init(scheduler: Scheduler) { self.scheduler = scheduler }
 
-  /// Schedules `step`, and again after each run that returns true.
+  /// Schedules `step`, and again after each run that returns true. The loop of a scheduler
+  /// that runs actions inline is inlined into the source, with its step.
+  @inline(__always)
   public func start(_ step: @escaping () -> Bool) {
+    if scheduler.runsActionsInlineNow { return loop(step) }
+    schedule(step)
+  }
+
+  /// What scheduling each step would do, without the action, its check and its slot.
+  /// Asked once: a step runs on this thread and leaves its trampoline as it found it.
+  @inline(__always)
+  func loop(_ step: () -> Bool) {
+    while !pending.isDisposed && step() {}
+  }
+
+  /// `start` on a scheduler that runs actions later (or may): each step scheduled after the
+  /// previous one returned.
+  @inline(never)
+  func schedule(_ step: @escaping () -> Bool) {
     while true {
-      if scheduler.runsActionsInlineNow {
-        // What scheduling each step would do, without the action, its check and its slot.
-        // Asked once: a step runs on this thread and leaves its trampoline as it found it.
-        while !pending.isDisposed && step() {}
-        return
-      }
+      if scheduler.runsActionsInlineNow { return loop(step) }
       let once = InlineCheck()
       pending.setScheduled {
         scheduler.schedule { [self] in
