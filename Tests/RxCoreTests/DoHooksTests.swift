@@ -84,4 +84,41 @@ final class DoHooksTests: XCTestCase {
     XCTAssertEqual(r.elements.count, 2)
     XCTAssertEqual(order, ["on", "after", "on", "after", "on|"])
   }
+
+  /// Element hooks as an object (`ValueNextHooks`): called by pointer around each element
+  /// delivered (an element given as an event too), the other hooks still from `hooks`,
+  /// whose element closures are not called.
+  func testValueNextHooksObject() {
+    final class Hooks: ValueNextHooks {
+      var log: [String] = []
+      override func onNext(at element: UnsafePointer<Value>) {
+        if case .int(let i) = element.pointee { log.append("on(\(i))") }
+      }
+      override func afterNext(at element: UnsafePointer<Value>) {
+        if case .int(let i) = element.pointee { log.append("after(\(i))") }
+      }
+    }
+    final class Logger: Observer<Value> {
+      let hooks: Hooks
+      init(_ hooks: Hooks) { self.hooks = hooks }
+      override func on(_ event: Event<Value>) {
+        switch event {
+        case .next(.int(let i)): hooks.log.append("\(i)")
+        case .completed: hooks.log.append("|")
+        default: hooks.log.append("?")
+        }
+      }
+    }
+    let hooks = Hooks()
+    let subject = PublishSubject<Value>()
+    let o = subject.do(hooks: DoHooks(
+      onNext: { _ in hooks.log.append("closure") }, afterNext: { _ in hooks.log.append("closure") },
+      onCompleted: { hooks.log.append("on(|)") }, onDispose: { hooks.log.append("dispose") }), nextHooks: hooks)
+    let d = o.subscribe(Logger(hooks))
+    subject.on(.next(.int(1)))
+    subject.emitNext(.int(2))
+    subject.on(.completed)
+    d.dispose()
+    XCTAssertEqual(hooks.log, ["on(1)", "1", "after(1)", "on(2)", "2", "after(2)", "on(|)", "|", "dispose"])
+  }
 }

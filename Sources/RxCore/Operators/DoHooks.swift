@@ -43,8 +43,25 @@ extension Observable {
 
 extension Observable where Element == Value {
   public func `do`(hooks: DoHooks<Value>) -> Observable<Value> {
-    ValueDoHooksProducer(source: self, hooks: hooks)
+    ValueDoHooksProducer(source: self, hooks: hooks, nextHooks: nil)
   }
+
+  /// `do` whose element hooks are `nextHooks` (the `onNext`/`afterNext` closures of `hooks`
+  /// are not called): for hooks that are not Swift closures (the C layer's functions).
+  public func `do`(hooks: DoHooks<Value>, nextHooks: ValueNextHooks) -> Observable<Value> {
+    ValueDoHooksProducer(source: self, hooks: hooks, nextHooks: nextHooks)
+  }
+}
+
+/// `do`'s element hooks for `Value` as one object, called with the element where it is: no
+/// closure, reabstraction thunk or copy per element (a closure stored in the generic
+/// `DoHooks` is reached through a thunk each way).
+open class ValueNextHooks {
+  public init() {}
+  /// Before the element goes downstream.
+  open func onNext(at element: UnsafePointer<Value>) {}
+  /// After it went.
+  open func afterNext(at element: UnsafePointer<Value>) {}
 }
 
 class DoHooksProducer<Element>: Producer<Element> {
@@ -108,15 +125,45 @@ class DoHooksSink<Element>: Sink<Element, Element> {
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueDoHooksProducer: DoHooksProducer<Value> {
+  let nextHooks: ValueNextHooks?
+
+  init(source: Observable<Value>, hooks: DoHooks<Value>, nextHooks: ValueNextHooks?) {
+    self.nextHooks = nextHooks
+    super.init(source: source, hooks: hooks)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    start(ValueDoHooksSink(hooks: hooks, observer: observer, cancel: cancel))
+    start(ValueDoHooksSink(hooks: hooks, nextHooks: nextHooks, observer: observer, cancel: cancel))
   }
 }
 
 final class ValueDoHooksSink: DoHooksSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  let nextHooks: ValueNextHooks?
+  /// `nextHooks`, reached without a retain per element (the field above keeps it).
+  let nextHooksRef: Unmanaged<ValueNextHooks>?
+
+  init(hooks: DoHooks<Value>, nextHooks: ValueNextHooks?, observer: Observer<Value>, cancel: any Cancelable) {
+    self.nextHooks = nextHooks
+    nextHooksRef = nextHooks.map(Unmanaged.passUnretained)
+    super.init(hooks: hooks, observer: observer, cancel: cancel)
+  }
+
+  override func on(_ event: Event<Value>) {
+    if nextHooksRef != nil, case .next(let element) = event {
+      return _withUnprotectedUnsafePointer(to: element) { onNext(at: $0) }
+    }
+    super.on(event)
+  }
+
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(element.pointee) }
+
+  override func onNext(at element: UnsafePointer<Value>) {
+    guard let hooks = nextHooksRef else { return next(element.pointee) }
+    if isDisposed { return }
+    hooks._withUnsafeGuaranteedRef { $0.onNext(at: element) }
+    forwardNext(at: element)
+    hooks._withUnsafeGuaranteedRef { $0.afterNext(at: element) }
+  }
 }
