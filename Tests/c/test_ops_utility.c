@@ -284,3 +284,22 @@ RX_TEST(materialize_reentrant_emit_leaves_the_lent_box_alone) {
   rx_release(o);
   rx_release(src);
 }
+
+/* rx_buffer refills the array it sent last, storage and all, only when the subscriber kept
+   no reference to it: the kept buffers hold their own elements. */
+static void keep_buffers_starting_odd(void *ctx, rx_value v) {
+  keeper *k = ctx;
+  if (rx_value_int(rx_array_get(v, 0)) % 4 == 1 && k->count < 4) k->kept[k->count++] = rx_value_retain(v);
+}
+
+RX_TEST(buffer_refills_only_arrays_nobody_kept) {
+  keeper k = {.count = 0};
+  run_keeping(rx_buffer(INTS(1, 2, 3, 4, 5, 6, 7, 8, 9, 10), 0, 2, NULL), keep_buffers_starting_odd, &k);
+  CHECK_EQ(k.count, 3); /* [1,2] [5,6] [9,10] */
+  for (int i = 0; i < 3; i++) {
+    CHECK_EQ(rx_array_count(k.kept[i]), 2u);
+    CHECK_EQ(rx_value_int(rx_array_get(k.kept[i], 0)), 4 * i + 1);
+    CHECK_EQ(rx_value_int(rx_array_get(k.kept[i], 1)), 4 * i + 2);
+  }
+  for (int i = 0; i < 3; i++) rx_value_release(k.kept[i]);
+}

@@ -105,7 +105,13 @@ public func rx_buffer(
     let p = spanAndCount(span, count, scheduler, "rx_buffer")
   else { return nil }
   return ObservableHandle.make(o.observable.buffer(
-    timeSpan: p.span, count: p.count, scheduler: p.scheduler, make: { RxValue.boxed(ArrayBox($0)) }))
+    timeSpan: p.span, count: p.count, scheduler: p.scheduler, make: { RxValue.boxed(ArrayBox($0)) },
+    refill: { box, buffer in
+      // The box the subscription sent last, which nothing else holds: its items change only so.
+      let array = unsafeDowncast(box, to: ArrayBox.self)
+      swap(&array.items, &buffer)
+      buffer.removeAll(keepingCapacity: true)
+    }))
 }
 
 @c(rx_window)

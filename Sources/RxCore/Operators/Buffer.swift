@@ -30,6 +30,16 @@ class BufferSink<Element, Output>:
   private var windowID: UInt64 = 0
   /// The most elements a window's buffer is made for up front.
   private static var reservedLimit: Int { 1024 }
+  /// The window's count (`Int.max` for time only), and whether it has no time span: read
+  /// per element, so plain fields of the sink.
+  private let limit: Int
+  private let untimed: Bool
+
+  override init(observer: Observer<Output>, cancel: any Cancelable, parameters: Buffer<Element, Output>) {
+    limit = parameters.windowing.count ?? .max
+    untimed = parameters.windowing.timeSpan == nil
+    super.init(observer: observer, cancel: cancel, parameters: parameters)
+  }
 
   /// Arms the first window's timer, then subscribes.
   final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
@@ -46,7 +56,7 @@ class BufferSink<Element, Output>:
   override func on(_ event: Event<Element>) {
     // Count only: no timer to take turns with, and a source's events come one at a time,
     // so they are handled in place, with no drain (as any untimed operator's are).
-    if parameters.windowing.timeSpan == nil {
+    if untimed {
       if !isDisposed { handleEvent(event) }
       return
     }
@@ -56,7 +66,7 @@ class BufferSink<Element, Output>:
   /// `on(.next)` by pointer: copied straight into the window (through the drain only with
   /// a time span, and only when it is held).
   final func onNext(pointer element: UnsafePointer<Element>) {
-    if parameters.windowing.timeSpan == nil {
+    if untimed {
       if !isDisposed { next(at: element) }
       return
     }
@@ -72,16 +82,12 @@ class BufferSink<Element, Output>:
   }
 
   /// An element: into the window, which goes out once full.
-  private final func next(at element: UnsafePointer<Element>) {
-    if let count = parameters.windowing.count {
-      // Room for the whole window at its first element: no reallocation while it fills
-      // (a count past `reservedLimit` grows as it fills).
-      if buffer.capacity == 0 { buffer.reserveCapacity(Swift.min(count, BufferSink.reservedLimit)) }
-      buffer.append(element.pointee)
-      if buffer.count >= count { emitAndOpenWindow() }
-    } else {
-      buffer.append(element.pointee)
-    }
+  @inline(__always) private final func next(at element: UnsafePointer<Element>) {
+    // Room for the whole window at its first element: no reallocation while it fills (a
+    // count past `reservedLimit` grows as it fills; time only grows as it fills).
+    if buffer.capacity == 0 && limit != .max { buffer.reserveCapacity(Swift.min(limit, BufferSink.reservedLimit)) }
+    buffer.append(element.pointee)
+    if buffer.count >= limit { emitAndOpenWindow() }
   }
 
   /// A source event: in place (count only) or from the drain.
@@ -93,7 +99,7 @@ class BufferSink<Element, Output>:
       buffer = []
       forwardTerminal(.error(error))
     case .completed:
-      if parameters.windowing.timeSpan != nil || !buffer.isEmpty { forwardOn(.next(parameters.make(buffer))) }
+      if parameters.windowing.timeSpan != nil || !buffer.isEmpty { forwardOn(.next(pack(&buffer))) }
       buffer = []
       forwardTerminal(.completed)
     }
@@ -101,10 +107,16 @@ class BufferSink<Element, Output>:
 
   private final func emitAndOpenWindow() {
     windowID &+= 1
+    forwardOn(.next(pack(&buffer)))
+    armTimer(windowID)
+  }
+
+  /// The window's output, `buffer` left empty for the next window (a hook: the Value leaf
+  /// may refill the output it sent last, and keep its storage).
+  func pack(_ buffer: inout ContiguousArray<Element>) -> Output {
     let full = buffer
     buffer = []
-    forwardOn(.next(parameters.make(full)))
-    armTimer(windowID)
+    return parameters.make(full)
   }
 }
 
@@ -117,24 +129,61 @@ extension ObservableType {
 extension Observable where Element == Value {
   /// `buffer` for the element type the core is specialized for: each buffer is made into
   /// a Value by `make` (the C layer boxes it as an array).
+  ///
+  /// `refill`, if given, lets a subscription reuse the output it emitted last once nothing
+  /// else refers to it (the subscriber kept no reference): it is handed that output's object
+  /// (what `make` boxed) and the next full buffer, puts the buffer into the object, and leaves
+  /// the object's old contents in `buffer`, emptied (their storage is then the next window's).
+  /// A stream of buffers then allocates no output and no storage per window.
   public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
-                     make: @escaping (ContiguousArray<Value>) -> Value) -> Observable<Value>
+                     make: @escaping (ContiguousArray<Value>) -> Value,
+                     refill: ((AnyObject, inout ContiguousArray<Value>) -> Void)? = nil) -> Observable<Value>
   {
-    ValueBufferProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: make)
+    ValueBufferProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: make, refill: refill)
   }
 }
 
 // Specialized for Value (see Value), both forms (count, time, or both): the overrides
 // inline the generic bodies, and the timer callbacks they create are specialized with them.
 final class ValueBufferProducer: Buffer<Value, Value> {
+  let refill: ((AnyObject, inout ContiguousArray<Value>) -> Void)?
+
+  init(source: Observable<Value>, timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
+       make: @escaping (ContiguousArray<Value>) -> Value, refill: ((AnyObject, inout ContiguousArray<Value>) -> Void)?)
+  {
+    self.refill = refill
+    super.init(source: source, timeSpan: timeSpan, count: count, scheduler: scheduler, make: make)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    ValueBufferSink(observer: observer, cancel: cancel, parameters: self).start(source)
+    ValueBufferSink(refill: refill, observer: observer, cancel: cancel, parameters: self).start(source)
   }
 }
 
 final class ValueBufferSink: BufferSink<Value, Value> {
+  let refill: ((AnyObject, inout ContiguousArray<Value>) -> Void)?
+  /// The output sent last, kept for `refill` (only when there is one).
+  var previous = Value.none
+
+  init(refill: ((AnyObject, inout ContiguousArray<Value>) -> Void)?, observer: Observer<Value>, cancel: any Cancelable,
+       parameters: Buffer<Value, Value>)
+  {
+    self.refill = refill
+    super.init(observer: observer, cancel: cancel, parameters: parameters)
+  }
+
+  override func pack(_ buffer: inout ContiguousArray<Value>) -> Value {
+    guard let refill else { return super.pack(&buffer) }
+    if let kept = previous.unretainedObject, kept._withUnsafeGuaranteedRef({ ThreadSpare.isSolelyOwned($0) }) {
+      kept._withUnsafeGuaranteedRef { refill($0, &buffer) }
+      return previous
+    }
+    previous = super.pack(&buffer)
+    return previous
+  }
+
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
