@@ -125,3 +125,37 @@ RX_TEST(values_observable_boxes_are_reused_only_when_nothing_holds_them) {
   rx_value_release(held);
   rx_release(b);
 }
+
+/* A boxed value emitted into a subject is lent to it for the call, not retained: a subject
+   that must queue it (an emit from inside its own delivery) keeps a copy of its own, so the
+   caller may release its value as soon as rx_subject_on_next returns. */
+static rx_subject *reemit_into;
+static char reemit_seen[2][16];
+static int reemit_count;
+static void reemit_once(void *ctx, rx_value v) {
+  (void)ctx;
+  if (reemit_count < 2) {
+    const char *s = rx_value_string(v);
+    snprintf(reemit_seen[reemit_count], sizeof reemit_seen[0], "%s", s ? s : "?");
+  }
+  if (reemit_count++ == 0) {
+    rx_value inner = rx_string("second");
+    CHECK_EQ(rx_subject_on_next(reemit_into, inner), RX_OK); /* queued until this call returns */
+    rx_value_release(inner);
+  }
+}
+
+RX_TEST(values_boxed_values_lent_to_a_subject_are_copied_when_queued) {
+  reemit_into = rx_publish_subject_new();
+  reemit_count = 0;
+  rx_observer o = {.on_next = reemit_once};
+  rx_disposable *d = rx_subscribe(rx_subject_as_observable(reemit_into), o);
+  rx_value first = rx_string("first");
+  CHECK_EQ(rx_subject_on_next(reemit_into, first), RX_OK);
+  rx_value_release(first);
+  CHECK_EQ(reemit_count, 2);
+  CHECK_STR(reemit_seen[0], "first");
+  CHECK_STR(reemit_seen[1], "second");
+  rx_dispose(d);
+  rx_release(reemit_into);
+}

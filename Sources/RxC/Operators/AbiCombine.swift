@@ -86,10 +86,10 @@ public func rx_start_with(
 @c(rx_switch_latest)
 public func rx_switch_latest(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_switch_latest") else { return nil }
-  return ObservableHandle.make(h.observable.flatMapLatest(selecting: { v in
+  return ObservableHandle.make(h.observable.flatMapLatest(selectingAt: { v in
     // By class (a compare; `as?` is a runtime call): ObservableBox is final. The box is
-    // looked at unretained: `v` holds it for the call.
-    guard let box = v.unretainedObject, box._withUnsafeGuaranteedRef({ type(of: $0) == ObservableBox.self }) else {
+    // looked at unretained, where the value is.
+    guard let box = Value.unretainedObject(at: v), box._withUnsafeGuaranteedRef({ type(of: $0) == ObservableBox.self }) else {
       throw CAdapt.typeError("rx_switch_latest: the source emitted a value that is not an RX_OBSERVABLE")
     }
     return unsafeBitCast(box, to: Unmanaged<ObservableBox>.self)._withUnsafeGuaranteedRef { $0.selection }

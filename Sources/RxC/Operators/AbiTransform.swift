@@ -79,8 +79,8 @@ public func rx_flat_map_latest(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_flat_map_latest") else { return nil }
   guard let fn else { setLastError("rx_flat_map_latest: fn is NULL"); return nil }
-  let selector = CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_flat_map_latest")
-  return ObservableHandle.make(h.observable.flatMapLatest(selecting: selector))
+  let selector = CAdapt.flatMapAt(fn, CContext(ctx, ctxFree), "rx_flat_map_latest")
+  return ObservableHandle.make(h.observable.flatMapLatest(selectingAt: selector))
 }
 
 @c(rx_concat_map)

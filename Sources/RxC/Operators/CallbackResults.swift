@@ -100,6 +100,17 @@ enum CAdapt {
   }
 
   /// An rx_just result is handed over as its value (`.element`: no inner observable).
+  /// `flatMap` for a sink that hands over the element by pointer (its C view read in place).
+  static func flatMapAt(_ fn: rx_flat_map_fn, _ context: CContext, _ name: StaticString)
+    -> (UnsafePointer<RxValue>) throws -> FlatMapSelection
+  {
+    { p in
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      let r = fn(context.ctx, RxValue.c(at: p), &err)
+      return try CallbackResult.source(r, err, name).selection
+    }
+  }
+
   static func flatMap(_ fn: rx_flat_map_fn, _ context: CContext, _ name: StaticString)
     -> (RxValue) throws -> FlatMapSelection
   {

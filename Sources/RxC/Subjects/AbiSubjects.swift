@@ -111,9 +111,26 @@ private func subjectOnNext(_ subject: UnsafeMutablePointer<rx_subject>?, _ value
   case RX_PTR: return emitNext(h, .ptr(value.ptr))
   case RX_NONE: return emitNext(h, RxValue.none)
   default:
-    guard let v = RxValue.fromBoxed(value, "rx_subject_on_next") else { return RX_EINVAL }
-    return emitNext(h, v)
+    // The caller's box lent for the call, not retained: what the subject keeps, it copies.
+    guard let box = RxValue.borrowedBox(value, "rx_subject_on_next") else { return RX_EINVAL }
+    return Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self)) { emitNext(h, at: $0) }
   }
+}
+
+/// `emitNext` of the value at `p`, read where it is (only the pointer is captured: a value
+/// captured by these closures would be copied, its box retained).
+@inline(__always)
+private func emitNext(_ h: Unmanaged<SubjectHandle>, at p: UnsafePointer<RxValue>) -> rx_status {
+  let outcome = h._withUnsafeGuaranteedRef { h -> SubjectOutcome in
+    if let publish = h.publish { return publish._withUnsafeGuaranteedRef { $0.emitNext(at: p) } }
+    switch h.direct {
+    case .behavior(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
+    case .replay(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
+    case .async(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
+    case .other: return h.core.emitNext(p.pointee)
+    }
+  }
+  return status(outcome, "rx_subject_on_next")
 }
 
 /// No retain/release: the caller's reference keeps the handle, and the handle the subject,

@@ -48,6 +48,13 @@ extension Value {
     }
   }
 
+  /// `unretainedObject` of the value at `p`, read from memory (no copy of the value).
+  @inlinable @inline(__always) public static func unretainedObject(at p: UnsafePointer<Value>) -> Unmanaged<AnyObject>? {
+    guard MemoryLayout<Value>.size == 9 else { return p.pointee.unretainedObject }
+    let raw = UnsafeRawPointer(p)
+    return raw.load(fromByteOffset: 8, as: UInt8.self) == 4 ? Unmanaged.fromOpaque(raw.load(as: UnsafeRawPointer.self)) : nil
+  }
+
   /// `body` on `.boxed(object)` built in place from `object`'s address, with no retain and
   /// nothing destroyed after (see the layout above): for a caller that keeps `object` alive
   /// across the call. Whatever `body` keeps of the value, it copies (and so retains).

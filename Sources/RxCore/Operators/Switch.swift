@@ -13,14 +13,21 @@ extension Observable {
 
 extension Observable where Element == Value {
   public func flatMapLatest(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
-    ValueSwitchProducer(source: self, selecting: { .observable(try selector($0)) })
+    ValueSwitchProducer(source: self, selecting: { .observable(try selector($0.pointee)) })
   }
 
   /// `flatMapLatest` whose selector may hand back an element instead of an observable
   /// (`.element(v)`: what a `just(v)` would emit, with no inner observable).
   @_disfavoredOverload  // a trailing closure that only throws still picks the one above
   public func flatMapLatest(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
-    ValueSwitchProducer(source: self, selecting: selecting)
+    ValueSwitchProducer(source: self, selecting: { try selecting($0.pointee) })
+  }
+
+  /// `flatMapLatest(selecting:)` whose selector reads each outer element where it is (a
+  /// boxed one is then not retained to be looked at).
+  @_disfavoredOverload
+  public func flatMapLatest(selectingAt: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection) -> Observable<Value> {
+    ValueSwitchProducer(source: self, selecting: selectingAt)
   }
 }
 
@@ -83,22 +90,25 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     return BinaryDisposable(sourceSubscription, innerSubscription)
   }
 
-  /// The inner for one outer element (a hook: a Value leaf may hand back a bare element).
-  func select(_ element: Source) throws -> Selected { .observable(try selector.unsafelyUnwrapped(element)) }
+  /// The inner for the outer element at `element` (a hook: a Value leaf may hand back a
+  /// bare element, and reads the element in place).
+  func select(at element: UnsafePointer<Source>) throws -> Selected {
+    .observable(try selector.unsafelyUnwrapped(element.pointee))
+  }
 
   override func on(_ event: Event<Source>) {
     switch event {
-    case .next(let element): next(element)
+    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
   }
 
-  /// An outer element (borrowed: the selector is all that reads it).
-  final func next(_ element: Source) {
+  /// An outer element, read where it is (the selector is all that reads it).
+  final func next(at element: UnsafePointer<Source>) {
     if wantsNoMoreEvents { return }
     let selected: Selected
-    do { selected = try select(element) } catch {
+    do { selected = try select(at: element) } catch {
       submit(.fail(error))
       return
     }
@@ -219,9 +229,9 @@ class SwitchInner<Source, Result>: SubscribedObserver<Result> {
 // a `FlatMapSelection` one (the Swift overload wraps its own), so a scalar inner needs no
 // observable.
 final class ValueSwitchProducer: SwitchProducer<Value, Value> {
-  let selecting: (Value) throws -> FlatMapSelection
+  let selecting: (UnsafePointer<Value>) throws -> FlatMapSelection
 
-  init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection) {
+  init(source: Observable<Value>, selecting: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection) {
     self.selecting = selecting
     super.init(source: source, selector: nil)
   }
@@ -235,17 +245,17 @@ final class ValueSwitchProducer: SwitchProducer<Value, Value> {
 }
 
 final class ValueSwitchSink: SwitchSink<Value, Value> {
-  let selecting: (Value) throws -> FlatMapSelection
+  let selecting: (UnsafePointer<Value>) throws -> FlatMapSelection
 
-  init(selecting: @escaping (Value) throws -> FlatMapSelection, observer: Observer<Value>, cancel: any Cancelable) {
+  init(selecting: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection, observer: Observer<Value>, cancel: any Cancelable) {
     self.selecting = selecting
     super.init(selector: nil, observer: observer, cancel: cancel)
   }
 
-  override func select(_ element: Value) throws -> Selected { try selecting(element) }
+  override func select(at element: UnsafePointer<Value>) throws -> Selected { try selecting(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
   override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, id: id) }
 
   /// A `just` or `of` inner (recognized by class, as flat_map's fusion does).

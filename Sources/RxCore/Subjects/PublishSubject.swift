@@ -14,6 +14,7 @@ public final class PublishSubject<Element>: SubjectBase<Element>, SubjectType, O
   // The hooks of `SubjectHandling`, drain-owned.
 
   @inlinable public func takeNext(_ element: borrowing Element) { observers.deliverNext(element) }
+  @inlinable public func takeNext(at element: UnsafePointer<Element>) { observers.deliverNext(at: element) }
   @inlinable public static var takeNextOnlyDelivers: Bool { true }
 
   @inlinable

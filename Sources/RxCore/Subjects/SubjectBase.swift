@@ -169,6 +169,8 @@ public protocol SubjectKind<Element>: AnyObject {
   /// Drain-owned (called only by the thread holding the subject's drain): the kind's
   /// bookkeeping of a next element, and its delivery.
   func takeNext(_ element: borrowing Element)
+  /// `takeNext` of the element at `element` (a kind that only delivers reads it in place).
+  func takeNext(at element: UnsafePointer<Element>)
   /// True when `takeNext` keeps nothing of an element, only delivers it: with no observer
   /// and nothing pending it does nothing, and `emitNext` can skip the drain.
   static var takeNextOnlyDelivers: Bool { get }
@@ -180,6 +182,7 @@ public protocol SubjectKind<Element>: AnyObject {
 
 extension SubjectKind {
   @inlinable public static var takeNextOnlyDelivers: Bool { false }
+  @inlinable public func takeNext(at element: UnsafePointer<Element>) { takeNext(element.pointee) }
 
   /// Emits `event` and says whether it was taken.
   @inlinable @discardableResult
@@ -199,6 +202,17 @@ extension SubjectKind {
     return base.drain.emitNext(
       element, base.flags, unobserved: { Self.takeNextOnlyDelivers && base.unobserved },
       live: { base.isLive }, deliver: { takeNext($0) }
+    ) { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
+  }
+
+  /// `emitNext` of the element at `element`, read where it is: a value the caller lends (a box
+  /// it holds) is copied only if the subject keeps it or has to queue it.
+  @inlinable @discardableResult
+  public func emitNext(at element: UnsafePointer<Element>) -> SubjectOutcome {
+    let base = shared
+    return base.drain.emitNext(
+      at: element, base.flags, unobserved: { Self.takeNextOnlyDelivers && base.unobserved },
+      live: { base.isLive }, deliver: { takeNext(at: $0) }
     ) { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
   }
 

@@ -158,19 +158,29 @@
     let n = count
     // Unprotected: the pointer never escapes the delivery, and a stack protector here costs
     // six instructions per event (`make bench`, W1).
-    _withUnprotectedUnsafePointer(to: element) { p in
-      if n == 1 { return Self.deliverNext(at: p, to: base[0]) }  // one subscriber: no loop
-      var i = 0
-      while i < n {
-        let bits = base[i]
-        // A run member with more slots after it.
-        if bits & SubjectRun.tagMask == 0 && i &+ 1 < n {
-          i &+= Self.observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p, run: SubjectRun(base + i)) }
-          continue
-        }
-        Self.deliverNext(at: p, to: bits)
-        i &+= 1
+    _withUnprotectedUnsafePointer(to: element) { Self.deliverNext(at: $0, base, n) }
+  }
+
+  /// `deliverNext` of the element at `p`, read where it is.
+  @inlinable @inline(__always)
+  func deliverNext(at p: UnsafePointer<Element>) {
+    guard let base else { return }
+    Self.deliverNext(at: p, base, count)
+  }
+
+  @inlinable @inline(__always)
+  static func deliverNext(at p: UnsafePointer<Element>, _ base: UnsafeMutablePointer<UInt>, _ n: Int) {
+    if n == 1 { return deliverNext(at: p, to: base[0]) }  // one subscriber: no loop
+    var i = 0
+    while i < n {
+      let bits = base[i]
+      // A run member with more slots after it.
+      if bits & SubjectRun.tagMask == 0 && i &+ 1 < n {
+        i &+= observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p, run: SubjectRun(base + i)) }
+        continue
       }
+      deliverNext(at: p, to: bits)
+      i &+= 1
     }
   }
 
