@@ -116,7 +116,7 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     let id = nextId
     let inner: Observable<Result>
     switch selected {
-    case .element(let value): return switchTo(CollectionOfOne(value).makeIterator(), id: id)
+    case .element(let value): return _withUnprotectedUnsafePointer(to: value) { switchTo(element: $0, id: id) }
     case .observable(let o): inner = o
     }
     if runFused(inner, id: id) { return ValueJust.recycle(consume inner) }
@@ -144,12 +144,33 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
   /// previous subscription to dispose and the drain free, all in one pass through the drain.
   final func switchTo<I: IteratorProtocol>(_ elements: consuming I, id: UInt64) where I.Element == Result {
     var elements = elements
+    switchTo(id: id) { inline in
+      while let element = elements.next() {
+        if wantsNoMoreEvents { return }
+        if inline { handleInner(.next(element), id) } else { submitInner(.next(element), id) }
+      }
+    }
+  }
+
+  /// `switchTo` of a single element, read where it is (a selector's bare element).
+  final func switchTo(element: UnsafePointer<Result>, id: UInt64) {
+    switchTo(id: id) { inline in
+      if wantsNoMoreEvents { return }
+      if !inline { return submitInnerNext(at: element, id) }
+      if !isDisposed { forwardNext(at: element) }  // inner `id` is the latest: it was just switched to
+    }
+  }
+
+  /// The switch to inner `id` around `elements`, which delivers them (`inline`: in place,
+  /// holding the drain; else through it).
+  @inline(__always)
+  private func switchTo(id: UInt64, _ elements: (_ inline: Bool) -> Void) {
     if !innerSet {
       let me = Unmanaged.passUnretained(self)
       let queued: (Signal) -> Void = { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
       if drain.enter(queued) {
         handle(.switched(id))
-        while !wantsNoMoreEvents, let element = elements.next() { handleInner(.next(element), id) }
+        elements(true)
         handleInner(.completed, id)
         drain.exit(queued)
         return
@@ -160,7 +181,7 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
       innerSet = false
       innerSubscription.set(nil)
     }
-    while !wantsNoMoreEvents, let element = elements.next() { submitInner(.next(element), id) }
+    elements(false)
     submitInner(.completed, id)
   }
 
