@@ -86,6 +86,8 @@ static inline int rxc_core_spare_is(int kind, const void *object) {
  * UnownedRef: a strong reference only if the object is not deinitializing (NULL otherwise),
  * and the unowned count that keeps an object's memory, not its life. */
 void *swift_tryRetain(void *object);
+/* A retain without an atomic operation: only for an object no other thread can reach. */
+void *swift_nonatomic_retain(void *object);
 void *swift_unownedRetain(void *object);
 void swift_unownedRelease(void *object);
 #endif

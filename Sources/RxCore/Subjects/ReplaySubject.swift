@@ -41,7 +41,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
         observer.onNext(contentsOf: run)
         return !observer.wantsNoMoreEvents
       }
-    case .subscription(let s):
+    case .subscription(let s), .fresh(let s):
       // By pointer where the observer takes it: no copy of each element, no `Event`.
       let byPointer = observer.takesNextByPointer
       buffer.forEachRun { run in

@@ -251,7 +251,7 @@ extension SubjectHandling {
     let base = shared
     let subscription = SubjectSubscription.make(owner: base, detach: base.detach)
     if base.drain.enter({ [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }) {
-      add(.inline(subscription), observer)
+      add(.fresh(Unmanaged.passUnretained(subscription)), observer)
       base.drain.exit { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
     } else {
       base.drain.submitQueued(.add(.queued(subscription), observer)) {

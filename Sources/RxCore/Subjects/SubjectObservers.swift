@@ -1,3 +1,4 @@
+import CRxcCore
 /// The observers of one subject. Only the subject's drain handler touches it, and handlers
 /// never nest, so delivery walks the buffer in place: no lock, no snapshot, and no
 /// retain/release per event (the slots hold their references manually).
@@ -77,14 +78,16 @@
       observer.attachedToSubject()
       // Bit 1: the observer does not deliver runs (asked once, here).
       bits = UInt(bitPattern: Unmanaged.passUnretained(observer).toOpaque()) | (observer.deliversRuns ? 0 : 2)
-    case .subscription(let s):
+    case .subscription(let s), .fresh(let s):
       s._withUnsafeGuaranteedRef {
         $0.index = count
         $0.observer = Unmanaged.passRetained(observer as AnyObject)
       }
-      // Bit 1: the observer takes `.next` by pointer (asked once, here). The list's own
-      // reference to the subscription (a member holds none).
-      bits = UInt(bitPattern: s.retain().toOpaque()) | 1 | (observer.takesNextByPointer ? 2 : 0)
+      // The list's own reference to the subscription (a member holds none); a fresh one's
+      // count is nobody else's yet, so plain.
+      if case .fresh = member { _ = swift_nonatomic_retain(s.toOpaque()) } else { _ = s.retain() }
+      // Bit 1: the observer takes `.next` by pointer (asked once, here).
+      bits = UInt(bitPattern: s.toOpaque()) | 1 | (observer.takesNextByPointer ? 2 : 0)
     }
     (base! + count).initialize(to: bits)
     count += 1
@@ -112,7 +115,7 @@
     let i: Int
     switch member {
     case .owned(let o): i = o.subjectSlot
-    case .subscription(let s): i = s._withUnsafeGuaranteedRef { $0.index }
+    case .subscription(let s), .fresh(let s): i = s._withUnsafeGuaranteedRef { $0.index }
     }
     if i >= 0, let base {
       let bits = base[i]
