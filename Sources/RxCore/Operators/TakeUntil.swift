@@ -104,7 +104,7 @@ final class ValueTakeUntilSink: TakeUntilSink<Value, Value> {
   override func makeOther() -> Observer<Value> { ValueTakeUntilOther(parent: self) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
 }
 
 final class ValueTakeUntilOther: TakeUntilOther<Value, Value> {

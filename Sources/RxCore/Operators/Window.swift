@@ -195,5 +195,5 @@ final class ValueWindowObservable: WindowObservable<Value> {
 final class ValueWindowObserver: WindowObserver<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }  // what `on(.next)` does
 }
