@@ -100,10 +100,15 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
   /// `Producer.subscribe`'s, spelled out: `super.subscribe` would reach its generic body).
   @inlinable @inline(__always) public final func subscribeFused(_ observer: Observer<Value>) -> any Disposable {
     guard rootObservable == nil else {
-      let disposer = SinkDisposer.make()
-      let (sink, subscription) = run(observer, cancel: disposer)
-      disposer.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
-      return disposer
+      // As `Producer.subscribe`: the disposer moved into the existential `run` borrows.
+      let made = SinkDisposer.make()
+      let disposer = Unmanaged.passUnretained(made)
+      let cancel: any Cancelable = consume made
+      let (sink, subscription) = run(observer, cancel: cancel)
+      disposer._withUnsafeGuaranteedRef {
+        $0.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
+      }
+      return cancel
     }
     emitScalar(observer)
     return NopDisposable.shared
