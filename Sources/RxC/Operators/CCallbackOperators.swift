@@ -20,7 +20,8 @@ final class CCallbackProducer: Producer<RxValue> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = makeSink(observer, cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

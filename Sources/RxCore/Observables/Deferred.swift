@@ -10,7 +10,8 @@ public final class Deferred<Element>: Producer<Element> {
     let sink = DeferredSink(observer: observer, cancel: cancel)
     do {
       let source = try factory()
-      return (sink, source.subscribe(sink))
+      let subscription = source.subscribe(sink)
+      return (consume sink, subscription)
     } catch {
       sink.forwardTerminal(.error(error))
       return (sink, NopDisposable.shared)

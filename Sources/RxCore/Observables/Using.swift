@@ -18,7 +18,8 @@ public class UsingObservable<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = UsingSink(observer: observer, cancel: cancel)
-    return (sink, sink.run(self))
+    let subscription = sink.run(self)
+    return (consume sink, subscription)
   }
 }
 
@@ -72,7 +73,8 @@ final class ValueUsingObservable: UsingObservable<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueUsingSink(observer: observer, cancel: cancel)
-    return (sink, sink.run(self))
+    let subscription = sink.run(self)
+    return (consume sink, subscription)
   }
 }
 

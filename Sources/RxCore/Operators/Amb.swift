@@ -27,7 +27,8 @@ class AmbProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = AmbSink<Element>(count: sources.count, observer: observer, cancel: cancel)
-    return (sink, sink.run(sources))
+    let subscription = sink.run(sources)
+    return (consume sink, subscription)
   }
 }
 
@@ -93,7 +94,8 @@ final class ValueAmbProducer: AmbProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueAmbSink(count: sources.count, observer: observer, cancel: cancel)
-    return (sink, sink.run(sources))
+    let subscription = sink.run(sources)
+    return (consume sink, subscription)
   }
 }
 

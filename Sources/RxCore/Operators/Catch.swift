@@ -34,7 +34,8 @@ class CatchProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = CatchSink(handler: handler, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 
@@ -70,7 +71,8 @@ final class ValueCatchProducer: CatchProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueCatchSink(handler: handler, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 

@@ -48,7 +48,8 @@ class CombineLatestProducer<Source, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = CombineLatestSink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 
@@ -173,7 +174,8 @@ final class ValueCombineLatestProducer: CombineLatestProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueCombineLatestSink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 

@@ -27,7 +27,8 @@ final class ValueConcatProducer: ConcatMapProducer<Observable<Value>, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueConcatSink(selector: selector, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 

@@ -35,7 +35,8 @@ class ConcatMapProducer<Source, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ConcatMapSink(selector: selector, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 
@@ -249,7 +250,8 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 

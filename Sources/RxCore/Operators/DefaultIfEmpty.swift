@@ -24,7 +24,8 @@ class DefaultIfEmptyProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = DefaultIfEmptySink(element: element, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -60,7 +61,8 @@ final class ValueDefaultIfEmptyProducer: DefaultIfEmptyProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueDefaultIfEmptySink(element: element, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -27,7 +27,8 @@ class DematerializeProducer<Source, Inner>: Producer<Inner> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = DematerializeSink(unpack: unpack, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -78,7 +79,8 @@ final class ValueDematerializeProducer: DematerializeProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueDematerializeSink(unpack: unpack, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -28,7 +28,8 @@ class DistinctUntilChangedProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = DistinctUntilChangedSink(comparer: comparer, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -95,7 +96,8 @@ final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Valu
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueDistinctUntilChangedSink(comparer: comparer, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -48,7 +48,8 @@ class DoProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = DoSink(parent: self, tap: makeTap(), observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -125,7 +126,8 @@ final class ValueDoProducer: DoProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueDoSink(parent: self, tap: makeTap(), observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

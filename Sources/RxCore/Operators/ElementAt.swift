@@ -25,7 +25,8 @@ class ElementAtProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ElementAtSink(index: index, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -61,7 +62,8 @@ final class ValueElementAtProducer: ElementAtProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueElementAtSink(index: index, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

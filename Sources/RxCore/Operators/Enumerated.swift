@@ -27,7 +27,8 @@ class EnumeratedProducer<Element, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = EnumeratedSink(pack: pack, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -84,7 +85,8 @@ final class ValueEnumeratedProducer: EnumeratedProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueEnumeratedSink(pack: pack, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

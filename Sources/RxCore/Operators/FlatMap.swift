@@ -70,7 +70,8 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
   {
     let sink = FlatMapSink(selector: selector, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent,
                                exclusive: exclusive)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 
@@ -411,7 +412,8 @@ open class ValueFlatMapProducer: Producer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = makeSink(observer, cancel: cancel)
-    return (sink, sink.run(fusing: source))
+    let subscription = sink.run(fusing: source)
+    return (consume sink, subscription)
   }
 
   open func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> FlatMapSink<Value, Value> {

@@ -45,7 +45,8 @@ class GroupByProducer<Key: Hashable, Element, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = GroupBySink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 
@@ -157,7 +158,8 @@ final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueGroupBySink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 

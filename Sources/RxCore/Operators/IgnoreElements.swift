@@ -15,7 +15,8 @@ class IgnoreElementsProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = IgnoreElementsSink<Element>(observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -31,7 +32,8 @@ final class ValueIgnoreElementsProducer: IgnoreElementsProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueIgnoreElementsSink(observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -16,7 +16,8 @@ class LastProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = LastSink<Element>(observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -47,7 +48,8 @@ final class ValueLastProducer: LastProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueLastSink(observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

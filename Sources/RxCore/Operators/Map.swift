@@ -18,7 +18,8 @@ final class MapProducer<Source, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

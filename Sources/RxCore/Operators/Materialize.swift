@@ -25,7 +25,8 @@ class MaterializeProducer<Element, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = MaterializeSink(pack: pack, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -64,7 +65,8 @@ final class ValueMaterializeProducer: MaterializeProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueMaterializeSink(pack: pack, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -38,7 +38,8 @@ final class ValueMergeProducer: Producer<Value> {
   {
     let sink = ValueMergeSink(selector: nil, observer: observer, cancel: cancel, maxConcurrent: maxConcurrent)
     let sources = self.sources
-    return (sink, sink.run(count: sources.count) { sources[$0] })
+    let subscription = sink.run(count: sources.count) { sources[$0] }
+    return (consume sink, subscription)
   }
 }
 

@@ -53,9 +53,11 @@ public class ObserveOn<Element>: Producer<Element> {
     let subscription = source.subscribe(sink)
     if let upstream = sink.upstream {  // the overflow policy `fail` disposes upstream from `on`
       upstream.setDisposable(subscription)
-      return (sink, BinaryDisposable(upstream, sink.scheduled))
+      let both = BinaryDisposable(upstream, sink.scheduled)
+      return (consume sink, both)
     }
-    return (sink, BinaryDisposable(subscription, sink.scheduled))
+    let both = BinaryDisposable(subscription, sink.scheduled)
+    return (consume sink, both)
   }
 }
 

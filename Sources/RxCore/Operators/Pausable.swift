@@ -79,7 +79,8 @@ public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = PausableSink(observer: observer, cancel: cancel, parent: self)
-    return (sink, sink.run(source, pauser))
+    let subscription = sink.run(source, pauser)
+    return (consume sink, subscription)
   }
 }
 
@@ -187,7 +188,8 @@ final class ValuePausableProducer: PausableProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValuePausableSink(observer: observer, cancel: cancel, parent: self)
-    return (sink, sink.run(source, pauser))
+    let subscription = sink.run(source, pauser)
+    return (consume sink, subscription)
   }
 }
 

@@ -34,7 +34,8 @@ class PrimitiveTraitProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = PrimitiveTraitSink<Element>(trait: trait, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -81,7 +82,8 @@ final class ValuePrimitiveTraitProducer: PrimitiveTraitProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValuePrimitiveTraitSink(trait: trait, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -28,7 +28,8 @@ class ReduceProducer<Source, Accumulate>: Producer<Accumulate> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ReduceSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -66,7 +67,8 @@ final class ValueReduceProducer: ReduceProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueReduceSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

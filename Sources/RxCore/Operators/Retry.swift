@@ -27,7 +27,8 @@ class RetryProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = RetrySink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 
@@ -85,7 +86,8 @@ final class ValueRetryProducer: RetryProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueRetrySink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 

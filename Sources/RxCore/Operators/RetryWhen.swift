@@ -21,7 +21,8 @@ public class RetryWhen<Element, Failure, Trigger>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = RetryWhenSink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 
@@ -150,7 +151,8 @@ final class ValueRetryWhenProducer: RetryWhen<Value, Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueRetryWhenSink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 

@@ -16,7 +16,8 @@ public class Sample<Element, SamplerElement>: Producer<Element> {
     let sink = SampleSink<Element>(observer: observer, cancel: cancel)
     let samplerSubscription = sampler.subscribe(SamplerObserver<Element, SamplerElement>(sink))
     sink.sourceSubscription.setDisposable(source.subscribe(sink))
-    return (sink, BinaryDisposable(sink.sourceSubscription, samplerSubscription))
+    let subscription = BinaryDisposable(sink.sourceSubscription, samplerSubscription)
+    return (consume sink, subscription)
   }
 }
 
@@ -106,7 +107,8 @@ final class ValueSample: Sample<Value, Value> {
     let sink = ValueSampleSink(observer: observer, cancel: cancel)
     let samplerSubscription = sampler.subscribe(ValueSamplerObserver(sink))
     sink.sourceSubscription.setDisposable(source.subscribe(sink))
-    return (sink, BinaryDisposable(sink.sourceSubscription, samplerSubscription))
+    let subscription = BinaryDisposable(sink.sourceSubscription, samplerSubscription)
+    return (consume sink, subscription)
   }
 }
 

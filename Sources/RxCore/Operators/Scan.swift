@@ -28,7 +28,8 @@ class ScanProducer<Source, Accumulate>: Producer<Accumulate> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -64,7 +65,8 @@ final class ValueScanProducer: ScanProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -17,7 +17,8 @@ class SingleProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = SingleSink<Element>(observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -51,7 +52,8 @@ final class ValueSingleProducer: SingleProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueSingleSink(observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

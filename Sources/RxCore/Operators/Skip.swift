@@ -24,7 +24,8 @@ class SkipProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = SkipSink(remaining: count, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -59,7 +60,8 @@ final class ValueSkipProducer: SkipProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueSkipSink(remaining: count, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

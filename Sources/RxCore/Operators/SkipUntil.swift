@@ -26,7 +26,8 @@ class SkipUntilProducer<Element, Other>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = SkipUntilSink<Element, Other>(observer: observer, cancel: cancel)
-    return (sink, sink.run(source, other))
+    let subscription = sink.run(source, other)
+    return (consume sink, subscription)
   }
 }
 
@@ -110,7 +111,8 @@ final class ValueSkipUntilProducer: SkipUntilProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueSkipUntilSink(observer: observer, cancel: cancel)
-    return (sink, sink.run(source, other))
+    let subscription = sink.run(source, other)
+    return (consume sink, subscription)
   }
 }
 

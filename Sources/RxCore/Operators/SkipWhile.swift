@@ -25,7 +25,8 @@ class SkipWhileProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = SkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -81,7 +82,8 @@ final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueSkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

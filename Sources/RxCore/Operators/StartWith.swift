@@ -37,7 +37,8 @@ class StartWithProducer<Element>: Producer<Element> {
       sink.forwardOn(.next(element))
     }
     if sink.wantsNoMoreEvents { return (sink, NopDisposable.shared) }
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -45,7 +45,8 @@ class SwitchProducer<Source, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = SwitchSink(selector: selector, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 
@@ -261,7 +262,8 @@ final class ValueSwitchProducer: SwitchProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueSwitchSink(selecting: selecting, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 

@@ -25,7 +25,8 @@ class SwitchIfEmptyProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = SwitchIfEmptySink(fallback: fallback, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 
@@ -66,7 +67,8 @@ final class ValueSwitchIfEmptyProducer: SwitchIfEmptyProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueSwitchIfEmptySink(fallback: fallback, observer: observer, cancel: cancel)
-    return (sink, sink.run(source))
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 

@@ -26,7 +26,8 @@ class TakeProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = TakeSink(remaining: count, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -60,7 +61,8 @@ final class ValueTakeProducer: TakeProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueTakeSink(remaining: count, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

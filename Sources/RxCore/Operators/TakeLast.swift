@@ -24,7 +24,8 @@ class TakeLastProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -61,7 +62,8 @@ final class ValueTakeLastProducer: TakeLastProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueTakeLastSink(count: count, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -25,7 +25,8 @@ class TakeUntilProducer<Element, Other>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = TakeUntilSink<Element, Other>(observer: observer, cancel: cancel)
-    return (sink, sink.run(source, other))
+    let subscription = sink.run(source, other)
+    return (consume sink, subscription)
   }
 }
 
@@ -96,7 +97,8 @@ final class ValueTakeUntilProducer: TakeUntilProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueTakeUntilSink(observer: observer, cancel: cancel)
-    return (sink, sink.run(source, other))
+    let subscription = sink.run(source, other)
+    return (consume sink, subscription)
   }
 }
 

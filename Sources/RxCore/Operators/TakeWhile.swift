@@ -56,7 +56,8 @@ class TakeWhileProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = TakeWhileSink(predicate: predicate, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -123,7 +124,8 @@ final class ValueTakeWhileProducer: TakeWhileProducer<Value> {
   {
     let sink = ValueTakeWhileSink(
       predicate: predicate, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -24,7 +24,8 @@ class ToArrayProducer<Element, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ToArraySink(pack: pack, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 
@@ -56,7 +57,8 @@ final class ValueToArrayProducer: ToArrayProducer<Value, Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueToArraySink(pack: pack, observer: observer, cancel: cancel)
-    return (sink, source.subscribe(sink))
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
   }
 }
 

@@ -131,7 +131,8 @@ class WindowObservable<Element>: Producer<Element> {
   {
     let reference = refCount.retain()
     let sink = WindowObserver(observer: observer, cancel: cancel)
-    return (sink, BinaryDisposable(reference, subject.subscribe(sink)))
+    let subscription = BinaryDisposable(reference, subject.subscribe(sink))
+    return (consume sink, subscription)
   }
 }
 
@@ -188,7 +189,8 @@ final class ValueWindowObservable: WindowObservable<Value> {
   {
     let reference = refCount.retain()
     let sink = ValueWindowObserver(observer: observer, cancel: cancel)
-    return (sink, BinaryDisposable(reference, subject.subscribe(sink)))
+    let subscription = BinaryDisposable(reference, subject.subscribe(sink))
+    return (consume sink, subscription)
   }
 }
 

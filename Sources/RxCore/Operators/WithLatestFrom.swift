@@ -45,7 +45,8 @@ class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = WithLatestFromSink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 
@@ -165,7 +166,8 @@ final class ValueWithLatestFromProducer: WithLatestFromProducer<Value, Value, Va
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueWithLatestFromSink(parent: self, observer: observer, cancel: cancel)
-    return (sink, sink.run())
+    let subscription = sink.run()
+    return (consume sink, subscription)
   }
 }
 
