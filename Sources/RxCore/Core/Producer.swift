@@ -7,16 +7,7 @@ open class Producer<Element>: Observable<Element> {
   /// Open and inlinable only so that a subclass that knows `Element` can override it with
   /// `super.subscribe` and get it specialized; not for changing what it does.
   @inlinable open override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    // The disposer moved into the existential `run` borrows, and reached unretained besides:
-    // converting a disposer kept aside would cost a retain and release of it per subscribe.
-    let made = SinkDisposer.make()
-    let disposer = Unmanaged.passUnretained(made)
-    let cancel: any Cancelable = consume made
-    let (sink, subscription) = run(observer, cancel: cancel)
-    disposer._withUnsafeGuaranteedRef {
-      $0.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
-    }
-    return cancel
+    SinkDisposer.subscribe { run(observer, cancel: $0) }
   }
 
   /// Builds the sink for one subscription and subscribes it upstream.

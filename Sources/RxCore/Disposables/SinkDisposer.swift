@@ -24,6 +24,24 @@ public final class SinkDisposer: Cancelable {
     return disposer
   }
 
+  /// A subscription under a disposer of this thread's (`make`): `run` makes the sink and
+  /// subscription with it as their `cancel`, and the disposer that holds them is returned.
+  /// The disposer is moved into the existential `run` borrows, and reached unretained
+  /// besides: converting a disposer kept aside costs a retain and release per subscribe.
+  @inlinable @inline(__always)
+  public static func subscribe(
+    _ run: (any Cancelable) -> (sink: any Disposable, subscription: any Disposable)
+  ) -> any Disposable {
+    let made = make()
+    let disposer = Unmanaged.passUnretained(made)
+    let cancel: any Cancelable = consume made
+    let (sink, subscription) = run(cancel)
+    disposer._withUnsafeGuaranteedRef {
+      $0.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
+    }
+    return cancel
+  }
+
   /// The caller lets go of `disposable`, which it has disposed: if that is a disposer that
   /// has torn down and nothing else holds it, it is emptied and kept as this thread's spare
   /// (the next `make` takes it) instead of being freed. (A subject's subscription is kept by

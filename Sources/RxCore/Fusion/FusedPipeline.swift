@@ -99,17 +99,7 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
   /// `subscribe`'s body, for a leaf in another module (see `FusedPipelineSink.handle`; so is
   /// `Producer.subscribe`'s, spelled out: `super.subscribe` would reach its generic body).
   @inlinable @inline(__always) public final func subscribeFused(_ observer: Observer<Value>) -> any Disposable {
-    guard rootObservable == nil else {
-      // As `Producer.subscribe`: the disposer moved into the existential `run` borrows.
-      let made = SinkDisposer.make()
-      let disposer = Unmanaged.passUnretained(made)
-      let cancel: any Cancelable = consume made
-      let (sink, subscription) = run(observer, cancel: cancel)
-      disposer._withUnsafeGuaranteedRef {
-        $0.setSinkAndSubscription(sink: consume sink, subscription: consume subscription)  // moved: no retain/release pair
-      }
-      return cancel
-    }
+    guard rootObservable == nil else { return SinkDisposer.subscribe { run(observer, cancel: $0) } }
     emitScalar(observer)
     return NopDisposable.shared
   }
