@@ -35,31 +35,6 @@ public func rx_do_with_hooks(
   return ObservableHandle.make(h.observable.do(hooks: DoHooks(c, context), nextHooks: CNextHooks(c, context)))
 }
 
-/// on_next and after_next called with the element in place (see `ValueNextHooks`).
-final class CNextHooks: ValueNextHooks {
-  typealias Hook = @convention(c) (UnsafeMutableRawPointer?, rx_value) -> Void
-  let onNextFn: Hook?
-  let afterNextFn: Hook?
-  let ctx: UnsafeMutableRawPointer?
-  /// Keeps ctx until the producer and every sink are gone, as the other hooks do.
-  let context: CContext
-
-  init(_ c: rx_do_hooks, _ context: CContext) {
-    onNextFn = c.on_next
-    afterNextFn = c.after_next
-    ctx = c.ctx
-    self.context = context
-  }
-
-  override func onNext(at element: UnsafePointer<RxValue>) {
-    if let f = onNextFn { f(ctx, RxValue.c(at: element)) }
-  }
-
-  override func afterNext(at element: UnsafePointer<RxValue>) {
-    if let f = afterNextFn { f(ctx, RxValue.c(at: element)) }
-  }
-}
-
 extension DoHooks where Element == RxValue {
   /// The C hooks as closures. Each holds `context`, and on_subscribe's is always there, so
   /// the producer and every sink keep ctx until they are gone.

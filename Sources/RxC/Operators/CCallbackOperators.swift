@@ -165,3 +165,28 @@ final class CDistinctSink: DistinctUntilChangedSink<RxValue> {
     return eq(fn.ctx, RxValue.c(at: a), RxValue.c(at: b))
   }
 }
+
+/// on_next and after_next called with the element in place (see `ValueNextHooks`).
+final class CNextHooks: ValueNextHooks {
+  typealias Hook = @convention(c) (UnsafeMutableRawPointer?, rx_value) -> Void
+  let onNextFn: Hook?
+  let afterNextFn: Hook?
+  let ctx: UnsafeMutableRawPointer?
+  /// Keeps ctx until the producer and every sink are gone, as the other hooks do.
+  let context: CContext
+
+  init(_ c: rx_do_hooks, _ context: CContext) {
+    onNextFn = c.on_next
+    afterNextFn = c.after_next
+    ctx = c.ctx
+    self.context = context
+  }
+
+  override func onNext(at element: UnsafePointer<RxValue>) {
+    if let f = onNextFn { f(ctx, RxValue.c(at: element)) }
+  }
+
+  override func afterNext(at element: UnsafePointer<RxValue>) {
+    if let f = afterNextFn { f(ctx, RxValue.c(at: element)) }
+  }
+}

@@ -22,12 +22,10 @@ struct SpareBox<Box: ValueBox> {
   /// The next result: the kept box `refill`ed if nothing else references it, else a box
   /// from `make`, kept in its place.
   @inline(__always) mutating func next(refill: (Box) -> Void, make: () -> Box) -> RxValue {
-    if isKnownUniquelyReferenced(&box), let box {
-      refill(box)
-      return .boxed(box)
+    if let kept = reusable() {
+      kept._withUnsafeGuaranteedRef(refill)
+      return .boxed(kept.takeUnretainedValue())
     }
-    let made = make()
-    box = made
-    return .boxed(made)
+    return .boxed(keep(make()).takeUnretainedValue())
   }
 }
