@@ -196,7 +196,7 @@ final class GroupByTests: XCTestCase {
   final class Text: ContentKey {
     let text: String
     init(_ text: String) { self.text = text }
-    func keyEquals(_ other: any ContentKey) -> Bool { (other as? Text)?.text == text }
+    func keyEquals(_ other: AnyObject) -> Bool { (other as? Text)?.text == text }
     func hashKey(into hasher: inout Hasher) { hasher.combine(text) }
   }
 

@@ -10,9 +10,12 @@ public func rx_group_by(
 ) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_group_by") else { return nil }
   guard let keyFn else { setLastError("rx_group_by: key_fn is NULL"); return nil }
-  let keyOf = CAdapt.map(keyFn, CContext(ctx, ctxFree), "rx_group_by")
-  return ObservableHandle.make(h.observable.groupBy(keySelector: { try GroupKeys.key(keyOf($0), "rx_group_by") },
-                                                    pack: GroupKeys.pack))
+  let context = CContext(ctx, ctxFree)
+  return ObservableHandle.make(h.observable.groupBy(keyAt: { p in
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let r = keyFn(context.ctx, RxValue.c(at: p), &err)
+    return try GroupKeys.key(CallbackResult.value(r, err, "rx_group_by"), "rx_group_by")
+  }, pack: GroupKeys.pack))
 }
 
 @c(rx_group_key)

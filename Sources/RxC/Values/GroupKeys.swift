@@ -6,7 +6,7 @@ import RxCore
 
 // The class compared, not cast (`as?` is a runtime cast per comparison).
 extension StringBox: ContentKey {
-  func keyEquals(_ other: any ContentKey) -> Bool {
+  func keyEquals(_ other: AnyObject) -> Bool {
     type(of: other) == StringBox.self && isEqual(to: unsafeDowncast(other, to: StringBox.self))
   }
 
@@ -16,7 +16,7 @@ extension StringBox: ContentKey {
 }
 
 extension BytesBox: ContentKey {
-  func keyEquals(_ other: any ContentKey) -> Bool {
+  func keyEquals(_ other: AnyObject) -> Bool {
     type(of: other) == BytesBox.self && isEqual(to: unsafeDowncast(other, to: BytesBox.self))
   }
 

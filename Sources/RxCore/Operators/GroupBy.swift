@@ -7,7 +7,7 @@ extension Observable {
     -> Observable<GroupedObservable<Key, Element>>
   {
     GroupByProducer(
-      source: self, keySelector: keySelector,
+      source: self, keyAt: { try keySelector($0.pointee) },
       makeGroup: { GroupedObservable(key: $0, subject: $1, refCount: $2) }, pack: { $0 })
   }
 }
@@ -18,8 +18,16 @@ extension Observable where Element == Value {
   public func groupBy(
     keySelector: @escaping (Value) throws -> ValueKey, pack: @escaping (GroupedObservable<ValueKey, Value>) -> Value
   ) -> Observable<Value> {
+    groupBy(keyAt: { try keySelector($0.pointee) }, pack: pack)
+  }
+
+  /// `groupBy` whose key selector reads the element where it is (no copy of a boxed
+  /// element per call: what the C layer's key function needs).
+  public func groupBy(
+    keyAt: @escaping (UnsafePointer<Value>) throws -> ValueKey, pack: @escaping (GroupedObservable<ValueKey, Value>) -> Value
+  ) -> Observable<Value> {
     ValueGroupByProducer(
-      source: self, keySelector: keySelector,
+      source: self, keyAt: keyAt,
       makeGroup: { ValueGroupedObservable(key: $0, subject: $1, refCount: $2) }, pack: pack)
   }
 }
@@ -27,16 +35,17 @@ extension Observable where Element == Value {
 class GroupByProducer<Key: Hashable, Element, Result>: Producer<Result> {
   typealias MakeGroup = (Key, PublishSubject<Element>, RefCountDisposable) -> GroupedObservable<Key, Element>
   let source: Observable<Element>
-  let keySelector: (Element) throws -> Key
+  /// The key of the element at the pointer (a selector over a value wraps itself).
+  let keyAt: (UnsafePointer<Element>) throws -> Key
   let makeGroup: MakeGroup
   let pack: (GroupedObservable<Key, Element>) -> Result
 
   init(
-    source: Observable<Element>, keySelector: @escaping (Element) throws -> Key, makeGroup: @escaping MakeGroup,
+    source: Observable<Element>, keyAt: @escaping (UnsafePointer<Element>) throws -> Key, makeGroup: @escaping MakeGroup,
     pack: @escaping (GroupedObservable<Key, Element>) -> Result
   ) {
     self.source = source
-    self.keySelector = keySelector
+    self.keyAt = keyAt
     self.makeGroup = makeGroup
     self.pack = pack
   }
@@ -61,7 +70,10 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   let refCount: RefCountDisposable
   /// The groups: the first few in `few`, searched with `==`, and all of them in `groups`
   /// once there are more (for the usual handful of keys, comparing beats hashing).
-  var few: ContiguousArray<(key: Key, group: PublishSubject<Element>)> = []
+  /// `few` is a fixed buffer of `fewMax` entries, `fewCount` of them set (not an array: reading
+  /// an array held by the sink retains its storage around every search).
+  let few = UnsafeMutablePointer<(key: Key, group: PublishSubject<Element>)>.allocate(capacity: GroupBySink.fewMax)
+  var fewCount = 0
   var groups: [Key: PublishSubject<Element>] = [:]
   var done = false
   @usableFromInline static var fewMax: Int { 8 }
@@ -91,12 +103,13 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   /// as `on`): into its key's group, a new one announced first.
   @inline(__always) final func next(at element: UnsafePointer<Element>) {
     let key: Key
-    do { key = try parent.keySelector(element.pointee) } catch {
+    // Called borrowed from the producer: loading the closure from it would retain its context.
+    do { key = try Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { try $0.keyAt(element) } } catch {
       end(error)
       return
     }
     if let group = group(for: key) {
-      group.emitNext(element.pointee)
+      group.emitNext(at: element)
       return
     }
     let group = PublishSubject<Element>()
@@ -107,24 +120,40 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
 
   @inline(__always) final func group(for key: Key) -> PublishSubject<Element>? {
     if !groups.isEmpty { return groups[key] }
-    return few.withUnsafeBufferPointer { entries in
-      for i in entries.indices where entries[i].key == key { return entries[i].group }
-      return nil
+    // Compared where they are: copying an entry out would retain both of its parts.
+    var i = 0
+    while i < fewCount {
+      if withUnsafePointer(to: &few[i].key, { $0.pointee == key }) { return few[i].group }
+      i += 1
     }
+    return nil
   }
 
   final func add(_ group: PublishSubject<Element>, for key: Key) {
-    if groups.isEmpty && few.count < Self.fewMax { return few.append((key, group)) }
+    if groups.isEmpty && fewCount < Self.fewMax {
+      (few + fewCount).initialize(to: (key, group))
+      fewCount += 1
+      return
+    }
     if groups.isEmpty {
-      groups.reserveCapacity(few.count * 2)
-      for entry in few { groups[entry.key] = entry.group }
-      few = []
+      groups.reserveCapacity(fewCount * 2)
+      let count = fewCount
+      fewCount = 0
+      for i in 0..<count { groups[few[i].key] = few[i].group }
+      few.deinitialize(count: count)
     }
     groups[key] = group
   }
 
   /// Every group (in `few` or in `groups`).
-  final var allGroups: [PublishSubject<Element>] { groups.isEmpty ? few.map(\.group) : Array(groups.values) }
+  final var allGroups: [PublishSubject<Element>] {
+    groups.isEmpty ? (0..<fewCount).map { few[$0].group } : Array(groups.values)
+  }
+
+  deinit {
+    few.deinitialize(count: fewCount)
+    few.deallocate()
+  }
 
   /// Downstream may be gone while groups still want the source: polling producers stop
   /// only when nobody does (as the source subscription would then be disposed).
