@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -85,6 +86,12 @@ int64_t rxtest_now_ns(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void rxtest_yield_for_us(int64_t us) {
+  int64_t until = rxtest_now_ns() + us * 1000;
+  do sched_yield();
+  while (rxtest_now_ns() < until);
 }
 
 void rxtest_sleep_ms(int ms) {

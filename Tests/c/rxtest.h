@@ -124,6 +124,10 @@ bool rxtest_str_equal(const char *a, const char *b);
 void rxtest_sleep_ms(int ms);
 /* CLOCK_MONOTONIC in nanoseconds. */
 int64_t rxtest_now_ns(void);
+/* Yields the CPU at least once and until us microseconds have passed: lets other threads
+   run for a while. (A fixed count of sched_yield calls is a moment on an idle machine but
+   a timeslice each on a loaded one: thousands of them outlast the test timeout.) */
+void rxtest_yield_for_us(int64_t us);
 /* The name of the running test. */
 const char *rxtest_name(void);
 /* True when the runner was started under valgrind (RXTEST_VALGRIND=1): scale loops down. */

@@ -84,7 +84,7 @@ static void race_rounds_against(rx_observable *source, emitter_thread *e) {
     until = rxtest_now_ns() + 10000000000LL;
     while (atomic_load(&o->disposed) == 0 && rxtest_now_ns() < until) sched_yield();
     long before = atomic_load(&o->nexts);
-    for (int k = 0; k < 50; k++) sched_yield();  /* the emitter keeps going meanwhile */
+    rxtest_yield_for_us(100); /* the emitter keeps going meanwhile */
     CHECK_EQ(atomic_load(&o->disposed), 1);
     CHECK_EQ(atomic_load(&o->late), 0);
     CHECK_EQ(atomic_load(&o->overlaps), 0);
@@ -148,7 +148,7 @@ RX_TEST(dispose_race_own_deliverer_disposes_while_another_thread_starts_emitting
     until = rxtest_now_ns() + 10000000000LL;
     while (atomic_load(&o->disposed) == 0 && rxtest_now_ns() < until) sched_yield();
     long before = atomic_load(&o->nexts);
-    for (int k = 0; k < 20; k++) sched_yield();
+    rxtest_yield_for_us(50);
     atomic_store(&e.stop, 1);
     pthread_join(t, NULL);
     CHECK_EQ(atomic_load(&o->disposed), 1);
