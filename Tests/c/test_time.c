@@ -791,3 +791,46 @@ RX_TEST(time_subscribe_on_and_observe_on_virtual) {
   rx_release(src);
   rx_release(s);
 }
+
+/* ---- a pending timer goes with its subscription ------------------------------------ */
+
+static void count_disposed(void *ctx) { (*(int *)ctx)++; }
+static void ignore_next(void *ctx, rx_value v) { (void)ctx, (void)v; }
+
+/* Each time operator, subscribed and given an element that arms its timer, then disposed
+   before the timer is due: the subscription's objects are gone at once, without the clock
+   moving (a timer left pending would hold the operator's sink until it fired). */
+RX_TEST(time_operators_drop_a_pending_timer_on_dispose) {
+  rx_scheduler *ts = rx_test_scheduler_new();
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *src = rx_subject_as_observable(s);
+  const int64_t live = rx_debug_live_objects();
+  for (int which = 0; which < 10; which++) {
+    rx_observable *op = NULL;
+    switch (which) {
+    case 0: op = rx_delay(src, 1000, ts); break;
+    case 1: op = rx_debounce(src, 1000, ts); break;
+    case 2: op = rx_throttle(src, 1000, true, ts); break;
+    case 3: op = rx_throttle(src, 1000, false, ts); break;
+    case 4: op = rx_timeout(src, 1000, ts); break;
+    case 5: op = rx_buffer(src, 1000, 10, ts); break;
+    case 6: op = rx_window(src, 1000, 10, ts); break;
+    case 7: op = rx_take_duration(src, 1000, ts); break;
+    case 8: op = rx_skip_duration(src, 1000, ts); break;
+    case 9: op = rx_delay_subscription(src, 1000, ts); break;
+    }
+    CHECK_MSG(op != NULL, "operator %d", which);
+    int disposed = 0;
+    rx_observer o = {ignore_next, NULL, NULL, count_disposed, &disposed};
+    rx_disposable *d = rx_subscribe(op, o);
+    CHECK_OK(rx_subject_on_next(s, RX_INT(1)));
+    CHECK_OK(rx_dispose(d));
+    CHECK_EQ(disposed, 1);
+    rx_release(op);
+    CHECK_MSG(rx_debug_live_objects() == live, "operator %d left %lld objects behind", which,
+              (long long)(rx_debug_live_objects() - live));
+  }
+  rx_release(src);
+  rx_release(s);
+  rx_release(ts);
+}

@@ -14,7 +14,7 @@ class TimedSink<Parameters, Element, Output, Input: TimerInput>: Sink<Element, O
   /// The operator's parameters: a struct copied from the producer (a field of the sink is
   /// read without the retain and release a field of the producer costs), or the producer.
   let parameters: Parameters
-  /// The pending timer; the subscription `run` returns disposes it too.
+  /// The pending timer; disposing the sink disposes it too.
   let timer = SerialDisposable()
   private let drain = Drain<Input>()
 
@@ -23,10 +23,17 @@ class TimedSink<Parameters, Element, Output, Input: TimerInput>: Sink<Element, O
     super.init(observer: observer, cancel: cancel)
   }
 
-  /// Subscribes to `source`: the result of the producer's `run`.
+  /// Subscribes to `source`: the result of the producer's `run`. (The timer goes with the
+  /// sink's dispose, not in a disposable of its own beside the subscription: one allocation
+  /// fewer per subscribe.)
   final func run(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
     let subscription = source.subscribe(self)
-    return (self, BinaryDisposable(subscription, timer))
+    return (self, subscription)
+  }
+
+  override func dispose() {
+    super.dispose()
+    timer.dispose()
   }
 
   /// Hands `input` to `handle` once the drain gets to it, unless the sink is disposed by then.
