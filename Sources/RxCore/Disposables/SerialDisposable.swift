@@ -27,7 +27,8 @@ public final class SerialDisposable: Cancelable {
     set { set(newValue) }
   }
 
-  public func set(_ new: (any Disposable)?) {
+  /// (`new` consumed: the slot takes the caller's reference, no retain of its own.)
+  public func set(_ new: consuming (any Disposable)?) {
     lock.lock()
     if disposed {
       lock.unlock()
@@ -35,7 +36,7 @@ public final class SerialDisposable: Cancelable {
       return
     }
     let old = current.take()
-    current = new
+    current = consume new
     generation &+= 1
     lock.unlock()
     guard let old = consume old else { return }

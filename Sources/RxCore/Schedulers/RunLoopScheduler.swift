@@ -228,8 +228,8 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
 
   /// Moves due delayed items to the ready queue (under the lock).
   private func promoteDue(_ s: inout State, now: Int64) -> PipeOp {
-    while let top = s.delayed.first, top.due <= now {
-      _ = s.delayed.popFirst()
+    while let due = s.delayed.firstDue, due <= now {
+      let top = s.delayed.popFirst().unsafelyUnwrapped
       if top.item.isDisposed { continue }
       top.item.ready = true
       s.ready.append(top.item)
@@ -364,7 +364,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
         lastDrain(deadline)
         break
       }
-      let (next, closed) = state.withLock { ($0.delayed.first?.due, $0.closed) }
+      let (next, closed) = state.withLock { ($0.delayed.firstDue, $0.closed) }
       if closed { break }
       if let next { waitUntil = Swift.min(waitUntil, next) }
       wait(until: waitUntil, now: now, watchStop: honoringStop)

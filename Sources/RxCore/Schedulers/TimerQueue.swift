@@ -9,6 +9,9 @@ public struct TimerQueue<Item> {
   public var isEmpty: Bool { heap.isEmpty }
   public var count: Int { heap.count }
   public var first: (due: Int64, item: Item)? { heap.first.map { ($0.due, $0.item) } }
+  /// The first item's due time: what a runner asks before it pops (reading `first` copies
+  /// the item, a retain and release of a class item).
+  public var firstDue: Int64? { heap.isEmpty ? nil : heap[0].due }
 
   public mutating func insert(_ item: Item, due: Int64) {
     heap.append((due, nextSeq, item))

@@ -36,15 +36,15 @@ final class TimerThread: @unchecked Sendable {
     monitor.lock()
     while true {
       let now = MonotonicClock.now()
-      if let top = items.first, top.due <= now {
-        _ = items.popFirst()
+      if let due = items.firstDue, due <= now {
+        let top = items.popFirst().unsafelyUnwrapped
         monitor.unlock()
         top.item()
         monitor.lock()
         continue
       }
-      if let top = items.first {
-        monitor.wait(until: top.due)
+      if let due = items.firstDue {
+        monitor.wait(until: due)
       } else if !monitor.wait(until: now + Self.idleNanoseconds) && items.isEmpty {
         break
       }

@@ -59,14 +59,14 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
     }
     running = true
     while true {
-      guard let top = items.first, limit.map({ top.due <= $0 }) ?? true else {
+      guard let due = items.firstDue, limit.map({ due <= $0 }) ?? true else {
         if let limit { clock.store(limit, ordering: .releasing) }
         running = false
         lock.unlock()
         return .ok
       }
-      _ = items.popFirst()
-      if top.due > clock.load(ordering: .relaxed) { clock.store(top.due, ordering: .releasing) }
+      let top = items.popFirst().unsafelyUnwrapped
+      if due > clock.load(ordering: .relaxed) { clock.store(due, ordering: .releasing) }
       lock.unlock()
       top.item.run()
       lock.lock()
