@@ -47,8 +47,9 @@ class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element
       enqueue(event, time)
     case .tick:
       let now = parameters.scheduler.now
-      while let head = queue.first, head.time + dueTime <= now {
-        _ = queue.popFirst()
+      // The due time read in place, the head popped (moved out) only once it is due.
+      while !queue.isEmpty, queue[0].time + dueTime <= now {
+        let head = queue.popFirst().unsafelyUnwrapped
         if head.event.isStopEvent {
           forwardTerminal(head.event)
           return
@@ -56,8 +57,8 @@ class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element
         forwardOn(head.event)
         if isDisposed { return }
       }
-      if let head = queue.first {
-        schedule(after: head.time + dueTime - now, on: parameters.scheduler)
+      if !queue.isEmpty {
+        schedule(after: queue[0].time + dueTime - now, on: parameters.scheduler)
       } else {
         timerActive = false
       }
