@@ -99,4 +99,51 @@ final class ThreadSpareTests: XCTestCase {
     for i in 0..<10 { _ = Observable<Value>.just(.int(Int64(i))).map { .int(Self.int($0) + 1) }.subscribe(r4) }
     XCTAssertEqual(r4.elements.map(Self.int), (1...10).map { Int64($0) })
   }
+
+  /// A scheduled action that ran is reused by the next one made on the thread, its closure
+  /// (and what that captured) gone by then; one somebody still holds is never reused, nor
+  /// one that was disposed while still queued.
+  func testScheduledActionsAreRecycledOnlyWhenDoneAndUnheld() throws {
+    #if RXC_TSAN
+      throw XCTSkip("no spares under ThreadSanitizer")
+    #else
+      let scheduler = VirtualTimeScheduler()
+      weak var captured: Probe?
+      var ran = 0
+      var first: ObjectIdentifier?
+      do {
+        let probe = Probe()
+        captured = probe
+        let d = scheduler.scheduleAfter(10) { withExtendedLifetime(probe) { ran += 1 } }
+        first = ObjectIdentifier(d as AnyObject)
+        _ = d  // dropped here: the scheduler holds the action until it runs
+      }
+      XCTAssertNotNil(captured, "a queued action keeps its closure")
+      XCTAssertEqual(scheduler.advance(by: 10), .ok)
+      XCTAssertEqual(ran, 1)
+      XCTAssertNil(captured, "a run action lets go of its closure at once")
+      // The run loop let go of it last: it is the spare the next action takes.
+      let second = scheduler.scheduleAfter(10) { ran += 10 }
+      XCTAssertEqual(ObjectIdentifier(second as AnyObject), first)
+      XCTAssertFalse((second as! ScheduledAction).isDisposed, "a reused action starts afresh")
+      XCTAssertEqual(scheduler.advance(by: 10), .ok)
+      XCTAssertEqual(ran, 11)
+
+      // Held by somebody after it ran: not reused, and still done.
+      let held = second as! ScheduledAction
+      let third = scheduler.scheduleAfter(10) { ran += 100 }
+      XCTAssertNotEqual(ObjectIdentifier(third as AnyObject), ObjectIdentifier(held))
+      XCTAssertTrue(held.isDisposed)
+      // Disposed while queued: the queue still holds it, so a serial slot's replacement
+      // does not reuse it, and it never runs.
+      let slot = SerialDisposable()
+      slot.set(third)
+      slot.set(scheduler.scheduleAfter(20) { ran += 1000 })
+      let fourth = scheduler.scheduleAfter(30) { ran += 10000 }
+      XCTAssertNotEqual(ObjectIdentifier(fourth as AnyObject), ObjectIdentifier(third as AnyObject))
+      XCTAssertEqual(scheduler.advance(by: 30), .ok)
+      XCTAssertEqual(ran, 11011)
+      slot.dispose()
+    #endif
+  }
 }

@@ -44,9 +44,9 @@ int rxc_thread_is_initial(void);
    the first. */
 long rxc_thread_tid(void);
 /* spare_objects.c: this thread's spare object of each kind (a torn-down SinkDisposer, a
- * SubjectSubscription that left its subject, a ValueJust that was run), kept for the next one made on
- * this thread. */
-enum { RXC_SPARE_DISPOSER = 0, RXC_SPARE_SUBSCRIPTION = 1, RXC_SPARE_JUST = 2, RXC_SPARE_KINDS = 3 };
+ * SubjectSubscription that left its subject, a ValueJust that was run, a ScheduledAction that
+ * ran or was disposed), kept for the next one made on this thread. */
+enum { RXC_SPARE_DISPOSER = 0, RXC_SPARE_SUBSCRIPTION = 1, RXC_SPARE_JUST = 2, RXC_SPARE_ACTION = 3, RXC_SPARE_KINDS = 4 };
 typedef struct rxc_core_spare_slots {
   void *object[RXC_SPARE_KINDS];
   unsigned hooked; /* bit k: the thread-exit hook is set, and kind k's release function */

@@ -124,7 +124,7 @@ extension CObserver {
     case .none: break
     case .disposable(let d):
       d.dispose()
-      SinkDisposer.recycle(d)
+      Disposables.recycle(d)
     case .subject(let s):
       let outer = rxc_member_call()
       rxc_set_member_call(call(Self.detaching))

@@ -19,7 +19,7 @@ public final class BinaryDisposable: Cancelable {
     guard let a = first.take(), let b = second.take() else { return }
     a.dispose()
     b.dispose()
-    SinkDisposer.recycle(consume a)
-    SinkDisposer.recycle(consume b)
+    Disposables.recycle(consume a)
+    Disposables.recycle(consume b)
   }
 }

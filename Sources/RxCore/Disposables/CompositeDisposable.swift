@@ -52,7 +52,7 @@ public final class CompositeDisposable: Cancelable {
     }
     if let removed = consume removed {  // (`?.dispose()` retains around the call)
       removed.dispose()
-      SinkDisposer.recycle(consume removed)
+      Disposables.recycle(consume removed)
     }
   }
 

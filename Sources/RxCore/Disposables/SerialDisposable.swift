@@ -41,7 +41,7 @@ public final class SerialDisposable: Cancelable {
     lock.unlock()
     guard let old = consume old else { return }
     old.dispose()
-    SinkDisposer.recycle(consume old)
+    Disposables.recycle(consume old)
   }
 
   /// Disposes the current one and leaves the slot empty; the ticket `fill` needs.
@@ -54,7 +54,7 @@ public final class SerialDisposable: Cancelable {
     lock.unlock()
     if let old = consume old {
       old.dispose()
-      SinkDisposer.recycle(consume old)
+      Disposables.recycle(consume old)
     }
     return ticket
   }
@@ -84,6 +84,6 @@ public final class SerialDisposable: Cancelable {
     lock.unlock()
     guard let old = consume old else { return }  // (not `old?.dispose()`: that retains and releases it around the call)
     old.dispose()
-    SinkDisposer.recycle(consume old)
+    Disposables.recycle(consume old)
   }
 }

@@ -47,6 +47,6 @@ public final class SingleAssignmentDisposable: Cancelable {
     lock.unlock()
     guard let d = consume d else { return }  // (not `d?.dispose()`: that retains and releases it around the call)
     d.dispose()
-    SinkDisposer.recycle(consume d)
+    Disposables.recycle(consume d)
   }
 }

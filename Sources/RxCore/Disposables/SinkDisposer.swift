@@ -16,7 +16,7 @@ public final class SinkDisposer: Cancelable {
 
   public init() {}
 
-  /// A disposer for a new subscription: this thread's spare (see `recycle`), or a new one.
+  /// A disposer for a new subscription: this thread's spare (see `Disposables.recycle`), or a new one.
   public static func make() -> SinkDisposer {
     if let spare = ThreadSpare.take(Int(RXC_SPARE_DISPOSER), as: SinkDisposer.self) { return spare }
     let disposer = SinkDisposer()
@@ -42,28 +42,10 @@ public final class SinkDisposer: Cancelable {
     return cancel
   }
 
-  /// The caller lets go of `disposable`, which it has disposed: if that is a disposer that
-  /// has torn down and nothing else holds it, it is emptied and kept as this thread's spare
-  /// (the next `make` takes it) instead of being freed. (A subject's subscription is kept by
-  /// its subject when it leaves the list: `SubjectSubscription.park`.) Never under ThreadSanitizer (`RXC_TSAN`), which cannot see the
-  /// Swift runtime's reference counts and would take the hand-over for a race.
-  @inline(__always)
-  public static func recycle(_ disposable: consuming any Disposable) {
-    #if !RXC_TSAN
-      // Moved, never copied: a copy would make the object look shared.
-      if ThreadSpare.isKind(Int(RXC_SPARE_DISPOSER), disposable) {
-        keepAsSpare(Self.move(consume disposable, to: SinkDisposer.self))
-      }
-    #endif
-  }
-
-  /// `object`'s reference, moved into a `T` (`unsafeDowncast` would copy it).
-  @inline(__always)
-  private static func move<T: AnyObject>(_ object: consuming any Disposable, to _: T.Type) -> T {
-    Unmanaged<T>.fromOpaque(Unmanaged<AnyObject>.passRetained(consume object).toOpaque()).takeRetainedValue()
-  }
-
-  private static func keepAsSpare(_ disposer: consuming SinkDisposer) {
+  /// A disposer that has torn down and that nothing else holds: emptied and kept as this
+  /// thread's spare (the next `make` takes it) instead of being freed (see
+  /// `Disposables.recycle`).
+  static func keepAsSpare(_ disposer: consuming SinkDisposer) {
     guard ThreadSpare.isSolelyOwned(disposer) else { return }
     guard disposer.state.load(ordering: .relaxed) == disposedBit | setBit else { return }  // torn down: both slots empty
     disposer.state.store(0, ordering: .relaxed)
@@ -96,6 +78,6 @@ public final class SinkDisposer: Cancelable {
     guard let sink = self.sink.take(), let subscription = self.subscription.take() else { return }
     sink.dispose()
     subscription.dispose()
-    Self.recycle(consume subscription)  // an upstream operator's disposer, say
+    Disposables.recycle(consume subscription)  // an upstream operator's disposer, say
   }
 }

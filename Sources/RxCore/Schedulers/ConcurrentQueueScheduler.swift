@@ -10,14 +10,14 @@ public final class ConcurrentQueueScheduler: Scheduler, @unchecked Sendable {
   }
 
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
-    let item = ScheduledAction(action)
+    let item = ScheduledAction.make(action)
     queue.async { item.run() }
     return item
   }
 
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
-    let item = ScheduledAction(action)
+    let item = ScheduledAction.make(action)
     queue.asyncAfter(delay) { item.run() }
     return item
   }

@@ -79,7 +79,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
   private func runOrQueue(after delay: Int64, _ action: () -> Void, queued: () -> () -> Void) -> ScheduledAction? {
     Self.threadQueue._withUnsafeGuaranteedRef { q in
       if q.active {
-        let item = ScheduledAction(queued())
+        let item = ScheduledAction.make(queued())
         q.items.insert(item, due: MonotonicClock.deadline(after: delay, from: now))
         return item
       }
@@ -88,9 +88,11 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
       if delay > 0 { MonotonicClock.sleep(until: MonotonicClock.deadline(after: delay, from: now)) }
       action()
       while !q.items.isEmpty, let (due, item) = q.items.popFirst() {
-        if item.isDisposed { continue }
-        MonotonicClock.sleep(until: due)
-        item.run()
+        if !item.isDisposed {
+          MonotonicClock.sleep(until: due)
+          item.run()
+        }
+        ScheduledAction.recycle(consume item)
       }
       return nil
     }

@@ -19,14 +19,14 @@ public final class OperationQueueScheduler: Scheduler, @unchecked Sendable {
   public override var isSerial: Bool { maxConcurrent == 1 }
 
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
-    let item = ScheduledAction(action)
+    let item = ScheduledAction.make(action)
     submit(item)
     return item
   }
 
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
-    let item = ScheduledAction(action)
+    let item = ScheduledAction.make(action)
     queue.asyncAfter(delay) { [self] in
       if !item.isDisposed { submit(item) }
     }

@@ -1,3 +1,4 @@
+import CRxcCore
 import Synchronization
 
 /// One piece of scheduled work: runs at most once, never after it was disposed. Whoever wins
@@ -11,6 +12,38 @@ open class ScheduledAction: Cancelable, @unchecked Sendable {
   @usableFromInline var action: (() -> Void)?
 
   public init(_ action: @escaping () -> Void) { self.action = action }
+
+  /// An action for `action`: this thread's spare (one that ran or was disposed and that its
+  /// last holder let go of through `recycle`), or a new one. For a scheduler that makes one
+  /// per timer: a time operator re-arming its timer per event then allocates nothing.
+  public static func make(_ action: @escaping () -> Void) -> ScheduledAction {
+    guard let spare = ThreadSpare.take(Int(RXC_SPARE_ACTION), as: ScheduledAction.self) else {
+      let made = ScheduledAction(action)
+      ThreadSpare.noteClass(Int(RXC_SPARE_ACTION), made)
+      return made
+    }
+    spare.state.store(0, ordering: .relaxed)
+    spare.action = action
+    return spare
+  }
+
+  /// A scheduler lets go of `action` after running it (or finding it disposed): kept as this
+  /// thread's spare if nothing else holds it (see `Disposables.recycle`).
+  public static func recycle(_ action: consuming ScheduledAction) {
+    #if !RXC_TSAN
+      if ThreadSpare.isKind(Int(RXC_SPARE_ACTION), action) { keepAsSpare(consume action) }
+    #endif
+  }
+
+  /// Kept only when done (ran or disposed, so its closure is gone) and solely owned; a
+  /// subclass never (its kind is the exact class).
+  static func keepAsSpare(_ action: consuming ScheduledAction) {
+    guard ThreadSpare.isSolelyOwned(action), action.state.load(ordering: .relaxed) == doneBit else { return }
+    let p = Unmanaged.passRetained(consume action).toOpaque()
+    if !ThreadSpare.keep(p, Int(RXC_SPARE_ACTION), release: { Unmanaged<ScheduledAction>.fromOpaque($0!).release() }) {
+      Unmanaged<ScheduledAction>.fromOpaque(p).release()
+    }
+  }
 
   /// Disposed, or already ran.
   public final var isDisposed: Bool { state.load(ordering: .acquiring) & Self.doneBit != 0 }

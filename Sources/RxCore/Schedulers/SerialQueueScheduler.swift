@@ -11,7 +11,7 @@ public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
   public override var isSerial: Bool { true }
 
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
-    let item = ScheduledAction(action)
+    let item = ScheduledAction.make(action)
     queue.async { item.run() }
     return item
   }
@@ -35,7 +35,7 @@ public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
 
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
-    let item = ScheduledAction(action)
+    let item = ScheduledAction.make(action)
     queue.asyncAfter(delay) { item.run() }
     return item
   }

@@ -25,7 +25,7 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
   public override var isSerial: Bool { true }
 
   public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
-    let item = ScheduledAction(action)
+    let item = ScheduledAction.make(action)
     lock.lock()
     items.insert(item, due: MonotonicClock.deadline(after: delay, from: clock.load(ordering: .relaxed)))
     if items.count >= sweepAt {
@@ -65,10 +65,11 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
         lock.unlock()
         return .ok
       }
-      let top = items.popFirst().unsafelyUnwrapped
+      let item = items.popFirst().unsafelyUnwrapped.item
       if due > clock.load(ordering: .relaxed) { clock.store(due, ordering: .releasing) }
       lock.unlock()
-      top.item.run()
+      item.run()
+      ScheduledAction.recycle(consume item)
       lock.lock()
     }
   }
