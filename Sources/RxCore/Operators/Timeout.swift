@@ -2,7 +2,8 @@
 /// subscription, or the next one within `dueTime` of its predecessor (RxSwift's timeout);
 /// with a fallback, switches to it instead: the source is disposed, then the fallback is
 /// subscribed and mirrored (RxSwift's timeout(_:other:scheduler:)).
-/// Ticks carry the number of values seen when they were armed; a later value makes them stale.
+/// One timer at a time, re-armed lazily: a value only moves the deadline (no timer scheduled
+/// and cancelled per value); a tick before the deadline arms the timer for the rest of it.
 public class Timeout<Element>: Producer<Element> {
   let source: Observable<Element>
   let parameters: TimeoutParameters<Element>
@@ -25,8 +26,9 @@ struct TimeoutParameters<Element> {
   let fallback: Observable<Element>?
 }
 
-class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Element, TimedInput<Element, UInt64>> {
-  private var id: UInt64 = 0
+class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Element, TimedInput<Element, Void>> {
+  /// When the window of the last value (or of the subscription) ends. Drain-owned.
+  private var deadline: Int64 = 0
   private var switched = false
   /// With a fallback: the source's subscription, then the fallback's (nil without one, so a
   /// plain timeout allocates nothing more).
@@ -39,15 +41,16 @@ class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Eleme
 
   /// Arms the first timer, then subscribes.
   final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    deadline = windowEnd()
     guard let current else {
-      schedule(0, after: parameters.timing.dueTime, on: parameters.timing.scheduler)
+      schedule(after: parameters.timing.dueTime, on: parameters.timing.scheduler)
       return run(source)
     }
     // The timer may fire before the source's subscription is returned: then the switch has
     // replaced `first`, and the subscription is disposed as soon as it is set.
     let first = SingleAssignmentDisposable()
     current.set(first)
-    schedule(0, after: parameters.timing.dueTime, on: parameters.timing.scheduler)
+    schedule(after: parameters.timing.dueTime, on: parameters.timing.scheduler)
     first.trySet(run(source).subscription)
     return (self, current)
   }
@@ -59,23 +62,27 @@ class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Eleme
     submitNext(.event(.next(element.pointee)), inline: { if !switched { next(at: element) } })
   }
 
-  /// An element (drain-owned, not switched): forwarded, and the timer armed anew.
+  /// An element (drain-owned, not switched): forwarded, and the deadline moved past it.
   private func next(at element: UnsafePointer<Element>) {
-    id &+= 1
     forwardNext(at: element)
-    schedule(id, after: parameters.timing.dueTime, on: parameters.timing.scheduler)
+    deadline = windowEnd()
   }
 
-  override func handle(_ input: TimedInput<Element, UInt64>) {
+  /// `dueTime` from now on the scheduler's clock.
+  private func windowEnd() -> Int64 {
+    MonotonicClock.deadline(after: parameters.timing.dueTime, from: parameters.timing.scheduler.now)
+  }
+
+  override func handle(_ input: TimedInput<Element, Void>) {
     if switched { return }
     switch input {
     case .event(.next(let element)):
       _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .event(let stop):
-      id &+= 1
       forwardTerminal(stop)
-    case .tick(let tick):
-      if tick != id { return }
+    case .tick:
+      let now = parameters.timing.scheduler.now
+      if now < deadline { return schedule(after: deadline - now, on: parameters.timing.scheduler) }
       guard let current, let fallback = parameters.fallback else {
         forwardTerminal(.error(RxError.timeout))
         return
@@ -126,6 +133,6 @@ final class ValueTimeoutSink: TimeoutSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
+  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
   override func makeFallbackObserver() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }
