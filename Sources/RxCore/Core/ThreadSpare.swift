@@ -67,6 +67,15 @@ import Synchronization
     return hookAndKeep(object, k, release)
   }
 
+  /// Keeps `object` (moved here) as the spare of `kind`, or releases it if that slot is taken.
+  @inlinable @inline(__always)
+  static func keepOrRelease<T: AnyObject>(_ object: consuming T, _ kind: Int) {
+    let p = Unmanaged.passRetained(consume object).toOpaque()
+    if !keep(p, kind, release: { Unmanaged<AnyObject>.fromOpaque($0!).release() }) {
+      Unmanaged<T>.fromOpaque(p).release()
+    }
+  }
+
   /// `keep`'s first time on a thread: sets the thread's exit hook for `kind`, then keeps.
   @usableFromInline @inline(never)
   static func hookAndKeep(_ object: UnsafeMutableRawPointer, _ kind: Int32,

@@ -49,10 +49,7 @@ public final class SinkDisposer: Cancelable {
     guard ThreadSpare.isSolelyOwned(disposer) else { return }
     guard disposer.state.load(ordering: .relaxed) == disposedBit | setBit else { return }  // torn down: both slots empty
     disposer.state.store(0, ordering: .relaxed)
-    let p = Unmanaged.passRetained(consume disposer).toOpaque()
-    if !ThreadSpare.keep(p, Int(RXC_SPARE_DISPOSER), release: { Unmanaged<SinkDisposer>.fromOpaque($0!).release() }) {
-      Unmanaged<SinkDisposer>.fromOpaque(p).release()
-    }
+    ThreadSpare.keepOrRelease(consume disposer, Int(RXC_SPARE_DISPOSER))
   }
 
   public var isDisposed: Bool { state.load(ordering: .acquiring) & Self.disposedBit != 0 }

@@ -65,10 +65,7 @@ public final class ValueJust: Just<Value> {
   static func keepAsSpare(_ just: consuming ValueJust) {
     guard ThreadSpare.isSolelyOwned(just) else { return }
     if case .boxed = just.element { just.element = .none }
-    let p = Unmanaged.passRetained(consume just).toOpaque()
-    if !ThreadSpare.keep(p, Int(RXC_SPARE_JUST), release: { Unmanaged<ValueJust>.fromOpaque($0!).release() }) {
-      Unmanaged<ValueJust>.fromOpaque(p).release()
-    }
+    ThreadSpare.keepOrRelease(consume just, Int(RXC_SPARE_JUST))
   }
 }
 

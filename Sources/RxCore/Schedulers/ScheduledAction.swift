@@ -39,10 +39,7 @@ open class ScheduledAction: Cancelable, @unchecked Sendable {
   /// subclass never (its kind is the exact class).
   static func keepAsSpare(_ action: consuming ScheduledAction) {
     guard ThreadSpare.isSolelyOwned(action), action.state.load(ordering: .relaxed) == doneBit else { return }
-    let p = Unmanaged.passRetained(consume action).toOpaque()
-    if !ThreadSpare.keep(p, Int(RXC_SPARE_ACTION), release: { Unmanaged<ScheduledAction>.fromOpaque($0!).release() }) {
-      Unmanaged<ScheduledAction>.fromOpaque(p).release()
-    }
+    ThreadSpare.keepOrRelease(consume action, Int(RXC_SPARE_ACTION))
   }
 
   /// Disposed, or already ran.
