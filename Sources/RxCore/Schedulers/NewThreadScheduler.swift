@@ -89,13 +89,16 @@ final class ThreadLoop: @unchecked Sendable {
   private func next() -> Item? {
     monitor.lock()
     defer { monitor.unlock() }
-    while let due = items.firstDue {
-      if items.heap[0].item.isDisposed {
+    while let top = items.first {
+      if top.item.isDisposed {
         _ = items.popFirst()
         continue
       }
-      if due <= MonotonicClock.now() { return items.popFirst().unsafelyUnwrapped.item }
-      monitor.wait(until: due)
+      if top.due <= MonotonicClock.now() {
+        _ = items.popFirst()
+        return top.item
+      }
+      monitor.wait(until: top.due)
     }
     return nil
   }
