@@ -207,6 +207,70 @@ final class SubjectTestsConcurrency: SubjectTestCase {
     XCTAssertFalse(s.hasObservers)
   }
 
+  /// What the loser of two racing disposes does once past the disposed check (a load and a
+  /// store, not an exchange): detach again, inline or queued behind an event being
+  /// delivered. The second removal must find the slot gone and touch no other observer.
+  func testASecondDetachOfADisposedSubscriptionIsHarmless() {
+    let s = PublishSubject<Int>()
+    let first = EventLog(), last = EventLog()
+    let d1 = s.subscribe(first)
+    let c = EventLog()
+    let d = s.subscribe(c) as! SubjectSubscription
+    let d2 = s.subscribe(last)
+    d.dispose()
+    d.disposedFlag.store(false, ordering: .relaxed)
+    d.dispose()  // inline: the drain is idle
+    s.on(.next(1))
+    first.onEvent = { e in
+      guard case .next(2) = e else { return }
+      d.disposedFlag.store(false, ordering: .relaxed)
+      d.dispose()  // queued: this thread is delivering
+    }
+    s.on(.next(2))
+    s.on(.next(3))
+    XCTAssertEqual(first.records, [.next(1), .next(2), .next(3)])
+    XCTAssertEqual(last.records, [.next(1), .next(2), .next(3)])
+    XCTAssertEqual(c.records, [])
+    d1.dispose()
+    d2.dispose()
+    XCTAssertFalse(s.hasObservers)
+  }
+
+  /// Two threads dispose one subscription at the same moment (a third emits, so that the
+  /// removals are sometimes queued behind it): both may get past the disposed check, and the
+  /// subscription must still leave the list once, its observer hear nothing after, and the
+  /// other observer keep hearing everything.
+  func testTwoThreadsDisposingOneSubscriptionRemoveItOnce() {
+    let s = PublishSubject<Int>()
+    let steady = Checker()
+    let ds = s.subscribe(steady)
+    var emitted = 0
+    for round in 0..<200 {
+      let c = Checker()
+      let d = s.subscribe(c)
+      let ready = Atomic<Int>(0)
+      runThreads(3) { t in
+        ready.add(1, ordering: .acquiringAndReleasing)
+        while ready.load(ordering: .acquiring) < 3 {}
+        if t == 2 {
+          for i in 0..<3 { s.on(.next(round * 10 + i)) }
+        } else {
+          d.dispose()
+        }
+      }
+      emitted += 3
+      let heard = c.values.count
+      s.on(.next(-1))
+      emitted += 1
+      XCTAssertEqual(c.values.count, heard, "a disposed subscription heard an event")
+      XCTAssertEqual(c.overlaps.load(ordering: .relaxed), 0)
+    }
+    XCTAssertEqual(steady.values.count, emitted)
+    XCTAssertEqual(steady.overlaps.load(ordering: .relaxed), 0)
+    ds.dispose()
+    XCTAssertFalse(s.hasObservers)
+  }
+
   func testConcurrentEmitAndDispose() {
     for _ in 0..<20 {
       let s = BehaviorSubject(value: 0)

@@ -27,7 +27,7 @@ final class CustomScheduler: Scheduler, @unchecked Sendable {
     submit(delay: nil, action)
   }
 
-  override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+  override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return submit(delay: nil, action) }
     if vtable.schedule_after != nil { return submit(delay: delay, action) }
     // No schedule_after: wait on the library's timer, then hand the action to schedule.

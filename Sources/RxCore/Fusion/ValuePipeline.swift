@@ -3,14 +3,16 @@ extension Observable where Element == Value {
   /// Consuming: a `just` root is taken in as its element, and the just recycled when this
   /// was its last reference (`ValueJust.recycle`).
   public __consuming func map(_ transform: @escaping (Value) throws -> Value) -> Observable<Value> {
-    let pipeline = ValuePipeline(transform: transform, source: self)
+    let pipeline = ValuePipeline(transform: transform)
+    pipeline.setRoot(self)
     ValueJust.recycle(consume self)
     return pipeline
   }
 
   /// `filter` for Value: a fused stage (see `FusedPipeline`), chosen over the generic overload.
   public __consuming func filter(_ predicate: @escaping (Value) throws -> Bool) -> Observable<Value> {
-    let pipeline = ValuePipeline(predicate: predicate, source: self)
+    let pipeline = ValuePipeline(predicate: predicate)
+    pipeline.setRoot(self)
     ValueJust.recycle(consume self)
     return pipeline
   }
@@ -71,20 +73,20 @@ extension Observable where Element == Value {
   @usableFromInline let transform: (Value) throws -> Value
   @usableFromInline let predicate: (Value) throws -> Bool
 
-  init(transform: @escaping (Value) throws -> Value, source: __shared Observable<Value>) {
+  /// Rootless: the caller sets the root (`setRoot`). Called from `init`, that call would cost
+  /// a retain/release pair of the new object around it.
+  init(transform: @escaping (Value) throws -> Value) {
     self.transform = transform
     predicate = { _ in true }
     super.init(.unset)
     step = .map(Unmanaged.passUnretained(self))
-    setRoot(source)
   }
 
-  init(predicate: @escaping (Value) throws -> Bool, source: __shared Observable<Value>) {
+  init(predicate: @escaping (Value) throws -> Bool) {
     transform = { $0 }
     self.predicate = predicate
     super.init(.unset)
     step = .filter(Unmanaged.passUnretained(self))
-    setRoot(source)
   }
 
   override func subscribe(_ observer: Observer<Value>) -> any Disposable { subscribeFused(observer) }

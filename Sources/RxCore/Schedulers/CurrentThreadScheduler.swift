@@ -68,7 +68,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     }
   }
 
-  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+  public override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     runOrQueue(after: delay, action, queued: { action }) ?? NopDisposable.shared
   }
 

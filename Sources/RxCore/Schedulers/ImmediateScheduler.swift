@@ -19,7 +19,7 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
 
   public override var runsActionsInlineNow: Bool { true }
 
-  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+  public override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     if delay > 0 { MonotonicClock.sleep(until: MonotonicClock.deadline(after: delay, from: now)) }
     action()
     return NopDisposable.shared

@@ -6,7 +6,7 @@ import Glibc
 public final class NewThreadScheduler: Scheduler, @unchecked Sendable {
   public static let instance = NewThreadScheduler()
 
-  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+  public override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     let due = MonotonicClock.deadline(after: delay, from: now)
     if let loop = ThreadLoop.current, loop.owner === self {
       let item = ThreadLoop.Item(loop, action)

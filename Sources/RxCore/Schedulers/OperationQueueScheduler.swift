@@ -24,9 +24,9 @@ public final class OperationQueueScheduler: Scheduler, @unchecked Sendable {
     return item
   }
 
-  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+  public override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
-    let item = ScheduledAction.make(action)
+    let item = ScheduledAction.make(consume action)
     queue.asyncAfter(delay) { [self] in
       if !item.isDisposed { submit(item) }
     }

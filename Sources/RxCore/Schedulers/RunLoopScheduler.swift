@@ -192,7 +192,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     return enqueue(Item(self, action))
   }
 
-  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+  public override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return enqueue(Item(self, action)) }
     let item = Item(self, action)
     let due = MonotonicClock.deadline(after: delay, from: now)

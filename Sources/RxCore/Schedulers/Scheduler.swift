@@ -37,8 +37,10 @@ open class Scheduler: @unchecked Sendable {
   /// (`RecursiveScheduling`). False when unknown.
   open var runsActionsInlineNow: Bool { false }
 
-  /// Runs `action` once, `delay` ns from now (negative is zero).
-  open func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
+  /// Runs `action` once, `delay` ns from now (negative is zero). The closure is taken owned:
+  /// a caller that made it (a time operator arming its timer) hands its context over, with
+  /// no retain and release of it around the call.
+  open func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     preconditionFailure("Scheduler.scheduleAfter is abstract")
   }
 

@@ -13,8 +13,8 @@ public struct TimerQueue<Item> {
   /// the item, a retain and release of a class item).
   public var firstDue: Int64? { heap.isEmpty ? nil : heap[0].due }
 
-  public mutating func insert(_ item: Item, due: Int64) {
-    heap.append((due, nextSeq, item))
+  public mutating func insert(_ item: consuming Item, due: Int64) {
+    heap.append((due, nextSeq, consume item))
     nextSeq &+= 1
     var i = heap.count - 1
     while i > 0 {

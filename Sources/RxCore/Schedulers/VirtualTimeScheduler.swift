@@ -1,3 +1,4 @@
+import CRxcCore
 import Synchronization
 
 /// Virtual time for tests, with RxSwift's VirtualTimeScheduler semantics: work runs only
@@ -24,10 +25,14 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
   public override var now: Int64 { clock.load(ordering: .acquiring) }
   public override var isSerial: Bool { true }
 
-  public override func scheduleAfter(_ delay: Int64, _ action: @escaping () -> Void) -> any Disposable {
-    let item = ScheduledAction.make(action)
+  public override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
+    let item = ScheduledAction.make(consume action)
+    // The queue's reference taken without a locked instruction: nothing but this call can
+    // reach the action yet (new, or a spare taken solely owned), and the lock publishes it.
+    let queued = Unmanaged.passUnretained(item)
+    _ = swift_nonatomic_retain(queued.toOpaque())
     lock.lock()
-    items.insert(item, due: MonotonicClock.deadline(after: delay, from: clock.load(ordering: .relaxed)))
+    items.insert(queued.takeRetainedValue(), due: MonotonicClock.deadline(after: delay, from: clock.load(ordering: .relaxed)))
     if items.count >= sweepAt {
       items.removeAll { $0.isDisposed }
       sweepAt = Swift.max(64, 2 * items.count)
