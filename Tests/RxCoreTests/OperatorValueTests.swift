@@ -192,6 +192,90 @@ final class OperatorValueTests: XCTestCase {
     XCTAssertEqual((notPacked.error as? OpTestError)?.code, 5)
   }
 
+  /// The overloads whose output is not a Value (an array, an event) or whose input is a
+  /// stream of events or of observables: each builds its leaf and behaves as the generic one.
+  func testOverloadsWithOtherOutputTypes() {
+    let all = ints(1, 2, 3).toArray()
+    XCTAssertTrue(all is ValueToPlainArrayProducer)
+    let a = Recorder<[Value]>()
+    _ = all.subscribe(a)
+    XCTAssertEqual(a.elements.map { $0.map(Self.int) }, [[1, 2, 3]])
+    XCTAssertTrue(a.completed)
+
+    let pairs = ints(1, 2, 3).buffer(timeSpan: nil, count: 2, scheduler: nil)
+    XCTAssertTrue(pairs is ValuePlainBufferProducer)
+    let b = Recorder<[Value]>()
+    _ = pairs.subscribe(b)
+    XCTAssertEqual(b.elements.map { $0.map(Self.int) }, [[1, 2], [3]])
+    XCTAssertTrue(b.completed)
+
+    let vts = VirtualTimeScheduler(), s = PublishSubject<Value>()
+    let timed = Recorder<[Value]>()
+    let d = s.buffer(timeSpan: 100, count: 3, scheduler: vts).subscribe(timed)
+    s.on(.next(.int(1)))
+    _ = vts.advance(by: 100)
+    for i in Int64(2)...5 { s.on(.next(.int(i))) }
+    _ = vts.advance(by: 100)
+    s.on(.completed)
+    XCTAssertEqual(timed.elements.map { $0.map(Self.int) }, [[1], [2, 3, 4], [5], []])
+    d.dispose()
+
+    let failing = Observable.concat([ints(1), Observable<Value>.error(OpTestError(code: 4))])
+    let events = failing.materialize()
+    XCTAssertTrue(events is ValueMaterializeEventsProducer)
+    let m = Recorder<Event<Value>>()
+    _ = events.subscribe(m)
+    XCTAssertEqual(m.elements.count, 2)
+    if case .next(.int(1)) = m.elements[0] {} else { XCTFail("first event: \(m.elements[0])") }
+    XCTAssertEqual((m.elements[1].error as? OpTestError)?.code, 4)
+    XCTAssertTrue(m.completed)
+
+    let back = events.dematerialize()
+    XCTAssertTrue(back is ValueDematerializeEventsProducer)
+    let rt = record(back)
+    XCTAssertEqual(rt.values, [1])
+    XCTAssertEqual((rt.error as? OpTestError)?.code, 4)
+
+    let outer = PublishSubject<Observable<Value>>(), first = PublishSubject<Value>()
+    let switched = outer.switchLatest()
+    XCTAssertTrue(switched is ValueSwitchLatestProducer)
+    let w = Recorder<Value>()
+    let ds = switched.subscribe(w)
+    outer.on(.next(first))
+    first.on(.next(.int(1)))
+    outer.on(.next(ints(2, 3)))
+    first.on(.next(.int(9)))  // superseded: ignored
+    outer.on(.next(.just(.int(4))))
+    outer.on(.completed)
+    XCTAssertEqual(w.elements.map(Self.int), [1, 2, 3, 4])
+    XCTAssertTrue(w.completed)
+    XCTAssertFalse(first.hasObservers)
+    ds.dispose()
+  }
+
+  /// A subject subscribed as a plain `Observable<Value>` (as an operator subscribes to its
+  /// source, through the vtable) works as when its type is named.
+  func testSubjectsSubscribedThroughTheirBaseClass() {
+    let publish = PublishSubject<Value>(), behavior = BehaviorSubject<Value>(value: .int(7))
+    let replay = ReplaySubject<Value>.create(bufferSize: 2), async = AsyncSubject<Value>()
+    let relay = PublishRelay<Value>(), behaviorRelay = BehaviorRelay<Value>(value: .int(8))
+    let sources: [Observable<Value>] = [publish, behavior, replay, async, relay, behaviorRelay]
+    let recorders = sources.map { _ in Recorder<Value>() }
+    let ds = zip(sources, recorders).map { $0.subscribe($1) }
+    publish.on(.next(.int(1)))
+    behavior.on(.next(.int(1)))
+    replay.on(.next(.int(1)))
+    async.on(.next(.int(1)))
+    async.on(.completed)
+    relay.accept(.int(1))
+    behaviorRelay.accept(.int(1))
+    XCTAssertEqual(recorders.map { $0.elements.map(Self.int) }, [[1], [7, 1], [1], [1], [1], [8, 1]])
+    for d in ds { d.dispose() }
+    publish.on(.next(.int(2)))
+    XCTAssertEqual(recorders[0].elements.count, 1)
+    XCTAssertFalse(publish.hasObservers || behavior.hasObservers || replay.hasObservers || relay.hasObservers)
+  }
+
   /// `unretainedObject` reads the box from Value's layout: the object of a boxed value, nil
   /// for every plain case (a plain payload that looks like a pointer included).
   func testUnretainedObject() {

@@ -127,6 +127,11 @@ extension ObservableType {
 }
 
 extension Observable where Element == Value {
+  /// `buffer` for Value, chosen over the generic one (whose sink would run unspecialized).
+  public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?) -> Observable<[Value]> {
+    ValuePlainBufferProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: { Array($0) })
+  }
+
   /// `buffer` for the element type the core is specialized for: each buffer is made into
   /// a Value by `make` (the C layer boxes it as an array).
   ///
@@ -184,6 +189,23 @@ final class ValueBufferSink: BufferSink<Value, Value> {
     return previous
   }
 
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
+  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
+}
+
+/// `buffer(timeSpan:count:scheduler:)` for Value: each buffer is a Swift array.
+final class ValuePlainBufferProducer: Buffer<Value, [Value]> {
+  override func run(_ observer: Observer<[Value]>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    ValuePlainBufferSink(observer: observer, cancel: cancel, parameters: self).start(source)
+  }
+}
+
+final class ValuePlainBufferSink: BufferSink<Value, [Value]> {
+  override func pack(_ buffer: inout ContiguousArray<Value>) -> [Value] { super.pack(&buffer) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }

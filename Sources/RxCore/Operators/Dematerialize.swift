@@ -14,6 +14,12 @@ extension Observable where Element == Value {
   }
 }
 
+extension Observable where Element == Event<Value> {
+  /// `dematerialize` for Value, chosen over the generic one (whose sink would run
+  /// unspecialized).
+  public func dematerialize() -> Observable<Value> { ValueDematerializeEventsProducer(source: self, unpack: { $0 }) }
+}
+
 class DematerializeProducer<Source, Inner>: Producer<Inner> {
   let source: Observable<Source>
   let unpack: (Source) throws -> Event<Inner>
@@ -88,4 +94,21 @@ final class ValueDematerializeSink: DematerializeSink<Value, Value> {
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
+}
+
+/// `dematerialize()` of `Event<Value>` elements.
+final class ValueDematerializeEventsProducer: DematerializeProducer<Event<Value>, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueDematerializeEventsSink(unpack: unpack, observer: observer, cancel: cancel)
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
+  }
+}
+
+final class ValueDematerializeEventsSink: DematerializeSink<Event<Value>, Value> {
+  override func on(_ event: Event<Event<Value>>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Event<Value>>) { handleNext(at: element) }
 }

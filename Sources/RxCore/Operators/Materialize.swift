@@ -5,6 +5,9 @@ extension Observable {
 }
 
 extension Observable where Element == Value {
+  /// `materialize` for Value, chosen over the generic one (whose sink would run unspecialized).
+  public func materialize() -> Observable<Event<Value>> { ValueMaterializeEventsProducer(source: self, pack: { $0 }) }
+
   /// `materialize` with each event packed into one element by `pack` (the C layer's event
   /// box): one specialized operator instead of materialize then map.
   public func materialize(pack: @escaping (Event<Value>) -> Value) -> Observable<Value> {
@@ -74,4 +77,21 @@ final class ValueMaterializeSink: MaterializeSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+}
+
+/// `materialize()` for Value: the event itself is the element.
+final class ValueMaterializeEventsProducer: MaterializeProducer<Value, Event<Value>> {
+  override func run(_ observer: Observer<Event<Value>>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueMaterializeEventsSink(pack: pack, observer: observer, cancel: cancel)
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
+  }
+}
+
+final class ValueMaterializeEventsSink: MaterializeSink<Value, Event<Value>> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

@@ -31,6 +31,12 @@ extension Observable where Element == Value {
   }
 }
 
+extension Observable where Element == Observable<Value> {
+  /// `switchLatest` of Value streams, chosen over the generic one (whose sinks would run
+  /// unspecialized).
+  public func switchLatest() -> Observable<Value> { ValueSwitchLatestProducer(source: self, selector: { $0 }) }
+}
+
 class SwitchProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   /// Nil for a leaf whose sink overrides `select`.
@@ -281,8 +287,14 @@ final class ValueSwitchSink: SwitchSink<Value, Value> {
   override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
   override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, id: id) }
 
-  /// A `just` or `of` inner (recognized by class, as flat_map's fusion does).
-  override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool {
+  override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool { runFusedValue(inner, id: id) }
+}
+
+extension SwitchSink where Result == Value {
+  /// A `just` or `of` inner (recognized by class, as flat_map's fusion does): the Value
+  /// leaves' `runFused`.
+  @inline(__always)
+  final func runFusedValue(_ inner: Observable<Value>, id: UInt64) -> Bool {
     if type(of: inner) == ValueJust.self || type(of: inner) == Just<Value>.self {
       submitAll(unsafeDowncast(inner, to: Just<Value>.self), id: id)
       return true
@@ -296,6 +308,33 @@ final class ValueSwitchSink: SwitchSink<Value, Value> {
 }
 
 final class ValueSwitchInner: SwitchInner<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, id) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
+
+/// `switchLatest()` of a stream of `Observable<Value>`.
+final class ValueSwitchLatestProducer: SwitchProducer<Observable<Value>, Value> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSwitchLatestSink(selector: selector, observer: observer, cancel: cancel)
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
+  }
+}
+
+final class ValueSwitchLatestSink: SwitchSink<Observable<Value>, Value> {
+  override func select(at element: UnsafePointer<Observable<Value>>) throws -> Selected { .observable(element.pointee) }
+  override func on(_ event: Event<Observable<Value>>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Observable<Value>>) { next(at: element) }
+  override func makeInner(id: UInt64) -> SwitchInner<Observable<Value>, Value> { ValueSwitchLatestInner(parent: self, id: id) }
+  override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool { runFusedValue(inner, id: id) }
+}
+
+final class ValueSwitchLatestInner: SwitchInner<Observable<Value>, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, id) }

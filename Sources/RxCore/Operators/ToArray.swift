@@ -4,6 +4,9 @@ extension Observable {
 }
 
 extension Observable where Element == Value {
+  /// `toArray` for Value, chosen over the generic one (whose sink would run unspecialized).
+  public func toArray() -> Observable<[Value]> { ValueToPlainArrayProducer(source: self, pack: { $0 }) }
+
   /// `toArray` with the array packed into one element by `pack` (the C layer's array box):
   /// one specialized operator instead of toArray then map.
   public func toArray(pack: @escaping ([Value]) -> Value) -> Observable<Value> {
@@ -63,6 +66,23 @@ final class ValueToArrayProducer: ToArrayProducer<Value, Value> {
 }
 
 final class ValueToArraySink: ToArraySink<Value, Value> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { elements.append(element.pointee) }
+}
+
+/// `toArray()` for Value: the array itself is the element.
+final class ValueToPlainArrayProducer: ToArrayProducer<Value, [Value]> {
+  override func run(_ observer: Observer<[Value]>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueToPlainArraySink(pack: pack, observer: observer, cancel: cancel)
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
+  }
+}
+
+final class ValueToPlainArraySink: ToArraySink<Value, [Value]> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { elements.append(element.pointee) }

@@ -20,8 +20,10 @@ public class Relay<Subject: SubjectKind>: Observable<Subject.Element>, Cancelabl
   /// it is subscribing to the relay (for a caller that dispatches on the concrete subject).
   @inlinable public final var acceptingSubject: Subject { subject }
 
+  /// Unspecialized when reached through the vtable: for `Value`, the subject's own
+  /// `subscribe` then goes on specialized.
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
-    subject.shared.attach(observer)
+    subject.shared.subscribe(observer)
   }
 
   /// See `SubjectBase.attach`.

@@ -64,5 +64,13 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
 
   @inlinable public func addOwnedNow(_ observer: Observer<Element>) { add(.owned(observer), observer) }
 
-  @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable { attachNow(observer) }
+  /// Reached through the vtable (an operator subscribing to its source), this body runs
+  /// unspecialized; for `Value` it goes on in the code specialized for it (see
+  /// docs/SPECIALIZATION.md). A caller that names the type gets the check folded away.
+  @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    if Element.self == Value.self {
+      return unsafeBitCast(self, to: ReplaySubject<Value>.self).attachNow(unsafeBitCast(observer, to: Observer<Value>.self))
+    }
+    return attachNow(observer)
+  }
 }

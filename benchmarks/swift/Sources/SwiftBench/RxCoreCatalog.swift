@@ -207,7 +207,7 @@ enum RxCoreCatalog {
     },
     "interval": { n in
       let vts = VirtualTimeScheduler(), c = CountValue()
-      let d = TimerObservable<Value>(dueTime: 1000, period: 1000, scheduler: vts, make: { .int($0) }).subscribe(c)
+      let d = Observable<Value>.interval(1000, scheduler: vts).subscribe(c)
       for _ in 0..<n { _ = vts.advance(by: 1000) }
       d.dispose()
       return c.count
