@@ -81,17 +81,33 @@ open class CompactMapSink<Source, Result>: Sink<Source, Result> {
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
+// The callback is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueCompactMapProducer: CompactMapProducer<Value, Value> {
+  let select: (Value) throws -> Value?
+
+  override init(source: Observable<Value>, transform: @escaping (Value) throws -> Value?) {
+    self.select = transform
+    super.init(source: source, transform: transform)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueCompactMapSink(transform: transform, observer: observer, cancel: cancel)
+    let sink = ValueCompactMapSink(select: select, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
 }
 
 final class ValueCompactMapSink: CompactMapSink<Value, Value> {
+  let selectValue: (Value) throws -> Value?
+
+  init(select: @escaping (Value) throws -> Value?, observer: Observer<Value>, cancel: any Cancelable) {
+    selectValue = select
+    super.init(transform: nil, observer: observer, cancel: cancel)
+  }
+
+  override func select(at element: UnsafePointer<Value>, into result: inout Value?) throws { result = try selectValue(element.pointee) }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

@@ -96,7 +96,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
         submit(.fail(error))
         return
       }
-      switch selected {
+      switch consume selected {  // moved out: a just left solely owned is recycled
       case .element(let value): arrive(CollectionOfOne(value).makeIterator(), else: makeJust(value))
       case .observable(let inner):
         if runFused(inner, arriving: true) { return ValueJust.recycle(consume inner) }

@@ -108,6 +108,9 @@ final class ValueDematerializeEventsProducer: DematerializeProducer<Event<Value>
 }
 
 final class ValueDematerializeEventsSink: DematerializeSink<Event<Value>, Value> {
+  /// The element is the event: read in place, not through the identity closure (a closure
+  /// in the generic field is called through reabstraction thunks).
+  override func unpack(at element: UnsafePointer<Event<Value>>) throws -> Event<Value> { element.pointee }
   override func on(_ event: Event<Event<Value>>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Event<Value>>) { handleNext(at: element) }

@@ -91,17 +91,33 @@ open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
+// The callback is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Value> {
+  let equal: (Value, Value) throws -> Bool
+
+  override init(source: Observable<Value>, comparer: @escaping (Value, Value) throws -> Bool) {
+    self.equal = comparer
+    super.init(source: source, comparer: comparer)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueDistinctUntilChangedSink(comparer: comparer, observer: observer, cancel: cancel)
+    let sink = ValueDistinctUntilChangedSink(equal: equal, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
 }
 
 final class ValueDistinctUntilChangedSink: DistinctUntilChangedSink<Value> {
+  let equalValues: (Value, Value) throws -> Bool
+
+  init(equal: @escaping (Value, Value) throws -> Bool, observer: Observer<Value>, cancel: any Cancelable) {
+    equalValues = equal
+    super.init(comparer: nil, observer: observer, cancel: cancel)
+  }
+
+  override func same(at a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) throws -> Bool { try equalValues(a.pointee, b.pointee) }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

@@ -91,6 +91,9 @@ final class ValueMaterializeEventsProducer: MaterializeProducer<Value, Event<Val
 }
 
 final class ValueMaterializeEventsSink: MaterializeSink<Value, Event<Value>> {
+  /// The event is the element: no identity closure called through the generic field.
+  override func pack(_ event: Event<Value>) -> Event<Value> { event }
+  override func packNext(at element: UnsafePointer<Value>) -> Event<Value> { .next(element.pointee) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

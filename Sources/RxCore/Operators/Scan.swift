@@ -60,17 +60,35 @@ open class ScanSink<Source, Accumulate>: AccumulatingSink<Source, Accumulate> {
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
+// The accumulator is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueScanProducer: ScanProducer<Value, Value> {
+  let combine: (Value, Value) throws -> Value
+
+  override init(source: Observable<Value>, seed: Value, accumulator: @escaping (Value, Value) throws -> Value) {
+    combine = accumulator
+    super.init(source: source, seed: seed, accumulator: accumulator)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueScanSink(seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
+    let sink = ValueScanSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
 }
 
 final class ValueScanSink: ScanSink<Value, Value> {
+  let combine: (Value, Value) throws -> Value
+
+  init(seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable) {
+    self.combine = combine
+    super.init(seed: seed, accumulator: nil, observer: observer, cancel: cancel)
+  }
+
+  override func accumulate(into state: UnsafeMutablePointer<Value>, _ element: UnsafePointer<Value>) throws {
+    state.pointee = try combine(state.pointee, element.pointee)
+  }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

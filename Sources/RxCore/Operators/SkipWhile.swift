@@ -77,17 +77,33 @@ open class SkipWhileSink<Element>: Sink<Element, Element> {
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
+// The callback is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
+  let test: (Value) throws -> Bool
+
+  override init(source: Observable<Value>, predicate: @escaping (Value) throws -> Bool) {
+    self.test = predicate
+    super.init(source: source, predicate: predicate)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueSkipWhileSink(predicate: predicate, observer: observer, cancel: cancel)
+    let sink = ValueSkipWhileSink(test: test, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
 }
 
 final class ValueSkipWhileSink: SkipWhileSink<Value> {
+  let predicateOfValue: (Value) throws -> Bool
+
+  init(test: @escaping (Value) throws -> Bool, observer: Observer<Value>, cancel: any Cancelable) {
+    predicateOfValue = test
+    super.init(predicate: nil, observer: observer, cancel: cancel)
+  }
+
+  override func test(at element: UnsafePointer<Value>) throws -> Bool { try predicateOfValue(element.pointee) }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

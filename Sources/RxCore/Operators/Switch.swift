@@ -122,16 +122,23 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     nextId &+= 1
     let id = nextId
     let inner: Observable<Result>
-    switch selected {
+    switch consume selected {  // moved out: a just left solely owned is recycled
     case .element(let value): return _withUnprotectedUnsafePointer(to: value) { switchTo(element: $0, id: id) }
     case .observable(let o): inner = o
     }
-    if runFused(inner, id: id) { return ValueJust.recycle(consume inner) }
+    if switchTo(observable: inner, id: id) { ValueJust.recycle(consume inner) }
+  }
+
+  /// Switches to `inner`, borrowed (a leaf whose elements are observables reads them in
+  /// place); true if it ran as a synchronous inner, with no subscription.
+  @inline(__always) final func switchTo(observable inner: Observable<Result>, id: UInt64) -> Bool {
+    if runFused(inner, id: id) { return true }
     submit(.switched(id))
     let observer = makeInner(id: id)
     innerSet = true
     innerSubscription.set(observer)  // disposes the previous inner
     observer.attach(inner.subscribe(observer))
+    return false
   }
 
   /// The observer of the inner subscription `id` (a hook for the Value leaf).
@@ -329,7 +336,16 @@ final class ValueSwitchLatestSink: SwitchSink<Observable<Value>, Value> {
   override func select(at element: UnsafePointer<Observable<Value>>) throws -> Selected { .observable(element.pointee) }
   override func on(_ event: Event<Observable<Value>>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Observable<Value>>) { next(at: element) }
+  /// The observable is switched to where it lies, not retained: a caller's element stays
+  /// the caller's.
+  override func onNext(at element: UnsafePointer<Observable<Value>>) {
+    if wantsNoMoreEvents { return }
+    nextId &+= 1
+    let id = nextId
+    UnsafeRawPointer(element).load(as: Unmanaged<Observable<Value>>.self)._withUnsafeGuaranteedRef {
+      _ = switchTo(observable: $0, id: id)
+    }
+  }
   override func makeInner(id: UInt64) -> SwitchInner<Observable<Value>, Value> { ValueSwitchLatestInner(parent: self, id: id) }
   override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool { runFusedValue(inner, id: id) }
 }

@@ -118,18 +118,35 @@ open class TakeWhileSink<Element>: Sink<Element, Element> {
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
+// The predicate is kept at its concrete type: through the generic field it would be called
+// through reabstraction thunks that pass the element indirectly (a store and a wider reload
+// per element that the CPU cannot forward: several ns).
 final class ValueTakeWhileProducer: TakeWhileProducer<Value> {
+  let test: (Value) throws -> Bool
+
+  override init(source: Observable<Value>, predicate: @escaping (Value) throws -> Bool, stopsOn: Bool, behavior: TakeBehavior) {
+    test = predicate
+    super.init(source: source, predicate: predicate, stopsOn: stopsOn, behavior: behavior)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueTakeWhileSink(
-      predicate: predicate, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
+    let sink = ValueTakeWhileSink(test: test, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
 }
 
 final class ValueTakeWhileSink: TakeWhileSink<Value> {
+  let predicateOfValue: (Value) throws -> Bool
+
+  init(test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>, cancel: any Cancelable) {
+    predicateOfValue = test
+    super.init(predicate: nil, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
+  }
+
+  override func test(at element: UnsafePointer<Value>) throws -> Bool { try predicateOfValue(element.pointee) }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
