@@ -2,7 +2,7 @@
 #
 #   make                 release build: build/lib/librxc.so.X.Y.Z (+ .so.X, .so), build/include
 #   make test            check-abi, swift test, the C harness, the C harness under valgrind,
-#                        check-metadata, check-ffi, docs, install-check, the Python package
+#                        check-metadata, check-metadata-swift, check-ffi, docs, install-check, the Python package
 #                        (mk/python.mk); ends with the line "N passed, N failed"
 #   make demo            builds and runs every examples-c/*.c
 #   make install         PREFIX=/usr/local DESTDIR= (library, header, pkg-config file)
@@ -299,13 +299,14 @@ distclean: clean
 
 help:
 	@echo "make                build build/lib/librxc.so (release, static Swift runtime) and build/include"
-	@echo "make test           check-abi, xctest, ctest, ctest-valgrind, check-metadata, check-ffi, docs,"
+	@echo "make test           check-abi, xctest, ctest, ctest-valgrind, check-metadata, check-metadata-swift, check-ffi, docs,"
 	@echo "                    install-check, python-test; ends with N passed, N failed"
 	@echo "make check-abi      header vs. Swift exports, C99/C++ header checks, exported symbols, ldd, nodelete"
 	@echo "make xctest         swift test"
 	@echo "make ctest          C harness only (RXTEST_ARGS='name...' to pick tests)"
 	@echo "make ctest-valgrind C harness under valgrind memcheck"
 	@echo "make check-metadata the generic-metadata guard: Swift runtime type lookups per event, per operator (callgrind)"
+	@echo "make check-metadata-swift  the same guard on the catalog's RxCore bodies (Swift callers of Observable<Value>)"
 	@echo "make check-ffi      the header through cffi's ABI mode and LuaJIT's FFI: every function called, every callback back"
 	@echo "make docs           the HTML API reference from rxc.h, a marble diagram per operator (build/docs/index.html)"
 	@echo "make python-test    the Python package: cdef drift check and pytest (python-cdef, python-cdef-check, python-bench)"

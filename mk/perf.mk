@@ -2,6 +2,9 @@
 # (Tests/perf/workloads.c) under callgrind at two sizes; fails when a workload's Swift
 # runtime type lookups grow with its events (exact counts, no timing).
 #   make check-metadata     ends with "N passed, N failed"; the table goes to build/perf/metadata.md
+#   make check-metadata-swift  the same guard on the catalog's RxCore bodies (benchmarks/swift,
+#                           `SwiftBench --catalog-dump`): Swift callers of `Observable<Value>`
+#                           must run specialized code too; table build/perf/metadata-swift.md
 PERF_DIR := build/perf
 
 $(PERF_DIR)/workloads: Tests/perf/workloads.c $(LIB_REAL) include/rxc.h
@@ -19,3 +22,24 @@ check-metadata: all
 	@echo "  GUARD   runtime type lookups per event, per operator (callgrind, $(PERF_DIR)/metadata.md)"
 	$(Q)set -o pipefail; python3 Tests/perf/metadata_guard.py $(PERF_DIR)/workloads \
 	    --table $(PERF_DIR)/metadata.md 2>&1 | tee $(LOGS)/check-metadata.log
+
+# The Swift bench built with RxCore alone (RXC_BENCH_RXCORE_ONLY=1: nothing to fetch), in its
+# own scratch path; valgrind cannot read the DWARF 5 of a Swift build, so the guard runs a
+# stripped copy.
+SWIFT_GUARD_SCRATCH := build/.build-swift-guard
+SWIFT_GUARD_BIN := $(PERF_DIR)/SwiftBench
+
+.PHONY: check-metadata-swift
+check-metadata-swift:
+	@$(ENSURE) valgrind:valgrind binutils:objcopy
+	@mkdir -p $(LOGS) $(PERF_DIR)
+	@echo "  SWIFT   benchmarks/swift (RxCore only, release, cross-module optimization)"
+	$(Q)cd benchmarks/swift && env -u RXC_STATIC_STDLIB RXC_BENCH_RXCORE_ONLY=1 swift build -c release \
+	    --scratch-path ../../$(SWIFT_GUARD_SCRATCH) -Xswiftc -cross-module-optimization \
+	    -Xswiftc -DRXCORE_SUBJECTS -Xswiftc -DRXCORE_REPLAY -Xswiftc -DRXCORE_OPERATORS \
+	    -Xswiftc -DRXCORE_OBSERVE_ON >../../$(LOGS)/swift-guard-build.log 2>&1 || \
+	  { tail -n 40 ../../$(LOGS)/swift-guard-build.log; echo "0 passed, 1 failed" | tee ../../$(LOGS)/check-metadata-swift.log; exit 1; }
+	$(Q)objcopy --strip-debug $(SWIFT_GUARD_SCRATCH)/release/SwiftBench $(SWIFT_GUARD_BIN)
+	@echo "  GUARD   runtime type lookups per event, per catalog workload on RxCore from Swift ($(PERF_DIR)/metadata-swift.md)"
+	$(Q)set -o pipefail; python3 Tests/perf/metadata_guard.py $(SWIFT_GUARD_BIN) --catalog-dump rxcore \
+	    --table $(PERF_DIR)/metadata-swift.md 2>&1 | tee $(LOGS)/check-metadata-swift.log

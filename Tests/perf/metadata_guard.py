@@ -2,8 +2,11 @@
 """The generic-metadata guard: no per-event Swift runtime type lookups on the ABI's paths.
 
 Usage: metadata_guard.py WORKLOADS_BINARY [--table FILE]
+       metadata_guard.py SWIFTBENCH_BINARY --catalog-dump IMPL [--table FILE]
 
-Runs the workloads program (Tests/perf/workloads.c: one workload per operator of rxc.h)
+Runs the workloads program (Tests/perf/workloads.c: one workload per operator of rxc.h), or
+the Swift bench's catalog for one implementation (`SwiftBench --catalog-dump N --impl rxcore`:
+the same workloads on RxCore called from Swift with `Observable<Value>`),
 under `valgrind --tool=callgrind` at two sizes, counts each workload's calls into the Swift
 runtime's type-lookup entry points (LOOKUPS), and computes how many each event (or
 subscription) adds. Instruction counts and call counts are exact under callgrind, so this
@@ -39,10 +42,11 @@ LOOKUPS = re.compile(
 UNSPECIALIZED = set()  # every workload runs specialized code
 
 
-def run(binary, n, outdir):
+def run(binary, n, outdir, impl=None):
     prefix = os.path.join(outdir, f"cg.{n}")
+    args = [binary, "--catalog-dump", str(n), "--impl", impl] if impl else [binary, str(n)]
     cmd = ["valgrind", "--tool=callgrind", "--compress-strings=no", "--compress-pos=no",
-           f"--callgrind-out-file={prefix}.%p", binary, str(n)]
+           f"--callgrind-out-file={prefix}.%p"] + args
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.exit(f"metadata_guard: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
@@ -67,8 +71,9 @@ def run(binary, n, outdir):
 def main():
     binary = sys.argv[1]
     table = sys.argv[sys.argv.index("--table") + 1] if "--table" in sys.argv else None
+    impl = sys.argv[sys.argv.index("--catalog-dump") + 1] if "--catalog-dump" in sys.argv else None
     with tempfile.TemporaryDirectory() as d:
-        small, large = run(binary, SMALL, d), run(binary, LARGE, d)
+        small, large = run(binary, SMALL, d, impl), run(binary, LARGE, d, impl)
     if not small:
         sys.exit("metadata_guard: no per-workload dumps (is the binary built with callgrind.h?)")
     passed = failed = 0

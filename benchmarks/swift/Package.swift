@@ -13,16 +13,24 @@ let rxSwiftPackage = rxSwiftPath.map { path in
   String(path.split(separator: "/").last ?? "RxSwift")
 }
 
+// RXC_BENCH_RXCORE_ONLY=1: RxCore alone (the Swift metadata guard of `make test` builds this
+// package so, with nothing to fetch); OpenCombine's rows are then n/a.
+let rxCoreOnly = Context.environment["RXC_BENCH_RXCORE_ONLY"] == "1"
+
 var dependencies: [Package.Dependency] = [
-  .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
   .package(name: "librxc", path: "../.."),
 ]
 var benchDependencies: [Target.Dependency] = [
   "CBenchSupport",
-  .product(name: "OpenCombine", package: "OpenCombine"),
-  .product(name: "OpenCombineDispatch", package: "OpenCombine"),
   .product(name: "RxCore", package: "librxc"),
 ]
+if !rxCoreOnly {
+  dependencies.append(.package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"))
+  benchDependencies += [
+    .product(name: "OpenCombine", package: "OpenCombine"),
+    .product(name: "OpenCombineDispatch", package: "OpenCombine"),
+  ]
+}
 if let rxSwiftPath, let rxSwiftPackage {
   dependencies.append(.package(path: rxSwiftPath))
   benchDependencies += [

@@ -1,3 +1,4 @@
+import CBenchSupport
 import Glibc
 
 /// The catalog of `make bench`: the workloads of Tests/perf/workloads.c, under the same names
@@ -57,6 +58,26 @@ func catalogCountMain(_ impls: [CatalogImpl], _ args: [String]) {
   for name in names {
     for impl in impls where only == nil || only == impl.name {
       if let body = impl.bodies[name] { print("COUNT \(name) \(impl.name) \(body(Int(n)))") }
+    }
+  }
+}
+
+/// `SwiftBench --catalog-dump N --impl NAME [name...]`: each body (all of the implementation's
+/// when none is named) run with n events between a zeroing and a dump of callgrind's counters
+/// under its name, as Tests/perf/workloads.c does for the C ABI: one callgrind run gives the
+/// per-workload counts that Tests/perf/metadata_guard.py compares at two sizes.
+func catalogDumpMain(_ impls: [CatalogImpl], _ args: [String]) {
+  let (n, only, named) = catalogArgs(args)
+  for impl in impls where only == nil || only == impl.name {
+    for name in named.isEmpty ? impl.bodies.keys.sorted() : named {
+      guard let body = impl.bodies[name] else { continue }
+      bench_callgrind_zero()
+      let delivered = body(Int(n))
+      bench_callgrind_dump("\(name)")
+      if delivered == 0 {
+        print("bench: \(impl.name) \(name) delivered nothing")
+        exit(2)
+      }
     }
   }
 }

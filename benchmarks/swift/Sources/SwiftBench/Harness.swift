@@ -111,6 +111,7 @@ func usage() -> Never {
   print("usage: SwiftBench [--runs R] [--scale S] [--max-ms T] [--warm 1] [--workload W1..W9] [--n N] [--impl rxcore|opencombine]")
   print("       SwiftBench --catalog MS [--impl rxcore|opencombine|rxswift] name...   (names: build/bench/workloads --list)")
   print("       SwiftBench --catalog-count N [--impl rxcore|opencombine|rxswift] name...   (events delivered for N sent)")
+  print("       SwiftBench --catalog-dump N [--impl rxcore|opencombine|rxswift] [name...]   (under callgrind: a dump per workload)")
   exit(1)
 }
 

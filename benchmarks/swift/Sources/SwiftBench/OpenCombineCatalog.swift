@@ -1,3 +1,4 @@
+#if canImport(OpenCombine)
 import Glibc
 import OpenCombine
 
@@ -296,3 +297,7 @@ enum OpenCombineCatalog {
     "just_subscribe_maybe": "no Maybe", "ignore_subscribe_completable": "no Completable",
   ])
 }
+#else
+/// Without OpenCombine in the package (RXC_BENCH_RXCORE_ONLY=1, see Package.swift) its rows are n/a.
+enum OpenCombineCatalog { static let impl = CatalogImpl(name: "opencombine", bodies: [:]) }
+#endif

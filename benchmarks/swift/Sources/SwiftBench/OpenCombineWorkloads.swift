@@ -1,3 +1,4 @@
+#if canImport(OpenCombine)
 import Dispatch
 import Glibc
 import OpenCombine
@@ -101,3 +102,9 @@ enum OpenCombineBench {
     check("OpenCombine W9 sum", s.sum, Int64(n))
   }
 }
+#else
+enum OpenCombineBench {
+  static let w1: Body? = nil, w2: Body? = nil, w3: Body? = nil, w4: Body? = nil, w5: Body? = nil, w6: Body? = nil,
+    w8: Body? = nil, w9: Body? = nil
+}
+#endif

@@ -9,6 +9,7 @@ if CommandLine.arguments.count > 1 && CommandLine.arguments[1].hasPrefix("--cata
   switch CommandLine.arguments[1] {
   case "--catalog": catalogMain(impls, args)
   case "--catalog-count": catalogCountMain(impls, args)
+  case "--catalog-dump": catalogDumpMain(impls, args)
   default: usage()
   }
   exit(0)
