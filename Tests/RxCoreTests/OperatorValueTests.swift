@@ -202,6 +202,14 @@ final class OperatorValueTests: XCTestCase {
     XCTAssertEqual(a.elements.map { $0.map(Self.int) }, [[1, 2, 3]])
     XCTAssertTrue(a.completed)
 
+    let indexed = ints(5, 6).enumerated()
+    XCTAssertTrue(indexed is ValueEnumeratedPairsProducer)
+    let e = Recorder<(index: Int, element: Value)>()
+    _ = indexed.subscribe(e)
+    XCTAssertEqual(e.elements.map { $0.index }, [0, 1])
+    XCTAssertEqual(e.elements.map { Self.int($0.element) }, [5, 6])
+    XCTAssertTrue(e.completed)
+
     let pairs = ints(1, 2, 3).buffer(timeSpan: nil, count: 2, scheduler: nil)
     XCTAssertTrue(pairs is ValuePlainBufferProducer)
     let b = Recorder<[Value]>()

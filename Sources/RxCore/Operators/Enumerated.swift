@@ -12,6 +12,11 @@ extension Observable where Element == Value {
   public func enumerated(pack: @escaping (Int, Value) -> Value) -> Observable<Value> {
     ValueEnumeratedProducer(source: self, pack: pack)
   }
+
+  /// `enumerated` for Value, chosen over the generic one (whose sink would run unspecialized).
+  public func enumerated() -> Observable<(index: Int, element: Value)> {
+    ValueEnumeratedPairsProducer(source: self, pack: { (index: $0, element: $1) })
+  }
 }
 
 class EnumeratedProducer<Element, Result>: Producer<Result> {
@@ -80,17 +85,54 @@ open class EnumeratedSink<Element, Result>: Sink<Element, Result> {
 }
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
+// The packing closure is kept at its concrete type (see `ValueTakeWhileProducer`): through
+// the generic field each call also allocated a thunk context.
 final class ValueEnumeratedProducer: EnumeratedProducer<Value, Value> {
+  let packValue: (Int, Value) -> Value
+
+  override init(source: Observable<Value>, pack: @escaping (Int, Value) -> Value) {
+    packValue = pack
+    super.init(source: source, pack: pack)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueEnumeratedSink(pack: pack, observer: observer, cancel: cancel)
+    let sink = ValueEnumeratedSink(packValue: packValue, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
 }
 
 final class ValueEnumeratedSink: EnumeratedSink<Value, Value> {
+  let packValue: (Int, Value) -> Value
+
+  init(packValue: @escaping (Int, Value) -> Value, observer: Observer<Value>, cancel: any Cancelable) {
+    self.packValue = packValue
+    super.init(pack: nil, observer: observer, cancel: cancel)
+  }
+
+  override func pack(_ index: Int, at element: UnsafePointer<Value>) -> Value { packValue(index, element.pointee) }
+  override func on(_ event: Event<Value>) { handle(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
+}
+
+/// `enumerated()` for Value: (index, element) pairs.
+final class ValueEnumeratedPairsProducer: EnumeratedProducer<Value, (index: Int, element: Value)> {
+  override func run(_ observer: Observer<(index: Int, element: Value)>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueEnumeratedPairsSink(pack: nil, observer: observer, cancel: cancel)
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
+  }
+}
+
+final class ValueEnumeratedPairsSink: EnumeratedSink<Value, (index: Int, element: Value)> {
+  override func pack(_ index: Int, at element: UnsafePointer<Value>) -> (index: Int, element: Value) {
+    (index: index, element: element.pointee)
+  }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

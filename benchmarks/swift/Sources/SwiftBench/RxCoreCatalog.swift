@@ -1,3 +1,4 @@
+import Glibc
 import RxCore
 
 /// The catalog on RxCore called directly with `Observable<Value>`, the element type the C
@@ -39,6 +40,75 @@ final class SumValue: Observer<Value> {
   if case .int(let i) = v { return i }
   return 0
 }
+
+/// rx_subscribe_single's and rx_subscribe_maybe's callbacks: a success (the value alone: its
+/// completion is not reported) or an error, and for a maybe (`countsEmpty`) a completion
+/// without a value.
+final class CountSuccess: Observer<Value>, Counted {
+  var count = 0
+  var succeeded = false
+  let countsEmpty: Bool
+  init(countsEmpty: Bool) {
+    self.countsEmpty = countsEmpty
+    super.init()
+  }
+  override func on(_ event: Event<Value>) {
+    switch event {
+    case .next: success()
+    case .error: count &+= 1
+    case .completed: if countsEmpty && !succeeded { count &+= 1 }
+    }
+    if event.isStopEvent { succeeded = false }
+  }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { success() }
+  @inline(__always) func success() {
+    count &+= 1
+    succeeded = true
+  }
+}
+
+/// The outer subscriber of group_by and window: subscribes `counter` to each observable it
+/// receives (a `.boxed` group or window) and keeps the subscriptions, as workloads.c's
+/// subscribe_group / subscribe_window.
+final class SubscribeEach: Observer<Value> {
+  let counter = CountValue()
+  var subscriptions: [any Disposable] = []
+  override func on(_ event: Event<Value>) {
+    if case .next(let v) = event { _withUnprotectedUnsafePointer(to: v) { onNext(at: $0) } }
+  }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) {
+    guard let o = Value.unretainedObject(at: element)?.takeUnretainedValue() else { return }
+    if type(of: o) == ValueGroupedObservable.self { _ = unsafeDowncast(o, to: ValueGroupedObservable.self).key }  // rx_group_key
+    subscriptions.append(unsafeDowncast(o, to: Observable<Value>.self).subscribe(counter))
+  }
+  func dispose() -> Int {
+    subscriptions.forEach { $0.dispose() }
+    subscriptions.removeAll()
+    return counter.count
+  }
+}
+
+/// A string key, made per element as workloads.c's mod4_name makes an rx_string.
+final class NameKey: ContentKey {
+  let name: String
+  init(_ name: String) { self.name = name }
+  func keyEquals(_ other: AnyObject) -> Bool {
+    type(of: other) == NameKey.self && unsafeDowncast(other, to: NameKey.self).name == name
+  }
+  func hashKey(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+final class CountPair: Observer<(index: Int, element: Value)>, Counted {
+  var count = 0
+  override func on(_ event: Event<(index: Int, element: Value)>) { count &+= 1 }
+}
+
+/// rx_using's resource (no_resource: nothing to release).
+final class NoResource: Disposable { func dispose() {} }
+
+struct CatalogError: Error {}
 
 enum RxCoreCatalog {
   typealias Op = (Observable<Value>) -> Observable<Value>
@@ -119,6 +189,81 @@ enum RxCoreCatalog {
   static let add: (Value, Value) -> Value = { .int(iv($0) &+ iv($1)) }
   static let eq: (Value, Value) -> Bool = { iv($0) == iv($1) }
   static let sum2: ([Value]) -> Value = { .int(iv($0[0]) &+ iv($0[1])) }
+  static let keepOddInc: (Value) -> Value? = { iv($0) % 2 != 0 ? .int(iv($0) &+ 1) : nil }
+  static let ignoreDrop: (Value) -> Void = { _ in }
+  static let names = ["north", "east", "south", "west"]
+  /// rx_debug's text of an int (RxValue.debugText).
+  static let describe: (Value) -> String = { if case .int(let i) = $0 { String(i) } else { "value" } }
+  /// rx_debug's sink: each line to /dev/null under the stream's lock, flushed.
+  static let toDevNull: (String) -> Void = {
+    let file = fopen("/dev/null", "w")
+    return { line in
+      flockfile(file)
+      fputs(line, file)
+      fputc(10, file)
+      fflush(file)
+      funlockfile(file)
+    }
+  }()
+  static func debugLog(_ write: @escaping (String) -> Void) -> DebugLog<Value> {
+    DebugLog(label: "w", describe: describe, describeError: { "\($0)" }, write: write)
+  }
+
+  /// do_with_hooks' on_next and after_next, counting as workloads.c's count_next.
+  final class CountHooks: ValueNextHooks {
+    var count = 0
+    override func onNext(at element: UnsafePointer<Value>) { count &+= 1 }
+    override func afterNext(at element: UnsafePointer<Value>) { count &+= 1 }
+  }
+
+  /// just(i) -> make -> subscribe + dispose, per lifecycle (workloads.c's w_just_then).
+  static func justThen<O: Observer<Value> & Counted>(_ c: @escaping () -> O, _ make: @escaping Op) -> CatalogBody {
+    { n in
+      let c = c()
+      for k in 0..<Int64(n) { make(.just(.int(k))).subscribe(c).dispose() }
+      return c.count
+    }
+  }
+
+  /// publish subject -> make -> an outer subscriber that subscribes the counter to every
+  /// observable it emits (group_by's groups, window's windows); n values, then completed.
+  static func nested(_ make: @escaping Op) -> CatalogBody {
+    { n in
+      let s = PublishSubject<Value>(), outer = SubscribeEach()
+      let d = make(s).subscribe(outer)
+      for k in 0..<Int64(n) { s.on(.next(.int(k))) }
+      s.on(.completed)
+      d.dispose()
+      return outer.dispose()
+    }
+  }
+
+  /// A source and a pauser subject: the pauser toggles every other event (workloads.c's pausing).
+  static func pausing(_ make: @escaping (Observable<Value>, Observable<Value>) -> Observable<Value>) -> CatalogBody {
+    { n in
+      let s = PublishSubject<Value>(), p = PublishSubject<Value>(), c = CountValue()
+      let d = make(s, p).subscribe(c)
+      for k in 0..<Int64(n) {
+        if k % 2 == 0 { p.on(.next(.bool(k % 8 < 4))) }
+        s.on(.next(.int(k)))
+      }
+      d.dispose()
+      return c.count
+    }
+  }
+
+  /// subject -> make (on a virtual-time scheduler) -> counter; n events, then one advance
+  /// of 1000 ns (a bounded queue full for every event).
+  static func full(_ make: @escaping (Observable<Value>, VirtualTimeScheduler) -> Observable<Value>) -> CatalogBody {
+    { n in
+      let vts = VirtualTimeScheduler(), s = PublishSubject<Value>(), c = CountValue()
+      let d = make(s, vts).subscribe(c)
+      for k in 0..<Int64(n) { s.on(.next(.int(k))) }
+      _ = vts.advance(by: 1000)
+      d.dispose()
+      return c.count
+    }
+  }
 
   static let bodies: [String: CatalogBody] = [
     "subject_publish": subject({ PublishSubject<Value>() }, { $0.on(.next($1)) }, { $0.on(.completed) }),
@@ -128,6 +273,7 @@ enum RxCoreCatalog {
     "subject_async": subject({ AsyncSubject<Value>() }, { $0.on(.next($1)) }, { $0.on(.completed) }),
     "subject_publish_relay": subject({ PublishRelay<Value>() }, { _ = $0.accept($1) }, { _ in }),
     "subject_behavior_relay": subject({ BehaviorRelay<Value>(value: .int(0)) }, { _ = $0.accept($1) }, { _ in }),
+    "subject_replay_relay": subject({ ReplayRelay<Value>(bufferSize: 10) }, { _ = $0.accept($1) }, { _ in }),
     "map": op { $0.map(inc) },
     "filter": op { $0.filter { _ in true } },
     "scan": op { $0.scan(.int(0), accumulator: add) },
@@ -155,9 +301,10 @@ enum RxCoreCatalog {
     "catch": op { $0.catch { _ in .just(.int(0)) } },
     "catch_return": op { $0.catchAndReturn(.int(0)) },
     "retry": op { $0.retry(3) },
-    "do": op { o in
+    // The tap counts into the same total, as count_next does in workloads.c.
+    "do": { n in
       let tap = CountValue()
-      return o.do(onNext: { _ in tap.count &+= 1 })
+      return viaSubject(n, CountValue()) { o in o.do(onNext: { _ in tap.count &+= 1 }) } + tap.count
     },
     "take_until": op { $0.take(until: Observable<Value>.never()) },
     "skip_until": op { $0.skip(until: Observable<Value>.just(.int(0))) },
@@ -214,6 +361,72 @@ enum RxCoreCatalog {
     },
     "range_flat_map_just": { n in drain(range(n).flatMap { .just($0) }, CountValue()) },
     "range_concat_map_of": { n in drain(range(n).concatMap { .from([$0, $0]) }, CountValue()) },
+    "map_filter_map": op { $0.map(inc).filter { _ in true }.map(inc) },
+    "take_while_inclusive": op { $0.take(while: { _ in true }, behavior: .inclusive) },
+    "take_until_predicate": op { $0.take(until: { _ in false }, behavior: .inclusive) },
+    "default_if_empty": op { $0.ifEmpty(default: .int(0)) },
+    // The subject is the fallback of an empty / a failed source.
+    "switch_if_empty": op { Observable<Value>.empty().ifEmpty(switchTo: $0) },
+    "catch_with": op { src in Observable<Value>.error(CatalogError()).catch { _ in src } },
+    // Swift's pairs are tuples (rx_enumerated's, a two-item array box its sink refills).
+    "enumerated": { n in viaSubject(n, CountPair()) { $0.enumerated() } },
+    "compact_map": op { $0.compactMap(keepOddInc) },
+    "using": op { src in Observable<Value>.using(resource: { NoResource() }, observableFactory: { _ in src }) },
+    "flat_map_max": op { $0.flatMap(maxConcurrent: 2) { .from([$0, $0]) } },
+    "flat_map_max_just": op { $0.flatMap(maxConcurrent: 1) { .just($0) } },
+    "flat_map_first": op { $0.flatMapFirst { .just($0) } },
+    "retry_when": op { $0.retry(when: { $0 }, pack: { _ in .none }) },
+    // The hooks count, as count_next does in workloads.c (into the same total).
+    "do_with_hooks": { n in
+      let hooks = CountHooks()
+      return viaSubject(n, CountValue()) { $0.do(hooks: DoHooks(), nextHooks: hooks) } + hooks.count
+    },
+    "debug": op { $0.debug(debugLog(toDevNull)) },
+    "debug_callback": op { $0.debug(debugLog({ _ in })) },
+    "share_forever": op { $0.share(replay: 1, scope: .forever) },
+    "replay_all_ref_count": op { $0.replayAll().refCount() },
+    "multicast_ref_count": op { $0.multicast(ReplaySubject<Value>.create(bufferSize: 2)).refCount() },
+    "signal": op { $0.asSignal(onErrorJustReturn: .int(0)) },
+    "observe_on_bounded": op {
+      $0.observe(on: CurrentThreadScheduler.instance, capacity: 1 << 20, policy: .dropOldest, onDropped: ignoreDrop)
+    },
+    "merge_max": two { Observable.merge([$0, $1], maxConcurrent: 1) },
+    "skip_duration": timed(CountValue.init) { $0.skip(500, scheduler: $1) },
+    "take_duration": timed(CountValue.init) { $0.take(for: 1_000_000_000_000_000, scheduler: $1) },
+    "timeout_to": timed(CountValue.init) { $0.timeout(500, other: $0, scheduler: $1) },
+    "retry_backoff": timed(CountValue.init) {
+      $0.retry(backoff: Backoff(initialDelay: 1000, multiplier: 2, maxAttempts: 3), scheduler: $1)
+    },
+    "rate_limit": timed(CountValue.init) {
+      $0.rateLimit(1, per: 1500, scheduler: $1, capacity: 1 << 20, policy: .dropOldest, onDropped: ignoreDrop)
+    },
+    "rate_limit_full": full {
+      $0.rateLimit(1, per: .max, scheduler: $1, capacity: 4, policy: .dropOldest, onDropped: ignoreDrop)
+    },
+    "observe_on_bounded_full": full { $0.observe(on: $1, capacity: 4, policy: .dropOldest, onDropped: ignoreDrop) },
+    "pausable": pausing { $0.pausable($1) },
+    "pausable_buffered": pausing { $0.pausableBuffered($1, capacity: 2, policy: .dropOldest, onDropped: ignoreDrop) },
+    "subscribe_dispose_single": subscribeDispose { $0.single() },
+    "subscribe_dispose_using": subscribeDispose { src in
+      Observable<Value>.using(resource: { NoResource() }, observableFactory: { _ in src })
+    },
+    "subscribe_dispose_as_completable": subscribeDispose { $0.asCompletable() },
+    "just_as_single": justThen(CountValue.init) { $0.asSingle() },
+    "just_as_maybe": justThen(CountValue.init) { $0.asMaybe() },
+    "just_subscribe_single": justThen({ CountSuccess(countsEmpty: false) }) { $0.asSingle() },
+    "just_subscribe_maybe": justThen({ CountSuccess(countsEmpty: true) }) { $0.asMaybe() },
+    "ignore_subscribe_completable": justThen(CountValue.init) { $0.ignoreElements().asCompletable() },
+    "range_map": { n in drain(range(n).map(inc), CountValue()) },
+    "repeat_element_take": { n in drain(Observable<Value>.repeatElement(.int(1)).take(n), CountValue()) },
+    "generate": { n in
+      drain(Observable<Value>.generate(initialState: .int(0), condition: { iv($0) < Int64(n) }, iterate: inc), CountValue())
+    },
+    // One window for the whole run, subscribed by the counter as it opens.
+    "window": nested { $0.window(timeSpan: nil, count: 1 << 40, scheduler: nil, make: { .boxed($0) }) },
+    "group_by": nested { $0.groupBy(keyAt: { ValueKey(.int(iv($0.pointee) & 3)).unsafelyUnwrapped }, pack: { .boxed($0) }) },
+    "group_by_string_keys": nested {
+      $0.groupBy(keyAt: { ValueKey(content: NameKey(names[Int(iv($0.pointee) & 3)])) }, pack: { .boxed($0) })
+    },
     "contended": { n in
       let s = PublishSubject<Value>(), c = SumValue()
       let d = s.subscribe(c)
