@@ -410,15 +410,29 @@ def catalog_table(rows, t, instr):
         return f"{a['min_ns'] / b['min_ns']:.1f}×"
 
     head = ("| workload | shape | librxc ns/event | librxc instr/event | RxCore (Swift, Value) "
-            "| OpenCombine | RxSwift | OpenCombine/librxc | RxSwift/librxc |")
+            "| RxCore/librxc | OpenCombine | RxSwift | OpenCombine/librxc | RxSwift/librxc |")
     lines = [head, "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"]
     for name, shape in rows:
         ir = instr.get(name)
         lines.append(f"| {name} | {shape} | {cell(name, 'rxc', True)} | "
                      f"{fmt(ir, 0) if ir is not None else '—'} | {cell(name, 'rxcore')} "
-                     f"| {cell(name, 'opencombine')} | {cell(name, 'rxswift')} "
+                     f"| {ratio(name, 'rxcore')} | {cell(name, 'opencombine')} | {cell(name, 'rxswift')} "
                      f"| {ratio(name, 'opencombine')} | {ratio(name, 'rxswift')} |")
     return "\n".join(lines)
+
+
+def rxcore_summary(rows, t, limit=1.5):
+    """One line: how many rows have Swift callers of RxCore within `limit` of the C ABI."""
+    over, measured = [], 0
+    for name, _ in rows:
+        a, b = t.get((name, "rxcore"), {}), t.get((name, "rxc"), {})
+        if "min_ns" not in a or "min_ns" not in b or b["min_ns"] == 0:
+            continue
+        measured += 1
+        if a["min_ns"] / b["min_ns"] > limit:
+            over.append(f"{name} {a['min_ns'] / b['min_ns']:.2f}×")
+    return (f"RxCore (Swift) within {limit}× of the C ABI's time: {measured - len(over)} of {measured} rows"
+            + (f"; above: {', '.join(over)}." if over else "."))
 
 
 def contended_table(t):
@@ -612,6 +626,8 @@ def main():
         print()
         print(cat_tab)
         print()
+        print(rxcore_summary(rows, ct))
+        print()
         print(cont_tab)
     na = sorted({f"{w} {LABEL[i]}: {r['na']}" for (w, i), r in t.items() if "na" in r})
     png = os.path.join(BENCH, "chart.png")
@@ -653,6 +669,7 @@ def main():
                 + ("RxSwift: built from RXSWIFT_PATH." if RXSWIFT_PATH else
                    "RxSwift: not built in this run (RXSWIFT_PATH unset).") + "\n\n")
             fh.write(cat_tab + "\n\n")
+            fh.write(rxcore_summary(rows, ct) + "\n\n")
             fh.write("### Contended: four threads emitting into one subject\n\n")
             fh.write("Four threads send n/4 events each into one publish subject (OpenCombine: "
                      "PassthroughSubject) with one subscriber that sums them; ns per event = wall "
