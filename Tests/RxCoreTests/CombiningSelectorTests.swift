@@ -97,6 +97,33 @@ final class CombiningSelectorTests: XCTestCase {
     d.dispose()
   }
 
+  /// The array form refills one array per subscription: each combination's elements are
+  /// still let go of as soon as the selector returns (zip keeps nothing of a pair it
+  /// combined), and a selector that keeps the array it was given keeps that combination.
+  func testArraySelectorLetsGoOfEachCombinationAndAKeptArrayKeepsItsValues() {
+    let a = PublishSubject<Value>(), b = PublishSubject<Value>()
+    var kept: [[Value]] = []
+    var livesDuringCall: [Int] = []
+    let zipped = Observable.zip([a.asObservable(), b.asObservable()]) { (values: [Value]) -> Value in
+      livesDuringCall.append(Token.live)
+      if Self.n(values[0]) == 2 { kept.append(values) }
+      return .int(Self.n(values[0]) * 100 + Self.n(values[1]))
+    }
+    let r = Recorder<Value>()
+    let d = zipped.subscribe(r)
+    for i in Int64(1)...3 {
+      a.on(.next(.boxed(Token(i))))
+      b.on(.next(.boxed(Token(i + 4))))
+      XCTAssertEqual(Token.live, i == 2 || i == 3 ? 2 : 0, "a combined pair is let go of after the call")
+    }
+    XCTAssertEqual(ints(r), [105, 206, 307])
+    XCTAssertEqual(livesDuringCall, [2, 2, 4])
+    XCTAssertEqual(kept.map { $0.map(Self.n) }, [[2, 6]])
+    kept = []
+    XCTAssertEqual(Token.live, 0)
+    d.dispose()
+  }
+
   func testCombineLatestOfNoSourcesCallsTheSelectorOnce() {
     var seen: [Int] = []
     let combined = Observable<Value>.combineLatest([], bufferSelector: { values in

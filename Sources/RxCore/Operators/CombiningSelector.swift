@@ -75,9 +75,29 @@ struct Combiner<Source, Result> {
   @inline(__always)
   mutating func combine(_ elements: UnsafeMutablePointer<Source>?, _ n: Int) throws -> Result {
     if let inPlace { return try inPlace(UnsafeBufferPointer(start: elements, count: n)) }
-    arguments.reserveCapacity(n)
-    for i in 0..<n { arguments.append(elements.unsafelyUnwrapped[i]) }
-    defer { arguments.removeAll(keepingCapacity: true) }
+    if arguments.count == n {
+      arguments.withUnsafeMutableBufferPointer { a in
+        for i in 0..<n { a[i] = elements.unsafelyUnwrapped[i] }
+      }
+    } else {
+      arguments.removeAll(keepingCapacity: true)
+      arguments.reserveCapacity(n)
+      for i in 0..<n { arguments.append(elements.unsafelyUnwrapped[i]) }
+    }
+    defer { letGo(n) }
     return try withArray!(arguments)
+  }
+
+  /// Lets go of the elements once the selector returned, as emptying the array did: Values
+  /// are overwritten with `.none` in place (the length kept for the next refill; emptying and
+  /// refilling cost a generic destroy and a `replaceSubrange` per combination); other types
+  /// are removed. (A selector that kept the array gets a copy made here: it keeps its values.)
+  @inline(__always)
+  private mutating func letGo(_ n: Int) {
+    guard Source.self == Value.self, n > 0 else { return arguments.removeAll(keepingCapacity: true) }
+    arguments.withUnsafeMutableBufferPointer { a in
+      let values = UnsafeMutableRawPointer(a.baseAddress!).assumingMemoryBound(to: Value.self)
+      for i in 0..<n { values[i] = .none }
+    }
   }
 }
