@@ -151,16 +151,21 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     guard let root = rootObservable else { preconditionFailure("a scalar root needs no sink") }
+    // The sink reached unretained inside: read from the closure's capture, it was retained and
+    // released around the subscribe (two locked instructions per subscription).
+    let borrowed = Unmanaged.passUnretained(sink)
     let subscription = root._withUnsafeGuaranteedRef { source -> any Disposable in
-      if type(of: source) == ValueRange.self {
-        sink.run(unsafeDowncast(source, to: ValueRange.self))
-        return NopDisposable.shared
+      borrowed._withUnsafeGuaranteedRef { sink in
+        if type(of: source) == ValueRange.self {
+          sink.run(unsafeDowncast(source, to: ValueRange.self))
+          return NopDisposable.shared
+        }
+        if type(of: source) == ValueSequenceObservable.self {
+          sink.run(unsafeDowncast(source, to: ValueSequenceObservable.self))
+          return NopDisposable.shared
+        }
+        return source.subscribe(sink)
       }
-      if type(of: source) == ValueSequenceObservable.self {
-        sink.run(unsafeDowncast(source, to: ValueSequenceObservable.self))
-        return NopDisposable.shared
-      }
-      return source.subscribe(sink)
     }
     return (consume sink, subscription)
   }
