@@ -99,12 +99,18 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
     }
   }
 
+  /// The key of the element at `element` (a hook: the Value leaf calls its selector at its
+  /// concrete type). Called borrowed from the producer: loading the closure from it would
+  /// retain its context.
+  func key(at element: UnsafePointer<Element>) throws -> Key {
+    try Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { try $0.keyAt(element) }
+  }
+
   /// An element, by pointer (what the Value leaf's `onNext(at:)` runs, after the same check
   /// as `on`): into its key's group, a new one announced first.
   @inline(__always) final func next(at element: UnsafePointer<Element>) {
     let key: Key
-    // Called borrowed from the producer: loading the closure from it would retain its context.
-    do { key = try Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { try $0.keyAt(element) } } catch {
+    do { key = try self.key(at: element) } catch {
       end(error)
       return
     }
@@ -183,6 +189,18 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
 
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
+  /// The selector at its concrete type (through the generic field it is called through a
+  /// reabstraction thunk per element).
+  let keyOfValue: (UnsafePointer<Value>) throws -> ValueKey
+
+  override init(
+    source: Observable<Value>, keyAt: @escaping (UnsafePointer<Value>) throws -> ValueKey, makeGroup: @escaping MakeGroup,
+    pack: @escaping (GroupedObservable<ValueKey, Value>) -> Value
+  ) {
+    keyOfValue = keyAt
+    super.init(source: source, keyAt: keyAt, makeGroup: makeGroup, pack: pack)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
@@ -193,6 +211,11 @@ final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
 }
 
 final class ValueGroupBySink: GroupBySink<ValueKey, Value, Value> {
+  override func key(at element: UnsafePointer<Value>) throws -> ValueKey {
+    try Unmanaged.passUnretained(unsafeDowncast(parent, to: ValueGroupByProducer.self))._withUnsafeGuaranteedRef {
+      try $0.keyOfValue(element)
+    }
+  }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { if !done && !refCount.isDisposed { next(at: element) } }
