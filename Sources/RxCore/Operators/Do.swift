@@ -140,8 +140,22 @@ final class ValueDoSink: DoSink<Value> {
 }
 
 final class ValueClosureTap: ClosureTap<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
+  /// onNext at its concrete type (through the generic field: a reabstraction thunk per call).
+  let onNextValue: ((Value) -> Void)?
+
+  override init(onNext: ((Value) -> Void)?, onError: ((any Error) -> Void)?, onCompleted: (() -> Void)?, onDispose: (() -> Void)?) {
+    onNextValue = onNext
+    super.init(onNext: onNext, onError: onError, onCompleted: onCompleted, onDispose: onDispose)
+  }
+
+  override func on(_ event: Event<Value>) {
+    if case .next(let element) = event {
+      onNextValue?(element)
+      return
+    }
+    super.on(event)
+  }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext?(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { onNextValue?(element.pointee) }
   override func dropped() { super.dropped() }
 }
