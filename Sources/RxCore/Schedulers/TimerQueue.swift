@@ -27,9 +27,9 @@ public struct TimerQueue<Item> {
 
   public mutating func popFirst() -> (due: Int64, item: Item)? {
     guard !heap.isEmpty else { return nil }
-    heap.swapAt(0, heap.count - 1)
+    if heap.count > 1 { heap.swapAt(0, heap.count - 1) }  // one timer pending: the usual case
     let top = heap.removeLast()
-    siftDown(0)
+    if !heap.isEmpty { siftDown(0) }
     return (top.due, top.item)
   }
 
