@@ -8,13 +8,18 @@ import Synchronization
 public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
   public enum AdvanceStatus { case ok, past, busy }
 
-  // `items`, `running` and `sweepAt` are guarded by `lock` (held for a heap operation, never
-  // over an action: a spin lock costs a CAS where a Mutex costs two futex-word calls).
-  // `clock` is written under the lock too, and read without it: `now` is asked per event.
+  // `items` and `sweepAt` are guarded by `lock` (held for a heap operation, never over an
+  // action: a spin lock costs a CAS where a Mutex costs two futex-word calls). `clock` is
+  // written under the lock too, and read without it: `now` is asked per event.
   private let lock = SpinLock()
   private let clock = Atomic<Int64>(0)
   private var items = TimerQueue<ScheduledAction>()
-  private var running = false
+  /// The first item's due time (Int64.max when none), stored under the lock at each change
+  /// of `items`: after an action the run loop reads it to leave without taking the lock again
+  /// when nothing else is due by its limit (what the action scheduled on this thread is in it).
+  private let firstDue = Atomic<Int64>(.max)
+  /// A run loop is running. Set under the lock; cleared by the loop on its way out.
+  private let running = Atomic<Bool>(false)
   /// Disposed items stay queued until due (a dispose does not search the heap); once the
   /// heap has doubled since the last sweep, a sweep drops them, so a re-armed timeout far in
   /// the future costs O(1) amortized per schedule instead of a heap that grows per event.
@@ -37,9 +42,13 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
       items.removeAll { $0.isDisposed }
       sweepAt = Swift.max(64, 2 * items.count)
     }
+    noteFirstDue()
     lock.unlock()
     return item
   }
+
+  /// Under the lock, after `items` changed.
+  @inline(__always) private func noteFirstDue() { firstDue.store(items.firstDue ?? .max, ordering: .releasing) }
 
   /// Runs everything due at or before `time`, then sets the clock to `time`.
   public func advance(to time: Int64) -> AdvanceStatus { runLoop(until: time) }
@@ -54,7 +63,7 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
 
   private func runLoop(until limit: Int64?) -> AdvanceStatus {
     lock.lock()
-    if running {
+    if running.load(ordering: .relaxed) {
       lock.unlock()
       return .busy
     }
@@ -62,20 +71,30 @@ public final class VirtualTimeScheduler: Scheduler, @unchecked Sendable {
       lock.unlock()
       return .past
     }
-    running = true
+    running.store(true, ordering: .relaxed)
+    let last = limit ?? .max
     while true {
-      guard let due = items.firstDue, limit.map({ due <= $0 }) ?? true else {
-        if let limit { clock.store(limit, ordering: .releasing) }
-        running = false
+      guard let due = items.firstDue, due <= last else {
         lock.unlock()
-        return .ok
+        return finish(limit)
       }
       let item = items.popFirst().unsafelyUnwrapped.item
+      noteFirstDue()
       if due > clock.load(ordering: .relaxed) { clock.store(due, ordering: .releasing) }
       lock.unlock()
       item.run()
       ScheduledAction.recycle(consume item)
+      // Nothing due by the limit: done without the lock (an item another thread schedules
+      // meanwhile waits for the next advance, as one scheduled just after it would).
+      let next = firstDue.load(ordering: .acquiring)
+      if next == .max || next > last { return finish(limit) }
       lock.lock()
     }
+  }
+
+  private func finish(_ limit: Int64?) -> AdvanceStatus {
+    if let limit { clock.store(limit, ordering: .releasing) }
+    running.store(false, ordering: .releasing)
+    return .ok
   }
 }
