@@ -45,7 +45,7 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
   /// docs/SPECIALIZATION.md). A caller that names the type gets the check folded away.
   @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     if Element.self == Value.self {
-      return unsafeBitCast(self, to: AsyncSubject<Value>.self).attachNow(unsafeBitCast(observer, to: Observer<Value>.self))
+      return unsafeDowncast(self, to: AsyncSubject<Value>.self).attachNow(unsafeDowncast(observer, to: Observer<Value>.self))
     }
     return attachNow(observer)
   }

@@ -118,7 +118,7 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
   /// docs/SPECIALIZATION.md). A caller that names the type gets the check folded away.
   @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     if Element.self == Value.self {
-      return unsafeBitCast(self, to: BehaviorSubject<Value>.self).attachNow(unsafeBitCast(observer, to: Observer<Value>.self))
+      return unsafeDowncast(self, to: BehaviorSubject<Value>.self).attachNow(unsafeDowncast(observer, to: Observer<Value>.self))
     }
     return attachNow(observer)
   }

@@ -31,7 +31,7 @@ public final class PublishSubject<Element>: SubjectBase<Element>, SubjectType, O
   /// docs/SPECIALIZATION.md). A caller that names the type gets the check folded away.
   @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     if Element.self == Value.self {
-      return unsafeBitCast(self, to: PublishSubject<Value>.self).attachNow(unsafeBitCast(observer, to: Observer<Value>.self))
+      return unsafeDowncast(self, to: PublishSubject<Value>.self).attachNow(unsafeDowncast(observer, to: Observer<Value>.self))
     }
     return attachNow(observer)
   }

@@ -69,7 +69,7 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
   /// docs/SPECIALIZATION.md). A caller that names the type gets the check folded away.
   @inlinable public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     if Element.self == Value.self {
-      return unsafeBitCast(self, to: ReplaySubject<Value>.self).attachNow(unsafeBitCast(observer, to: Observer<Value>.self))
+      return unsafeDowncast(self, to: ReplaySubject<Value>.self).attachNow(unsafeDowncast(observer, to: Observer<Value>.self))
     }
     return attachNow(observer)
   }
