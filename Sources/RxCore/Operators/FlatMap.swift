@@ -211,28 +211,9 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
     // The inner's completion lowers `active` in the drain: an element racing it from another
     // thread may still be ignored, as in RxSwift.
     if exclusive && active.load(ordering: .acquiring) > 0 { return }
-    let inner: Observable<Result>
-    do {
-      switch try select(element) {
-      case .observable(let o): inner = o
-      case .element(let value):
-        // With a limit, a scalar takes a place like any inner observable, or waits its turn.
-        if let limit {
-          if !limit.tryAdmit() {
-            inner = makeJust(value)
-            break
-          }
-          submit(.next(value))
-          limit.finished()
-          return
-        }
-        submitNext(value)
-        return
-      }
-    } catch {
-      submit(.fail(error))
-      return
-    }
+    // Bound once, not assigned in branches: a `let` set in branches lives in memory, and each
+    // read of it is a retained copy (a retain/release pair around `runFused`, per element).
+    guard let inner = innerObservable(for: element) else { return }
     if runFused(inner) { return ValueJust.recycle(consume inner) }
     let observer = makeInner()
     // Raised before the outer completion can be submitted (upstream serializes on); a
@@ -246,6 +227,29 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       return
     }
     observer.attach(inner.subscribe(observer))
+  }
+
+  /// The inner observable `element` selects, or nil when it was handled here: a scalar the
+  /// selector gave (submitted, or made a `just` to wait for a place under a limit), or an error.
+  @inlinable @inline(__always) final func innerObservable(for element: Source) -> Observable<Result>? {
+    do {
+      switch try select(element) {
+      case .observable(let o): return o
+      case .element(let value):
+        // With a limit, a scalar takes a place like any inner observable, or waits its turn.
+        if let limit {
+          if !limit.tryAdmit() { return makeJust(value) }
+          submit(.next(value))
+          limit.finished()
+          return nil
+        }
+        submitNext(value)
+        return nil
+      }
+    } catch {
+      submit(.fail(error))
+      return nil
+    }
   }
 
   // The drain and `self` reached unmanaged: otherwise one of them is retained and released

@@ -121,12 +121,12 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
     }
     nextId &+= 1
     let id = nextId
-    let inner: Observable<Result>
-    switch consume selected {  // moved out: a just left solely owned is recycled
-    case .element(let value): return _withUnprotectedUnsafePointer(to: value) { switchTo(element: $0, id: id) }
-    case .observable(let o): inner = o
+    // Moved out, so a just left solely owned is recycled; bound in its case, not assigned to a
+    // `let` declared before (that lives in memory: each read of it a retained copy).
+    switch consume selected {
+    case .element(let value): _withUnprotectedUnsafePointer(to: value) { switchTo(element: $0, id: id) }
+    case .observable(let inner): if switchTo(observable: inner, id: id) { ValueJust.recycle(consume inner) }
     }
-    if switchTo(observable: inner, id: id) { ValueJust.recycle(consume inner) }
   }
 
   /// Switches to `inner`, borrowed (a leaf whose elements are observables reads them in
