@@ -60,12 +60,13 @@ public final class SerialDisposable: Cancelable {
   }
 
   /// Makes `new` the current one if nothing replaced the slot `reserve` emptied, else (or
-  /// once disposed) disposes it.
+  /// once disposed) disposes it. (`new` consumed, as in `set`: a timer armed per event would
+  /// otherwise pay a retain and a release of it.)
   @usableFromInline
-  func fill(_ new: any Disposable, ticket: UInt) {
+  func fill(_ new: consuming any Disposable, ticket: UInt) {
     lock.lock()
     if !disposed && generation == ticket {
-      current = new
+      current = consume new
       lock.unlock()
       return
     }

@@ -34,10 +34,12 @@ class BufferSink<Element, Output>:
   /// per element, so plain fields of the sink.
   private let limit: Int
   private let untimed: Bool
+  private let windowTimer: WindowTimer?
 
   override init(observer: Observer<Output>, cancel: any Cancelable, parameters: Buffer<Element, Output>) {
     limit = parameters.windowing.count ?? .max
     untimed = parameters.windowing.timeSpan == nil
+    windowTimer = parameters.windowing.timer
     super.init(observer: observer, cancel: cancel, parameters: parameters)
   }
 
@@ -49,8 +51,8 @@ class BufferSink<Element, Output>:
 
   private final func armTimer(_ window: UInt64) {
     // Count only: no timer, so no callback made (a closure context per window).
-    if parameters.windowing.timeSpan == nil { return }
-    parameters.windowing.arm(timer) { self.submit(.tick(window)) }
+    guard let windowTimer else { return }
+    windowTimer.arm(timer) { self.submit(.tick(window)) }
   }
 
   override func on(_ event: Event<Element>) {
@@ -180,9 +182,10 @@ final class ValueBufferSink: BufferSink<Value, Value> {
   }
 
   override func pack(_ buffer: inout ContiguousArray<Value>) -> Value {
-    guard let refill else { return super.pack(&buffer) }
+    // Called in place (`refill!`), not bound first: a bound closure is retained and released.
+    if refill == nil { return super.pack(&buffer) }
     if let kept = previous.unretainedObject, kept._withUnsafeGuaranteedRef({ ThreadSpare.isSolelyOwned($0) }) {
-      kept._withUnsafeGuaranteedRef { refill($0, &buffer) }
+      kept._withUnsafeGuaranteedRef { refill!($0, &buffer) }
       return previous
     }
     previous = super.pack(&buffer)

@@ -49,9 +49,11 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
   private var count = 0
   private var windowID: UInt64 = 0
   private var stopped = false
+  private let windowTimer: WindowTimer?
 
   init(observer: Observer<Output>, cancel: any Cancelable, parameters: Window<Element, Output>) {
     self.parameters = parameters
+    windowTimer = parameters.windowing.timer
     refCount = RefCountDisposable(BinaryDisposable(sourceSubscription, timer))
     super.init(observer: observer, cancel: cancel)
   }
@@ -66,8 +68,8 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
 
   private final func armTimer(_ window: UInt64) {
     // Count only: no timer, so no callback made (a closure context per window).
-    if parameters.windowing.timeSpan == nil { return }
-    parameters.windowing.arm(timer) { self.submit(.tick(window)) }
+    guard let windowTimer else { return }
+    windowTimer.arm(timer) { self.submit(.tick(window)) }
   }
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }

@@ -14,11 +14,25 @@ struct Windowing {
     self.scheduler = scheduler
   }
 
-  /// Arms `timer` to run `tick` when a window opening now has lasted its time span (nothing
-  /// for count only). `setScheduled` keeps a fast tick from being disposed by this call
-  /// finishing late.
-  func arm(_ timer: SerialDisposable, _ tick: @escaping () -> Void) {
-    guard let span = timeSpan, let scheduler else { return }
-    timer.setScheduled { scheduler.scheduleAfter(span, tick) }
+  /// What a sink needs to arm its per-window timer; nil for count only.
+  var timer: WindowTimer? {
+    guard let timeSpan, let scheduler else { return nil }
+    return WindowTimer(span: timeSpan, scheduler: Unmanaged.passUnretained(scheduler))
+  }
+}
+
+/// A windowing's time span and scheduler, kept by the sink that arms the timer. The scheduler
+/// is unretained: the sink holds its producer, which holds the scheduler (read through the
+/// producer, it was retained and released per window).
+struct WindowTimer {
+  let span: Int64
+  let scheduler: Unmanaged<Scheduler>
+
+  /// Arms `timer` to run `tick` when a window opening now has lasted the span. The slot is
+  /// reserved before scheduling, so that a fast tick is not disposed by this call finishing
+  /// late; `tick` goes to the scheduler as it is (owned: no retain of its context).
+  @inline(__always) func arm(_ timer: SerialDisposable, _ tick: __owned @escaping () -> Void) {
+    let ticket = timer.reserve()
+    timer.fill(scheduler._withUnsafeGuaranteedRef { $0.scheduleAfter(span, tick) }, ticket: ticket)
   }
 }
