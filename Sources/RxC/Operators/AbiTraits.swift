@@ -90,23 +90,25 @@ private final class MaybeCallbacks {
     self.ctx = ctx
   }
 
-  static func of(_ p: UnsafeMutableRawPointer?) -> MaybeCallbacks {
-    Unmanaged<MaybeCallbacks>.fromOpaque(p.unsafelyUnwrapped).takeUnretainedValue()
+  /// The box behind `p`, borrowed for `body` (the subscription's reference keeps it: taken
+  /// as a strong reference, it was retained and released around each callback).
+  @inline(__always)
+  static func with(_ p: UnsafeMutableRawPointer?, _ body: (MaybeCallbacks) -> Void) {
+    Unmanaged<MaybeCallbacks>.fromOpaque(p.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
   }
 }
 
 private let maybeSuccess: CValueFn = { p, value in
-  let box = MaybeCallbacks.of(p)
-  box.succeeded = true
-  box.onSuccess?(box.ctx, value)
+  MaybeCallbacks.with(p) { box in
+    box.succeeded = true
+    box.onSuccess?(box.ctx, value)
+  }
 }
 private let maybeCompleted: CCtxFn = { p in
-  let box = MaybeCallbacks.of(p)
-  if !box.succeeded { box.onCompleted?(box.ctx) }
+  MaybeCallbacks.with(p) { box in if !box.succeeded { box.onCompleted?(box.ctx) } }
 }
 private let maybeError: CErrorFn = { p, error in
-  let box = MaybeCallbacks.of(p)
-  box.onError?(box.ctx, error)
+  MaybeCallbacks.with(p) { box in box.onError?(box.ctx, error) }
 }
 private let maybeDisposed: CCtxFn = { p in
   let box = Unmanaged<MaybeCallbacks>.fromOpaque(p.unsafelyUnwrapped).takeRetainedValue()
