@@ -159,3 +159,68 @@ RX_TEST(values_boxed_values_lent_to_a_subject_are_copied_when_queued) {
   rx_dispose(d);
   rx_release(reemit_into);
 }
+
+/* Boxed values through the paths that borrow them rather than copy (rx_value_retain, a
+   mapped box moved on, distinct comparing boxes in place, share feeding its subject by
+   pointer): what each subscriber keeps stays intact after everything else let go, the
+   boxes are freed once it lets go too, and a bad box is refused. */
+#define KEPT_MAX 8
+typedef struct kept {
+  rx_value v[KEPT_MAX];
+  int n;
+} kept;
+static void keep_boxed(void *ctx, rx_value v) {
+  kept *k = ctx;
+  if (k->n < KEPT_MAX) k->v[k->n++] = rx_value_retain(v);
+}
+static rx_value retain_it(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx;
+  (void)err;
+  return rx_value_retain(v);
+}
+
+RX_TEST(values_boxed_values_through_map_distinct_and_share_stay_intact) {
+  int64_t live = rx_debug_live_objects();
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *m = rx_map(rx_subject_as_observable(s), retain_it, NULL, NULL);
+  rx_observable *dist = rx_distinct_until_changed(m, NULL, NULL, NULL);
+  rx_observable *sh = rx_share(dist);
+  kept a = {0}, b = {0};
+  rx_disposable *da = rx_subscribe(sh, (rx_observer){.on_next = keep_boxed, .ctx = &a});
+  rx_disposable *db = rx_subscribe(sh, (rx_observer){.on_next = keep_boxed, .ctx = &b});
+  const char *in[] = {"alpha", "alpha", "beta", "beta", "alpha", "gamma"};
+  for (int i = 0; i < 6; i++) {
+    rx_value v = rx_string(in[i]); /* a fresh box each time: distinct compares contents */
+    CHECK_OK(rx_subject_on_next(s, v));
+    rx_value_release(v);
+  }
+  CHECK_OK(rx_dispose(da));
+  CHECK_OK(rx_dispose(db));
+  rx_release(sh);
+  rx_release(dist);
+  rx_release(m);
+  rx_release(s);
+  const char *want[] = {"alpha", "beta", "alpha", "gamma"};
+  CHECK_EQ(a.n, 4);
+  CHECK_EQ(b.n, 4);
+  for (int i = 0; i < 4; i++) {
+    CHECK_STR(rx_value_string(a.v[i]), want[i]);
+    CHECK_STR(rx_value_string(b.v[i]), want[i]);
+    CHECK(rx_value_equal(a.v[i], b.v[i]));
+  }
+  CHECK(!rx_value_equal(a.v[0], a.v[1]));
+  CHECK(rx_value_equal(a.v[0], a.v[2]));
+  for (int i = 0; i < 4; i++) {
+    rx_value_release(a.v[i]);
+    rx_value_release(b.v[i]);
+  }
+  /* A box of another kind than the value says: refused, with a message. */
+  rx_value str = rx_string("x");
+  rx_value lie = str;
+  lie.kind = RX_BYTES;
+  rx_value r = rx_value_retain(lie);
+  CHECK_EQ(r.kind, RX_NONE);
+  CHECK(strstr(rx_last_error(), "rx_value_retain") != NULL);
+  rx_value_release(str);
+  CHECK_EQ(rx_debug_live_objects(), live);
+}

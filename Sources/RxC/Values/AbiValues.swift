@@ -84,6 +84,13 @@ public func rx_observable_value(_ observable: UnsafeMutablePointer<rx_observable
 
 @c(rx_value_retain)
 public func rx_value_retain(_ v: rx_value) -> rx_value {
+  // A box gets one retain, of the box C lends: not a value built, copied and destroyed around
+  // it (three atomic operations).
+  if v.kind.rawValue >= RX_STRING.rawValue {
+    guard let box = RxValue.borrowedBox(v, "rx_value_retain") else { return rx_none() }
+    _ = box.retain()
+    return v
+  }
   guard let value = RxValue.from(v, "rx_value_retain") else { return rx_none() }
   return value.ownedC
 }

@@ -225,20 +225,40 @@ final class EventBox: ValueBox {
   if MemoryLayout<RxValue>.size == 9, tag == rb.load(fromByteOffset: 8, as: UInt8.self), (UInt32(0b1001) &>> UInt32(tag)) & 1 != 0 {
     return ra.load(as: UInt64.self) == rb.load(as: UInt64.self)
   }
+  return valuesEqualOutOfLine(at: a, b)
+}
+
+/// The rest of `valuesEqual(at:_:)`, out of the inlined per-element path: boxes compared
+/// where they lie (`pointee` would copy, so retain and release, each value).
+@inline(never) func valuesEqualOutOfLine(at a: UnsafePointer<RxValue>, _ b: UnsafePointer<RxValue>) -> Bool {
+  if let x = RxValue.unretainedObject(at: a) {
+    guard let y = RxValue.unretainedObject(at: b) else { return false }
+    return boxesEqual(x, y)
+  }
   return valuesEqual(a.pointee, b.pointee)
 }
 
 /// rx_value_equal's semantics, on the Swift side.
-func valuesEqual(_ a: RxValue, _ b: RxValue) -> Bool {
-  switch (a, b) {
+func valuesEqual(_ a: borrowing RxValue, _ b: borrowing RxValue) -> Bool {
+  // Boxes compared where they are: a switch over the pair would copy (retain) both values.
+  if let x = a.unretainedObject {
+    guard let y = b.unretainedObject else { return false }
+    return boxesEqual(x, y)
+  }
+  switch (copy a, copy b) {  // plain values: nothing retained
   case (.none, .none): return true
   case (.int(let x), .int(let y)): return x == y
   case (.double(let x), .double(let y)): return x == y
   case (.bool(let x), .bool(let y)): return x == y
   case (.ptr(let x), .ptr(let y)): return x == y
-  case (.boxed, .boxed):
-    let x = a.box!, y = b.box!
-    return x.valueKind == y.valueKind && x.isEqual(to: y)
   default: return false
+  }
+}
+
+/// Two values' boxes, borrowed from them (every box is a `ValueBox`).
+private func boxesEqual(_ x: Unmanaged<AnyObject>, _ y: Unmanaged<AnyObject>) -> Bool {
+  let a = unsafeBitCast(x, to: Unmanaged<ValueBox>.self), b = unsafeBitCast(y, to: Unmanaged<ValueBox>.self)
+  return a._withUnsafeGuaranteedRef { a in
+    b._withUnsafeGuaranteedRef { b in a.valueKind == b.valueKind && a.isEqual(to: b) }
   }
 }

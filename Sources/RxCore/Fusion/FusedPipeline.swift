@@ -114,7 +114,7 @@ open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
       observer.on(.error(error))
       return
     }
-    switch out {
+    switch consume out {  // consumed: a boxed output is moved on, not copied
     case .dropped: break
     case .plain(let w): Stage.deliverPlain(w) { observer.deliverNext($0) }
     case .output(let v): observer.deliverNext(v)

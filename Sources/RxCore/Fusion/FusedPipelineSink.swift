@@ -29,7 +29,7 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
       forwardTerminal(.error(error))
       return
     }
-    switch out {
+    switch consume out {  // consumed: a boxed output is moved on, not copied
     case .plain(let w): forwardPlain(w)
     case .output(let value): forwardNext(value)
     case .input: forwardNext(at: element)
@@ -45,7 +45,7 @@ open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
       forwardTerminal(.error(error))
       return
     }
-    switch out {
+    switch consume out {  // consumed: a boxed output is moved on, not copied
     case .plain(let w): forwardPlain(w)
     case .output(let value): forwardNext(value)
     case .input: forwardNext(v)

@@ -208,7 +208,13 @@ final class ValueConnection: Connection<Value> {
 
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  /// Into a publish subject where the element lies: it keeps nothing, so a boxed element is
+  /// not retained and released per event. (A replay subject keeps it: by value is cheaper.)
+  override func onNext(at element: UnsafePointer<Value>) {
+    if isDisposed { return }
+    if let publish { return publish._withUnsafeGuaranteedRef { _ = $0.emitNext(at: element) } }
+    super.on(.next(Value.copy(at: element)))
+  }
   override func dispose() { super.dispose() }
   override var isDisposed: Bool { super.isDisposed }
 
