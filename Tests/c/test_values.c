@@ -224,3 +224,47 @@ RX_TEST(values_boxed_values_through_map_distinct_and_share_stay_intact) {
   rx_value_release(str);
   CHECK_EQ(rx_debug_live_objects(), live);
 }
+
+/* Subjects that keep a boxed value (behavior, replay, async, and share_replay's replay
+   subject) copy it once where C lends it: a late subscriber still gets it intact after the
+   emitter let go, and everything is freed at the end. */
+RX_TEST(values_boxed_values_kept_by_subjects_reach_late_subscribers_intact) {
+  int64_t live = rx_debug_live_objects();
+  rx_subject *subjects[3] = {rx_behavior_subject_new(rx_int(0)), rx_replay_subject_new(1), rx_async_subject_new()};
+  rx_subject *src = rx_publish_subject_new();
+  rx_observable *sr = rx_share_replay(rx_subject_as_observable(src), 1);
+  kept early = {0};
+  rx_disposable *de = rx_subscribe(sr, (rx_observer){.on_next = keep_boxed, .ctx = &early});
+  const char *in[] = {"one", "two", "three"};
+  for (int i = 0; i < 3; i++) {
+    rx_value v = rx_string(in[i]);
+    for (int k = 0; k < 3; k++) CHECK_OK(rx_subject_on_next(subjects[k], v));
+    CHECK_OK(rx_subject_on_next(src, v));
+    rx_value_release(v);
+  }
+  CHECK_OK(rx_subject_on_completed(subjects[2])); /* the async subject emits its last now */
+  for (int k = 0; k < 3; k++) {
+    kept late = {0};
+    rx_disposable *d = rx_subscribe(rx_subject_as_observable(subjects[k]), (rx_observer){.on_next = keep_boxed, .ctx = &late});
+    CHECK_EQ(late.n, 1);
+    CHECK_STR(rx_value_string(late.v[0]), "three");
+    rx_value_release(late.v[0]);
+    CHECK_OK(rx_dispose(d));
+    rx_release(subjects[k]);
+  }
+  kept late = {0};
+  rx_disposable *dl = rx_subscribe(sr, (rx_observer){.on_next = keep_boxed, .ctx = &late});
+  CHECK_EQ(late.n, 1);
+  CHECK_STR(rx_value_string(late.v[0]), "three");
+  CHECK_EQ(early.n, 3);
+  for (int i = 0; i < 3; i++) {
+    CHECK_STR(rx_value_string(early.v[i]), in[i]);
+    rx_value_release(early.v[i]);
+  }
+  rx_value_release(late.v[0]);
+  CHECK_OK(rx_dispose(dl));
+  CHECK_OK(rx_dispose(de));
+  rx_release(sr);
+  rx_release(src);
+  CHECK_EQ(rx_debug_live_objects(), live);
+}

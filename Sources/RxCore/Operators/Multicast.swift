@@ -213,6 +213,7 @@ final class ValueConnection: Connection<Value> {
   override func onNext(at element: UnsafePointer<Value>) {
     if isDisposed { return }
     if let publish { return publish._withUnsafeGuaranteedRef { _ = $0.emitNext(at: element) } }
+    if let replay { return replay._withUnsafeGuaranteedRef { _ = $0.emitNext(at: element) } }
     super.on(.next(Value.copy(at: element)))
   }
   override func dispose() { super.dispose() }

@@ -15,6 +15,7 @@ public final class AsyncSubject<Element>: SubjectBase<Element>, SubjectType, Obs
   // The hooks of `SubjectHandling`, drain-owned.
 
   @inlinable public func takeNext(_ element: borrowing Element) { last = copy element }
+  @inlinable public func takeNext(at element: UnsafePointer<Element>) { last = element.pointee }
 
   @inlinable
   func takeStop(_ event: Event<Element>) {

@@ -64,8 +64,21 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
 
   @inlinable
   public func takeNext(_ element: borrowing Element) {
+    replaceCurrent(with: copy element)
+    observers.deliverNext(element)
+  }
+
+  /// By pointer: the element is copied once, into `current` (not also into a temporary).
+  @inlinable
+  public func takeNext(at element: UnsafePointer<Element>) {
+    replaceCurrent(with: element.pointee)
+    observers.deliverNext(at: element)
+  }
+
+  @inlinable @inline(__always)
+  func replaceCurrent(with new: consuming Element) {
     // Swap, so the old value is released after the lock (its destructor may be user code).
-    var previous = copy element
+    var previous = new
     // The writer's side of the handshake: mark the swap, then look for a reader.
     writing.store(true, ordering: .relaxed)
     AsymmetricFence.lightSide()
@@ -78,7 +91,6 @@ public final class BehaviorSubject<Element>: SubjectBase<Element>, SubjectType, 
       swap(&current.value, &previous)
       currentLock.unlock()
     }
-    observers.deliverNext(element)
   }
 
   @inlinable

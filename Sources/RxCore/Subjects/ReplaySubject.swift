@@ -31,6 +31,12 @@ public final class ReplaySubject<Element>: SubjectBase<Element>, SubjectType, Ob
     observers.deliverNext(element)
   }
 
+  /// By pointer: the element is copied once, into the buffer.
+  @inlinable public func takeNext(at element: UnsafePointer<Element>) {
+    buffer.append(element.pointee)
+    observers.deliverNext(at: element)
+  }
+
   @inlinable
   func add(_ subscription: SubjectMember<Element>, _ observer: Observer<Element>) {
     if !admit(subscription, observer) { return }
