@@ -268,3 +268,55 @@ RX_TEST(values_boxed_values_kept_by_subjects_reach_late_subscribers_intact) {
   rx_release(src);
   CHECK_EQ(rx_debug_live_objects(), live);
 }
+
+/* Boxed values through the operators that hand a fresh result on (combine_latest, zip,
+   with_latest_from) or move a kept element out (sample), and flat_map over rx_just: each
+   result reaches the subscriber intact, and nothing is left behind. */
+static rx_value first_value(void *ctx, const rx_value *vs, size_t n, rx_error **err) {
+  (void)ctx;
+  (void)err;
+  return n > 0 ? rx_value_retain(vs[0]) : rx_none();
+}
+static rx_observable *just_of(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx;
+  (void)err;
+  return rx_just(v);
+}
+
+RX_TEST(values_boxed_values_through_combining_operators_stay_intact) {
+  int64_t live = rx_debug_live_objects();
+  for (int op = 0; op < 5; op++) {
+    rx_subject *a = rx_publish_subject_new(), *b = rx_publish_subject_new();
+    rx_observable *srcs[2] = {rx_subject_as_observable(a), rx_subject_as_observable(b)};
+    rx_observable *o = op == 0 ? rx_combine_latest(srcs, 2, first_value, NULL, NULL)
+                       : op == 1 ? rx_zip(srcs, 2, first_value, NULL, NULL)
+                       : op == 2 ? rx_with_latest_from(srcs[0], srcs[1], first_value, NULL, NULL)
+                       : op == 3 ? rx_sample(srcs[0], srcs[1])
+                                 : rx_flat_map(srcs[0], just_of, NULL, NULL);
+    kept k = {0};
+    rx_disposable *d = rx_subscribe(o, (rx_observer){.on_next = keep_boxed, .ctx = &k});
+    const char *in[] = {"red", "green", "blue"};
+    for (int i = 0; i < 3; i++) {
+      rx_value v = rx_string(in[i]), w = rx_string("other");
+      if (op == 2) CHECK_OK(rx_subject_on_next(b, w)); /* with_latest_from needs the other first */
+      CHECK_OK(rx_subject_on_next(a, v));
+      if (op != 2) CHECK_OK(rx_subject_on_next(b, w)); /* sample: a tick after each element */
+      rx_value_release(v);
+      rx_value_release(w);
+    }
+    CHECK_OK(rx_dispose(d));
+    rx_release(o);
+    rx_release(a);
+    rx_release(b);
+    /* combine_latest combines again on each of b's elements too */
+    const char *combined[] = {"red", "green", "green", "blue", "blue"};
+    const char **want = op == 0 ? combined : in;
+    int n = op == 0 ? 5 : 3;
+    CHECK_MSG(k.n == n, "operator %d delivered %d", op, k.n);
+    for (int i = 0; i < k.n; i++) {
+      CHECK_STR(rx_value_string(k.v[i]), want[i]);
+      rx_value_release(k.v[i]);
+    }
+  }
+  CHECK_EQ(rx_debug_live_objects(), live);
+}

@@ -43,6 +43,14 @@ open class Sink<Input, Output>: Observer<Input>, Disposable {
     observer.on(.next(element))
   }
 
+  /// `forwardNext` of an element the caller hands over (a fresh result): by pointer where the
+  /// observer takes it, else moved into the event (`forwardNext(_:)` copies it there).
+  @inlinable @inline(__always) public final func forwardNext(owned element: consuming Output) {
+    if isDisposed { return }
+    if forwardsByPointer { return _withUnprotectedUnsafePointer(to: element) { observer.onNext(at: $0) } }
+    observer.on(.next(element))
+  }
+
   /// `forwardNext` of the element at `element`.
   @inlinable @inline(__always) public final func forwardNext(at element: UnsafePointer<Output>) {
     if isDisposed { return }

@@ -109,10 +109,7 @@ class BufferSink<Element, Output>:
 
   private final func emitAndOpenWindow() {
     windowID &+= 1
-    let output = pack(&buffer)
-    // By pointer where the observer takes it (no copy of a boxed output); else moved into the
-    // event (`forwardNext` would copy it there).
-    if forwardsByPointer { forwardNext(output) } else { forwardOn(.next(consume output)) }
+    forwardNext(owned: pack(&buffer))
     armTimer(windowID)
   }
 

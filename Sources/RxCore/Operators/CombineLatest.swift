@@ -138,12 +138,11 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
       if othersDone == n - 1 { forwardTerminal(.completed) }
       return
     }
-    let result: Result
-    do { result = try combiner.combine(UnsafeBufferPointer(start: latest, count: n)) } catch {
+    // Bound where it is made and handed over: a `let` assigned in a `do` lives in memory, and
+    // the event got a copy of it.
+    do { forwardNext(owned: try combiner.combine(UnsafeBufferPointer(start: latest, count: n))) } catch {
       forwardTerminal(.error(error))
-      return
     }
-    forwardOn(.next(result))
   }
 
   private func handle(_ index: Int, _ event: Event<Source>) {

@@ -266,7 +266,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   @inlinable public final func submitNext(_ element: Result) {
     let me = Unmanaged.passUnretained(self)
     Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
-      $0.submit(.next(element), inline: { me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.forwardOn(.next(element)) } } }) {
+      $0.submit(.next(element), inline: { me._withUnsafeGuaranteedRef { $0.forwardNext(element) } }) {
         s in me._withUnsafeGuaranteedRef { $0.handle(s) }
       }
     }

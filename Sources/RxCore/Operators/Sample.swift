@@ -62,10 +62,7 @@ class SampleSink<Element>: Sink<Element, Element> {
     case .source(let event):
       handleSource(event)
     case .tick:
-      if let value = element {
-        element = nil
-        forwardOn(.next(value))
-      }
+      if let value = element.take() { forwardNext(owned: value) }  // moved out, not copied
       if atEnd { forwardTerminal(.completed) }
     case .samplerError(let error):
       forwardTerminal(.error(error))
@@ -121,6 +118,6 @@ final class ValueSampleSink: SampleSink<Value> {
 final class ValueSamplerObserver: SamplerObserver<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { sink.submit(.tick) }  // its value is not needed
   override func dropped() { super.dropped() }
 }

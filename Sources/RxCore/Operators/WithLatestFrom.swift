@@ -98,6 +98,23 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
     drain.submit(.other(event), inline: { handleOther(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
+  /// An element of the other source by pointer: copied once, into `latest` (an event is built
+  /// only if the drain is held).
+  final func submitOtherNext(at element: UnsafePointer<Other>) {
+    drain.submit(.other(.next(element.pointee)), inline: { if !isDisposed { keepLatest(at: element) } }) {
+      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    }
+  }
+
+  private func keepLatest(at element: UnsafePointer<Other>) {
+    if hasLatest {
+      latest.pointee = element.pointee
+    } else {
+      latest.initialize(to: element.pointee)
+      hasLatest = true
+    }
+  }
+
   private func handle(_ signal: Signal) {
     switch signal {
     case .source(let event): handleSource(event)
@@ -115,12 +132,11 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   /// A source element (drain-owned): combined with the latest of the other, if any.
   private func next(at element: UnsafePointer<Source>) {
     if !hasLatest { return }
-    let result: Result
-    do { result = try selector.select(element, latest) } catch {
+    // Handed over where it is made: a `let` assigned in a `do` lives in memory, and the event
+    // got a copy of it.
+    do { forwardNext(owned: try selector.select(element, latest)) } catch {
       forwardTerminal(.error(error))
-      return
     }
-    forwardOn(.next(result))
   }
 
   private func handleSource(_ event: Event<Source>) {
@@ -141,12 +157,7 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
     case .error(let error):
       forwardTerminal(.error(error))
     case .next(let element):
-      if hasLatest {
-        latest.pointee = element
-      } else {
-        latest.initialize(to: element)
-        hasLatest = true
-      }
+      _withUnprotectedUnsafePointer(to: element) { keepLatest(at: $0) }
     case .completed:
       otherSubscription.dispose()
     }
@@ -181,6 +192,6 @@ final class ValueWithLatestFromSink: WithLatestFromSink<Value, Value, Value> {
 final class ValueWithLatestFromOther: WithLatestFromOther<Value, Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitOtherNext(at: element) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -180,7 +180,7 @@ class ZipSink<Source, Result>: IndexedSink<Source, Result> {
       forwardTerminal(.error(error))
       return
     }
-    forwardOn(.next(result))
+    forwardNext(owned: consume result)  // moved: a `let` assigned in a `do` is otherwise copied
   }
 }
 
