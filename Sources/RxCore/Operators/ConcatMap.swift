@@ -214,7 +214,7 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
       sourceSubscription.dispose()
       if !innerActive { forwardTerminal(.completed) }
     case .inner(.next(let element)):
-      forwardOn(.next(element))
+      forwardNext(element)
     case .inner(.completed):
       if let next = waiting.popFirst() {
         setPending(next)

@@ -35,16 +35,10 @@ class DebounceSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Elem
       value = nil
       forwardTerminal(.error(error))
     case .event(.completed):
-      if let pending = value {
-        value = nil
-        forwardOn(.next(pending))
-      }
+      if let pending = value.take() { forwardNext(owned: pending) }  // moved out, not copied
       forwardTerminal(.completed)
     case .tick(let current):
-      if current == id, let pending = value {
-        value = nil
-        forwardOn(.next(pending))
-      }
+      if current == id, let pending = value.take() { forwardNext(owned: pending) }
     }
   }
 }

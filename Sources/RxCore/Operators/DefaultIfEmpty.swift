@@ -43,7 +43,7 @@ class DefaultIfEmptySink<Element>: Sink<Element, Element> {
     case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .error: forwardTerminal(event)
     case .completed:
-      if !sawElement { forwardOn(.next(element)) }
+      if !sawElement { forwardNext(element) }
       forwardTerminal(event)
     }
   }

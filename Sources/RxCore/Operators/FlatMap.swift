@@ -295,7 +295,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
       sourceSubscription.dispose()
       if active.load(ordering: .acquiring) == 0 { forwardTerminal(.completed) }
     case .next(let element):
-      forwardOn(.next(element))
+      forwardNext(element)
     case .innerCompleted(let inner):
       inner.completed()
       let left = active.subtract(1, ordering: .acquiringAndReleasing).newValue

@@ -31,12 +31,11 @@ class LastSink<Element>: Sink<Element, Element> {
       last = nil
       forwardTerminal(event)
     case .completed:
-      guard let element = last else {
+      guard let element = last.take() else {
         forwardTerminal(.error(RxError.noElements))
         return
       }
-      last = nil
-      forwardOn(.next(element))
+      forwardNext(owned: element)
       forwardTerminal(.completed)
     }
   }

@@ -171,7 +171,7 @@ class PausableSink<Element, Pauser>: Sink<Element, Element> {
   /// Delivers what the buffer holds, in order (a pauser event sent from a callback waits in
   /// the drain until the flush is done).
   private func flush() {
-    while !isDisposed, let element = buffer?.take() { forwardOn(.next(element)) }
+    while !isDisposed, let element = buffer?.take() { forwardNext(owned: element) }
   }
 }
 

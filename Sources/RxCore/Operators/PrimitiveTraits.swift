@@ -65,9 +65,8 @@ class PrimitiveTraitSink<Element>: Sink<Element, Element> {
     case .completed:
       // Held until completion, as RxSwift's asSingle/asMaybe: only then is it known to be
       // the only one.
-      if let value = element {
-        element = nil
-        forwardOn(.next(value))
+      if let value = element.take() {
+        forwardNext(owned: value)
         forwardTerminal(.completed)
       } else {
         forwardTerminal(trait == .single ? .error(RxError.noElements) : .completed)

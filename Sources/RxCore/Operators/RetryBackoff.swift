@@ -98,7 +98,7 @@ class RetryBackoffSink<Element>: TimedSink<RetryBackoffParameters<Element>, Elem
         attempts = 1
         delay = Double(backoff.initialDelay)
       }
-      forwardOn(.next(element))
+      forwardNext(element)
     case .event(.completed):
       forwardTerminal(.completed)
     case .event(.error(let error)):

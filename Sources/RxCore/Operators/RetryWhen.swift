@@ -90,7 +90,7 @@ class RetryWhenSink<Element, Failure, Trigger>: Sink<Element, Element> {
   func handle(_ input: RetryWhenInput<Element, Trigger>) {
     switch input {
     case .source(.next(let element)):
-      forwardOn(.next(element))
+      forwardNext(element)
     case .source(.completed):
       forwardTerminal(.completed)
     case .source(.error(let error)):

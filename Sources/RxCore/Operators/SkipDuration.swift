@@ -32,7 +32,7 @@ class SkipDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<
   override func handle(_ input: TimedInput<Element, Void>) {
     switch input {
     case .event(.next(let element)):
-      if open { forwardOn(.next(element)) }
+      if open { forwardNext(element) }
     case .event(let stop):
       forwardTerminal(stop)
     case .tick:

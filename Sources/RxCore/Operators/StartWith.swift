@@ -34,7 +34,7 @@ class StartWithProducer<Element>: Producer<Element> {
   final func start(_ sink: StartWithSink<Element>) -> (sink: any Disposable, subscription: any Disposable) {
     for element in elements {
       if sink.wantsNoMoreEvents { return (sink, NopDisposable.shared) }
-      sink.forwardOn(.next(element))
+      sink.forwardNext(element)
     }
     if sink.wantsNoMoreEvents { return (sink, NopDisposable.shared) }
     let subscription = source.subscribe(sink)

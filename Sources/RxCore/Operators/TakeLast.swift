@@ -49,7 +49,7 @@ class TakeLastSink<Element>: Sink<Element, Element> {
     case .completed:
       while let element = elements.popFirst() {
         if wantsNoMoreEvents { break }
-        forwardOn(.next(element))
+        forwardNext(owned: element)
       }
       forwardTerminal(.completed)
     }
