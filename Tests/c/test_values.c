@@ -320,3 +320,52 @@ RX_TEST(values_boxed_values_through_combining_operators_stay_intact) {
   }
   CHECK_EQ(rx_debug_live_objects(), live);
 }
+
+/* rx_emitter_next lends a boxed value to the subscription for the call: delivered where it
+   lies, copied only when it must wait (an emit from inside the subscriber's own callback),
+   and refused (RX_EINVAL) when its box does not match; after a dispose, RX_EDISPOSED. */
+static rx_emitter *boxed_emitter;
+static rx_disposable *keep_boxed_emitter(void *ctx, rx_emitter *e) {
+  (void)ctx;
+  boxed_emitter = rx_retain(e);
+  return NULL;
+}
+static void keep_and_reemit(void *ctx, rx_value v) {
+  kept *k = ctx;
+  keep_boxed(ctx, v);
+  if (k->n == 1) {
+    rx_value inner = rx_string("queued");
+    CHECK_OK(rx_emitter_next(boxed_emitter, inner)); /* waits until this callback returns */
+    rx_value_release(inner);
+  }
+}
+
+RX_TEST(values_boxed_values_through_an_emitter_are_lent_and_copied_only_when_queued) {
+  int64_t live = rx_debug_live_objects();
+  rx_observable *o = rx_create(keep_boxed_emitter, NULL, NULL);
+  kept k = {0};
+  rx_disposable *d = rx_subscribe(o, (rx_observer){.on_next = keep_and_reemit, .ctx = &k});
+  rx_value first = rx_string("first"), last = rx_string("last");
+  CHECK_OK(rx_emitter_next(boxed_emitter, first));
+  CHECK_EQ(k.n, 2);
+  rx_value lie = first;
+  lie.kind = RX_ARRAY;
+  CHECK_EQ(rx_emitter_next(boxed_emitter, lie), RX_EINVAL);
+  CHECK(strstr(rx_last_error(), "rx_emitter_next") != NULL);
+  CHECK_OK(rx_emitter_next(boxed_emitter, last));
+  rx_value_release(first);
+  rx_value_release(last);
+  CHECK_OK(rx_dispose(d));
+  rx_value after = rx_string("after");
+  CHECK_EQ(rx_emitter_next(boxed_emitter, after), RX_EDISPOSED);
+  rx_value_release(after);
+  CHECK_EQ(k.n, 3);
+  const char *want[] = {"first", "queued", "last"};
+  for (int i = 0; i < 3; i++) {
+    CHECK_STR(rx_value_string(k.v[i]), want[i]);
+    rx_value_release(k.v[i]);
+  }
+  rx_release(boxed_emitter);
+  rx_release(o);
+  CHECK_EQ(rx_debug_live_objects(), live);
+}

@@ -461,6 +461,23 @@ static void w_of(void) {
   drain_source(rx_of(vs, (size_t)n_events));
   free(vs);
 }
+/* rx_create: the subscribe function keeps the emitter; each event goes in through
+   rx_emitter_next. */
+static rx_emitter *create_emitter;
+static rx_disposable *keep_emitter(void *ctx, rx_emitter *e) {
+  (void)ctx;
+  create_emitter = rx_retain(e);
+  return NULL;
+}
+static void w_create(void) {
+  rx_observable *o = rx_create(keep_emitter, NULL, NULL);
+  rx_disposable *d = rx_subscribe(o, counter);
+  for (long k = 0; k < n_events; k++) rx_emitter_next(create_emitter, RX_INT(k));
+  rx_emitter_completed(create_emitter);
+  rx_dispose(d);
+  rx_release(create_emitter);
+  rx_release(o);
+}
 static void w_interval(void) {
   rx_observable *o = rx_interval(1000, test_sched);
   rx_disposable *d = rx_subscribe(o, counter);
@@ -579,7 +596,7 @@ static const Workload workloads[] = {
   PLAIN("ignore_subscribe_completable", w_ignore_subscribe_completable),
   PLAIN("just_map_subscribe", w_just_map), PLAIN("range_map_filter_scan", w_range_chain),
   PLAIN("range_map", w_range_map),
-  PLAIN("of", w_of), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
+  PLAIN("of", w_of), PLAIN("create", w_create), PLAIN("interval", w_interval), PLAIN("range_flat_map_just", w_range_flat_map),
   PLAIN("range_concat_map_of", w_range_concat_map), PLAIN("share_10", w_share_10),
   PLAIN("observe_on_bounded_full", w_observe_on_bounded_full),
   PLAIN("pausable", w_pausable), PLAIN("pausable_buffered", w_pausable_buffered),
@@ -596,6 +613,7 @@ static const char *shape(const Workload *wl) {
            : !strcmp(wl->name, "just_subscribe_single") ? "just(i) -> rx_subscribe_single + dispose, per lifecycle"
            : !strcmp(wl->name, "just_subscribe_maybe") ? "just(i) -> rx_subscribe_maybe + dispose, per lifecycle"
            : !strcmp(wl->name, "ignore_subscribe_completable") ? "just(i) -> ignore_elements -> rx_subscribe_completable + dispose, per lifecycle"
+           : !strcmp(wl->name, "create")             ? "rx_create's emitter -> C subscriber, per event"
            : !strcmp(wl->name, "interval")           ? "interval on the test scheduler, advanced per tick"
            : !strcmp(wl->name, "share_10")           ? "publish subject -> share -> 10 C subscribers, per event (10 deliveries)"
            : !strncmp(wl->name, "group_by", 8)       ? "publish subject -> group_by (4 keys) -> a C subscriber per group"

@@ -47,14 +47,29 @@ public final class AnonymousObservableSink<Element>: Sink<Element, Element> {
     } else if stopped.load(ordering: .acquiring) {
       return .afterStop
     }
-    drain.submit(event) { event in
-      if event.isStopEvent {
-        self.forwardTerminal(event)
-      } else {
-        self.forwardOn(event)
-      }
+    // The sink reached unretained: the caller's reference keeps it for the call (a capture of
+    // `self` was retained and released per event).
+    let me = Unmanaged.passUnretained(self)
+    drain.submit(event) { event in me._withUnsafeGuaranteedRef { $0.deliver(event) } }
+    return .accepted
+  }
+
+  /// `emit(.next(element))` of the element at `element`: when the drain is free it goes
+  /// downstream where it lies (no event built, copied or destroyed); otherwise it is queued
+  /// as an event.
+  @discardableResult
+  public func emitNext(at element: UnsafePointer<Element>) -> Outcome {
+    if isDisposed { return stopped.load(ordering: .acquiring) ? .afterStop : .afterDispose }
+    if stopped.load(ordering: .acquiring) { return .afterStop }
+    let me = Unmanaged.passUnretained(self)
+    drain.submit(.next(element.pointee), inline: { me._withUnsafeGuaranteedRef { $0.forwardNext(at: element) } }) {
+      event in me._withUnsafeGuaranteedRef { $0.deliver(event) }
     }
     return .accepted
+  }
+
+  private func deliver(_ event: Event<Element>) {
+    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
 
   public override func on(_ event: Event<Element>) { emit(event) }

@@ -272,6 +272,7 @@ enum OpenCombineCatalog {
   static let impl = CatalogImpl(name: "opencombine", bodies: bodies, missing: [
     "subject_replay": "no replay subject", "subject_replay_all": "no replay subject",
     "subject_async": "no async subject", "subject_publish_relay": "no relays",
+    "create": "no Observable.create (a custom Publisher is the Combine way)",
     "subject_behavior_relay": "no relays", "take_last": "no takeLast (last() is the last row)",
     "materialize": "no materialize", "dematerialize": "no dematerialize",
     "share_replay": "no share(replay:)", "replay_ref_count": "no replay multicast",

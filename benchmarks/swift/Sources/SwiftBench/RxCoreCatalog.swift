@@ -344,6 +344,19 @@ enum RxCoreCatalog {
     },
     "range_map_filter_scan": { n in drain(range(n).map(inc).filter { _ in true }.scan(.int(0), accumulator: add), CountValue()) },
     "of": { n in drain(Observable.from((0..<Int64(n)).map { Value.int($0) }), CountValue()) },
+    "create": { n in
+      var emitter: AnonymousObservableSink<Value>?
+      let c = CountValue()
+      let d = Observable<Value>.create { o in
+        emitter = o
+        return NopDisposable.shared
+      }.subscribe(c)
+      let e = emitter!
+      for k in 0..<Int64(n) { e.on(.next(.int(k))) }
+      e.on(.completed)
+      d.dispose()
+      return c.count
+    },
     "share_10": { n in
       let s = PublishSubject<Value>(), o = s.share(), cs = (0..<10).map { _ in CountValue() }
       let ds = cs.map { o.subscribe($0) }

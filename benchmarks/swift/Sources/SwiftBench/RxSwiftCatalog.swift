@@ -292,6 +292,19 @@ enum RxSwiftCatalog {
       return c.count
     },
     "repeat_element_take": { n in drain(Observable<Int64>.repeatElement(1).take(n)) },
+    "create": { n in
+      var emitter: AnyObserver<Int64>?
+      let c = RxCount<Int64>()
+      let d = Observable<Int64>.create { o in
+        emitter = o
+        return Disposables.create()
+      }.subscribe(c)
+      let e = emitter!
+      for k in 0..<Int64(n) { e.on(.next(k)) }
+      e.on(.completed)
+      d.dispose()
+      return c.count
+    },
     "generate": { n in
       drain(Observable<Int64>.generate(initialState: 0, condition: { $0 < Int64(n) }, iterate: { $0 &+ 1 }))
     },
