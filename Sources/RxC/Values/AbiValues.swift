@@ -187,8 +187,18 @@ public func rx_value_event_error(_ v: rx_value) -> UnsafePointer<rx_error>? {
 
 @c(rx_value_equal)
 public func rx_value_equal(_ a: rx_value, _ b: rx_value) -> Bool {
-  guard let x = RxValue.from(a, "rx_value_equal"), let y = RxValue.from(b, "rx_value_equal") else {
-    return false
+  let fn: StaticString = "rx_value_equal"
+  let aBoxed = a.kind.rawValue >= RX_STRING.rawValue, bBoxed = b.kind.rawValue >= RX_STRING.rawValue
+  if !aBoxed && !bBoxed {
+    guard let x = RxValue.from(a, fn), let y = RxValue.from(b, fn) else { return false }
+    return valuesEqual(x, y)
   }
-  return valuesEqual(x, y)
+  // Boxes checked and compared where C lends them (made into values, each was retained and
+  // released): a first, then b, as before; a box never equals a plain value.
+  let x = aBoxed ? RxValue.borrowedBox(a, fn) : nil
+  if aBoxed && x == nil { return false }
+  let y = bBoxed ? RxValue.borrowedBox(b, fn) : nil
+  if bBoxed && y == nil { return false }
+  guard let x, let y else { return false }
+  return boxesEqual(x, y)
 }

@@ -257,8 +257,12 @@ func valuesEqual(_ a: borrowing RxValue, _ b: borrowing RxValue) -> Bool {
 
 /// Two values' boxes, borrowed from them (every box is a `ValueBox`).
 private func boxesEqual(_ x: Unmanaged<AnyObject>, _ y: Unmanaged<AnyObject>) -> Bool {
-  let a = unsafeBitCast(x, to: Unmanaged<ValueBox>.self), b = unsafeBitCast(y, to: Unmanaged<ValueBox>.self)
-  return a._withUnsafeGuaranteedRef { a in
+  boxesEqual(unsafeBitCast(x, to: Unmanaged<ValueBox>.self), unsafeBitCast(y, to: Unmanaged<ValueBox>.self))
+}
+
+/// rx_value_equal's semantics for two boxes, borrowed.
+func boxesEqual(_ a: Unmanaged<ValueBox>, _ b: Unmanaged<ValueBox>) -> Bool {
+  a._withUnsafeGuaranteedRef { a in
     b._withUnsafeGuaranteedRef { b in a.valueKind == b.valueKind && a.isEqual(to: b) }
   }
 }
