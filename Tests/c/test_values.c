@@ -369,3 +369,32 @@ RX_TEST(values_boxed_values_through_an_emitter_are_lent_and_copied_only_when_que
   rx_release(o);
   CHECK_EQ(rx_debug_live_objects(), live);
 }
+
+/* rx_value_equal over plain values, boxes of each kind, a box against a plain value, and a
+   bad box (false, with a message naming the function). */
+RX_TEST(values_equal_compares_plain_values_and_boxes_by_content) {
+  int64_t live = rx_debug_live_objects();
+  CHECK(rx_value_equal(RX_INT(7), RX_INT(7)));
+  CHECK(!rx_value_equal(RX_INT(7), RX_INT(8)));
+  CHECK(!rx_value_equal(RX_INT(1), rx_double(1.0)));
+  CHECK(rx_value_equal(rx_none(), rx_none()));
+  rx_value s1 = rx_string("abc"), s2 = rx_string("abc"), s3 = rx_string("abd");
+  rx_value b1 = rx_bytes("abc", 3);
+  rx_value items1[2] = {RX_INT(1), s1}, items2[2] = {RX_INT(1), s2}, items3[2] = {RX_INT(1), s3};
+  rx_value a1 = rx_array(items1, 2), a2 = rx_array(items2, 2), a3 = rx_array(items3, 2);
+  CHECK(rx_value_equal(s1, s2));
+  CHECK(!rx_value_equal(s1, s3));
+  CHECK(!rx_value_equal(s1, b1)); /* same bytes, another kind */
+  CHECK(rx_value_equal(a1, a2));
+  CHECK(!rx_value_equal(a1, a3));
+  CHECK(!rx_value_equal(s1, RX_INT(3)));
+  CHECK(!rx_value_equal(RX_INT(3), s1));
+  rx_value lie = s1;
+  lie.kind = RX_BYTES;
+  CHECK(!rx_value_equal(lie, b1));
+  CHECK(strstr(rx_last_error(), "rx_value_equal") != NULL);
+  CHECK(!rx_value_equal(b1, lie));
+  rx_value vals[] = {s1, s2, s3, b1, a1, a2, a3};
+  for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) rx_value_release(vals[i]);
+  CHECK_EQ(rx_debug_live_objects(), live);
+}
