@@ -49,11 +49,17 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
   private var terminal: Event<Element>?
   private var stopped = false
   private var armed = false
+  /// The producer's scheduler, unretained (this sink holds the producer): read through the
+  /// producer, it was retained and released on every clock read and timer.
+  private let scheduler: Unmanaged<Scheduler>
 
   override init(observer: Observer<Element>, cancel: any Cancelable, parameters: RateLimit<Element>) {
     buffer = FlowBuffer(limit: parameters.limit, onDropped: parameters.onDropped)
+    scheduler = Unmanaged.passUnretained(parameters.scheduler)
     super.init(observer: observer, cancel: cancel, parameters: parameters)
   }
+
+  private final var now: Int64 { scheduler._withUnsafeGuaranteedRef { $0.now } }
 
   final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
     _ = upstream.trySet(source.subscribe(self))
@@ -72,7 +78,7 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
   private func next(at element: UnsafePointer<Element>) {
     if stopped { return }
     buffer.limit.counters.received.wrappingAdd(1, ordering: .relaxed)
-    let now = parameters.scheduler.now
+    let now = self.now
     if buffer.isEmpty && allows(now) {
       buffer.limit.counters.delivered.wrappingAdd(1, ordering: .relaxed)
       return send(at: element)
@@ -98,11 +104,11 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
       armed = false
       // The clock read again per element: each send takes time, and the window counts from
       // when a delivery ended.
-      while allows(parameters.scheduler.now), let element = buffer.take() {
+      while allows(now), let element = buffer.take() {
         _withUnprotectedUnsafePointer(to: element) { send(at: $0) }
         if isDisposed { return }
       }
-      if !buffer.isEmpty { return arm(parameters.scheduler.now) }
+      if !buffer.isEmpty { return arm(now) }
       if let stop = terminal {
         terminal = nil
         forwardTerminal(stop)
@@ -121,7 +127,7 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
   private final func send(at element: UnsafePointer<Element>) {
     forwardNext(at: element)
     if sent.count == parameters.count { _ = sent.popFirst() }
-    sent.append(parameters.scheduler.now)
+    sent.append(now)
   }
 
   /// Arms the timer for when the oldest forwarded element leaves the window (once: the
@@ -131,7 +137,7 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
     armed = true
     // The elapsed part is in [0, window) here, so this cannot overflow even for a huge window.
     let due = sent.count < parameters.count ? 0 : Swift.max(0, parameters.window - (now &- sent.first!))
-    schedule(after: due, on: parameters.scheduler)
+    scheduler._withUnsafeGuaranteedRef { schedule(after: due, on: $0) }
   }
 }
 
