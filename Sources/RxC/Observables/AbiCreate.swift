@@ -26,23 +26,10 @@ public func rx_create(_ fn: rx_subscribe_fn?, _ ctx: UnsafeMutableRawPointer?, _
 public func rx_emitter_next(_ emitter: UnsafeMutablePointer<rx_emitter>?, _ value: rx_value) -> rx_status {
   guard let p = Validate.pointer(emitter, .emitter, "rx_emitter_next", "emitter") else { return invalid(emitter) }
   let h = Unmanaged<EmitterHandle>.fromOpaque(p)  // borrowed under C's reference
-  // Each scalar built in its own branch (nothing to destroy after); a box lent for the call,
-  // copied only if the sink queues it.
-  switch value.kind {
-  case RX_INT: return emitNext(h, .int(value.i))
-  case RX_DOUBLE: return emitNext(h, .double(value.d))
-  case RX_BOOL: return emitNext(h, .bool(value.b))
-  case RX_PTR: return emitNext(h, .ptr(value.ptr))
-  case RX_NONE: return emitNext(h, RxValue.none)
-  default:
-    guard let box = RxValue.borrowedBox(value, "rx_emitter_next") else { return RX_EINVAL }
-    return Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self)) { emitNext(h, at: $0) }
-  }
-}
-
-@inline(__always)
-private func emitNext(_ h: Unmanaged<EmitterHandle>, _ v: RxValue) -> rx_status {
-  _withUnprotectedUnsafePointer(to: v) { emitNext(h, at: $0) }
+  // The value lent for the call: copied only if the sink queues it.
+  return RxValue.lend(
+    value, "rx_emitter_next", plain: { v in _withUnprotectedUnsafePointer(to: v) { emitNext(h, at: $0) } },
+    boxed: { emitNext(h, at: $0) }) ?? RX_EINVAL
 }
 
 @inline(__always)

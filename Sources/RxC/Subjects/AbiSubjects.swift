@@ -102,19 +102,7 @@ private func emitNextDirect(_ h: SubjectHandle, _ v: borrowing RxValue) -> Subje
 private func subjectOnNext(_ subject: UnsafeMutablePointer<rx_subject>?, _ value: rx_value) -> rx_status {
   guard let p = Validate.pointer(subject, .subject, "rx_subject_on_next", "subject") else { return invalid(subject) }
   let h = Unmanaged<SubjectHandle>.fromOpaque(p)
-  // Each scalar is built in its own branch: the compiler then knows the value holds no
-  // reference and destroys nothing after the call.
-  switch value.kind {
-  case RX_INT: return emitNext(h, .int(value.i))
-  case RX_DOUBLE: return emitNext(h, .double(value.d))
-  case RX_BOOL: return emitNext(h, .bool(value.b))
-  case RX_PTR: return emitNext(h, .ptr(value.ptr))
-  case RX_NONE: return emitNext(h, RxValue.none)
-  default:
-    // The caller's box lent for the call, not retained: what the subject keeps, it copies.
-    guard let box = RxValue.borrowedBox(value, "rx_subject_on_next") else { return RX_EINVAL }
-    return Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self)) { emitNext(h, at: $0) }
-  }
+  return RxValue.lend(value, "rx_subject_on_next", plain: { emitNext(h, $0) }, boxed: { emitNext(h, at: $0) }) ?? RX_EINVAL
 }
 
 /// `emitNext` of the value at `p`, read where it is (only the pointer is captured: a value

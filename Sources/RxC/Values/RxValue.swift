@@ -68,6 +68,26 @@ extension Value {
     return .boxed(box.takeUnretainedValue())
   }
 
+  /// The C value `v` lent as a value for one call, copied nowhere: `plain` gets a scalar
+  /// built in its own branch (the compiler then knows it holds no reference and destroys
+  /// nothing after the call), `boxed` the box C lends, where it lies (not retained: what the
+  /// callee keeps, it copies). Nil, with rx_last_error() set, for a bad box.
+  @inline(__always)
+  static func lend<R>(
+    _ v: rx_value, _ fn: StaticString, plain: (RxValue) -> R, boxed: (UnsafePointer<RxValue>) -> R
+  ) -> R? {
+    switch v.kind {
+    case RX_INT: return plain(.int(v.i))
+    case RX_DOUBLE: return plain(.double(v.d))
+    case RX_BOOL: return plain(.bool(v.b))
+    case RX_PTR: return plain(.ptr(v.ptr))
+    case RX_NONE: return plain(RxValue.none)
+    default:
+      guard let box = borrowedBox(v, fn) else { return nil }
+      return Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self)) { boxed($0) }
+    }
+  }
+
   /// The box of a boxed `v`, checked, not retained (borrowed under C's reference); nil, with
   /// rx_last_error() set, if it is not a live box of `v`'s kind.
   @inline(__always)
