@@ -90,15 +90,25 @@ class RetryBackoffSink<Element>: TimedSink<RetryBackoffParameters<Element>, Elem
 
   override func on(_ event: Event<Element>) { submit(.event(event)) }
 
+  /// `on(.next)` by pointer: handled where it is when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    submitNext(.event(.next(element.pointee)), inline: { next(at: element) })
+  }
+
+  /// An element (drain-owned): a success resets the backoff if asked to, and goes on.
+  private func next(at element: UnsafePointer<Element>) {
+    if parameters.backoff.resetOnNext {
+      attempts = 1
+      delay = Double(parameters.backoff.initialDelay)
+    }
+    forwardNext(at: element)
+  }
+
   override func handle(_ input: TimedInput<Element, Int>) {
     let backoff = parameters.backoff
     switch input {
     case .event(.next(let element)):
-      if backoff.resetOnNext {
-        attempts = 1
-        delay = Double(backoff.initialDelay)
-      }
-      forwardNext(element)
+      _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .event(.completed):
       forwardTerminal(.completed)
     case .event(.error(let error)):
@@ -150,6 +160,6 @@ final class ValueRetryBackoffProducer: RetryBackoff<Value> {
 final class ValueRetryBackoffSink: RetryBackoffSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, Int>) { super.handle(input) }
 }
