@@ -80,13 +80,26 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
   /// Wants more while the source subscription lives, not only while the outer one does.
   override var wantsNoMoreEvents: Bool { refCount.isDisposed }
 
+  /// `on(.next)` by pointer: into the open window where it lies when the drain is free.
+  final func onNext(pointer element: UnsafePointer<Element>) {
+    drain.submit(.event(.next(element.pointee)), inline: { next(at: element) }) {
+      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    }
+  }
+
+  /// An element (drain-owned): into the open window, which closes once full.
+  private final func next(at element: UnsafePointer<Element>) {
+    if stopped || refCount.isDisposed { return }
+    subject.emitNext(at: element)
+    count += 1
+    if let limit = parameters.windowing.count, count >= limit { openNextWindow() }
+  }
+
   func handle(_ input: TimedInput<Element, UInt64>) {
     if stopped || refCount.isDisposed { return }
     switch input {
     case .event(.next(let element)):
-      subject.on(.next(element))
-      count += 1
-      if let limit = parameters.windowing.count, count >= limit { openNextWindow() }
+      _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
     case .event(.error(let error)):
       stop()
       subject.on(.error(error))
@@ -181,7 +194,7 @@ final class ValueWindowProducer: Window<Value, Value> {
 final class ValueWindowSink: WindowSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
   override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }
 
