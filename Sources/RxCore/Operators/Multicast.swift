@@ -208,8 +208,9 @@ final class ValueConnection: Connection<Value> {
 
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  /// Into a publish subject where the element lies: it keeps nothing, so a boxed element is
-  /// not retained and released per event. (A replay subject keeps it: by value is cheaper.)
+  /// Into the concrete subject where the element lies: a publish subject keeps nothing and a
+  /// replay subject copies it once, into its buffer (the copy made here for an event was a
+  /// retain and a release of a boxed element per event).
   override func onNext(at element: UnsafePointer<Value>) {
     if isDisposed { return }
     if let publish { return publish._withUnsafeGuaranteedRef { _ = $0.emitNext(at: element) } }
