@@ -37,11 +37,8 @@ final class CFlatMapSink: FlatMapSink<RxValue, RxValue> {
   // specialized, and fusion is the core's.
   override func on(_ event: Event<RxValue>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) {
-    // `on`'s `.next` path, on the element where it lies (the C function only reads it).
-    if wantsNoMoreEvents { return }
-    onNext(element.pointee)
-  }
+  // The element read where it lies (the C function only reads it), with no event built.
+  override func onNext(at element: UnsafePointer<RxValue>) { next(element.pointee) }
   override func dispose() { super.dispose() }
   override func makeInner() -> FlatMapInner<RxValue, RxValue> { ValueFlatMapInner(parent: self) }
   override func makeJust(_ element: RxValue) -> Observable<RxValue> { ValueJust(element) }

@@ -198,12 +198,16 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
 
   @inlinable @inline(__always) open override func on(_ event: Event<Source>) {
     switch event {
-    case .next(let element):
-      if wantsNoMoreEvents { return }
-      onNext(element)
+    case .next(let element): next(element)
     case .error(let error): submit(.fail(error))
     case .completed: submit(.outerCompleted)
     }
+  }
+
+  /// An outer element, unless nobody downstream wants more (`on`'s `.next`).
+  @inlinable @inline(__always) public final func next(_ element: Source) {
+    if wantsNoMoreEvents { return }
+    onNext(element)
   }
 
   /// An outer element, once the caller checked `wantsNoMoreEvents`.
