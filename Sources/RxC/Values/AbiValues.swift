@@ -194,7 +194,8 @@ public func rx_value_equal(_ a: rx_value, _ b: rx_value) -> Bool {
     return valuesEqual(x, y)
   }
   // Boxes checked and compared where C lends them (made into values, each was retained and
-  // released): a first, then b, as before; a box never equals a plain value.
+  // released): a first, then b, so the message names the first bad one; a box never equals
+  // a plain value.
   let x = aBoxed ? RxValue.borrowedBox(a, fn) : nil
   if aBoxed && x == nil { return false }
   let y = bBoxed ? RxValue.borrowedBox(b, fn) : nil
