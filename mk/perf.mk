@@ -1,6 +1,9 @@
 # The generic-metadata guard (Tests/perf/metadata_guard.py): one workload per operator
 # (Tests/perf/workloads.c) under callgrind at two sizes; fails when a workload's Swift
-# runtime type lookups grow with its events (exact counts, no timing).
+# runtime type lookups grow with its events, or when its locked instructions per event
+# (atomic reference counting, locks) move from their record, Tests/perf/locked-c.txt and
+# locked-swift.txt (exact counts, no timing). After a change that moves a count on purpose:
+#   python3 Tests/perf/metadata_guard.py build/perf/workloads --locked Tests/perf/locked-c.txt --write-locked
 #   make check-metadata     ends with "N passed, N failed"; the table goes to build/perf/metadata.md
 #   make check-metadata-swift  the same guard on the catalog's RxCore bodies (benchmarks/swift,
 #                           `SwiftBench --catalog-dump`): Swift callers of `Observable<Value>`
@@ -21,7 +24,7 @@ check-metadata: all
 	$(Q)python3 scripts/check-leaves.py Sources
 	@echo "  GUARD   runtime type lookups per event, per operator (callgrind, $(PERF_DIR)/metadata.md)"
 	$(Q)set -o pipefail; python3 Tests/perf/metadata_guard.py $(PERF_DIR)/workloads \
-	    --table $(PERF_DIR)/metadata.md 2>&1 | tee $(LOGS)/check-metadata.log
+	    --locked Tests/perf/locked-c.txt --table $(PERF_DIR)/metadata.md 2>&1 | tee $(LOGS)/check-metadata.log
 
 # The Swift bench built with RxCore alone (RXC_BENCH_RXCORE_ONLY=1: nothing to fetch), in its
 # own scratch path; valgrind cannot read the DWARF 5 of a Swift build, so the guard runs a
@@ -42,4 +45,4 @@ check-metadata-swift:
 	$(Q)objcopy --strip-debug $(SWIFT_GUARD_SCRATCH)/release/SwiftBench $(SWIFT_GUARD_BIN)
 	@echo "  GUARD   runtime type lookups per event, per catalog workload on RxCore from Swift ($(PERF_DIR)/metadata-swift.md)"
 	$(Q)set -o pipefail; python3 Tests/perf/metadata_guard.py $(SWIFT_GUARD_BIN) --catalog-dump rxcore \
-	    --table $(PERF_DIR)/metadata-swift.md 2>&1 | tee $(LOGS)/check-metadata-swift.log
+	    --locked Tests/perf/locked-swift.txt --table $(PERF_DIR)/metadata-swift.md 2>&1 | tee $(LOGS)/check-metadata-swift.log

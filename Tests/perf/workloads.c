@@ -53,13 +53,29 @@ static rx_observable *recover(void *ctx, const rx_error *err) { (void)ctx; (void
 static long n_events;
 static rx_scheduler *test_sched;
 
+/* The payload of event k: the integer k, or for the *_strings workloads one of two strings,
+   alternately (so distinct_until_changed passes each), lent as a C caller lends them. */
+static rx_value strings[2];
+static int send_strings;
+static rx_value payload(long k) { return send_strings ? strings[k & 1] : RX_INT(k); }
+/* The operators' functions for strings: each hands back a value it was lent. */
+static rx_value same(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_value_retain(v); }
+static rx_value latest(void *ctx, rx_value acc, rx_value v, rx_error **e) {
+  (void)ctx; (void)acc; (void)e;
+  return rx_value_retain(v);
+}
+static rx_value first_of(void *ctx, const rx_value *vs, size_t n, rx_error **e) {
+  (void)ctx; (void)n; (void)e;
+  return rx_value_retain(vs[0]);
+}
+
 /* ---- shapes --------------------------------------------------------------------------- */
 
 /* subject -> make(subject's observable) -> counter; n values sent into the subject. */
 static void through_subject(rx_subject *s, rx_observable *(*make)(rx_observable *)) {
   rx_observable *o = make ? make(rx_subject_as_observable(s)) : rx_retain(rx_subject_as_observable(s));
   rx_disposable *d = rx_subscribe(o, counter);
-  for (long k = 0; k < n_events; k++) rx_subject_on_next(s, RX_INT(k));
+  for (long k = 0; k < n_events; k++) rx_subject_on_next(s, payload(k));
   rx_subject_on_completed(s); /* reduce, last, to_array ... emit now */
   rx_dispose(d);
   rx_release(o);
@@ -73,8 +89,8 @@ static void through_two(rx_observable *(*make2)(rx_observable *, rx_observable *
   rx_observable *o = make2(rx_subject_as_observable(a), rx_subject_as_observable(b));
   rx_disposable *d = rx_subscribe(o, counter);
   for (long k = 0; k < n_events; k++) {
-    rx_subject_on_next(a, RX_INT(k));
-    rx_subject_on_next(b, RX_INT(k));
+    rx_subject_on_next(a, payload(k));
+    rx_subject_on_next(b, payload(k));
   }
   rx_dispose(d);
   rx_release(o);
@@ -148,6 +164,8 @@ MAKER(op_catch, rx_catch(src, recover, NULL, NULL))
 MAKER(op_catch_return, rx_catch_and_return(src, RX_INT(0)))
 MAKER(op_retry, rx_retry(src, 3))
 MAKER(op_share, rx_share(src))
+MAKER(op_map_same, rx_map(src, same, NULL, NULL))
+MAKER(op_scan_latest, rx_scan(src, RX_INT(0), latest, NULL, NULL))
 MAKER(op_share_replay, rx_share_replay(src, 1))
 MAKER(op_share_forever, rx_share_forever(src, 1))
 MAKER(op_driver, rx_as_driver(src, RX_INT(0)))
@@ -341,6 +359,17 @@ static rx_observable *two_with_latest(rx_observable *a, rx_observable *b) {
   return rx_with_latest_from(a, b, sum2, NULL, NULL);
 }
 static rx_observable *two_sample(rx_observable *a, rx_observable *b) { return rx_sample(a, b); }
+static rx_observable *two_combine_first(rx_observable *a, rx_observable *b) {
+  rx_observable *v[2] = {a, b};
+  return rx_combine_latest(v, 2, first_of, NULL, NULL);
+}
+static rx_observable *two_with_latest_first(rx_observable *a, rx_observable *b) {
+  return rx_with_latest_from(a, b, first_of, NULL, NULL);
+}
+static rx_observable *two_zip_first(rx_observable *a, rx_observable *b) {
+  rx_observable *v[2] = {a, b};
+  return rx_zip(v, 2, first_of, NULL, NULL);
+}
 static rx_observable *two_amb(rx_observable *a, rx_observable *b) {
   rx_observable *v[2] = {a, b};
   return rx_amb(v, 2);
@@ -472,7 +501,7 @@ static rx_disposable *keep_emitter(void *ctx, rx_emitter *e) {
 static void w_create(void) {
   rx_observable *o = rx_create(keep_emitter, NULL, NULL);
   rx_disposable *d = rx_subscribe(o, counter);
-  for (long k = 0; k < n_events; k++) rx_emitter_next(create_emitter, RX_INT(k));
+  for (long k = 0; k < n_events; k++) rx_emitter_next(create_emitter, payload(k));
   rx_emitter_completed(create_emitter);
   rx_dispose(d);
   rx_release(create_emitter);
@@ -559,12 +588,20 @@ static void run_timed(const void *a) { timed((rx_observable * (*)(rx_observable 
 static void run_sub_dispose(const void *a) { w_subscribe_dispose((rx_observable * (*)(rx_observable *)) a); }
 static void run_just(const void *a) { w_just_then((rx_observable * (*)(rx_observable *)) a); }
 static void run_plain(const void *a) { ((void (*)(void))a)(); }
+/* Another workload's shape with strings for payloads (see `payload`). */
+static void run_strings(const void *a) {
+  const Workload *w = a;
+  send_strings = 1;
+  w->run(w->arg);
+  send_strings = 0;
+}
 
 #define SUBJ(kind) {"subject_" kind, run_subject, kind}
 #define OP(name) {#name, run_publish, (const void *)op_##name}
 #define TWO(name) {#name, run_two, (const void *)two_##name}
 #define TIMED(name) {#name, run_timed, (const void *)op_##name}
 #define PLAIN(name, fn) {name, run_plain, (const void *)fn}
+#define STRINGS(name, ...) {name, run_strings, &(const Workload)__VA_ARGS__}
 static const Workload workloads[] = {
   SUBJ("publish"), SUBJ("behavior"), SUBJ("replay"), SUBJ("replay_all"), SUBJ("async"),
   SUBJ("publish_relay"), SUBJ("behavior_relay"), SUBJ("replay_relay"),
@@ -604,9 +641,23 @@ static const Workload workloads[] = {
   PLAIN("repeat_element_take", w_repeat_element),
   PLAIN("generate", w_generate),
   PLAIN("group_by", w_group_by), PLAIN("group_by_string_keys", w_group_by_strings),
+  /* strings through the paths that lend, keep, compare or hand over a boxed value */
+  STRINGS("subject_publish_strings", SUBJ("publish")), STRINGS("subject_behavior_strings", SUBJ("behavior")),
+  STRINGS("subject_replay_strings", SUBJ("replay")), STRINGS("map_strings", OP(map_same)),
+  STRINGS("distinct_strings", OP(distinct)), STRINGS("scan_strings", OP(scan_latest)),
+  STRINGS("share_strings", OP(share)), STRINGS("share_replay_strings", OP(share_replay)),
+  STRINGS("flat_map_strings", OP(flat_map)), STRINGS("buffer_strings", OP(buffer)),
+  STRINGS("combine_strings", TWO(combine_first)), STRINGS("zip_strings", TWO(zip_first)),
+  STRINGS("with_latest_strings", TWO(with_latest_first)), STRINGS("sample_strings", TWO(sample)),
+  STRINGS("create_strings", PLAIN("create", w_create)),
 };
 
 static const char *shape(const Workload *wl) {
+  if (wl->run == run_strings) {
+    static char text[160];
+    snprintf(text, sizeof text, "%s, two strings alternately", shape(wl->arg));
+    return text;
+  }
   if (wl->run == run_plain) {
     return !strcmp(wl->name, "switch_latest")        ? "publish subject of just(i) -> switch_latest -> C subscriber"
            : !strcmp(wl->name, "just_map_subscribe") ? "just(i) -> map -> subscribe + dispose, per lifecycle"
@@ -626,6 +677,15 @@ static const char *shape(const Workload *wl) {
          : wl->run == run_sub_dispose ? "subscribe + one event + dispose, per subscription"
          : wl->run == run_just        ? "just(i) -> operator -> subscribe + dispose, per lifecycle"
                                       : "?";
+}
+
+static void make_strings(void) {
+  strings[0] = rx_string("north");
+  strings[1] = rx_string("south");
+}
+static void release_strings(void) {
+  rx_value_release(strings[0]);
+  rx_value_release(strings[1]);
 }
 
 static double now_ns(void) {
@@ -681,7 +741,9 @@ int main(int argc, char **argv) {
   if (argc >= 3 && !strcmp(argv[1], "--time")) {
     int64_t live0 = rx_debug_live_objects();
     test_sched = rx_test_scheduler_new();
+    make_strings();
     int rc = time_workloads(atof(argv[2]), argc - 3, argv + 3);
+    release_strings();
     rx_release(test_sched);
     if (rx_debug_live_objects() != live0) {
       fprintf(stderr, "workloads: %lld objects still live\n", (long long)(rx_debug_live_objects() - live0));
@@ -696,6 +758,7 @@ int main(int argc, char **argv) {
   int failed = 0;
   int64_t live0 = rx_debug_live_objects();
   test_sched = rx_test_scheduler_new();
+  make_strings();
   CALLGRIND_ZERO_STATS;
   for (size_t w = 0; w < sizeof workloads / sizeof workloads[0]; w++) {
     const Workload *wl = &workloads[w];
@@ -712,6 +775,7 @@ int main(int argc, char **argv) {
     }
     printf("%s %ld\n", wl->name, delivered);
   }
+  release_strings();
   rx_release(test_sched);
   if (rx_debug_live_objects() != live0) {
     fprintf(stderr, "workloads: %lld objects still live\n", (long long)(rx_debug_live_objects() - live0));

@@ -110,6 +110,18 @@ final class NoResource: Disposable { func dispose() {} }
 
 struct CatalogError: Error {}
 
+/// The payload of event k, as workloads.c's `payload`: the integer k, or for the *_strings
+/// rows one of two strings (boxed), alternately.
+nonisolated(unsafe) var sendStrings = false
+nonisolated(unsafe) let stringPayloads: [Value] = [.boxed(NameKey("north")), .boxed(NameKey("south"))]
+@inline(__always) func payload(_ k: Int64) -> Value { sendStrings ? stringPayloads[Int(k & 1)] : .int(k) }
+
+/// rx_distinct_until_changed's default comparison for two strings: by content.
+func sameName(_ a: Value, _ b: Value) -> Bool {
+  guard case .boxed(let x) = a, case .boxed(let y) = b else { return false }
+  return unsafeDowncast(x, to: NameKey.self).name == unsafeDowncast(y, to: NameKey.self).name
+}
+
 enum RxCoreCatalog {
   typealias Op = (Observable<Value>) -> Observable<Value>
 
@@ -118,12 +130,20 @@ enum RxCoreCatalog {
     let s = PublishSubject<Value>()
     let o = make(s)
     let d = o.subscribe(c)
-    for k in 0..<Int64(n) { s.on(.next(.int(k))) }
+    for k in 0..<Int64(n) { s.on(.next(payload(k))) }
     s.on(.completed)
     d.dispose()
     return c.count
   }
   static func op(_ make: @escaping Op) -> CatalogBody { { n in viaSubject(n, CountValue(), make) } }
+  /// A body run with strings for payloads.
+  static func strings(_ body: @escaping CatalogBody) -> CatalogBody {
+    { n in
+      sendStrings = true
+      defer { sendStrings = false }
+      return body(n)
+    }
+  }
 
   /// A subject of another kind -> counter.
   static func subject<S: Observable<Value>>(_ make: @escaping () -> S, _ send: @escaping (S, Value) -> Void,
@@ -131,7 +151,7 @@ enum RxCoreCatalog {
     { n in
       let s = make(), c = CountValue()
       let d = s.subscribe(c)
-      for k in 0..<Int64(n) { send(s, .int(k)) }
+      for k in 0..<Int64(n) { send(s, payload(k)) }
       complete(s)
       d.dispose()
       return c.count
@@ -144,8 +164,8 @@ enum RxCoreCatalog {
       let a = PublishSubject<Value>(), b = PublishSubject<Value>(), c = CountValue()
       let d = make(a, b).subscribe(c)
       for k in 0..<Int64(n) {
-        a.on(.next(.int(k)))
-        b.on(.next(.int(k)))
+        a.on(.next(payload(k)))
+        b.on(.next(payload(k)))
       }
       d.dispose()
       return c.count
@@ -189,6 +209,7 @@ enum RxCoreCatalog {
   static let add: (Value, Value) -> Value = { .int(iv($0) &+ iv($1)) }
   static let eq: (Value, Value) -> Bool = { iv($0) == iv($1) }
   static let sum2: ([Value]) -> Value = { .int(iv($0[0]) &+ iv($0[1])) }
+  static let firstOf: ([Value]) -> Value = { $0[0] }
   static let keepOddInc: (Value) -> Value? = { iv($0) % 2 != 0 ? .int(iv($0) &+ 1) : nil }
   static let ignoreDrop: (Value) -> Void = { _ in }
   static let names = ["north", "east", "south", "west"]
@@ -344,19 +365,7 @@ enum RxCoreCatalog {
     },
     "range_map_filter_scan": { n in drain(range(n).map(inc).filter { _ in true }.scan(.int(0), accumulator: add), CountValue()) },
     "of": { n in drain(Observable.from((0..<Int64(n)).map { Value.int($0) }), CountValue()) },
-    "create": { n in
-      var emitter: AnonymousObservableSink<Value>?
-      let c = CountValue()
-      let d = Observable<Value>.create { o in
-        emitter = o
-        return NopDisposable.shared
-      }.subscribe(c)
-      let e = emitter!
-      for k in 0..<Int64(n) { e.on(.next(.int(k))) }
-      e.on(.completed)
-      d.dispose()
-      return c.count
-    },
+    "create": create,
     "share_10": { n in
       let s = PublishSubject<Value>(), o = s.share(), cs = (0..<10).map { _ in CountValue() }
       let ds = cs.map { o.subscribe($0) }
@@ -451,7 +460,38 @@ enum RxCoreCatalog {
       check("RxCore contended sum", c.sum, contendedSum(n))
       return n
     },
+    // Strings through the paths that lend, keep, compare or hand over a boxed value (see
+    // `payload`), as workloads.c's *_strings rows.
+    "subject_publish_strings": strings(subject({ PublishSubject<Value>() }, { $0.on(.next($1)) }, { $0.on(.completed) })),
+    "subject_behavior_strings": strings(subject({ BehaviorSubject<Value>(value: .int(0)) }, { $0.on(.next($1)) }, { $0.on(.completed) })),
+    "subject_replay_strings": strings(subject({ ReplaySubject<Value>.create(bufferSize: 10) }, { $0.on(.next($1)) }, { $0.on(.completed) })),
+    "map_strings": strings(op { $0.map { $0 } }),
+    "distinct_strings": strings(op { $0.distinctUntilChanged(sameName) }),
+    "scan_strings": strings(op { $0.scan(.int(0)) { $1 } }),
+    "share_strings": strings(op { $0.share() }),
+    "share_replay_strings": strings(op { $0.share(replay: 1) }),
+    "flat_map_strings": strings(op { $0.flatMap { .just($0) } }),
+    "buffer_strings": strings { n in viaSubject(n, CountArray()) { $0.buffer(timeSpan: nil, count: 10, scheduler: nil) } },
+    "combine_strings": strings(two { Observable.combineLatest([$0, $1], resultSelector: firstOf) }),
+    "zip_strings": strings(two { Observable.zip([$0, $1], resultSelector: firstOf) }),
+    "with_latest_strings": strings(two { $0.withLatestFrom($1) { a, _ in a } }),
+    "sample_strings": strings(two { $0.sample($1) }),
+    "create_strings": strings(create),
   ]
+
+  static let create: CatalogBody = { n in
+    var emitter: AnonymousObservableSink<Value>?
+    let c = CountValue()
+    let d = Observable<Value>.create { o in
+      emitter = o
+      return NopDisposable.shared
+    }.subscribe(c)
+    let e = emitter!
+    for k in 0..<Int64(n) { e.on(.next(payload(k))) }
+    e.on(.completed)
+    d.dispose()
+    return c.count
+  }
 
   static let impl = CatalogImpl(name: "rxcore", bodies: bodies)
 }
