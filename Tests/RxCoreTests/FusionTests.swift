@@ -12,6 +12,21 @@ final class FusionTests: XCTestCase {
 
   final class Box { let n: Int64; init(_ n: Int64) { self.n = n } }
 
+  /// A box that counts the live ones: each released once, none early.
+  final class Counted {
+    nonisolated(unsafe) static var live = 0
+    let n: Int64
+    init(_ n: Int64) { self.n = n; Counted.live += 1 }
+    deinit { Counted.live -= 1 }
+  }
+  private static func n(_ v: Value) -> Int64 {
+    switch v {
+    case .int(let i): return i
+    case .boxed(let b as Counted): return b.n
+    default: return -1
+    }
+  }
+
   /// Records each element with the number of live objects at the moment it arrives.
   final class Probe: Observer<Value> {
     let base: Int
@@ -98,33 +113,53 @@ final class FusionTests: XCTestCase {
   /// Map stages between boxed and plain values, in every order: each box is released once
   /// (none leaks, none is freed early), and the results are right.
   func testMapStagesHandBoxedAndPlainValuesOnWithoutLeaks() {
-    final class Counted {
-      nonisolated(unsafe) static var live = 0
-      let n: Int64
-      init(_ n: Int64) { self.n = n; Counted.live += 1 }
-      deinit { Counted.live -= 1 }
-    }
-    func n(_ v: Value) -> Int64 {
-      switch v {
-      case .int(let i): return i
-      case .boxed(let b as Counted): return b.n
-      default: return -1
-      }
-    }
     let p = Probe(base: start)
     var seen: [Int64] = []
-    let toBox: (Value) -> Value = { .boxed(Counted(n($0) + 1)) }  // plain -> boxed
-    let doubled: (Value) -> Value = { .boxed(Counted(n($0) * 2)) }  // boxed -> boxed
-    let unboxed: (Value) -> Value = { .int(n($0) + 3) }  // boxed -> plain
-    let reboxed: (Value) -> Value = { .boxed(Counted(n($0))) }  // plain -> boxed
-    let same: (Value) -> Value = { v in seen.append(n(v)); return v }  // boxed -> the same box
+    let toBox: (Value) -> Value = { .boxed(Counted(Self.n($0) + 1)) }  // plain -> boxed
+    let doubled: (Value) -> Value = { .boxed(Counted(Self.n($0) * 2)) }  // boxed -> boxed
+    let unboxed: (Value) -> Value = { .int(Self.n($0) + 3) }  // boxed -> plain
+    let reboxed: (Value) -> Value = { .boxed(Counted(Self.n($0))) }  // plain -> boxed
+    let same: (Value) -> Value = { v in seen.append(Self.n(v)); return v }  // boxed -> the same box
     let source = Observable<Value>.range(start: 0, count: 50)
-    let chain = source.map(toBox).map(doubled).map(unboxed).filter { n($0) % 3 != 0 }.map(reboxed).map(same)
+    let chain = source.map(toBox).map(doubled).map(unboxed).filter { Self.n($0) % 3 != 0 }.map(reboxed).map(same)
     _ = chain.subscribe(p)
     let expected: [Int64] = (0..<50).map { (Int64($0) + 1) * 2 + 3 }.filter { $0 % 3 != 0 }
     XCTAssertEqual(seen, expected)
     XCTAssertEqual(p.values.count, expected.count)
     XCTAssertTrue(p.completed)
+    XCTAssertEqual(Counted.live, 0)
+  }
+
+  /// Elements a subject lends to a chain (by pointer): each stage reads the caller's box
+  /// without owning it, a map's boxed result is owned until the next map or the delivery,
+  /// and what a subscriber keeps stays valid. Every box is released once, at the end.
+  func testStagesBorrowALentBoxAndOwnWhatAMapMakes() {
+    do {
+      let subject = PublishSubject<Value>()
+      let kept = Recorder<Value>()
+      var inputs: [Int64] = []
+      let chain = subject.map { v in inputs.append(Self.n(v)); return v }  // the lent box itself
+        .filter { Self.n($0) % 2 == 0 }
+        .map { .boxed(Counted(Self.n($0) * 10)) }  // a new box, owned by the chain
+        .map { v in Self.n(v) > 100 ? .int(Self.n(v)) : v }  // boxed -> plain, or the same box
+      final class KeptByPointer: Observer<Value> {
+        var elements: [Value] = []
+        override func on(_ event: Event<Value>) { if case .next(let v) = event { elements.append(v) } }
+        override var takesNextByPointer: Bool { true }
+        override func onNext(at element: UnsafePointer<Value>) { elements.append(element.pointee) }
+      }
+      let keptByPointer = KeptByPointer()
+      let d = chain.subscribe(kept), e = chain.subscribe(keptByPointer)
+      let elements: [Value] = (1...20).map { .boxed(Counted(Int64($0))) }
+      for e in elements { subject.on(.next(e)) }
+      XCTAssertEqual(inputs, (1...20).flatMap { [Int64($0), Int64($0)] })
+      XCTAssertEqual(kept.elements.map(Self.n), [20, 40, 60, 80, 100, 120, 140, 160, 180, 200])
+      XCTAssertEqual(keptByPointer.elements.map(Self.n), [20, 40, 60, 80, 100, 120, 140, 160, 180, 200])
+      XCTAssertEqual(Counted.live, 20 + 5 + 5, "the inputs, and the five results each subscriber kept as boxes")
+      d.dispose()
+      e.dispose()
+      XCTAssertEqual(elements.map(Self.n), Array(1...20), "the lent boxes are intact")
+    }
     XCTAssertEqual(Counted.live, 0)
   }
 

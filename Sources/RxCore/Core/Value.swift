@@ -70,6 +70,36 @@ extension Value {
     }
   }
 
+  /// The tag of `.boxed` in the layout above.
+  @inlinable static var boxedTag: UInt8 { 4 }
+
+  /// The bits of the value at `p` (a box not retained: valid while that value is).
+  @inlinable @inline(__always) static func bits(at p: UnsafePointer<Value>) -> PlainBits {
+    PlainBits(payload: UnsafeRawPointer(p).load(as: UInt64.self), tag: UnsafeRawPointer(p).load(fromByteOffset: 8, as: UInt8.self))
+  }
+
+  /// The bits of `value` (a box not retained: valid while `value` is).
+  @inlinable @inline(__always) static func bits(of value: borrowing Value) -> PlainBits {
+    _withUnprotectedUnsafePointer(to: value) { bits(at: $0) }
+  }
+
+  /// `body` on the value whose bits are `w`, borrowed: a plain one rebuilt from its bits (per
+  /// case, so nothing is left to destroy after), a boxed one around its object without a
+  /// retain (the caller keeps that value alive).
+  @inlinable @inline(__always)
+  static func withBorrowed<R>(_ w: PlainBits, _ body: (Value) throws -> R) rethrows -> R {
+    switch w.tag {
+    case 0: return try body(.int(Int64(bitPattern: w.payload)))
+    case boxedTag:
+      return try Unmanaged<AnyObject>.fromOpaque(UnsafeRawPointer(bitPattern: UInt(w.payload)).unsafelyUnwrapped)
+        ._withUnsafeGuaranteedRef { try body(.boxed($0)) }
+    case 1: return try body(.double(Double(bitPattern: w.payload)))
+    case 2: return try body(.bool(w.payload & 0xff != 0))
+    case 3: return try body(.ptr(UnsafeMutableRawPointer(bitPattern: UInt(w.payload))))
+    default: return try body(.none)
+    }
+  }
+
   /// Value's layout, with nothing to retain (`copy(at:)`).
   @usableFromInline struct PlainBits {
     @usableFromInline var payload: UInt64
