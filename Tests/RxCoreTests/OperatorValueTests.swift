@@ -286,6 +286,49 @@ final class OperatorValueTests: XCTestCase {
 
   /// `unretainedObject` reads the box from Value's layout: the object of a boxed value, nil
   /// for every plain case (a plain payload that looks like a pointer included).
+  /// The Value leaves lend their closures the element where it lies (and a kept one: the
+  /// previous element, the state, the other source's latest): boxes a subject lends go in and
+  /// out intact, each released once, none kept by an operator after its subscription.
+  func testClosuresOfValueLeavesBorrowBoxedElements() {
+    final class Counted {
+      nonisolated(unsafe) static var live = 0
+      let n: Int64
+      init(_ n: Int64) { self.n = n; Counted.live += 1 }
+      deinit { Counted.live -= 1 }
+    }
+    func n(_ v: Value) -> Int64 {
+      if case .boxed(let b as Counted) = v { return b.n }
+      if case .int(let i) = v { return i }
+      return -1
+    }
+    func boxed(_ k: Int64) -> Value { .boxed(Counted(k)) }
+    func run(_ make: (Observable<Value>, Observable<Value>) -> Observable<Value>) -> [Int64] {
+      let subject = PublishSubject<Value>(), other = PublishSubject<Value>()
+      let r = Recorder<Value>()
+      let d = make(subject, other).subscribe(r)
+      other.on(.next(boxed(100)))
+      for k: Int64 in [1, 1, 2, 3, 3, 4] { subject.on(.next(boxed(k))) }
+      subject.on(.completed)
+      d.dispose()
+      return r.elements.map(n)
+    }
+    do {
+      XCTAssertEqual(run { s, _ in s.distinctUntilChanged { n($0) == n($1) } }, [1, 2, 3, 4])
+      XCTAssertEqual(run { s, _ in s.scan(boxed(0)) { boxed(n($0) + n($1)) } }, [1, 2, 4, 7, 10, 14])
+      XCTAssertEqual(run { s, _ in s.reduce(boxed(0)) { n($0) > n($1) ? $0 : $1 } }, [4])
+      XCTAssertEqual(run { s, o in s.withLatestFrom(o) { boxed(n($0) + n($1)) } }, [101, 101, 102, 103, 103, 104])
+      XCTAssertEqual(run { s, _ in s.compactMap { n($0) % 2 == 1 ? $0 : nil } }, [1, 1, 3, 3])
+      XCTAssertEqual(run { s, _ in s.take(while: { n($0) < 3 }) }, [1, 1, 2])
+      XCTAssertEqual(run { s, _ in s.skip(while: { n($0) < 3 }) }, [3, 3, 4])
+      var tapped: [Int64] = []
+      XCTAssertEqual(run { s, _ in s.do(onNext: { tapped.append(n($0)) }) }, [1, 1, 2, 3, 3, 4])
+      XCTAssertEqual(tapped, [1, 1, 2, 3, 3, 4])
+      XCTAssertEqual(run { s, _ in s.enumerated { i, v in boxed(Int64(i) * 10 + n(v)) } }, [1, 11, 22, 33, 43, 54])
+      XCTAssertEqual(run { s, _ in s.flatMapLatest { .just($0) } }, [1, 1, 2, 3, 3, 4])
+    }
+    XCTAssertEqual(Counted.live, 0)
+  }
+
   func testUnretainedObject() {
     let box = Ints([1])
     XCTAssertTrue(Value.boxed(box).unretainedObject?.takeUnretainedValue() === box)

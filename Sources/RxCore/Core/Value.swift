@@ -100,6 +100,19 @@ extension Value {
     }
   }
 
+  /// `body` on the value at `p`, borrowed where it is (`withBorrowed`): a closure of a Value
+  /// leaf gets an element lent by pointer with no copy (for a box, no retain and release).
+  @inlinable @inline(__always)
+  static func withBorrowed<R>(at p: UnsafePointer<Value>, _ body: (Value) throws -> R) rethrows -> R {
+    try withBorrowed(bits(at: p), body)
+  }
+
+  /// `body` on the values at `a` and `b`, both borrowed where they are.
+  @inlinable @inline(__always)
+  static func withBorrowed<R>(at a: UnsafePointer<Value>, _ b: UnsafePointer<Value>, _ body: (Value, Value) throws -> R) rethrows -> R {
+    try withBorrowed(at: a) { x in try withBorrowed(at: b) { y in try body(x, y) } }
+  }
+
   /// Value's layout, with nothing to retain (`copy(at:)`).
   @usableFromInline struct PlainBits {
     @usableFromInline var payload: UInt64

@@ -107,7 +107,7 @@ final class ValueCompactMapSink: CompactMapSink<Value, Value> {
     super.init(transform: nil, observer: observer, cancel: cancel)
   }
 
-  override func select(at element: UnsafePointer<Value>, into result: inout Value?) throws { result = try selectValue(element.pointee) }
+  override func select(at element: UnsafePointer<Value>, into result: inout Value?) throws { result = try Value.withBorrowed(at: element) { try selectValue($0) } }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

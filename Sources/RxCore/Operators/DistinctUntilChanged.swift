@@ -117,7 +117,7 @@ final class ValueDistinctUntilChangedSink: DistinctUntilChangedSink<Value> {
     super.init(comparer: nil, observer: observer, cancel: cancel)
   }
 
-  override func same(at a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) throws -> Bool { try equalValues(a.pointee, b.pointee) }
+  override func same(at a: UnsafePointer<Value>, _ b: UnsafePointer<Value>) throws -> Bool { try Value.withBorrowed(at: a, b) { try equalValues($0, $1) } }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

@@ -156,6 +156,6 @@ final class ValueClosureTap: ClosureTap<Value> {
     super.on(event)
   }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNextValue?(element.pointee) }
+  override func onNext(at element: UnsafePointer<Value>) { Value.withBorrowed(at: element) { onNextValue?($0) } }
   override func dropped() { super.dropped() }
 }

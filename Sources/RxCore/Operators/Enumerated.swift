@@ -112,7 +112,9 @@ final class ValueEnumeratedSink: EnumeratedSink<Value, Value> {
     super.init(pack: nil, observer: observer, cancel: cancel)
   }
 
-  override func pack(_ index: Int, at element: UnsafePointer<Value>) -> Value { packValue(index, element.pointee) }
+  override func pack(_ index: Int, at element: UnsafePointer<Value>) -> Value {
+    Value.withBorrowed(at: element) { packValue(index, $0) }
+  }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }

@@ -18,7 +18,7 @@ extension Observable where Element == Value {
   public func groupBy(
     keySelector: @escaping (Value) throws -> ValueKey, pack: @escaping (GroupedObservable<ValueKey, Value>) -> Value
   ) -> Observable<Value> {
-    groupBy(keyAt: { try keySelector($0.pointee) }, pack: pack)
+    groupBy(keyAt: { try Value.withBorrowed(at: $0) { try keySelector($0) } }, pack: pack)
   }
 
   /// `groupBy` whose key selector reads the element where it is (no copy of a boxed

@@ -46,6 +46,6 @@ final class ValueCombiningLatestSelector: CombiningLatestSelector<Value, Value> 
 
 final class ValueClosureLatestSelector: ClosureLatestSelector<Value, Value, Value> {
   override func select(_ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>) throws -> Value {
-    try super.select(element, latest)
+    try Value.withBorrowed(at: element, latest) { try select($0, $1) }
   }
 }

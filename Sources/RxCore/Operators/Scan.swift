@@ -87,7 +87,8 @@ final class ValueScanSink: ScanSink<Value, Value> {
   }
 
   override func accumulate(into state: UnsafeMutablePointer<Value>, _ element: UnsafePointer<Value>) throws {
-    state.pointee = try combine(state.pointee, element.pointee)
+    // Both borrowed where they are: `state` is under this sink's exclusive access for the call.
+    state.pointee = try Value.withBorrowed(at: state, element) { try combine($0, $1) }
   }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }

@@ -13,14 +13,14 @@ extension Observable {
 
 extension Observable where Element == Value {
   public func flatMapLatest(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
-    ValueSwitchProducer(source: self, selecting: { .observable(try selector($0.pointee)) })
+    ValueSwitchProducer(source: self, selecting: { .observable(try Value.withBorrowed(at: $0) { try selector($0) }) })
   }
 
   /// `flatMapLatest` whose selector may hand back an element instead of an observable
   /// (`.element(v)`: what a `just(v)` would emit, with no inner observable).
   @_disfavoredOverload  // a trailing closure that only throws still picks the one above
   public func flatMapLatest(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
-    ValueSwitchProducer(source: self, selecting: { try selecting($0.pointee) })
+    ValueSwitchProducer(source: self, selecting: { try Value.withBorrowed(at: $0) { try selecting($0) } })
   }
 
   /// `flatMapLatest(selecting:)` whose selector reads each outer element where it is (a

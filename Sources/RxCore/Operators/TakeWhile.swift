@@ -146,7 +146,7 @@ final class ValueTakeWhileSink: TakeWhileSink<Value> {
     super.init(predicate: nil, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
   }
 
-  override func test(at element: UnsafePointer<Value>) throws -> Bool { try predicateOfValue(element.pointee) }
+  override func test(at element: UnsafePointer<Value>) throws -> Bool { try Value.withBorrowed(at: element) { try predicateOfValue($0) } }
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
