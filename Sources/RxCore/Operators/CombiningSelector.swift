@@ -75,6 +75,18 @@ struct Combiner<Source, Result> {
   @inline(__always)
   mutating func combine(_ elements: UnsafeMutablePointer<Source>?, _ n: Int) throws -> Result {
     if let inPlace { return try inPlace(UnsafeBufferPointer(start: elements, count: n)) }
+    if Source.self == Value.self && arguments.count == n && n > 0 {
+      // Values lent, not copied: the array gets the elements' bits (no retain of a box) and
+      // `.none` over them after the call (no release). A selector that kept the array makes
+      // the second step copy it first (copy on write), and that copy's retains stand for the
+      // kept array's elements, which it releases when it goes.
+      arguments.withUnsafeMutableBufferPointer { a in
+        UnsafeMutableRawPointer(a.baseAddress.unsafelyUnwrapped)
+          .copyMemory(from: elements.unsafelyUnwrapped, byteCount: n * MemoryLayout<Source>.stride)
+      }
+      defer { forgetLent(n) }
+      return try withArray!(arguments)
+    }
     if arguments.count == n {
       arguments.withUnsafeMutableBufferPointer { a in
         for i in 0..<n { a[i] = elements.unsafelyUnwrapped[i] }
@@ -86,6 +98,15 @@ struct Combiner<Source, Result> {
     }
     defer { letGo(n) }
     return try withArray!(arguments)
+  }
+
+  /// `.none` over the `n` lent Values, none of them released (see `combine`).
+  @inline(__always)
+  private mutating func forgetLent(_ n: Int) {
+    arguments.withUnsafeMutableBufferPointer { a in
+      let values = UnsafeMutableRawPointer(a.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Value.self)
+      for i in 0..<n { (values + i).initialize(to: .none) }
+    }
   }
 
   /// Lets go of the elements once the selector returned, as emptying the array did: Values
