@@ -56,7 +56,7 @@ UNSPECIALIZED = set()  # every workload runs specialized code
 LOCKED_TOLERANCE = 0.1
 THREADED = {"observe_on", "observe_on_bounded", "observe_on_bounded_full", "subscribe_on", "driver",
             "signal", "contended"}
-THREADED_TOLERANCE = 1.0
+THREADED_TOLERANCE = 2.0  # or a quarter of the record, whichever is more
 LOCKED_INSTRUCTION = re.compile(r"^\s+([0-9a-f]+):\s+(?:lock |xchg\s+\S*\()")
 
 
@@ -142,7 +142,7 @@ def check_locked(name, per_unit, record):
     """A verdict for one workload's locked instructions per event, or None when it holds."""
     if name not in record:
         return f"FAIL: {per_unit:.2f} locked per event, no record (add it: --write-locked)"
-    tolerance = THREADED_TOLERANCE if name in THREADED else LOCKED_TOLERANCE
+    tolerance = max(THREADED_TOLERANCE, record[name] / 4) if name in THREADED else LOCKED_TOLERANCE
     if per_unit > record[name] + tolerance:
         return f"FAIL: {per_unit:.2f} locked per event, recorded {record[name]:.2f}"
     if per_unit < record[name] - tolerance:
