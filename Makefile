@@ -1,12 +1,5 @@
-# librxc — build, check, test and ship.  `make help` lists the targets.
-#
-#   make                 release build: build/lib/librxc.so.X.Y.Z (+ .so.X, .so), build/include
-#   make test            check-abi, swift test, the C harness, the C harness under valgrind,
-#                        check-metadata, check-metadata-swift, check-ffi, docs, install-check, the Python package
-#                        (mk/python.mk); ends with the line "N passed, N failed"
-#   make demo            builds and runs every examples-c/*.c
-#   make install         PREFIX=/usr/local DESTDIR= (library, header, pkg-config file)
-#   make sanitize        swift test and the C harness under TSan and ASan
+# librxc — build, check, test and ship.  `make help` lists the targets (from the
+# `## make TARGET  what it does` lines above their rules, here and in mk/*.mk).
 #
 # Verbose output: make V=1.  The shipped library links the Swift runtime statically
 # (RXC_STATIC_STDLIB=1, see Package.swift) and is built in its own scratch path.
@@ -66,6 +59,7 @@ GEN_HEADER := build/gen/rxc-swift.h
 LOGS       := build/logs
 
 .PHONY: all lib header FORCE
+## make  release build: build/lib/librxc.so.X.Y.Z (+ .so.X, .so) and build/include/rxc.h
 all: lib header
 lib: $(LIB_REAL)
 header: $(HEADER_OUT)
@@ -99,6 +93,8 @@ CXX11_FLAGS := -x c++ -std=c++11 -Wall -Wextra -Werror
 DRIFT_INC   := -ISources/CRxc/include -Iinclude -Ibuild/gen -I$(ABI_DIR)
 
 .PHONY: check-abi
+## make check-abi  swiftc's header of the exports against rxc.h; rxc.h alone as C99 -pedantic and C++11;
+##   exported symbols, soname, nodelete; the lists kept beside the header
 check-abi: all
 	@mkdir -p $(ABI_DIR)
 	@echo "  ABI     $(GEN_HEADER) (swiftc's header of the @c exports) against include/rxc.h"
@@ -177,6 +173,7 @@ DISPOSE_RACE_TESTS := dispose_race_subject_subscription_from_another_thread \
   lending_subject_released_elsewhere_before_its_tokens lending_tokens_disposed_on_another_thread \
   lending_subject_released_while_its_owner_churns lending_owner_and_other_thread_tokens_mixed \
   observe_on_streaming_bursts_then_silence_lose_nothing
+## make ctest  the C harness, each test in its own process (RXTEST_ARGS='name glob*' picks tests)
 ctest: $(RXTESTS)
 	@mkdir -p $(LOGS)
 	$(Q)set -o pipefail; RXTEST_TIMEOUT=$(RXTEST_TIMEOUT) $(RXTESTS) $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest.log
@@ -187,6 +184,7 @@ ctest: $(RXTESTS)
 # The harness under valgrind memcheck: any error or definite leak in a test process makes
 # that process exit with $(VALGRIND_EXITCODE), so the test fails; one in the runner fails
 # the run. (Test processes are forked, not exec'd: valgrind follows them.)
+## make ctest-valgrind  the C harness under valgrind memcheck: no error, no definite leak
 ctest-valgrind: $(RXTESTS)
 	@$(ENSURE) valgrind:valgrind
 	@mkdir -p $(LOGS)
@@ -196,6 +194,7 @@ ctest-valgrind: $(RXTESTS)
 
 # ---- XCTest ----------------------------------------------------------------------------
 .PHONY: xctest
+## make xctest  swift test (the XCTest suite of the Swift core)
 xctest:
 	@mkdir -p $(LOGS)
 	@echo "  SWIFT   swift test (debug, .build)"
@@ -208,12 +207,15 @@ xctest:
 
 # ---- make test ---------------------------------------------------------------------------
 .PHONY: test
+## make test  the correctness checks: check-abi, xctest, ctest, ctest-valgrind, check-ffi, docs,
+##   install-check, the Python package, C++ and GUI tests; ends with the line N passed, N failed
 test:
 	@$(ENSURE) $(TEST_PKGS)
 	@MAKE="$(MAKE)" bash scripts/make-test.sh
 
 # ---- install -----------------------------------------------------------------------------
 .PHONY: install uninstall install-check
+## make install  PREFIX=/usr/local DESTDIR=  (library, headers, rxc.pc; runs ldconfig for a system prefix)
 install: all
 	$(Q)install -d "$(DESTDIR)$(LIBDIR)" "$(DESTDIR)$(INCLUDEDIR)" "$(DESTDIR)$(PKGCONFIGDIR)"
 	$(Q)install -m 0755 $(LIB_REAL) "$(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION)"
@@ -225,6 +227,7 @@ install: all
 	    rxc.pc.in >"$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
 	@echo "  INSTALL $(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION), $(DESTDIR)$(INCLUDEDIR)/rxc.h, $(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
 
+## make uninstall  removes what make install put there (same PREFIX and DESTDIR)
 uninstall:
 	$(Q)rm -f "$(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/librxc.so.$(MAJOR)" \
 	    "$(DESTDIR)$(LIBDIR)/librxc.so" "$(DESTDIR)$(INCLUDEDIR)/rxc.h" "$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
@@ -232,6 +235,7 @@ uninstall:
 # Installs into a DESTDIR and into a private PREFIX, and builds and runs hello.c from each
 # with nothing but `cc hello.c $(pkg-config --cflags --libs rxc)`.
 INSTALL_CHECK := build/install-check
+## make install-check  installs into build/install-check and builds and runs hello.c with pkg-config's flags
 install-check: all
 	@$(ENSURE) pkg-config:pkg-config
 	$(Q)rm -rf $(INSTALL_CHECK) && mkdir -p $(INSTALL_CHECK)
@@ -268,6 +272,7 @@ EXAMPLE_LDLIBS_libuv := -luv
 EXAMPLE_PKGS := libuv1-dev:/usr/include/uv.h
 
 .PHONY: examples demo
+## make examples  builds examples-c/*.c into build/examples
 examples: | ensure-cc
 	$(Q)$(MAKE) --no-print-directory $(EXAMPLES)
 
@@ -280,6 +285,7 @@ build/examples/%: examples-c/%.c $(LIB_REAL) $(HEADER_OUT)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) -Ibuild/include $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS) $(EXAMPLE_LDLIBS_$*) -lm
 
+## make demo  builds and runs every example
 demo: examples
 	$(Q)for e in $(DEMO_ORDER); do \
 	  echo "==== $$e"; \
@@ -289,41 +295,19 @@ demo: examples
 # ---- sanitizers: mk/sanitize.mk (every sanitizer setting and target) -----------------------
 
 # ---- housekeeping ------------------------------------------------------------------------
-.PHONY: clean distclean help
+.PHONY: clean distclean help readme-tables
+## make clean  removes build/ and make's scratch paths
 clean:
 	rm -rf build $(STATIC_SCRATCH) $(TSAN_SCRATCH) $(ASAN_SCRATCH)
 
 # Also the default SwiftPM scratch path (.build), shared with plain `swift build`.
+## make distclean  clean, and the default SwiftPM scratch path .build too
 distclean: clean
 	rm -rf .build
 
+## make help  this list
 help:
-	@echo "make                build build/lib/librxc.so (release, static Swift runtime) and build/include"
-	@echo "make test           check-abi, xctest, ctest, ctest-valgrind, check-metadata, check-metadata-swift, check-ffi, docs,"
-	@echo "                    install-check, python-test; ends with N passed, N failed"
-	@echo "make check-abi      header vs. Swift exports, C99/C++ header checks, exported symbols, ldd, nodelete"
-	@echo "make xctest         swift test"
-	@echo "make ctest          C harness only (RXTEST_ARGS='name...' to pick tests)"
-	@echo "make ctest-valgrind C harness under valgrind memcheck"
-	@echo "make check-metadata the generic-metadata guard: Swift runtime type lookups per event, per operator (callgrind)"
-	@echo "make check-metadata-swift  the same guard on the catalog's RxCore bodies (Swift callers of Observable<Value>)"
-	@echo "make check-ffi      the header through cffi's ABI mode and LuaJIT's FFI: every function called, every callback back"
-	@echo "make docs           the HTML API reference from rxc.h, a marble diagram per operator (build/docs/index.html)"
-	@echo "make python-test    the Python package: cdef drift check and pytest (python-cdef, python-cdef-check, python-bench)"
-	@echo "make install-check  install into build/install-check and build hello.c with pkg-config"
-	@echo "make examples       build examples-c/*.c into build/examples"
-	@echo "make demo           build and run every example"
-	@echo "make install        PREFIX=$(PREFIX) DESTDIR=  (library, rxc.h, rxc.pc); make uninstall"
-	@echo "make sanitize       swift test, the C harness, the stress test and the sweep under TSan and ASan"
-	@echo "                    (sanitize-thread, sanitize-address; one part: sanitize-xctest-, sanitize-ctest-,"
-	@echo "                    sanitize-stress- + thread|address, sanitize-sweep-address)"
-	@echo "make sweep          every exported function with bad arguments, through libffi (sweep-api regenerates its list, sweep-check-api compares it with the exports)"
-	@echo "make fuzz           libFuzzer over the whole API (FUZZ_SECONDS; fuzz-ci: the bounded CI run)"
-	@echo "make stress         many threads, subjects, operators and schedulers at once (also under the sanitizers)"
-	@echo "make soak           a long run with live objects back to zero at the end (MINUTES)"
-	@echo "make reliability    sweep, fuzz-ci, stress and soak (reliability-ci: what CI runs)"
-	@echo "make bench          the benchmarks: the nine budgets and the operator catalog (RXSWIFT_PATH adds RxSwift)"
-	@echo "make clean          remove build/ and make's scratch paths (distclean: also .build)"
+	@python3 scripts/make-targets.py help
 
 # Fragments of other areas (reliability, benchmarks): mk/*.mk.
 -include $(sort $(wildcard mk/*.mk))

@@ -5,5 +5,7 @@
 # callgrind, BENCH_NO_CATALOG=1 for the nine only, RXSWIFT_PATH=<RxSwift 6 checkout> to add
 # RxSwift to the catalog (benchmarks/README.md).
 .PHONY: bench
+## make bench  the benchmarks: the nine budgets and the operator catalog beside OpenCombine
+##   (RXSWIFT_PATH adds RxSwift); writes benchmarks/RESULTS.md
 bench:
 	python3 benchmarks/run.py

@@ -9,5 +9,6 @@ PYTHON ?= python3
 DOCS_DIR ?= build/docs
 
 .PHONY: docs
+## make docs  the HTML API reference build/docs/index.html from rxc.h, a marble diagram per operator
 docs: all ensure-cffi
 	$(Q)CC=$(CLANG) timeout 120 $(PYTHON) scripts/docs/gen_docs.py include/rxc.h $(LIB_LINK) $(DOCS_DIR)

@@ -16,6 +16,7 @@ $(FFI_CDEF): include/rxc.h
 	@mkdir -p $(@D)
 	$(Q)$(CLANG) -E -P -DRX_CDEF -x c $< -o $@
 
+## make check-ffi  the header through cffi's ABI mode and LuaJIT's FFI: every function called, every callback back
 check-ffi: all ensure-cffi $(FFI_CDEF)
 	@$(ENSURE) luajit:luajit
 	@mkdir -p $(LOGS)

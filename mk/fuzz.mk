@@ -24,8 +24,10 @@ build/fuzz/fuzz_api: Tests/fuzz/fuzz_api.c include/rxc.h fuzz-lib
 	  -fsanitize=fuzzer,address -Iinclude $< -o $@ \
 	  -L$(FUZZ_SCRATCH)/debug -lrxc -Wl,-rpath,$(abspath $(FUZZ_SCRATCH))/debug -ldl -lpthread
 
+## make fuzz  libFuzzer over the whole API (FUZZ_SECONDS)
 fuzz: build/fuzz/fuzz_api
 	$(FUZZ_ENV) build/fuzz/fuzz_api $(FUZZ_FLAGS) -max_total_time=$(FUZZ_SECONDS) build/fuzz/corpus Tests/fuzz/corpus
 
+## make fuzz-ci  the bounded fuzz run CI makes
 fuzz-ci: build/fuzz/fuzz_api
 	$(FUZZ_ENV) build/fuzz/fuzz_api $(FUZZ_FLAGS) -max_total_time=$(FUZZ_CI_SECONDS) build/fuzz/corpus Tests/fuzz/corpus

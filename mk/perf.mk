@@ -16,6 +16,8 @@ $(PERF_DIR)/workloads: Tests/perf/workloads.c $(LIB_REAL) include/rxc.h
 	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Iinclude $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS)
 
 .PHONY: check-metadata
+## make check-metadata  perf guard: per operator workload, Swift runtime type lookups and locked
+##   instructions per event against Tests/perf/locked-c.txt (callgrind)
 check-metadata: all
 	@$(ENSURE) valgrind:valgrind
 	$(Q)$(MAKE) --no-print-directory NO_SWIFT_BUILD=1 $(PERF_DIR)/workloads
@@ -33,6 +35,7 @@ SWIFT_GUARD_SCRATCH := build/.build-swift-guard
 SWIFT_GUARD_BIN := $(PERF_DIR)/SwiftBench
 
 .PHONY: check-metadata-swift
+## make check-metadata-swift  the same guard on the catalog's RxCore bodies (Tests/perf/locked-swift.txt)
 check-metadata-swift:
 	@$(ENSURE) valgrind:valgrind binutils:objcopy
 	@mkdir -p $(LOGS) $(PERF_DIR)
@@ -46,3 +49,8 @@ check-metadata-swift:
 	@echo "  GUARD   runtime type lookups per event, per catalog workload on RxCore from Swift ($(PERF_DIR)/metadata-swift.md)"
 	$(Q)set -o pipefail; python3 Tests/perf/metadata_guard.py $(SWIFT_GUARD_BIN) --catalog-dump rxcore \
 	    --locked Tests/perf/locked-swift.txt --table $(PERF_DIR)/metadata-swift.md 2>&1 | tee $(LOGS)/check-metadata-swift.log
+
+## make check-perf  the performance guards (check-metadata, check-metadata-swift): CI runs them
+##   beside make test, which checks correctness only
+.PHONY: check-perf
+check-perf: check-metadata check-metadata-swift

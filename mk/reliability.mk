@@ -10,8 +10,10 @@ RELIABILITY_CC ?= $(or $(CLANG),clang)
 RELIABILITY_STEPS ?= sweep fuzz-ci soak
 
 .PHONY: reliability reliability-ci
+## make reliability  sweep, fuzz-ci, stress and soak
 reliability: sweep fuzz-ci stress soak
 
+## make reliability-ci  what CI runs of them
 reliability-ci: SHELL := /bin/bash
 reliability-ci:
 	@mkdir -p build/logs

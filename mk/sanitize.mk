@@ -36,6 +36,8 @@ SAN_CONFIG_address := debug
 
 .PHONY: sanitize sanitize-thread sanitize-address sanitize-xctest-thread sanitize-xctest-address \
         sanitize-ctest-thread sanitize-ctest-address
+## make sanitize  swift test, the C harness, the stress test and the sweep under TSan and ASan
+##   (sanitize-thread, sanitize-address)
 sanitize: sanitize-thread sanitize-address
 sanitize-thread: sanitize-xctest-thread sanitize-ctest-thread
 sanitize-address: sanitize-xctest-address sanitize-ctest-address

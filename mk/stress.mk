@@ -15,8 +15,10 @@ build/reliability/stress: Tests/reliability/stress.c include/rxc.h $(RXC_LIB_DEP
 	  -Wl,-rpath,$(abspath $(dir $(RXC_LIB))) -lpthread
 
 .PHONY: stress soak
+## make stress  many threads, subjects, operators and schedulers at once
 stress: build/reliability/stress
 	build/reliability/stress -e $(STRESS_EVENTS) -t $(STRESS_TIMEOUT)
 
+## make soak  a long run with live objects back to zero at the end (MINUTES)
 soak: build/reliability/stress
 	build/reliability/stress -e $(SOAK_EVENTS) -m $(MINUTES) -t $(STRESS_TIMEOUT)

@@ -11,6 +11,7 @@ build/sweep/sweep: Tests/sweep/sweep.c include/rxc.h
 sweep-check-api: $(RXC_LIB_DEP)
 	sh Tests/sweep/check_api.sh $(RXC_LIB) Tests/sweep/api.txt
 
+## make sweep  every exported function with bad arguments, through libffi
 sweep: sweep-check-api build/sweep/sweep
 	build/sweep/sweep $(RXC_LIB) Tests/sweep/api.txt
 

@@ -84,10 +84,6 @@ if ((build_rc == 0)); then
   harness_count c-harness "$LOGS"/ctest.log $?
   step c-harness-valgrind "${M[@]}" NO_SWIFT_BUILD=1 ctest-valgrind
   harness_count c-harness-valgrind "$LOGS"/ctest-valgrind.log $?
-  step check-metadata "${M[@]}" NO_SWIFT_BUILD=1 check-metadata
-  harness_count check-metadata "$LOGS"/check-metadata.log $?
-  step check-metadata-swift "${M[@]}" check-metadata-swift
-  harness_count check-metadata-swift "$LOGS"/check-metadata-swift.log $?
   step check-ffi "${M[@]}" NO_SWIFT_BUILD=1 check-ffi
   harness_count check-ffi "$LOGS"/check-ffi.log $?
   step docs "${M[@]}" NO_SWIFT_BUILD=1 docs || { failed=$((failed + 1)); notes+=("docs FAILED"); }
@@ -111,7 +107,7 @@ if ((build_rc == 0)); then
     notes+=("python: no result")
   fi
 else
-  echo "==== check-abi, c-harness, c-harness-valgrind, check-metadata, check-metadata-swift, check-ffi, docs, install-check, python: skipped (the library did not build)"
+  echo "==== check-abi, c-harness, c-harness-valgrind, check-ffi, docs, install-check, python: skipped (the library did not build)"
   failed=$((failed + 1))
   notes+=("c harness: not run")
 fi
