@@ -94,8 +94,8 @@ DRIFT_INC   := -ISources/CRxc/include -Iinclude -Ibuild/gen -I$(ABI_DIR)
 
 .PHONY: check-abi
 ## make check-abi  swiftc's header of the exports against rxc.h; rxc.h alone as C99 -pedantic and C++11;
-##   exported symbols, soname, nodelete; the lists kept beside the header
-check-abi: all
+##   exported symbols, soname, nodelete; what follows from the header is current
+check-abi: all build/sweep/api.txt
 	@mkdir -p $(ABI_DIR)
 	@echo "  ABI     $(GEN_HEADER) (swiftc's header of the @c exports) against include/rxc.h"
 	$(Q)test -f $(GEN_HEADER) || { echo "check-abi: $(GEN_HEADER) is missing"; exit 1; }
@@ -113,7 +113,9 @@ check-abi: all
 	  test "$$soname" = librxc.so.$(MAJOR) || { echo "check-abi: soname is '$$soname', not librxc.so.$(MAJOR)"; exit 1; }
 	$(Q)readelf -d $(LIB_REAL) | grep -q 'FLAGS_1.*NODELETE' || { echo "check-abi: $(LIB_REAL) is not linked -z nodelete (an FFI's dlclose would unmap code the library's threads still run)"; exit 1; }
 	$(Q)CLANG=$(CLANG) bash scripts/check-exports.sh include/rxc.h $(LIB_LINK) $(GEN_HEADER)
-	$(Q)python3 scripts/check-lists.py include/rxc.h Tests/sweep/api.txt
+	$(Q)python3 scripts/check-lists.py include/rxc.h build/sweep/api.txt
+	$(Q)python3 scripts/gen-from-header.py operators docs/OPERATORS.md --check
+	$(Q)python3 scripts/make-targets.py readme README.md --check
 
 # ---- the C test harness ----------------------------------------------------------------
 TEST_DIR   := build/tests
@@ -226,11 +228,28 @@ install: all
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    rxc.pc.in >"$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
 	@echo "  INSTALL $(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION), $(DESTDIR)$(INCLUDEDIR)/rxc.h, $(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
+	$(Q)$(call INSTALL_LDCONFIG)
 
 ## make uninstall  removes what make install put there (same PREFIX and DESTDIR)
 uninstall:
 	$(Q)rm -f "$(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/librxc.so.$(MAJOR)" \
 	    "$(DESTDIR)$(LIBDIR)/librxc.so" "$(DESTDIR)$(INCLUDEDIR)/rxc.h" "$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
+	$(Q)$(call INSTALL_LDCONFIG)
+
+# A real install (no DESTDIR) by root refreshes the dynamic linker's cache, or programs
+# linked with -lrxc fail to find librxc.so.$(MAJOR) until someone runs ldconfig; a LIBDIR the
+# linker does not search gets a hint instead.
+define INSTALL_LDCONFIG
+if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null 2>&1; then \
+  ldconfig; \
+  if ! ldconfig -p | grep -q "librxc.so.$(MAJOR) .*=> $(LIBDIR)/"; then \
+    test ! -e "$(LIBDIR)/librxc.so.$(MAJOR)" || \
+      echo "  NOTE    $(LIBDIR) is not searched by the dynamic linker: link with -Wl,-rpath,$(LIBDIR) or set LD_LIBRARY_PATH"; \
+  fi; \
+elif [ -z "$(DESTDIR)" ]; then \
+  echo "  NOTE    run ldconfig as root if $(LIBDIR) is a system library directory"; \
+fi
+endef
 
 # Installs into a DESTDIR and into a private PREFIX, and builds and runs hello.c from each
 # with nothing but `cc hello.c $(pkg-config --cflags --libs rxc)`.
@@ -308,6 +327,10 @@ distclean: clean
 ## make help  this list
 help:
 	@python3 scripts/make-targets.py help
+
+## make readme-tables  rewrites README.md's target table from the ## make lines
+readme-tables:
+	$(Q)python3 scripts/make-targets.py readme README.md
 
 # Fragments of other areas (reliability, benchmarks): mk/*.mk.
 -include $(sort $(wildcard mk/*.mk))

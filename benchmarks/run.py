@@ -138,9 +138,12 @@ def build_c():
     # The catalog: the guard's workloads program (one source for both), optimized as bench.c,
     # once for timing and once on the callgrind copy of the library; and the contended run.
     workloads = os.path.join(ROOT, "Tests", "perf", "workloads.c")
+    gen = os.path.join(ROOT, "build", "gen")
+    sh(["python3", os.path.join(ROOT, "scripts", "gen-from-header.py"), "workloads",
+        os.path.join(gen, "workloads_gen.h")])
     for name, lib in (("workloads", LIBDIR), ("workloads-cg", cglib)):
         sh([cc, "-std=gnu11", "-O2", "-gdwarf-4", "-Wall", "-Wextra",
-            "-I" + os.path.join(ROOT, "include"), workloads, "-o", os.path.join(OUT, name),
+            "-I" + os.path.join(ROOT, "include"), "-I" + gen, workloads, "-o", os.path.join(OUT, name),
             "-L" + lib, "-lrxc", "-Wl,-rpath," + lib])
     sh([cc, "-O2", "-gdwarf-4", "-Wall", "-Wextra", "-I" + os.path.join(ROOT, "include"),
         os.path.join(c, "contended.c"), os.path.join(c, "baseline.c"),

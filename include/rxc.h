@@ -113,9 +113,9 @@ RX_EXPORT const char *rx_status_string(rx_status status);
 RX_EXPORT const char *rx_last_error(void);
 
 #define RX_VERSION_MAJOR 0
-#define RX_VERSION_MINOR 4
+#define RX_VERSION_MINOR 5
 #define RX_VERSION_PATCH 0
-#define RX_VERSION_STRING "0.4.0"
+#define RX_VERSION_STRING "0.5.0"
 /** @abstract The library's version, "MAJOR.MINOR.PATCH"; compare with RX_VERSION_STRING. */
 RX_EXPORT const char *rx_version(void);
 

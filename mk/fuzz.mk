@@ -18,10 +18,10 @@ fuzz-lib:
 	swift build --product rxc --scratch-path $(FUZZ_SCRATCH) \
 	  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=address
 
-build/fuzz/fuzz_api: Tests/fuzz/fuzz_api.c include/rxc.h fuzz-lib
+build/fuzz/fuzz_api: Tests/fuzz/fuzz_api.c include/rxc.h build/gen/fuzz_gen.h fuzz-lib
 	@mkdir -p build/fuzz/corpus
 	$(FUZZ_CC) -g -O1 -Wall -Wextra -Wno-unused-parameter -fuse-ld=lld \
-	  -fsanitize=fuzzer,address -Iinclude $< -o $@ \
+	  -fsanitize=fuzzer,address -Iinclude -Ibuild/gen $< -o $@ \
 	  -L$(FUZZ_SCRATCH)/debug -lrxc -Wl,-rpath,$(abspath $(FUZZ_SCRATCH))/debug -ldl -lpthread
 
 ## make fuzz  libFuzzer over the whole API (FUZZ_SECONDS)

@@ -10,10 +10,10 @@
 #                           must run specialized code too; table build/perf/metadata-swift.md
 PERF_DIR := build/perf
 
-$(PERF_DIR)/workloads: Tests/perf/workloads.c $(LIB_REAL) include/rxc.h
+$(PERF_DIR)/workloads: Tests/perf/workloads.c $(LIB_REAL) include/rxc.h build/gen/workloads_gen.h
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Iinclude $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS)
+	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Iinclude -Ibuild/gen $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS)
 
 .PHONY: check-metadata
 ## make check-metadata  perf guard: per operator workload, Swift runtime type lookups and locked

@@ -85,8 +85,8 @@ sanitize-stress-thread sanitize-stress-address: sanitize-stress-%: sanitize-lib-
 	  -Wl,-rpath,$(abspath $(SAN_SCRATCH_$*))/$(SAN_CONFIG_$*) $(SAN_LIBS_$*) -lpthread
 	$(SAN_STRESS_ENV_$*) build/sanitize/$*/stress -e $(SAN_STRESS_EVENTS) -t 900
 
-sanitize-sweep-address: sanitize-lib-address
+sanitize-sweep-address: sanitize-lib-address build/sweep/api.txt
 	@mkdir -p build/sanitize/address
 	$(CLANG) -O1 -g -fsanitize=address -fuse-ld=lld -Iinclude Tests/sweep/sweep.c -o build/sanitize/address/sweep \
 	  -lffi -ldl -lpthread
-	build/sanitize/address/sweep $(SAN_SCRATCH_address)/$(SAN_CONFIG_address)/librxc.so Tests/sweep/api.txt
+	build/sanitize/address/sweep $(SAN_SCRATCH_address)/$(SAN_CONFIG_address)/librxc.so build/sweep/api.txt

@@ -32,42 +32,9 @@
 
 /* ------------------------------------------------------------------ optional API */
 
-#define OPTIONAL_API(X)                                                                   \
-  X(rx_publish_subject_new) X(rx_behavior_subject_new) X(rx_replay_subject_new)           \
-  X(rx_replay_subject_new_unbounded) X(rx_async_subject_new) X(rx_publish_relay_new)      \
-  X(rx_behavior_relay_new) X(rx_subject_on_next) X(rx_subject_on_error)                   \
-  X(rx_subject_on_completed) X(rx_subject_as_observable) X(rx_subject_value)              \
-  X(rx_subject_has_observers) X(rx_subject_dispose) X(rx_scheduler_immediate)             \
-  X(rx_scheduler_current_thread) X(rx_test_scheduler_new) X(rx_test_scheduler_advance_by) \
-  X(rx_test_scheduler_advance_to) X(rx_test_scheduler_run) X(rx_schedule)                 \
-  X(rx_schedule_after) X(rx_schedule_periodic) X(rx_scheduler_now_ns) X(rx_interval)      \
-  X(rx_timer) X(rx_subscribe_on) X(rx_observe_on) X(rx_observe_on_bounded) X(rx_flow_stats_get) X(rx_pausable) X(rx_pausable_buffered) X(rx_map) X(rx_scan) X(rx_reduce)       \
-  X(rx_flat_map) X(rx_flat_map_latest) X(rx_concat_map) X(rx_buffer) X(rx_to_array)       \
-  X(rx_filter) X(rx_take) X(rx_skip) X(rx_take_while) X(rx_skip_while) X(rx_take_until)   \
-  X(rx_skip_until) X(rx_take_last) X(rx_distinct_until_changed) X(rx_element_at)          \
-  X(rx_first) X(rx_last) X(rx_ignore_elements) X(rx_debounce) X(rx_throttle)              \
-  X(rx_sample) X(rx_merge) X(rx_concat) X(rx_combine_latest) X(rx_zip)                    \
-  X(rx_with_latest_from) X(rx_start_with) X(rx_switch_latest) X(rx_amb) X(rx_catch)       \
-  X(rx_catch_and_return) X(rx_retry) X(rx_timeout) X(rx_do) X(rx_delay)                   \
-  X(rx_delay_subscription) X(rx_materialize) X(rx_dematerialize) X(rx_share)              \
-  X(rx_share_replay) X(rx_publish) X(rx_replay) X(rx_connect) X(rx_ref_count)                \
-  X(rx_as_driver) X(rx_drive) X(rx_blocking_last) X(rx_blocking_to_array) X(rx_blocking_first) X(rx_blocking_single) X(rx_schedule_recursive) X(rx_recurse) X(rx_recurse_after) X(rx_main_drain)   \
-  X(rx_marble_cold) X(rx_marble_hot) X(rx_run_loop_new) X(rx_run_loop_main)                   \
-  X(rx_run_loop_scheduler) X(rx_run_loop_fd) X(rx_run_loop_drain) X(rx_run_loop_run)         \
-  X(rx_run_loop_run_for) X(rx_run_loop_stop) X(rx_default_if_empty) X(rx_switch_if_empty)  \
-  X(rx_single) X(rx_enumerated) X(rx_compact_map)  \
-  X(rx_take_while_inclusive) X(rx_take_until_predicate)  \
-  X(rx_repeat_element) X(rx_generate) X(rx_using)  \
-  X(rx_catch_with) X(rx_flat_map_max) X(rx_merge_max)  \
-  X(rx_as_single) X(rx_as_maybe)                \
-  X(rx_as_completable) X(rx_subscribe_single) X(rx_subscribe_maybe)                          \
-  X(rx_subscribe_completable) X(rx_as_signal) X(rx_emit)  \
-  X(rx_skip_duration) X(rx_take_duration) \
-  X(rx_timeout_to) X(rx_retry_backoff) X(rx_retry_when) \
-  X(rx_replay_relay_new) X(rx_replay_relay_new_unbounded) X(rx_replay_all) X(rx_multicast) \
-  X(rx_share_forever) X(rx_do_with_hooks) X(rx_debug) X(rx_debug_callback) \
-  X(rx_group_by) X(rx_group_key) \
-  X(rx_window) X(rx_flat_map_first) X(rx_rate_limit)
+/* OPTIONAL_API (every exported function, loaded with dlsym) and GENERATED_OPERATOR_CASES
+   (a call per operator with an @example): build/gen/fuzz_gen.h, made from include/rxc.h. */
+#include "fuzz_gen.h"
 
 #define DECLARE(name) static __typeof__(&name) p_##name;
 OPTIONAL_API(DECLARE)
@@ -560,6 +527,11 @@ static rx_observable *retry_when_never(void *ctx, rx_observable *errors, rx_erro
   return rx_never();
 }
 
+/* The operator cases are numbered by the compiler (OP_CASE), so one can be added anywhere. */
+enum { OP_CASE_BASE = __COUNTER__ + 1 };
+#define OP_CASE case __COUNTER__ - OP_CASE_BASE
+static unsigned op_case_count(void);
+
 static void op_operator(Input *in) {
   uint8_t which = u8(in), a = u8(in), b = u8(in), c = u8(in), slot = u8(in);
   rx_observable *src = get_obs(a), *other = get_obs(b), *o = NULL;
@@ -577,77 +549,77 @@ static void op_operator(Input *in) {
   int64_t ns = 1000000 * (c % 4);
   rx_scheduler *sched = pick_scheduler(c);
 #define CTX ctx_new(c % 8, 0), ctx_free
-  switch (which % 93) {
-  case 0: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
-  case 1: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
-  case 2: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
-  case 3: if (p_rx_reduce) o = p_rx_reduce(src, rx_int(0), acc_fn, CTX); break;
-  case 4: if (p_rx_flat_map) o = p_rx_flat_map(src, flat_fn, CTX); break;
-  case 5: if (p_rx_flat_map_latest) o = p_rx_flat_map_latest(src, flat_fn, CTX); break;
-  case 6: if (p_rx_concat_map) o = p_rx_concat_map(src, flat_fn, CTX); break;
-  case 7: if (p_rx_buffer && sched) o = p_rx_buffer(src, (c & 1) ? ns : 0, c % 3, sched); break;
-  case 8: if (p_rx_to_array) o = p_rx_to_array(src); break;
-  case 9: if (p_rx_take) o = p_rx_take(src, c % 4); break;
-  case 10: if (p_rx_skip) o = p_rx_skip(src, c % 4); break;
-  case 11: if (p_rx_take_while) o = p_rx_take_while(src, pred_fn, CTX); break;
-  case 12: if (p_rx_skip_while) o = p_rx_skip_while(src, pred_fn, CTX); break;
-  case 13: if (p_rx_take_until && other) o = p_rx_take_until(src, other); break;
-  case 14: if (p_rx_skip_until && other) o = p_rx_skip_until(src, other); break;
-  case 15: if (p_rx_take_last) o = p_rx_take_last(src, c % 4); break;
-  case 16: if (p_rx_distinct_until_changed)
+  switch (which % op_case_count()) {
+  OP_CASE: if (p_rx_map) o = p_rx_map(src, map_fn, CTX); break;
+  OP_CASE: if (p_rx_filter) o = p_rx_filter(src, pred_fn, CTX); break;
+  OP_CASE: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), acc_fn, CTX); break;
+  OP_CASE: if (p_rx_reduce) o = p_rx_reduce(src, rx_int(0), acc_fn, CTX); break;
+  OP_CASE: if (p_rx_flat_map) o = p_rx_flat_map(src, flat_fn, CTX); break;
+  OP_CASE: if (p_rx_flat_map_latest) o = p_rx_flat_map_latest(src, flat_fn, CTX); break;
+  OP_CASE: if (p_rx_concat_map) o = p_rx_concat_map(src, flat_fn, CTX); break;
+  OP_CASE: if (p_rx_buffer && sched) o = p_rx_buffer(src, (c & 1) ? ns : 0, c % 3, sched); break;
+  OP_CASE: if (p_rx_to_array) o = p_rx_to_array(src); break;
+  OP_CASE: if (p_rx_take) o = p_rx_take(src, c % 4); break;
+  OP_CASE: if (p_rx_skip) o = p_rx_skip(src, c % 4); break;
+  OP_CASE: if (p_rx_take_while) o = p_rx_take_while(src, pred_fn, CTX); break;
+  OP_CASE: if (p_rx_skip_while) o = p_rx_skip_while(src, pred_fn, CTX); break;
+  OP_CASE: if (p_rx_take_until && other) o = p_rx_take_until(src, other); break;
+  OP_CASE: if (p_rx_skip_until && other) o = p_rx_skip_until(src, other); break;
+  OP_CASE: if (p_rx_take_last) o = p_rx_take_last(src, c % 4); break;
+  OP_CASE: if (p_rx_distinct_until_changed)
       o = (c & 1) ? p_rx_distinct_until_changed(src, equal_fn, CTX)
                   : p_rx_distinct_until_changed(src, NULL, NULL, NULL);
     break;
-  case 17: if (p_rx_element_at) o = p_rx_element_at(src, c % 3); break;
-  case 18: if (p_rx_first) o = p_rx_first(src); break;
-  case 19: if (p_rx_last) o = p_rx_last(src); break;
-  case 20: if (p_rx_ignore_elements) o = p_rx_ignore_elements(src); break;
-  case 21: if (p_rx_debounce && test_sched) o = p_rx_debounce(src, ns, test_sched); break;
-  case 22: if (p_rx_throttle && test_sched) o = p_rx_throttle(src, ns, c & 1, test_sched); break;
-  case 23: if (p_rx_sample && other) o = p_rx_sample(src, other); break;
-  case 24: if (p_rx_merge) o = p_rx_merge(srcs, n); break;
-  case 25: if (p_rx_concat) o = p_rx_concat(srcs, n); break;
-  case 26: if (p_rx_combine_latest)
+  OP_CASE: if (p_rx_element_at) o = p_rx_element_at(src, c % 3); break;
+  OP_CASE: if (p_rx_first) o = p_rx_first(src); break;
+  OP_CASE: if (p_rx_last) o = p_rx_last(src); break;
+  OP_CASE: if (p_rx_ignore_elements) o = p_rx_ignore_elements(src); break;
+  OP_CASE: if (p_rx_debounce && test_sched) o = p_rx_debounce(src, ns, test_sched); break;
+  OP_CASE: if (p_rx_throttle && test_sched) o = p_rx_throttle(src, ns, c & 1, test_sched); break;
+  OP_CASE: if (p_rx_sample && other) o = p_rx_sample(src, other); break;
+  OP_CASE: if (p_rx_merge) o = p_rx_merge(srcs, n); break;
+  OP_CASE: if (p_rx_concat) o = p_rx_concat(srcs, n); break;
+  OP_CASE: if (p_rx_combine_latest)
       o = (c & 1) ? p_rx_combine_latest(srcs, n, combine_fn, CTX)
                   : p_rx_combine_latest(srcs, n, NULL, NULL, NULL);
     break;
-  case 27: if (p_rx_zip)
+  OP_CASE: if (p_rx_zip)
       o = (c & 1) ? p_rx_zip(srcs, n, combine_fn, CTX) : p_rx_zip(srcs, n, NULL, NULL, NULL);
     break;
-  case 28: if (p_rx_with_latest_from && other)
+  OP_CASE: if (p_rx_with_latest_from && other)
       o = (c & 1) ? p_rx_with_latest_from(src, other, combine_fn, CTX)
                   : p_rx_with_latest_from(src, other, NULL, NULL, NULL);
     break;
-  case 29: if (p_rx_start_with) {
+  OP_CASE: if (p_rx_start_with) {
       rx_value vs[2] = {rx_int(c), rx_int(c + 1)};
       o = p_rx_start_with(src, vs, c % 3);
     }
     break;
-  case 30: if (p_rx_switch_latest) o = p_rx_switch_latest(src); break;
-  case 31: if (p_rx_amb) o = p_rx_amb(srcs, n); break;
-  case 32: if (p_rx_catch) o = p_rx_catch(src, catch_fn, CTX); break;
-  case 33: if (p_rx_catch_and_return) o = p_rx_catch_and_return(src, rx_int(-2)); break;
-  case 34: if (p_rx_retry) o = p_rx_retry(src, 1 + c % 3); break;
-  case 35: if (p_rx_timeout && test_sched) o = p_rx_timeout(src, ns + 1, test_sched); break;
-  case 36: if (p_rx_do) {
+  OP_CASE: if (p_rx_switch_latest) o = p_rx_switch_latest(src); break;
+  OP_CASE: if (p_rx_amb) o = p_rx_amb(srcs, n); break;
+  OP_CASE: if (p_rx_catch) o = p_rx_catch(src, catch_fn, CTX); break;
+  OP_CASE: if (p_rx_catch_and_return) o = p_rx_catch_and_return(src, rx_int(-2)); break;
+  OP_CASE: if (p_rx_retry) o = p_rx_retry(src, 1 + c % 3); break;
+  OP_CASE: if (p_rx_timeout && test_sched) o = p_rx_timeout(src, ns + 1, test_sched); break;
+  OP_CASE: if (p_rx_do) {
       Ctx *t = ctx_new(0, 0);
       rx_observer tap = {tap_next, tap_error, tap_plain, tap_plain, t};
       o = p_rx_do(src, tap, ctx_free);
     }
     break;
-  case 37: if (p_rx_delay && test_sched) o = p_rx_delay(src, ns, test_sched); break;
-  case 38: if (p_rx_delay_subscription && test_sched) o = p_rx_delay_subscription(src, ns, test_sched); break;
-  case 39: if (p_rx_materialize) o = p_rx_materialize(src); break;
-  case 40: if (p_rx_dematerialize) o = p_rx_dematerialize(src); break;
-  case 41: if (p_rx_share) o = p_rx_share(src); break;
-  case 42: if (p_rx_share_replay) o = p_rx_share_replay(src, c % 3); break;
-  case 43: if (p_rx_publish) { o = p_rx_publish(src); connectable = 1; } break;
-  case 44: if (p_rx_replay) { o = p_rx_replay(src, c % 3); connectable = 1; } break;
-  case 45: if (p_rx_ref_count && obs_connectable[a % NOBS]) o = p_rx_ref_count(src); break;
-  case 46: if (p_rx_subscribe_on && sched) o = p_rx_subscribe_on(src, sched); break;
-  case 47: if (p_rx_observe_on && sched) o = p_rx_observe_on(src, sched); break;
-  case 49: if (p_rx_as_driver) o = p_rx_as_driver(src, rx_int(-9)); break;
-  case 50: {
+  OP_CASE: if (p_rx_delay && test_sched) o = p_rx_delay(src, ns, test_sched); break;
+  OP_CASE: if (p_rx_delay_subscription && test_sched) o = p_rx_delay_subscription(src, ns, test_sched); break;
+  OP_CASE: if (p_rx_materialize) o = p_rx_materialize(src); break;
+  OP_CASE: if (p_rx_dematerialize) o = p_rx_dematerialize(src); break;
+  OP_CASE: if (p_rx_share) o = p_rx_share(src); break;
+  OP_CASE: if (p_rx_share_replay) o = p_rx_share_replay(src, c % 3); break;
+  OP_CASE: if (p_rx_publish) { o = p_rx_publish(src); connectable = 1; } break;
+  OP_CASE: if (p_rx_replay) { o = p_rx_replay(src, c % 3); connectable = 1; } break;
+  OP_CASE: if (p_rx_ref_count && obs_connectable[a % NOBS]) o = p_rx_ref_count(src); break;
+  OP_CASE: if (p_rx_subscribe_on && sched) o = p_rx_subscribe_on(src, sched); break;
+  OP_CASE: if (p_rx_observe_on && sched) o = p_rx_observe_on(src, sched); break;
+  OP_CASE: if (p_rx_as_driver) o = p_rx_as_driver(src, rx_int(-9)); break;
+  OP_CASE: {
     static const char *marbles[] = {"-a-b-|", "a^b-c-#", "--a--b--", "(ab)-c|", "-#", "^-a-b-c"};
     const char *m = marbles[c % 6];
     rx_marble_value table[2] = {{'a', rx_int(1)}, {'b', rx_string("b")}};
@@ -657,71 +629,71 @@ static void op_operator(Input *in) {
     rx_value_release(table[1].value);
     break;
   }
-  case 51: if (p_rx_map) o = p_rx_map(src, rx_by_ref_map, byref_new(c), byref_free); break;
-  case 52: if (p_rx_filter) o = p_rx_filter(src, rx_by_ref_predicate, byref_new(c), byref_free); break;
-  case 53: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), rx_by_ref_accumulate, byref_new(c), byref_free); break;
-  case 54: if (p_rx_flat_map) o = p_rx_flat_map(src, rx_by_ref_flat_map, byref_new(c), byref_free); break;
-  case 55: if (p_rx_combine_latest) o = p_rx_combine_latest(srcs, n, rx_by_ref_combine, byref_new(c), byref_free); break;
-  case 56: if (p_rx_distinct_until_changed)
+  OP_CASE: if (p_rx_map) o = p_rx_map(src, rx_by_ref_map, byref_new(c), byref_free); break;
+  OP_CASE: if (p_rx_filter) o = p_rx_filter(src, rx_by_ref_predicate, byref_new(c), byref_free); break;
+  OP_CASE: if (p_rx_scan) o = p_rx_scan(src, rx_int(0), rx_by_ref_accumulate, byref_new(c), byref_free); break;
+  OP_CASE: if (p_rx_flat_map) o = p_rx_flat_map(src, rx_by_ref_flat_map, byref_new(c), byref_free); break;
+  OP_CASE: if (p_rx_combine_latest) o = p_rx_combine_latest(srcs, n, rx_by_ref_combine, byref_new(c), byref_free); break;
+  OP_CASE: if (p_rx_distinct_until_changed)
       o = p_rx_distinct_until_changed(src, rx_by_ref_equal, byref_new(c), byref_free);
     break;
-  case 57: if (p_rx_observe_on_bounded && sched) {
+  OP_CASE: if (p_rx_observe_on_bounded && sched) {
       /* every policy (and one past them), capacity 0 to 3, a BLOCK timeout of 0 or 1 ms */
       rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), (c & 64) ? 1000000 : 0,
                             dropped_fn, ctx_new(c % 8, 0), ctx_free};
       o = flow_checked(p_rx_observe_on_bounded(src, sched, &fo), &fo);
     }
     break;
-  case 58: if (p_rx_pausable) o = p_rx_pausable(src, other ? other : src); break;
-  case 59: if (p_rx_pausable_buffered) {
+  OP_CASE: if (p_rx_pausable) o = p_rx_pausable(src, other ? other : src); break;
+  OP_CASE: if (p_rx_pausable_buffered) {
       /* pausers of any kind (a non-bool fails the stream); every policy, BLOCK rejected */
       rx_flow_options fo = {sizeof fo, (size_t)(c % 4), (int32_t)(c / 4 % 6), 1000000, dropped_fn,
                             ctx_new(c % 8, 0), ctx_free};
       o = flow_checked(p_rx_pausable_buffered(src, other ? other : src, &fo), &fo);
     }
     break;
-  case 60: if (p_rx_default_if_empty) o = p_rx_default_if_empty(src, rx_int(-3)); break;
-  case 61: if (p_rx_switch_if_empty && other) o = p_rx_switch_if_empty(src, other); break;
-  case 62: if (p_rx_single) o = p_rx_single(src); break;
-  case 63: if (p_rx_enumerated) o = p_rx_enumerated(src); break;
-  case 64: if (p_rx_compact_map) o = p_rx_compact_map(src, compact_fn, CTX); break;
-  case 65: if (p_rx_compact_map) o = p_rx_compact_map(src, rx_by_ref_compact_map, byref_new(c), byref_free); break;
-  case 66: if (p_rx_take_while_inclusive) o = p_rx_take_while_inclusive(src, pred_fn, CTX); break;
-  case 67: if (p_rx_take_until_predicate) o = p_rx_take_until_predicate(src, c & 1, pred_fn, CTX); break;
-  case 68: /* endless: always behind a take (n 0 never subscribes it) */
+  OP_CASE: if (p_rx_default_if_empty) o = p_rx_default_if_empty(src, rx_int(-3)); break;
+  OP_CASE: if (p_rx_switch_if_empty && other) o = p_rx_switch_if_empty(src, other); break;
+  OP_CASE: if (p_rx_single) o = p_rx_single(src); break;
+  OP_CASE: if (p_rx_enumerated) o = p_rx_enumerated(src); break;
+  OP_CASE: if (p_rx_compact_map) o = p_rx_compact_map(src, compact_fn, CTX); break;
+  OP_CASE: if (p_rx_compact_map) o = p_rx_compact_map(src, rx_by_ref_compact_map, byref_new(c), byref_free); break;
+  OP_CASE: if (p_rx_take_while_inclusive) o = p_rx_take_while_inclusive(src, pred_fn, CTX); break;
+  OP_CASE: if (p_rx_take_until_predicate) o = p_rx_take_until_predicate(src, c & 1, pred_fn, CTX); break;
+  OP_CASE: /* endless: always behind a take (n 0 never subscribes it) */
     if (p_rx_repeat_element && p_rx_take) {
       rx_observable *r = p_rx_repeat_element(rx_int(c), (c & 1) ? sched : NULL);
       if (r) o = p_rx_take(r, c % 4);
       rx_release(r);
     }
     break;
-  case 69: /* map_fn counts up, pred_fn may hold forever: behind a take too */
+  OP_CASE: /* map_fn counts up, pred_fn may hold forever: behind a take too */
     if (p_rx_generate && p_rx_take) {
       rx_observable *g = p_rx_generate(rx_int(c), (c & 1) ? sched : NULL, pred_fn, map_fn, CTX);
       if (g) o = p_rx_take(g, c % 5);
       rx_release(g);
     }
     break;
-  case 70: if (p_rx_using) o = p_rx_using(res_create, res_use, res_release, CTX); break;
-  case 71: if (p_rx_catch_with && other) o = p_rx_catch_with(src, other); break;
-  case 72: if (p_rx_flat_map_max) o = p_rx_flat_map_max(src, c % 3, flat_fn, CTX); break;
-  case 73: if (p_rx_merge_max) o = p_rx_merge_max(srcs, n, c % 3); break;
-  case 74: if (p_rx_as_single) o = p_rx_as_single(src); break;
-  case 75: if (p_rx_as_maybe) o = p_rx_as_maybe(src); break;
-  case 76: if (p_rx_as_completable) o = p_rx_as_completable(src); break;
-  case 77: if (p_rx_as_signal) o = p_rx_as_signal(src, rx_int(-8)); break;
-  case 78: if (p_rx_skip_duration && test_sched) o = p_rx_skip_duration(src, ns, test_sched); break;
-  case 79: if (p_rx_take_duration && test_sched) o = p_rx_take_duration(src, ns, test_sched); break;
-  case 80: if (p_rx_timeout_to && test_sched) o = p_rx_timeout_to(src, ns + 1, srcs[1], test_sched); break;
-  case 81: if (p_rx_retry_backoff && test_sched) {
+  OP_CASE: if (p_rx_using) o = p_rx_using(res_create, res_use, res_release, CTX); break;
+  OP_CASE: if (p_rx_catch_with && other) o = p_rx_catch_with(src, other); break;
+  OP_CASE: if (p_rx_flat_map_max) o = p_rx_flat_map_max(src, c % 3, flat_fn, CTX); break;
+  OP_CASE: if (p_rx_merge_max) o = p_rx_merge_max(srcs, n, c % 3); break;
+  OP_CASE: if (p_rx_as_single) o = p_rx_as_single(src); break;
+  OP_CASE: if (p_rx_as_maybe) o = p_rx_as_maybe(src); break;
+  OP_CASE: if (p_rx_as_completable) o = p_rx_as_completable(src); break;
+  OP_CASE: if (p_rx_as_signal) o = p_rx_as_signal(src, rx_int(-8)); break;
+  OP_CASE: if (p_rx_skip_duration && test_sched) o = p_rx_skip_duration(src, ns, test_sched); break;
+  OP_CASE: if (p_rx_take_duration && test_sched) o = p_rx_take_duration(src, ns, test_sched); break;
+  OP_CASE: if (p_rx_timeout_to && test_sched) o = p_rx_timeout_to(src, ns + 1, srcs[1], test_sched); break;
+  OP_CASE: if (p_rx_retry_backoff && test_sched) {
       rx_backoff_options bo = {sizeof bo, ns, 1.0 + c % 3, (c & 1) ? ns : 0, 1 + c % 4, (c & 4) ? 0.5 : 0.0, c,
                                (c & 8) != 0};
       o = p_rx_retry_backoff(src, &bo, test_sched);
     }
     break;
-  case 82: if (p_rx_retry_when) o = p_rx_retry_when(src, (c & 1) ? retry_when_take : retry_when_never, CTX); break;
-  case 83: if (p_rx_replay_all) { o = p_rx_replay_all(src); connectable = 1; } break;
-  case 84:
+  OP_CASE: if (p_rx_retry_when) o = p_rx_retry_when(src, (c & 1) ? retry_when_take : retry_when_never, CTX); break;
+  OP_CASE: if (p_rx_replay_all) { o = p_rx_replay_all(src); connectable = 1; } break;
+  OP_CASE:
     /* A subject of its own (a slot's could be upstream of src: multicasting a subject into
        itself is a feedback loop that never ends, as in any Rx), a relay (refused) or NULL. */
     if (p_rx_multicast) {
@@ -734,8 +706,8 @@ static void op_operator(Input *in) {
       rx_release(target);
     }
     break;
-  case 85: if (p_rx_share_forever) o = p_rx_share_forever(src, c % 3); break;
-  case 86: if (p_rx_do_with_hooks) {
+  OP_CASE: if (p_rx_share_forever) o = p_rx_share_forever(src, c % 3); break;
+  OP_CASE: if (p_rx_do_with_hooks) {
       /* the hooks that c's bits pick, or a struct_size too small */
       Ctx *t = ctx_new(0, 0);
       rx_do_hooks h = {(c & 0x80) ? 1 : sizeof h, t};
@@ -748,18 +720,18 @@ static void op_operator(Input *in) {
       if (!o) ctx_free(t);
     }
     break;
-  case 87: if (p_rx_debug && debug_out) o = p_rx_debug(src, (c & 1) ? "fuzz" : NULL, debug_out); break;
-  case 88: if (p_rx_debug_callback) {
+  OP_CASE: if (p_rx_debug && debug_out) o = p_rx_debug(src, (c & 1) ? "fuzz" : NULL, debug_out); break;
+  OP_CASE: if (p_rx_debug_callback) {
       Ctx *t = ctx_new(0, 0);
       o = p_rx_debug_callback(src, (c & 1) ? "fuzz" : NULL, (c & 2) ? debug_line : NULL, t, ctx_free);
       if (!o) ctx_free(t);
     }
     break;
-  case 89: if (p_rx_group_by) o = p_rx_group_by(src, key_fn, CTX); break;
+  OP_CASE: if (p_rx_group_by) o = p_rx_group_by(src, key_fn, CTX); break;
   /* a span of 0 to 3 ms or none, a count of 0 to 2 (both 0 refused), no scheduler now and then */
-  case 90: if (p_rx_window) o = p_rx_window(src, (c & 1) ? ns : 0, c % 3, (c & 2) ? sched : NULL); break;
-  case 91: if (p_rx_flat_map_first) o = p_rx_flat_map_first(src, flat_fn, CTX); break;
-  case 92: if (p_rx_rate_limit && sched) {
+  OP_CASE: if (p_rx_window) o = p_rx_window(src, (c & 1) ? ns : 0, c % 3, (c & 2) ? sched : NULL); break;
+  OP_CASE: if (p_rx_flat_map_first) o = p_rx_flat_map_first(src, flat_fn, CTX); break;
+  OP_CASE: if (p_rx_rate_limit && sched) {
       /* n 0 to 2 and a window of 0 to 3 ms (0s refused); an unbounded queue, or every policy */
       if (c & 128) {
         o = p_rx_rate_limit(src, c % 3, ns, sched, NULL);
@@ -770,7 +742,7 @@ static void op_operator(Input *in) {
       }
     }
     break;
-  case 48: {
+  OP_CASE: {
     /* a stream of streams, for switch_latest / merge of inner observables */
     rx_value vs[2] = {rx_observable_value(src), rx_observable_value(srcs[1])};
     o = rx_of(vs, 2);
@@ -778,11 +750,14 @@ static void op_operator(Input *in) {
     rx_value_release(vs[1]);
     break;
   }
+  GENERATED_OPERATOR_CASES
   default: break;
   }
 #undef CTX
   put_obs_costing(o, connectable, slot, cost);
 }
+enum { OP_CASE_END = __COUNTER__ };
+static unsigned op_case_count(void) { return OP_CASE_END - OP_CASE_BASE; }
 
 static void op_subscribe(Input *in) {
   uint8_t a = u8(in), slot = u8(in);
@@ -1043,6 +1018,11 @@ static void op_misuse(Input *in) {
    released (what is still pending is dropped, its ctx freed). */
 static void op_run_loop(Input *in) {
   uint8_t what = u8(in), a = u8(in);
+  if (p_rx_run_loop_main) { /* shared: never NULL, retain and release are no-ops */
+    rx_run_loop *main_loop = p_rx_run_loop_main();
+    if (!main_loop) FAILF("rx_run_loop_main returned NULL");
+    rx_release(rx_retain(main_loop));
+  }
   if (!p_rx_run_loop_new || !p_rx_run_loop_scheduler || !p_rx_run_loop_fd || !p_rx_run_loop_drain ||
       !p_rx_run_loop_run || !p_rx_run_loop_run_for || !p_rx_run_loop_stop || !p_rx_schedule || !p_rx_schedule_after)
     return;

@@ -19,6 +19,7 @@
 #include <valgrind/callgrind.h>
 
 #include "rxc.h"
+#include "workloads_gen.h" /* build/gen: the workloads of operators with an @example */
 
 static long delivered;
 static void count_next(void *ctx, rx_value v) { (void)ctx; (void)v; delivered++; }
@@ -151,6 +152,7 @@ MAKER(op_single, rx_single(src))
 MAKER(op_enumerated, rx_enumerated(src))
 MAKER(op_compact_map, rx_compact_map(src, keep_odd_inc, NULL, NULL))
 MAKER(op_take_last, rx_take_last(src, 1))
+GENERATED_MAKERS
 MAKER(op_to_array, rx_to_array(src))
 MAKER(op_buffer, rx_buffer(src, 0, 10, NULL))
 MAKER(op_materialize, rx_materialize(src))
@@ -614,6 +616,7 @@ static const Workload workloads[] = {
   OP(take_until), OP(skip_until), OP(share), OP(share_replay), OP(share_forever), OP(publish_ref_count),
   OP(replay_ref_count), OP(replay_all_ref_count), OP(multicast_ref_count), OP(driver), OP(signal), OP(observe_on), OP(observe_on_bounded), OP(subscribe_on), OP(delay_subscription),
   TWO(merge), TWO(combine), TWO(zip), TWO(with_latest), TWO(sample), TWO(amb), TWO(concat), TWO(merge_max),
+  GENERATED_WORKLOADS
   TIMED(debounce), TIMED(throttle), TIMED(delay), TIMED(timeout), TIMED(buffer_time),
   TIMED(skip_duration), TIMED(take_duration), TIMED(timeout_to),
   TIMED(retry_backoff), TIMED(rate_limit),

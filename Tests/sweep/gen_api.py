@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Writes Tests/sweep/api.txt: one line per exported rx_ function with its C signature.
+"""Writes the sweep's api.txt: one line per exported rx_ function with its C signature.
 
-Usage: gen_api.py include/rxc.h EXPORTS > Tests/sweep/api.txt
+Usage: gen_api.py include/rxc.h EXPORTS > build/sweep/api.txt   (make build/sweep/api.txt)
 EXPORTS is `nm -D --defined-only librxc.so` output (or a list of names): only functions
 the library exports get an entry, so api.txt always matches the binary it was made for.
 

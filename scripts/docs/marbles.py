@@ -12,6 +12,8 @@ import subprocess
 
 import cffi
 
+import rxc_header
+
 ffi = cffi.FFI()
 lib = None
 NULL = ffi.NULL
@@ -28,6 +30,9 @@ def load(header, library, cc="cc"):
     # #defines do not survive cc -E: read the frame length from the header's text
     m = re.search(r"^#define RX_MARBLE_FRAME_NS (\d+)", open(header).read(), re.M)
     FRAME = int(m.group(1))
+    for f in rxc_header.operators(header):
+        if f.example and f.name not in DIAGRAMS and f.name not in NO_DIAGRAM:
+            diagram(f.name, 14)(_example_diagram(f.example))
     return [k.split(" ", 1)[1] for k in ffi._parser._declarations if k.startswith("function ")]
 
 
@@ -1016,6 +1021,22 @@ NO_DIAGRAM = {
                                 "operator",
 }
 NOT_OPERATORS = "callback trampolines, not operators: each forwards a by-value callback to the by-reference function in an rx_by_ref"
+
+
+def _example_diagram(example):
+    """The diagram of an operator's @example call: `src` a hot source of five values, `other`
+    a second one, `scheduler` the test scheduler."""
+    def fn(r):
+        src = r.hot("-1-2-3-4-5-|")
+        names = {"src": src, "scheduler": r.ts, "NULL": NULL, "true": True, "false": False}
+        inputs = [Line("src", src)]
+        if re.search(r"\bother\b", example):
+            names["other"] = r.hot("----0----0-|")
+            inputs.append(Line("other", names["other"]))
+        call = re.sub(r"\b(rx_[a-z0-9_]+)\(", r"lib.\1(", example)
+        out = eval(call, {"lib": lib}, names)  # noqa: S307 - the header's own example
+        return example, inputs, [Line("out", r.own(out))]
+    return fn
 
 
 def run(name):

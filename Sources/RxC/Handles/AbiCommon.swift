@@ -65,7 +65,7 @@ public func rx_status_string(_ status: rx_status) -> UnsafePointer<CChar>? {
 public func rx_last_error() -> UnsafePointer<CChar>? { rxc_get_last_error() }
 
 @c(rx_version)
-public func rx_version() -> UnsafePointer<CChar>? { staticCString("0.4.0") }
+public func rx_version() -> UnsafePointer<CChar>? { staticCString("0.5.0") }
 
 @c(rx_debug_live_objects)
 public func rx_debug_live_objects() -> Int64 { Int64(Resources.total) }
