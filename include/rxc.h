@@ -1378,6 +1378,13 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_until_predicate(rx_observ
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_until(rx_observable *src, rx_observable *other);
 /** @abstract The last n elements, emitted when the source completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_take_last(rx_observable *src, size_t n);
+/**
+ * @abstract All but the last n elements: each element is forwarded once n newer ones have
+ * arrived, so the last n are never emitted; the terminal event is forwarded at once.
+ * n == 0 mirrors the source.
+ * @example rx_skip_last(src, 2)
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_skip_last(rx_observable *src, size_t n);
 /** @abstract Drops elements equal to the previous one: by eq, or by rx_value_equal when eq
  * is NULL. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_distinct_until_changed(rx_observable *src, rx_equal_fn eq, void *ctx, rx_free_fn ctx_free);

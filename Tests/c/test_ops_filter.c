@@ -359,6 +359,42 @@ RX_TEST(take_last_waits_for_completion_and_dispose) {
   rx_release(t), rx_release(src);
 }
 
+/* ---- skip_last ---- */
+RX_TEST(skip_last_cases) {
+  CHECK_STR(run_log(rx_skip_last(INTS(1, 2, 3, 4, 5), 2)), "1 2 3 |.");
+  CHECK_STR(run_log(rx_skip_last(INTS(1, 2), 5)), "|.");
+  CHECK_STR(run_log(rx_skip_last(INTS(1, 2), 0)), "1 2 |.");
+  CHECK_STR(run_log(rx_skip_last(EMPTY(), 2)), "|.");
+  CHECK_STR(run_log(rx_skip_last(THROW_BOOM(), 2)), "#1000(boom).");
+  CHECK_STR(run_log(rx_skip_last(INTS_THEN_ERROR(), 1)), "#1000(boom).");
+  CHECK_STR(run_log(rx_skip_last(INTS_THEN_ERROR(), 0)), "1 #1000(boom).");
+}
+
+RX_TEST(skip_last_forwards_each_element_once_n_newer_arrived) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *t = rx_skip_last(src, 2);
+  rec r;
+  rx_disposable *d = rx_subscribe(t, rec_observer(&r));
+  hot_next(&h, 1);
+  hot_next(&h, 2);
+  CHECK_STR(r.log, "");
+  hot_next(&h, 3);
+  CHECK_STR(r.log, "1");
+  hot_next(&h, 4);
+  CHECK_STR(r.log, "1 2");
+  rx_dispose(d);
+  hot_next(&h, 5);
+  CHECK_STR(r.log, "1 2.");
+  hot_end(&h);
+  rx_release(t), rx_release(src);
+}
+
+RX_TEST(skip_last_bad_source) {
+  CHECK(rx_skip_last(NULL, 1) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_skip_last") != NULL);
+}
+
 /* ---- distinct_until_changed ---- */
 static bool same_parity(void *ctx, rx_value a, rx_value b) {
   if (ctx) ((counter *)ctx)->calls++;

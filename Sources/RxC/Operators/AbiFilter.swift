@@ -91,6 +91,12 @@ public func rx_take_last(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt)
   return ObservableHandle.make(h.observable.takeLast(Int(clamping: n)))
 }
 
+@c(rx_skip_last)
+public func rx_skip_last(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_skip_last") else { return nil }
+  return ObservableHandle.make(h.observable.skipLast(Int(clamping: n)))
+}
+
 @c(rx_distinct_until_changed)
 public func rx_distinct_until_changed(
   _ src: UnsafeMutablePointer<rx_observable>?, _ eq: rx_equal_fn?, _ ctx: UnsafeMutableRawPointer?,
