@@ -1622,6 +1622,13 @@ RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_debug_callback(rx_observable *
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 /** @abstract Subscribes to src `ns` after the subscription (timer on `scheduler`). */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+/**
+ * @abstract Each element v as the pair [time, v]: an RX_ARRAY of two items, `scheduler`'s
+ * clock (rx_scheduler_now_ns, an RX_INT) read when v arrives, and v itself.
+ * Read them with rx_array_get(pair, 0) and rx_array_get(pair, 1). Nothing is scheduled.
+ * @example rx_timestamp(src, scheduler)
+ */
+RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_timestamp(rx_observable *src, rx_scheduler *scheduler);
 /** @abstract Each event as an RX_EVENT value (rx_value_event_kind...); after the source's
  * terminal event (emitted as a value) completes. */
 RX_EXPORT RX_WARN_UNUSED_RESULT rx_observable *rx_materialize(rx_observable *src);

@@ -930,3 +930,38 @@ RX_TEST(vt_retry_when_synchronous_failures_do_not_recurse) {
   CHECK_EQ(w.freed, 1);
   vt_end(&v);
 }
+
+RX_TEST(vt_timestamp_pairs_each_element_with_the_clock) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "150:0 210:1 240:2 290:|");
+  CHECK_STR(VT_RUN(&v, rx_timestamp(src->obs, v.s)), "210:[210,1] 240:[240,2] 290:|");
+  CHECK_STR(vt_subs(src), "200-290");
+  vt_end(&v);
+}
+
+RX_TEST(vt_timestamp_forwards_errors_and_disposes) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1 220:#7");
+  CHECK_STR(VT_RUN(&v, rx_timestamp(src->obs, v.s)), "210:[210,1] 220:#7");
+  CHECK_STR(vt_subs(src), "200-220");
+  vt_end(&v);
+  vt_begin(&v);
+  vt_src *late = vt_hot(&v, "210:1 260:2 300:3");
+  CHECK_STR(vt_run(&v, rx_timestamp(late->obs, v.s), 200, 270), "210:[210,1] 260:[260,2]");
+  CHECK_STR(vt_subs(late), "200-270");
+  CHECK_EQ(v.disposed, 1);
+  vt_end(&v);
+}
+
+RX_TEST(vt_timestamp_bad_arguments) {
+  vt v;
+  vt_begin(&v);
+  vt_src *src = vt_hot(&v, "210:1");
+  CHECK(rx_timestamp(NULL, v.s) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_timestamp") != NULL);
+  CHECK(rx_timestamp(src->obs, NULL) == NULL);
+  CHECK(strstr(rx_last_error(), "rx_timestamp") != NULL);
+  vt_end(&v);
+}

@@ -28,6 +28,14 @@ public func rx_delay_subscription(_ src: UnsafeMutablePointer<rx_observable>?, _
   return ObservableHandle.make(o.delaySubscription(ns, scheduler: s))
 }
 
+@c(rx_timestamp)
+public func rx_timestamp(_ src: UnsafeMutablePointer<rx_observable>?, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timestamp") else { return nil }
+  return ObservableHandle.make(o.timestamp(scheduler: s) { CAdapt.array([.int($0), $1]) })
+}
+
 @c(rx_debounce)
 public func rx_debounce(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
   -> UnsafeMutablePointer<rx_observable>?
