@@ -32,6 +32,12 @@ $(GTK_DIR)/gtk-gallery: examples-c/gtk-gallery/gallery.c $(LIB_REAL) $(HEADER_OU
 	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(GTK_CFLAGS) -Ibuild/include $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS) \
 	    $(GTK_LIBS) -lm
 
+$(GTK_DIR)/adapters: Tests/gtk/adapters.c $(LIB_REAL) $(HEADER_OUT) $(ADAPTER_OUT)
+	@mkdir -p $(@D)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) $$($(PKG_CONFIG) --cflags glib-2.0 libuv) -Ibuild/include $< -o $@ -Lbuild/lib -lrxc \
+	    $(RPATH_FLAGS) $$($(PKG_CONFIG) --libs glib-2.0 libuv)
+
 $(GTK_IMAGES)/.done: $(GTK_DIR)/make-images
 	@echo "  IMAGES  $(GTK_PHOTOS) photos into $(GTK_IMAGES)"
 	$(Q)rm -rf $(GTK_IMAGES) && mkdir -p $(GTK_IMAGES)
@@ -46,7 +52,7 @@ gtk-test:
 	    echo "gtk-test: SKIPPED: the packages it needs could not be installed ($(foreach p,$(GTK_PKGS),$(firstword $(subst :, ,$(p)))))"; \
 	    echo "0 passed, 0 failed, 1 skipped"; \
 	  else \
-	    $(MAKE) --no-print-directory all build/examples/glib build/examples/libuv \
+	    $(MAKE) --no-print-directory all build/examples/glib build/examples/libuv $(GTK_DIR)/adapters \
 	      $(GTK_DIR)/gtk-gallery $(GTK_IMAGES)/.done && \
 	    CC="$(CC)" CXX="$(GXX)" PKG_CONFIG="$(PKG_CONFIG)" bash Tests/gtk/run.sh $(GTK_DIR) $(GTK_IMAGES); \
 	  fi; } 2>&1 | tee $(LOGS)/gtk-test.log

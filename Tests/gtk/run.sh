@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh GTK_DIR IMAGE_DIR — the checks of `make gtk-test` (mk/gtk.mk builds what they use):
-# the event-loop adapter headers compile alone, the glib and libuv examples (the adapters in
-# use) run clean, and the GTK gallery's own test under Xvfb. One PASS/FAIL line per check;
+# the event-loop adapter headers compile alone, the adapters' test (adapters.c), the glib and
+# libuv examples, and the GTK gallery's own test under Xvfb. One PASS/FAIL line per check;
 # the last line is "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -38,23 +38,34 @@ check "examples-c/glib.c: run loops in two GLib contexts, live objects back to s
 check "examples-c/libuv.c: a run loop in a libuv loop on another thread, live objects back to start" \
   timeout 60 build/examples/libuv
 
-# The gallery: a window under Xvfb, software rendering, no accessibility bus.
-echo "gtk-gallery: $(ls "$images" | grep -c '^photo-') photos in $images"
-GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=none NO_AT_BRIDGE=1 \
-  timeout 180 xvfb-run -a -s "-screen 0 1280x800x24" \
-  "$gtk_dir"/gtk-gallery --test "$images" "$gtk_dir"/screenshot.png 2>&1 | tee "$out/gallery.log"
-rc=$?
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/gallery.log" | tail -n 1)
-if [[ -n $line ]]; then
+# counts_of LOG STATUS NAME: adds the "N passed, N failed" a program printed.
+counts_of() {
+  local line p f
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+  if [[ -z $line ]]; then
+    echo "FAIL $3 gave no result (exit status $2)"
+    failed=$((failed + 1))
+    return
+  fi
   p=${line%% passed*}
   f=${line#*passed, }
   f=${f%% failed*}
   passed=$((passed + p))
   failed=$((failed + f))
-  ((rc != 0 && f == 0)) && { echo "FAIL gtk-gallery --test exited with status $rc"; failed=$((failed + 1)); }
-else
-  echo "FAIL gtk-gallery --test gave no result (exit status $rc)"
-  failed=$((failed + 1))
-fi
+  if (($2 != 0 && f == 0)); then
+    echo "FAIL $3 exited with status $2"
+    failed=$((failed + 1))
+  fi
+}
+
+timeout 60 "$gtk_dir"/adapters 2>&1 | tee "$out/adapters.log"
+counts_of "$out/adapters.log" $? "the adapters' test"
+
+# The gallery: a window under Xvfb, software rendering, no accessibility bus.
+echo "gtk-gallery: $(ls "$images" | grep -c '^photo-') photos in $images"
+GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=none NO_AT_BRIDGE=1 \
+  timeout 180 xvfb-run -a -s "-screen 0 1280x800x24" \
+  "$gtk_dir"/gtk-gallery --test "$images" "$gtk_dir"/screenshot.png 2>&1 | tee "$out/gallery.log"
+counts_of "$out/gallery.log" $? "gtk-gallery --test"
 echo "$passed passed, $failed failed"
 ((failed == 0))
