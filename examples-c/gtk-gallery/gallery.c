@@ -545,7 +545,12 @@ static int list_photos(gallery *g, const char *dir) {
 
 static gallery app; /* large (the gap records): static, not on the stack */
 
-static void window_destroyed(GtkWidget *w, gpointer loop) { g_main_loop_quit(loop); }
+static void window_destroyed(GtkWidget *w, gpointer loop) {
+  gallery *g = &app;
+  if (g->load) rx_dispose(g->load); /* no thumbnail may reach the widgets now gone */
+  g->load = NULL;
+  g_main_loop_quit(loop);
+}
 
 int main(int argc, char **argv) {
   gallery *g = &app;
@@ -561,8 +566,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   int64_t live_at_start = rx_debug_live_objects();
-  if (list_photos(g, dir) <= 0) {
-    if (g->count == 0) fprintf(stderr, "gtk-gallery: no photo-*.jpg or photo-*.png in %s\n", dir);
+  int listed = list_photos(g, dir);
+  if (listed <= 0) {
+    if (listed == 0) fprintf(stderr, "gtk-gallery: no photo-*.jpg or photo-*.png in %s\n", dir);
     return 1;
   }
   if (!gtk_init_check()) {
@@ -587,7 +593,8 @@ int main(int argc, char **argv) {
   g_main_loop_run(loop);
   g_main_loop_unref(loop);
 
-  /* teardown: the load, the host, the pool; queued main work is gone with the release */
+  /* teardown: the load (if the window did not end it), the pool, what is still queued on
+     main (the subscriptions' own disposal), then the host */
   if (g->load) rx_dispose(g->load);
   rx_release(g->pool);
   while (rx_main_drain() > 0) {}
