@@ -16,7 +16,9 @@
  * Any thread: a thread that runs its own GMainContext (g_main_context_push_thread_default,
  * g_main_loop_run) hosts a loop from rx_run_loop_new; pass that context. The thread that
  * iterates the context must be the run loop's thread: the first drain binds a new run loop to
- * it for good, and the main run loop (rx_run_loop_main) belongs to the main thread.
+ * it for good, and the main run loop (rx_run_loop_main) belongs to the main thread. On any
+ * other thread the drain is refused: the source then removes itself (g_source_is_destroyed)
+ * with a g_warning.
  *
  * Ownership: the source retains the run loop. rx_glib_detach destroys the source (GLib stops
  * polling the fd) and drops the reference rx_glib_attach returned; the run loop is released
@@ -48,10 +50,18 @@ typedef struct rx_glib__source {
 
 /* No prepare or check: GLib dispatches a source whose unix fd polled ready. */
 static inline gboolean rx_glib__dispatch(GSource *source, GSourceFunc callback, gpointer data) {
+  rx_run_loop *loop = ((rx_glib__source *)source)->loop;
   (void)callback;
   (void)data;
-  rx_run_loop_drain(((rx_glib__source *)source)->loop);
-  return G_SOURCE_CONTINUE;
+  if (rx_run_loop_drain(loop) > 0) return G_SOURCE_CONTINUE;
+  /* Nothing ran: a spurious wakeup, or a drain refused on this thread (not the loop's), which
+     would leave the fd readable and spin. run_for(0) tells them apart by its status (and
+     would end a pending rx_run_loop_stop, which a hosted loop has no use for). A nested
+     iteration of the context never gets here: GLib does not dispatch a source inside its
+     own dispatch. */
+  if (rx_run_loop_run_for(loop, 0) != RX_ESTATE) return G_SOURCE_CONTINUE;
+  g_warning("rxc-glib: stopped polling a run loop this thread may not drain: %s", rx_last_error());
+  return G_SOURCE_REMOVE;
 }
 
 static inline void rx_glib__finalize(GSource *source) {

@@ -16,7 +16,8 @@
  * Any thread: a libuv loop run on another thread hosts a loop from rx_run_loop_new (schedule
  * on rx_run_loop_scheduler(loop)). The thread that runs the libuv loop must be the run
  * loop's thread: the first drain binds a new run loop to it for good, and the main run loop
- * (rx_run_loop_main) belongs to the main thread.
+ * (rx_run_loop_main) belongs to the main thread. On any other thread the drain is refused:
+ * the handle then stops polling (uv_is_active turns false) and says so on stderr.
  *
  * Ownership: rx_uv_attach retains the run loop; rx_uv_detach stops polling and closes the
  * handle, and libuv's close callback (in a later iteration of uv_run) releases the run loop
@@ -30,6 +31,7 @@
 #ifndef RXC_UV_H
 #define RXC_UV_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <uv.h>
 
@@ -47,10 +49,17 @@ typedef struct rx_uv_poll {
 } rx_uv_poll;
 
 static inline void rx_uv__ready(uv_poll_t *poll, int status, int events) {
-  (void)status;
+  rx_run_loop *loop = ((rx_uv_poll *)poll)->loop;
+  (void)status; /* on an error status the drain is harmless: it runs what is due, if any */
   (void)events;
-  /* On an error status the drain is harmless: it runs what is due, possibly nothing. */
-  rx_run_loop_drain(((rx_uv_poll *)poll)->loop);
+  if (rx_run_loop_drain(loop) > 0) return;
+  /* Nothing ran: a spurious wakeup, or a drain refused on this thread (not the loop's), which
+     would leave the fd readable and spin. run_for(0) tells them apart by its status (and
+     would end a pending rx_run_loop_stop, which a hosted loop has no use for). */
+  if (rx_run_loop_run_for(loop, 0) == RX_ESTATE) {
+    fprintf(stderr, "rxc-uv: stopped polling a run loop this thread may not drain: %s\n", rx_last_error());
+    uv_poll_stop(poll);
+  }
 }
 
 static inline void rx_uv__closed(uv_handle_t *handle) {

@@ -134,13 +134,63 @@ static void test_uv(rx_run_loop *loop, const char *what) {
   rx_release(uv_work.target);
 }
 
+/* A drain refused on the hosting thread (not the run loop's) must not spin: the host stops
+   polling and the work waits for the right thread. */
+static void *bind_here(void *loop) {
+  rx_run_loop_drain(loop); /* binds the loop to this thread */
+  return NULL;
+}
+
+static void test_glib_wrong_thread(void) {
+  rx_run_loop *loop = rx_run_loop_new();
+  pthread_t t;
+  pthread_create(&t, NULL, bind_here, loop);
+  pthread_join(t, NULL);
+  GMainContext *context = g_main_context_new();
+  GSource *source = rx_glib_attach(loop, context);
+  work w = {rx_run_loop_scheduler(loop), pthread_self(), 0, 0};
+  rx_release(rx_schedule(w.target, action, &w, NULL));
+  for (int i = 0; i < 100 && !g_source_is_destroyed(source); i++) g_main_context_iteration(context, FALSE);
+  check(g_source_is_destroyed(source) && w.ran == 0,
+        "rxc-glib.h: a context on a thread other than the run loop's: the source removes itself, no spin");
+  rx_glib_detach(source);
+  rx_release(loop); /* the queued action is dropped */
+  g_main_context_unref(context);
+}
+
+static void *run_uv(void *uv) {
+  uv_run(uv, UV_RUN_DEFAULT); /* returns once nothing is active */
+  return NULL;
+}
+
+static void test_uv_wrong_thread(void) {
+  uv_loop_t uv;
+  uv_loop_init(&uv);
+  rx_uv_poll *p = rx_uv_attach(&uv, rx_run_loop_main()); /* the main loop, run on another thread */
+  work w = {rx_scheduler_main(), pthread_self(), 0, 0};
+  rx_release(rx_schedule_after(w.target, 0, action, &w, NULL));
+  pthread_t t;
+  pthread_create(&t, NULL, run_uv, &uv);
+  pthread_join(t, NULL); /* returns only if the handle stopped polling */
+  int stopped = !uv_is_active(rx_uv_handle(p));
+  rx_uv_detach(p);
+  uv_run(&uv, UV_RUN_DEFAULT);
+  check(stopped && w.ran == 0 && uv_loop_close(&uv) == 0,
+        "rxc-uv.h: a libuv loop on a thread other than the run loop's: the handle stops polling, no spin");
+  rx_main_drain(); /* the action, on its own thread */
+  check(w.ran == 1 && w.off_host == 0, "rxc-uv.h: that work then runs on the run loop's own thread");
+}
+
 int main(void) {
+  setvbuf(stdout, NULL, _IOLBF, 0);
   int64_t live_at_start = rx_debug_live_objects();
   test_bad_input();
   test_glib_new_loop();
   test_glib_main_loop();
   test_uv(rx_run_loop_new(), "rxc-uv.h: work from another thread runs on the libuv thread; detach closes the handle");
   test_uv(rx_run_loop_main(), "rxc-uv.h: the main run loop hosted in a libuv loop on the main thread");
+  test_glib_wrong_thread();
+  test_uv_wrong_thread();
   for (int i = 0; i < 1000 && rx_debug_live_objects() != live_at_start; i++) g_usleep(1000);
   check(rx_debug_live_objects() == live_at_start, "adapters: the live objects are back where they started");
   printf("%d passed, %d failed\n", passed, failed);
