@@ -216,6 +216,8 @@ test:
 	@MAKE="$(MAKE)" bash scripts/make-test.sh
 
 # ---- install -----------------------------------------------------------------------------
+# rxc.h, and the header-only event-loop adapters (mk/loops.mk).
+PUBLIC_HEADERS := include/rxc.h include/rxc-uv.h include/rxc-glib.h
 .PHONY: install uninstall install-check
 ## make install  PREFIX=/usr/local DESTDIR=  (library, headers, rxc.pc; runs ldconfig for a system prefix)
 install: all
@@ -223,17 +225,18 @@ install: all
 	$(Q)install -m 0755 $(LIB_REAL) "$(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION)"
 	$(Q)ln -sfn librxc.so.$(VERSION) "$(DESTDIR)$(LIBDIR)/librxc.so.$(MAJOR)"
 	$(Q)ln -sfn librxc.so.$(MAJOR) "$(DESTDIR)$(LIBDIR)/librxc.so"
-	$(Q)install -m 0644 include/rxc.h "$(DESTDIR)$(INCLUDEDIR)/rxc.h"
+	$(Q)install -m 0644 $(PUBLIC_HEADERS) "$(DESTDIR)$(INCLUDEDIR)/"
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
 	    rxc.pc.in >"$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
-	@echo "  INSTALL $(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION), $(DESTDIR)$(INCLUDEDIR)/rxc.h, $(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
+	@echo "  INSTALL $(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION), $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(notdir $(PUBLIC_HEADERS))), $(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
 	$(Q)$(call INSTALL_LDCONFIG)
 
 ## make uninstall  removes what make install put there (same PREFIX and DESTDIR)
 uninstall:
 	$(Q)rm -f "$(DESTDIR)$(LIBDIR)/librxc.so.$(VERSION)" "$(DESTDIR)$(LIBDIR)/librxc.so.$(MAJOR)" \
-	    "$(DESTDIR)$(LIBDIR)/librxc.so" "$(DESTDIR)$(INCLUDEDIR)/rxc.h" "$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
+	    "$(DESTDIR)$(LIBDIR)/librxc.so" $(patsubst include/%,"$(DESTDIR)$(INCLUDEDIR)/%",$(PUBLIC_HEADERS)) \
+	    "$(DESTDIR)$(PKGCONFIGDIR)/rxc.pc"
 	$(Q)$(call INSTALL_LDCONFIG)
 
 # A real install (no DESTDIR) by root refreshes the dynamic linker's cache, or programs
@@ -285,8 +288,9 @@ DEMO_ORDER    := $(filter hello,$(EXAMPLE_NAMES)) $(filter subjects,$(EXAMPLE_NA
 EXAMPLE_CFLAGS ?= -std=gnu11 -O2 -g -pthread -Wall -Wextra -Wno-unused-parameter \
   -Werror=implicit-function-declaration -Werror=incompatible-pointer-types
 DEMO_TIMEOUT ?= 120
-# Libraries one example needs beyond librxc (EXAMPLE_LDLIBS_<name>), and the packages that
-# provide them (package:probe, installed by `make examples`).
+# Flags and libraries one example needs beyond librxc (EXAMPLE_CFLAGS_<name>,
+# EXAMPLE_LDLIBS_<name>), and the packages that provide them (package:probe, installed by
+# `make examples`).
 EXAMPLE_LDLIBS_libuv := -luv
 EXAMPLE_PKGS := libuv1-dev:/usr/include/uv.h
 
@@ -302,7 +306,7 @@ ensure-cc:
 build/examples/%: examples-c/%.c $(LIB_REAL) $(HEADER_OUT)
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(EXAMPLE_CFLAGS) -Ibuild/include $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS) $(EXAMPLE_LDLIBS_$*) -lm
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(EXAMPLE_CFLAGS_$*) -Ibuild/include $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS) $(EXAMPLE_LDLIBS_$*) -lm
 
 ## make demo  builds and runs every example
 demo: examples

@@ -1,20 +1,20 @@
 /*
  * libuv.c — hosting librxc on a libuv loop that runs on a thread other than main.
  *
- * An rx_run_loop is a scheduler whose work runs on the thread that drives it. Its fd is
- * readable exactly while work is due, so a uv_poll on rx_run_loop_fd() tells the libuv
- * thread when to call rx_run_loop_drain(). A producer thread pushes values through
- * rx_observe_on(..., the loop's scheduler): every callback then runs on the libuv thread,
- * next to the program's other libuv handles (here a uv_timer).
+ * An rx_run_loop is a scheduler whose work runs on the thread that drives it. rxc-uv.h's
+ * rx_uv_attach polls the run loop's fd from a libuv loop and drains the run loop whenever
+ * work is due. A producer thread pushes values through rx_observe_on(..., the loop's
+ * scheduler): every callback then runs on the libuv thread, next to the program's other
+ * libuv handles (here a uv_timer).
  *
- *     cc libuv.c $(pkg-config --cflags --libs rxc) -luv
+ *     cc libuv.c $(pkg-config --cflags --libs rxc libuv)
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 #include <uv.h>
 
-#include "rxc.h"
+#include "rxc-uv.h"
 
 /* The one place that reads an int out of an rx_value. */
 #define VAL_I(v) ((v).i)
@@ -24,51 +24,54 @@ enum { VALUES = 10 };
 typedef struct host {
   rx_run_loop *rx;
   uv_loop_t uv;
-  uv_poll_t rx_ready;
+  rx_uv_poll *rx_host;
   uv_timer_t heartbeat;
-  pthread_t thread;
-  int values, drains, beats;
+  pthread_t uv_thread; /* set by the libuv thread itself */
+  int values, beats, wrong_thread;
   long long sum;
   int completed, delayed_ran;
 } host;
 
 static host h;
 
+/* On the libuv thread: uv_run returns once the closes are done. */
 static void close_all(void) {
-  uv_poll_stop(&h.rx_ready);
-  uv_close((uv_handle_t *)&h.rx_ready, NULL);
+  rx_uv_detach(h.rx_host);
   uv_timer_stop(&h.heartbeat);
   uv_close((uv_handle_t *)&h.heartbeat, NULL);
 }
 
 /* rx callbacks: all on the libuv thread, inside rx_run_loop_drain. */
+static void check_thread(void) {
+  if (!pthread_equal(pthread_self(), h.uv_thread)) h.wrong_thread++;
+}
+
 static void on_value(void *ctx, rx_value v) {
+  check_thread();
   printf("  uv thread: value %lld\n", (long long)VAL_I(v));
   h.values++;
   h.sum += VAL_I(v);
 }
 
 static void on_completed(void *ctx) {
+  check_thread();
   printf("  uv thread: completed\n");
   h.completed = 1;
   if (h.delayed_ran) close_all();
 }
 
 static void delayed(void *ctx) {
+  check_thread();
   printf("  uv thread: delayed action (scheduled 30 ms ahead from the producer)\n");
   h.delayed_ran = 1;
   if (h.completed) close_all();
 }
 
-/* libuv callbacks. */
-static void rx_ready(uv_poll_t *poll, int status, int events) {
-  h.drains++;
-  rx_run_loop_drain(h.rx); /* the first drain binds the rx loop to this thread */
-}
-
 static void heartbeat(uv_timer_t *timer) { h.beats++; }
 
 static void *uv_thread(void *arg) {
+  h.uv_thread = pthread_self();
+  /* The first drain binds the rx loop to this thread. */
   uv_run(&h.uv, UV_RUN_DEFAULT); /* returns once close_all closed every handle */
   return NULL;
 }
@@ -98,8 +101,11 @@ int main(void) {
     return 1;
   }
   uv_loop_init(&h.uv);
-  uv_poll_init(&h.uv, &h.rx_ready, rx_run_loop_fd(h.rx));
-  uv_poll_start(&h.rx_ready, UV_READABLE, rx_ready);
+  h.rx_host = rx_uv_attach(&h.uv, h.rx); /* retains h.rx until the handle is closed */
+  if (!h.rx_host) {
+    fprintf(stderr, "rx_uv_attach: %s\n", rx_last_error());
+    return 1;
+  }
   uv_timer_init(&h.uv, &h.heartbeat);
   uv_timer_start(&h.heartbeat, heartbeat, 5, 5);
 
@@ -108,15 +114,16 @@ int main(void) {
   rx_observable *delivered = rx_observe_on(rx_subject_as_observable(subject), on_uv);
   rx_disposable *sub = rx_subscribe(delivered, (rx_observer){.on_next = on_value, .on_completed = on_completed});
 
-  pthread_create(&h.thread, NULL, uv_thread, NULL);
+  pthread_t uv;
+  pthread_create(&uv, NULL, uv_thread, NULL);
   producer_args args = {subject, on_uv};
   pthread_t prod;
   pthread_create(&prod, NULL, producer, &args);
   pthread_join(prod, NULL);
-  pthread_join(h.thread, NULL);
+  pthread_join(uv, NULL);
 
-  printf("libuv: %d values (sum %lld), completed %d, delayed %d, %d drains, %d heartbeats\n", h.values,
-         h.sum, h.completed, h.delayed_ran, h.drains, h.beats);
+  printf("libuv: %d values (sum %lld), completed %d, delayed %d, %d heartbeats, %d callbacks off the uv thread\n",
+         h.values, h.sum, h.completed, h.delayed_ran, h.beats, h.wrong_thread);
   rx_dispose(sub);
   rx_release(delivered);
   rx_release(subject);
@@ -124,7 +131,7 @@ int main(void) {
   uv_loop_close(&h.uv);
   long long want = 0;
   for (int i = 1; i <= VALUES; i++) want += (long long)i * i;
-  int ok = h.values == VALUES && h.sum == want && h.completed && h.delayed_ran &&
+  int ok = h.values == VALUES && h.sum == want && h.completed && h.delayed_ran && !h.wrong_thread &&
            rx_debug_live_objects() == live_at_start;
   printf("libuv: %s\n", ok ? "ok" : "FAILED");
   return ok ? 0 : 1;

@@ -106,8 +106,13 @@ if ((build_rc == 0)); then
     failed=$((failed + 1))
     notes+=("python: no result")
   fi
+  # The event-loop adapters and the GTK 4 gallery under Xvfb (mk/gtk.mk); skipped, and said
+  # so, only where its packages cannot be installed.
+  step gtk-test "${M[@]}" NO_SWIFT_BUILD=1 gtk-test
+  harness_count gtk-test "$LOGS"/gtk-test.log $?
+  grep -q '^gtk-test: SKIPPED' "$LOGS"/gtk-test.log && notes+=("gtk-test SKIPPED (its packages could not be installed)")
 else
-  echo "==== check-abi, c-harness, c-harness-valgrind, check-ffi, docs, install-check, python: skipped (the library did not build)"
+  echo "==== check-abi, c-harness, c-harness-valgrind, check-ffi, docs, install-check, python, gtk-test: skipped (the library did not build)"
   failed=$((failed + 1))
   notes+=("c harness: not run")
 fi
