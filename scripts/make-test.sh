@@ -11,7 +11,7 @@ MAKE=${MAKE:-make}
 M=("$MAKE" --no-print-directory)
 LOGS=build/logs
 mkdir -p "$LOGS"
-rm -f "$LOGS"/ctest.log "$LOGS"/ctest-valgrind.log "$LOGS"/xctest.log "$LOGS"/python-test.log
+rm -f "$LOGS"/check-generated.log "$LOGS"/ctest.log "$LOGS"/ctest-valgrind.log "$LOGS"/xctest.log "$LOGS"/python-test.log
 
 failed_steps=()
 notes=()
@@ -63,6 +63,9 @@ if ((build_rc == 0)); then
 else
   notes+=("build FAILED")
 fi
+
+step check-generated "${M[@]}" check-generated
+harness_count check-generated "$LOGS"/check-generated.log $?
 
 step xctest "${M[@]}" xctest
 rc=$?

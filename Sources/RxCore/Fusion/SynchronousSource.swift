@@ -25,6 +25,7 @@ extension SequenceObservable: SynchronousSource {
 // The Value leaves the C layer and Swift callers of `Observable<Value>` get: fusion recognizes
 // them by class (a compare, no conformance lookup).
 
+// rx:hand-leaf: not a leaf: a recycled `just` (per-thread spare) that hands plain elements on fresh.
 /// `just` for Value: its subscribe is specialized (a generic class's vtable entry is not).
 ///
 /// Recycled: an operator that lets go of the last reference to one it has run (a fused inner
@@ -69,6 +70,7 @@ public final class ValueJust: Just<Value> {
   }
 }
 
+// rx:hand-leaf: not a leaf: `range` of `.int` values made inline, pulled by fused loops.
 /// `range` for Value: `.int` elements made inline (no stored closure called per element).
 public final class ValueRange: RangeObservable<Value>, SynchronousSource {
   public init(start: Int64, count: Int) { super.init(start: start, count: count, make: { .int($0) }) }

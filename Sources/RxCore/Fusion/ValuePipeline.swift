@@ -88,6 +88,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: not a leaf: the fused pipeline of Swift closures, held as plain fields read borrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 @usableFromInline final class ValuePipeline: FusedPipeline<ValueStage> {
   /// This stage's closure; the other one is a placeholder never called (two plain fields,
@@ -118,10 +119,4 @@ extension Observable where Element == Value {
   {
     start(ValuePipelineSink(self, observer: observer, cancel: cancel))
   }
-}
-
-final class ValuePipelineSink: FusedPipelineSink<ValueStage> {
-  override func on(_ event: Event<Value>) { handle(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }

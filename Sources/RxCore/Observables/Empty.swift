@@ -7,6 +7,7 @@ public class Empty<Element>: Observable<Element> {
   }
 }
 
+// rx:hand-leaf: public (RxC and Swift callers name it); the generator writes internal leaves.
 /// `empty` for Value: its subscribe is specialized (a generic class's vtable entry looks up
 /// `Event<Element>` on every subscription).
 public final class ValueEmpty: Empty<Value> {

@@ -8,6 +8,7 @@ public class Fail<Element>: Observable<Element> {
   }
 }
 
+// rx:hand-leaf: public (RxC and Swift callers name it); the generator writes internal leaves.
 /// `error` for Value: its subscribe is specialized (see `ValueEmpty`).
 public final class ValueFail: Fail<Value> {
   public override init(_ error: any Error) { super.init(error) }

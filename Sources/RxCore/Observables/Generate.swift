@@ -1,3 +1,4 @@
+// rx:value-leaf super=run
 /// RxSwift's generate: `initialState`, then `iterate` of the previous state, each emitted
 /// while `condition` holds for it, one per action on `scheduler` (see
 /// `RecursiveScheduling`); completes at the first state that fails `condition`. Every
@@ -78,15 +79,5 @@ extension Observable where Element == Value {
     scheduler: Scheduler = CurrentThreadScheduler.instance, iterate: @escaping (Value) throws -> Value
   ) -> Observable<Value> {
     ValueGenerateObservable(initialState: initialState, condition: condition, scheduler: scheduler, iterate: iterate)
-  }
-}
-
-// Specialized for Value (see Value): `run` inlines the generic body, so the sink and the
-// step it schedules are specialized code.
-final class ValueGenerateObservable: GenerateObservable<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    super.run(observer, cancel: cancel)
   }
 }

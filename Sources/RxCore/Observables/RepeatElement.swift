@@ -1,3 +1,4 @@
+// rx:value-leaf super=run
 /// `element` again and again, one value per action on `scheduler` (RxSwift's
 /// repeatElement): see `RecursiveScheduling`. It ends only when disposed, so it is meant
 /// for an operator downstream that stops it (take...).
@@ -53,15 +54,5 @@ extension Observable where Element == Value {
     -> Observable<Value>
   {
     ValueRepeatElementObservable(element: element, scheduler: scheduler)
-  }
-}
-
-// Specialized for Value (see Value): `run` inlines the generic body, so the sink and the
-// step it schedules are specialized code.
-final class ValueRepeatElementObservable: RepeatElementObservable<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    super.run(observer, cancel: cancel)
   }
 }

@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueConcatSources args=Observable<Value> super=run
 /// Emits the elements of an array in order, then completes. Synchronous, but it stops as
 /// soon as the subscription is disposed (even from inside an observer callback).
 public class SequenceObservable<Element>: Producer<Element> {
@@ -46,6 +47,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: @usableFromInline (inlinable code names it); the generator writes internal leaves.
 // Specialized for Value (see Value): a concat_map or flat_map over `of` subscribes one per
 // element, and the generic `run` would look up types each time.
 @usableFromInline final class ValueSequenceObservable: SequenceObservable<Value> {

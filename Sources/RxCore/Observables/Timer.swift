@@ -1,3 +1,4 @@
+// rx:value-leaf super=run
 /// `interval` and `timer`: a tick count, first after `dueTime`, then every `period` (or once
 /// when `period` is nil). Periodic ticks are drift-free and never overlap (PeriodicTask).
 public class TimerObservable<Element>: Producer<Element> {
@@ -72,16 +73,5 @@ extension Observable where Element == Value {
   @_disfavoredOverload
   public static func timer(_ dueTime: Int64, period: Int64? = nil, scheduler: Scheduler) -> Observable<Value> {
     ValueTimerObservable(dueTime: dueTime, period: period, scheduler: scheduler, make: { .int($0) })
-  }
-}
-
-// Specialized for Value (see Value): `run` inlines the generic body, so the sink it makes
-// and the tick callbacks it schedules are specialized code (the sink has no vtable entry of
-// its own on the tick path).
-final class ValueTimerObservable: TimerObservable<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    super.run(observer, cancel: cancel)
   }
 }

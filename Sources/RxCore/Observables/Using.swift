@@ -1,3 +1,4 @@
+// rx:value-leaf copy=run
 /// RxSwift's using: each subscription creates a resource, subscribes to the observable made
 /// from it, and disposes the resource when the subscription ends (a terminal event, after
 /// it is delivered, or a dispose), after the source's subscription. A factory's thrown
@@ -23,6 +24,7 @@ public class UsingObservable<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=forward
 class UsingSink<Element>: Sink<Element, Element> {
   /// Subscribes; returns what ends the subscription: the source's subscription, then the
   /// resource.
@@ -65,21 +67,4 @@ extension Observable where Element == Value {
   ) -> Observable<Value> {
     ValueUsingObservable(resourceFactory: resourceFactory, observableFactory: observableFactory)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueUsingObservable: UsingObservable<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueUsingSink(observer: observer, cancel: cancel)
-    let subscription = sink.run(self)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueUsingSink: UsingSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

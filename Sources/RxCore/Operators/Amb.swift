@@ -6,6 +6,7 @@ extension Observable {
     return AmbProducer(sources: sources)
   }
 
+  // rx:value-overload
   /// Mirrors this sequence or `other`, whichever emits first.
   public func amb(_ other: Observable<Element>) -> Observable<Element> { Observable.amb([self, other]) }
 }
@@ -16,9 +17,9 @@ extension Observable where Element == Value {
     return ValueAmbProducer(sources: sources)
   }
 
-  public func amb(_ other: Observable<Value>) -> Observable<Value> { Observable.amb([self, other]) }
 }
 
+// rx:value-leaf copy=run
 class AmbProducer<Element>: Producer<Element> {
   let sources: [Observable<Element>]
   init(sources: [Observable<Element>]) { self.sources = sources }
@@ -32,6 +33,7 @@ class AmbProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf copy=makeObserver super=submit,submitNext
 /// Events of all sources are serialized through one Drain: the first one decides the winner.
 class AmbSink<Element>: IndexedSink<Element, Element> {
   let drain = Drain<(Int, Event<Element>)>()
@@ -86,23 +88,4 @@ class AmbSink<Element>: IndexedSink<Element, Element> {
     winner = index
     for i in subscriptions.indices where i != index { subscriptions[i].dispose() }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueAmbProducer: AmbProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueAmbSink(count: sources.count, observer: observer, cancel: cancel)
-    let subscription = sink.run(sources)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueAmbSink: AmbSink<Value> {
-  override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index)
-  }
-  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
-  override func submitNext(_ index: Int, at element: UnsafePointer<Value>) { super.submitNext(index, at: element) }
 }

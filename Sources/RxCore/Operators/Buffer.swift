@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValuePlainBufferProducer args=Value,[Value] copy=run
 /// Collects values into arrays (RxSwift's buffer(timeSpan:count:scheduler:)): a buffer is
 /// emitted when it holds `count` values or `timeSpan` after its window opened, whichever
 /// comes first, and a new window opens. `count` nil is time only; `timeSpan` nil is count
@@ -23,6 +24,7 @@ public class Buffer<Element, Output>: Producer<Output> {
   }
 }
 
+// rx:value-leaf name=ValuePlainBufferSink args=Value,[Value] on next={onNext(pointer: element)} super=pack,handle
 class BufferSink<Element, Output>:
   TimedSink<Buffer<Element, Output>, Element, Output, TimedInput<Element, UInt64>>
 {
@@ -150,6 +152,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: refills the box it sent last in place (`refill`), a path only Value has.
 // Specialized for Value (see Value), both forms (count, time, or both): the overrides
 // inline the generic bodies, and the timer callbacks they create are specialized with them.
 final class ValueBufferProducer: Buffer<Value, Value> {
@@ -169,6 +172,7 @@ final class ValueBufferProducer: Buffer<Value, Value> {
   }
 }
 
+// rx:hand-leaf: refills the box it sent last in place (`refill`), a path only Value has.
 final class ValueBufferSink: BufferSink<Value, Value> {
   let refill: ((AnyObject, inout ContiguousArray<Value>) -> Void)?
   /// The output sent last, kept for `refill` (only when there is one).
@@ -192,23 +196,6 @@ final class ValueBufferSink: BufferSink<Value, Value> {
     return previous
   }
 
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
-}
-
-/// `buffer(timeSpan:count:scheduler:)` for Value: each buffer is a Swift array.
-final class ValuePlainBufferProducer: Buffer<Value, [Value]> {
-  override func run(_ observer: Observer<[Value]>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValuePlainBufferSink(observer: observer, cancel: cancel, parameters: self).start(source)
-  }
-}
-
-final class ValuePlainBufferSink: BufferSink<Value, [Value]> {
-  override func pack(_ buffer: inout ContiguousArray<Value>) -> [Value] { super.pack(&buffer) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }

@@ -5,6 +5,7 @@ extension Observable {
     CatchProducer(source: self, handler: handler)
   }
 
+  // rx:value-overload
   /// On error, emits `element` and completes.
   public func catchAndReturn(_ element: Element) -> Observable<Element> {
     CatchProducer(source: self, handler: { _ in Just(element) })
@@ -16,11 +17,9 @@ extension Observable where Element == Value {
     ValueCatchProducer(source: self, handler: handler)
   }
 
-  public func catchAndReturn(_ element: Value) -> Observable<Value> {
-    ValueCatchProducer(source: self, handler: { _ in Just(element) })
-  }
 }
 
+// rx:value-leaf copy=run
 class CatchProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let handler: (any Error) throws -> Observable<Element>
@@ -39,6 +38,7 @@ class CatchProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf copy=makeProxy on next=forward
 class CatchSink<Element>: ContinuingSink<Element> {
   let handler: (any Error) throws -> Observable<Element>
 
@@ -63,22 +63,4 @@ class CatchSink<Element>: ContinuingSink<Element> {
       continueWith(next)
     }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueCatchProducer: CatchProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueCatchSink(handler: handler, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueCatchSink: CatchSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
-  override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -53,6 +53,7 @@ class CombineLatestProducer<Source, Result>: Producer<Result> {
   }
 }
 
+// rx:value-leaf copy=makeObserver super=submit,submitNext
 /// Events of all sources are serialized through one Drain; the state below is touched only
 /// by the draining thread (and by deinit, after it).
 class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
@@ -166,6 +167,7 @@ class CombineLatestSink<Source, Result>: IndexedSink<Source, Result> {
   }
 }
 
+// rx:hand-leaf: `makeFunction` is the Value selector's (`makeValueFunction`), not the generic body.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueCombineLatestProducer: CombineLatestProducer<Value, Value> {
   override func makeFunction() -> CombiningFunction<Value, Value> { selector.makeValueFunction() }
@@ -176,12 +178,4 @@ final class ValueCombineLatestProducer: CombineLatestProducer<Value, Value> {
     let subscription = sink.run()
     return (consume sink, subscription)
   }
-}
-
-final class ValueCombineLatestSink: CombineLatestSink<Value, Value> {
-  override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index)
-  }
-  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
-  override func submitNext(_ index: Int, at element: UnsafePointer<Value>) { super.submitNext(index, at: element) }
 }

@@ -32,6 +32,7 @@ extension CombiningSelector {
   }
 }
 
+// rx:value-leaf super=combine
 /// A closure form as a `CombiningFunction`. Not final: the `Value` leaf runs its body
 /// specialized (the array form's array operations would look up types otherwise).
 class ClosureCombining<Source, Result>: CombiningFunction<Source, Result> {
@@ -41,10 +42,6 @@ class ClosureCombining<Source, Result>: CombiningFunction<Source, Result> {
   override func combine(_ elements: UnsafeBufferPointer<Source>) throws -> Result {
     try combiner.combine(UnsafeMutablePointer(mutating: elements.baseAddress), elements.count)
   }
-}
-
-final class ValueClosureCombining: ClosureCombining<Value, Value> {
-  override func combine(_ elements: UnsafeBufferPointer<Value>) throws -> Value { try super.combine(elements) }
 }
 
 extension CombiningSelector where Source == Value, Result == Value {

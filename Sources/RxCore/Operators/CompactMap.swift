@@ -80,6 +80,7 @@ open class CompactMapSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 // The callback is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueCompactMapProducer: CompactMapProducer<Value, Value> {
@@ -99,6 +100,7 @@ final class ValueCompactMapProducer: CompactMapProducer<Value, Value> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueCompactMapSink: CompactMapSink<Value, Value> {
   let selectValue: (Value) throws -> Value?
 

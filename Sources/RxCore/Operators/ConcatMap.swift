@@ -21,6 +21,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=run map=ConcatMapSink:ValueConcatSink
 class ConcatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   /// Nil for a leaf whose sink overrides `select`.
@@ -227,6 +228,8 @@ class ConcatMapSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
+// rx:value-leaf on next={parent.submitInnerNext(at: element)} super=wantsNoMoreEvents
+// rx:value-leaf name=ValueConcatInner args=Observable<Value>,Value on next={parent.submitInnerNext(at: element)} super=wantsNoMoreEvents
 /// The observer of one inner subscription, and its disposable.
 class ConcatMapInner<Source, Result>: SubscribedObserver<Result> {
   let parent: ConcatMapSink<Source, Result>
@@ -235,6 +238,7 @@ class ConcatMapInner<Source, Result>: SubscribedObserver<Result> {
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
+// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
 // Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
 // a `FlatMapSelection` one (the Swift overload wraps its own), so a scalar inner needs no
 // observable.
@@ -255,6 +259,7 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
   }
 }
 
+// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
 final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
   let selecting: (Value) throws -> FlatMapSelection
 
@@ -270,13 +275,6 @@ final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
   override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
   override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
   override func runFused(_ inner: Observable<Value>, arriving: Bool) -> Bool { runFusedValue(inner, arriving: arriving) }
-}
-
-final class ValueConcatMapInner: ConcatMapInner<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
 
 // Fusion for the Value leaves (concat_map's and concat's).

@@ -24,6 +24,7 @@ class ContinuingSink<Element>: Sink<Element, Element> {
   func makeProxy() -> Observer<Element> { ContinuationProxy(parent: self) }
 }
 
+// rx:value-leaf on next={parent.forwardNext(at: element)} super=dropped,wantsNoMoreEvents
 /// Forwards the second observable's events to the sink, which ends with it.
 class ContinuationProxy<Element>: Observer<Element> {
   let parent: Sink<Element, Element>
@@ -38,13 +39,4 @@ class ContinuationProxy<Element>: Observer<Element> {
   override func dropped() { parent.dropped() }
 
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueContinuationProxy: ContinuationProxy<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.forwardNext(at: element) }
-  override func dropped() { super.dropped() }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

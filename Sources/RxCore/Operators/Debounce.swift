@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueDebounceProducer copy=run
 /// Emits a value only after `dueTime` has passed without another one (RxSwift's debounce);
 /// completion first flushes the pending value. Ticks carry the value's number, so a tick
 /// armed for an older value does nothing.
@@ -9,6 +10,7 @@ public class Debounce<Element>: TimedProducer<Element> {
   }
 }
 
+// rx:value-leaf on next={onNext(pointer: element)} super=handle
 class DebounceSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Element, UInt64>> {
   private var id: UInt64 = 0
   private var value: Element?
@@ -53,21 +55,4 @@ extension Observable where Element == Value {
   public func debounce(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
     ValueDebounceProducer(source: self, dueTime: dueTime, scheduler: scheduler)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callbacks they create are specialized with them.
-final class ValueDebounceProducer: Debounce<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueDebounceSink(observer: observer, cancel: cancel, parameters: timing).run(source)
-  }
-}
-
-final class ValueDebounceSink: DebounceSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
 }

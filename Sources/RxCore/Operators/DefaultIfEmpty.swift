@@ -1,16 +1,12 @@
 extension Observable {
+  // rx:value-overload
   /// Mirrors the source; if it completes without an element, emits `element` first.
   public func ifEmpty(default element: Element) -> Observable<Element> {
     DefaultIfEmptyProducer(source: self, element: element)
   }
 }
 
-extension Observable where Element == Value {
-  public func ifEmpty(default element: Value) -> Observable<Value> {
-    ValueDefaultIfEmptyProducer(source: self, element: element)
-  }
-}
-
+// rx:value-leaf copy=run
 class DefaultIfEmptyProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let element: Element
@@ -29,6 +25,7 @@ class DefaultIfEmptyProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=next
 class DefaultIfEmptySink<Element>: Sink<Element, Element> {
   let element: Element
   var sawElement = false
@@ -53,21 +50,4 @@ class DefaultIfEmptySink<Element>: Sink<Element, Element> {
     sawElement = true
     forwardNext(at: element)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueDefaultIfEmptyProducer: DefaultIfEmptyProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueDefaultIfEmptySink(element: element, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueDefaultIfEmptySink: DefaultIfEmptySink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

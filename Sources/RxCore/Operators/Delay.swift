@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueDelayProducer copy=run
 /// Shifts every event by `dueTime` on `scheduler` (an error is delivered at once, dropping
 /// what is still delayed, as RxSwift does). Each event is stamped with the scheduler's time
 /// when it arrives and delivered once that time + dueTime has come; one timer is pending at
@@ -16,6 +17,7 @@ enum DelayInput<Element>: TimerInput {
   case tick(Void)
 }
 
+// rx:value-leaf on next={onNext(pointer: element)} super=handle
 class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element>> {
   private var queue = RingBuffer<(time: Int64, event: Event<Element>)>()
   private var timerActive = false
@@ -76,21 +78,4 @@ extension Observable where Element == Value {
   public func delay(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
     ValueDelayProducer(source: self, dueTime: dueTime, scheduler: scheduler)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callbacks they create are specialized with them.
-final class ValueDelayProducer: Delay<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueDelaySink(observer: observer, cancel: cancel, parameters: timing).run(source)
-  }
-}
-
-final class ValueDelaySink: DelaySink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: DelayInput<Value>) { super.handle(input) }
 }

@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueDelaySubscriptionProducer copy=makeSink super=run
 /// Subscribes to the source `dueTime` after the subscription, on `scheduler`.
 public class DelaySubscription<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
@@ -17,6 +18,7 @@ public class DelaySubscription<Element>: TimedProducer<Element> {
   }
 }
 
+// rx:value-leaf on next=forward
 class DelaySubscriptionSink<Element>: Sink<Element, Element> {
   /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
   /// without this body, so keep the two in step.
@@ -35,24 +37,4 @@ extension Observable where Element == Value {
   public func delaySubscription(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
     ValueDelaySubscriptionProducer(source: self, dueTime: dueTime, scheduler: scheduler)
   }
-}
-
-// Specialized for Value (see Value): `run` inlines the generic body (its scheduled
-// subscription included) and gets the leaf sink from `makeSink`.
-final class ValueDelaySubscriptionProducer: DelaySubscription<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    super.run(observer, cancel: cancel)
-  }
-
-  override func makeSink(_ observer: Observer<Value>, _ cancel: any Cancelable) -> DelaySubscriptionSink<Value> {
-    ValueDelaySubscriptionSink(observer: observer, cancel: cancel)
-  }
-}
-
-final class ValueDelaySubscriptionSink: DelaySubscriptionSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

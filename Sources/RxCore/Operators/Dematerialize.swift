@@ -20,6 +20,8 @@ extension Observable where Element == Event<Value> {
   public func dematerialize() -> Observable<Value> { ValueDematerializeEventsProducer(source: self, unpack: { $0 }) }
 }
 
+// rx:value-leaf copy=run
+// rx:value-leaf name=ValueDematerializeEventsProducer args=Event<Value>,Value copy=run map=DematerializeSink:ValueDematerializeEventsSink
 class DematerializeProducer<Source, Inner>: Producer<Inner> {
   let source: Observable<Source>
   let unpack: (Source) throws -> Event<Inner>
@@ -38,6 +40,7 @@ class DematerializeProducer<Source, Inner>: Producer<Inner> {
   }
 }
 
+// rx:value-leaf on=handle next={handleNext(at: element)}
 /// Open, with its body inlinable (`handle`) and the unpacking a hook (`unpack(at:)`), so
 /// that a leaf in another module reads its own event elements in place.
 open class DematerializeSink<Source, Inner>: Sink<Source, Inner> {
@@ -79,34 +82,7 @@ open class DematerializeSink<Source, Inner>: Sink<Source, Inner> {
   }
 }
 
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueDematerializeProducer: DematerializeProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueDematerializeSink(unpack: unpack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueDematerializeSink: DematerializeSink<Value, Value> {
-  override func on(_ event: Event<Value>) { handle(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
-}
-
-/// `dematerialize()` of `Event<Value>` elements.
-final class ValueDematerializeEventsProducer: DematerializeProducer<Event<Value>, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueDematerializeEventsSink(unpack: unpack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
+// rx:hand-leaf: reads the event in place (`unpack` overridden), not through the identity closure.
 final class ValueDematerializeEventsSink: DematerializeSink<Event<Value>, Value> {
   /// The element is the event: read in place, not through the identity closure (a closure
   /// in the generic field is called through reabstraction thunks).

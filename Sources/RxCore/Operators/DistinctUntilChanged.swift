@@ -90,6 +90,7 @@ open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 // The callback is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Value> {
@@ -109,6 +110,7 @@ final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Valu
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueDistinctUntilChangedSink: DistinctUntilChangedSink<Value> {
   let equalValues: (Value, Value) throws -> Bool
 

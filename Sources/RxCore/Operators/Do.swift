@@ -35,6 +35,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:value-leaf copy=run
 class DoProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let makeTap: () -> Observer<Element>
@@ -53,6 +54,7 @@ class DoProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=next super=dropped,dispose
 class DoSink<Element>: Sink<Element, Element> {
   let parent: DoProducer<Element>  // keeps the tap factory (and what it captures) alive
   let tap: Observer<Element>
@@ -120,25 +122,7 @@ class ClosureTap<Element>: Observer<Element> {
   override func dropped() { onDispose?() }
 }
 
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueDoProducer: DoProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueDoSink(parent: self, tap: makeTap(), observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueDoSink: DoSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
-  override func dropped() { super.dropped() }
-  override func dispose() { super.dispose() }
-}
-
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueClosureTap: ClosureTap<Value> {
   /// onNext at its concrete type (through the generic field: a reabstraction thunk per call).
   let onNextValue: ((Value) -> Void)?

@@ -53,6 +53,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: not a leaf: the by-pointer element hooks of `do` for Value, subclassed by callers.
 /// `do`'s element hooks for `Value` as one object, called with the element where it is: no
 /// closure, reabstraction thunk or copy per element (a closure stored in the generic
 /// `DoHooks` is reached through a thunk each way).
@@ -123,6 +124,7 @@ class DoHooksSink<Element>: Sink<Element, Element> {
   }
 }
 
+// rx:hand-leaf: calls ValueNextHooks with the element by pointer, a path only Value has.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueDoHooksProducer: DoHooksProducer<Value> {
   let nextHooks: ValueNextHooks?
@@ -139,6 +141,7 @@ final class ValueDoHooksProducer: DoHooksProducer<Value> {
   }
 }
 
+// rx:hand-leaf: calls ValueNextHooks with the element by pointer, a path only Value has.
 final class ValueDoHooksSink: DoHooksSink<Value> {
   let nextHooks: ValueNextHooks?
   /// `nextHooks`, reached without a retain per element (the field above keeps it).

@@ -1,4 +1,5 @@
 extension Observable {
+  // rx:value-overload
   /// The element at `index`, then completed; fails with `RxError.argumentOutOfRange` if the
   /// source completes first.
   public func element(at index: Int) -> Observable<Element> {
@@ -6,12 +7,7 @@ extension Observable {
   }
 }
 
-extension Observable where Element == Value {
-  public func element(at index: Int) -> Observable<Value> {
-    ValueElementAtProducer(source: self, index: index)
-  }
-}
-
+// rx:value-leaf copy=run
 class ElementAtProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let index: Int
@@ -30,6 +26,7 @@ class ElementAtProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=next
 class ElementAtSink<Element>: Sink<Element, Element> {
   var remaining: Int
 
@@ -54,21 +51,4 @@ class ElementAtSink<Element>: Sink<Element, Element> {
     }
     remaining -= 1
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueElementAtProducer: ElementAtProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueElementAtSink(index: index, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueElementAtSink: ElementAtSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

@@ -84,6 +84,7 @@ open class EnumeratedSink<Element, Result>: Sink<Element, Result> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 // The packing closure is kept at its concrete type (see `ValueTakeWhileProducer`): through
 // the generic field each call also allocated a thunk context.
@@ -104,6 +105,7 @@ final class ValueEnumeratedProducer: EnumeratedProducer<Value, Value> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueEnumeratedSink: EnumeratedSink<Value, Value> {
   let packValue: (Int, Value) -> Value
 
@@ -120,6 +122,7 @@ final class ValueEnumeratedSink: EnumeratedSink<Value, Value> {
   override func onNext(at element: UnsafePointer<Value>) { handleNext(at: element) }
 }
 
+// rx:hand-leaf: builds the pair in place (`pack` overridden, no closure): not the generic body.
 /// `enumerated()` for Value: (index, element) pairs.
 final class ValueEnumeratedPairsProducer: EnumeratedProducer<Value, (index: Int, element: Value)> {
   override func run(_ observer: Observer<(index: Int, element: Value)>, cancel: any Cancelable)
@@ -131,6 +134,7 @@ final class ValueEnumeratedPairsProducer: EnumeratedProducer<Value, (index: Int,
   }
 }
 
+// rx:hand-leaf: builds the pair in place (`pack` overridden, no closure): not the generic body.
 final class ValueEnumeratedPairsSink: EnumeratedSink<Value, (index: Int, element: Value)> {
   override func pack(_ index: Int, at element: UnsafePointer<Value>) -> (index: Int, element: Value) {
     (index: index, element: element.pointee)

@@ -308,6 +308,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
+// rx:value-leaf name=ValueMergeInner args=Observable<Value>,Value on next={parent.submitNext(at: element)} super=wantsNoMoreEvents
 /// The observer of one inner subscription, and the group's disposable for it (one object,
 /// no SingleAssignmentDisposable): `attach` and `dispose` may race; whichever comes second
 /// disposes the subscription.
@@ -378,6 +379,7 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
   @inlinable open override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
+// rx:hand-leaf: not a leaf of a generic producer: Value's flat_map, open for RxC's C-function leaf.
 // Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
 // a `FlatMapSelection` one (the Swift overloads wrap theirs), so every caller gets the fused
 // paths: a scalar, `just` or `of` inner without a subscription, a range or `of` source as a loop.
@@ -430,6 +432,7 @@ open class ValueFlatMapProducer: Producer<Value> {
   }
 }
 
+// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
 final class ValueFlatMapSink: FlatMapSink<Value, Value> {
   // Kept here, not in the generic class's `selector`, whose closure type is generic: a
   // call through it goes through a reabstraction thunk.
@@ -458,6 +461,7 @@ final class ValueFlatMapSink: FlatMapSink<Value, Value> {
   override func runFused(_ inner: Observable<Value>) -> Bool { runFusedValue(inner) }
 }
 
+// rx:hand-leaf: public (RxC's flat_map leaf makes it); the generator writes internal leaves.
 public final class ValueFlatMapInner: FlatMapInner<Value, Value> {
   public override func on(_ event: Event<Value>) { super.on(event) }
   public override var takesNextByPointer: Bool { true }

@@ -187,6 +187,7 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   }
 }
 
+// rx:hand-leaf: keeps the key selector at its concrete type, read through the producer unretained.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
   /// The selector at its concrete type (through the generic field it is called through a
@@ -210,6 +211,7 @@ final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
   }
 }
 
+// rx:hand-leaf: keeps the key selector at its concrete type, read through the producer unretained.
 final class ValueGroupBySink: GroupBySink<ValueKey, Value, Value> {
   override func key(at element: UnsafePointer<Value>) throws -> ValueKey {
     try Unmanaged.passUnretained(unsafeDowncast(parent, to: ValueGroupByProducer.self))._withUnsafeGuaranteedRef {

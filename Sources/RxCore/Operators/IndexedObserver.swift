@@ -11,6 +11,7 @@ class IndexedSink<Source, Result>: Sink<Source, Result> {
   func submitNext(_ index: Int, at element: UnsafePointer<Source>) { submit(index, .next(element.pointee)) }
 }
 
+// rx:value-leaf on next={parent.submitNext(index, at: element)} super=wantsNoMoreEvents
 /// The observer a multi-source sink subscribes to its i-th source: tags each event with
 /// the index and hands it to the sink (a direct method call: no closure and its thunks per
 /// event). A source that drops it (a disposed subject) is treated as one that never emits
@@ -27,12 +28,4 @@ class IndexedObserver<Source, Result>: Observer<Source> {
   override func on(_ event: Event<Source>) { parent.submit(index, event) }
 
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
-}
-
-// Specialized for Value (see Value): made by the sinks' Value leaves.
-final class ValueIndexedObserver: IndexedObserver<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitNext(index, at: element) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

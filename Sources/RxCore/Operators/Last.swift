@@ -1,13 +1,11 @@
 extension Observable {
+  // rx:value-overload
   /// The last element, once the source completes; fails with `RxError.noElements` on an
   /// empty source.
   public func last() -> Observable<Element> { LastProducer(source: self) }
 }
 
-extension Observable where Element == Value {
-  public func last() -> Observable<Value> { ValueLastProducer(source: self) }
-}
-
+// rx:value-leaf copy=run
 class LastProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   init(source: Observable<Element>) { self.source = source }
@@ -21,6 +19,7 @@ class LastProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=copy
 class LastSink<Element>: Sink<Element, Element> {
   var last: Element?
 
@@ -39,21 +38,4 @@ class LastSink<Element>: Sink<Element, Element> {
       forwardTerminal(.completed)
     }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueLastProducer: LastProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueLastSink(observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueLastSink: LastSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -20,6 +20,7 @@ class ClosureLatestSelector<Source, Other, Result>: LatestSelector<Source, Other
   }
 }
 
+// rx:value-leaf super=select
 /// A `CombiningFunction` given the pair as a buffer of two: (element, latest). Not final:
 /// the `Value` leaf runs its body specialized.
 class CombiningLatestSelector<Element, Result>: LatestSelector<Element, Element, Result> {
@@ -38,12 +39,7 @@ class CombiningLatestSelector<Element, Result>: LatestSelector<Element, Element,
   }
 }
 
-final class ValueCombiningLatestSelector: CombiningLatestSelector<Value, Value> {
-  override func select(_ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>) throws -> Value {
-    try super.select(element, latest)
-  }
-}
-
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueClosureLatestSelector: ClosureLatestSelector<Value, Value, Value> {
   override func select(_ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>) throws -> Value {
     try Value.withBorrowed(at: element, latest) { try select($0, $1) }

@@ -15,6 +15,8 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:value-leaf copy=run
+// rx:value-leaf name=ValueMaterializeEventsProducer args=Value,Event<Value> copy=run map=MaterializeSink:ValueMaterializeEventsSink
 class MaterializeProducer<Element, Result>: Producer<Result> {
   let source: Observable<Element>
   let pack: (Event<Element>) -> Result
@@ -33,6 +35,7 @@ class MaterializeProducer<Element, Result>: Producer<Result> {
   }
 }
 
+// rx:value-leaf on next=copy
 /// Open, with its body inlinable (`handle`) and the packing a hook (`pack`), so that a leaf
 /// in another module packs each event its own way (the C layer reuses its event box).
 open class MaterializeSink<Element, Result>: Sink<Element, Result> {
@@ -62,34 +65,7 @@ open class MaterializeSink<Element, Result>: Sink<Element, Result> {
   }
 }
 
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueMaterializeProducer: MaterializeProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueMaterializeSink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueMaterializeSink: MaterializeSink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
-}
-
-/// `materialize()` for Value: the event itself is the element.
-final class ValueMaterializeEventsProducer: MaterializeProducer<Value, Event<Value>> {
-  override func run(_ observer: Observer<Event<Value>>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueMaterializeEventsSink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
+// rx:hand-leaf: packs the event in place (`pack`, `packNext` overridden), not through the identity closure.
 final class ValueMaterializeEventsSink: MaterializeSink<Value, Event<Value>> {
   /// The event is the element: no identity closure called through the generic field.
   override func pack(_ event: Event<Value>) -> Event<Value> { event }

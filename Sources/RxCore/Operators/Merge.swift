@@ -22,6 +22,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: not a leaf of a generic producer: merge of an array of Value sources.
 /// `merge` for Value: a FlatMapSink over the sources that runs the array's loop itself
 /// (`run(count:)`, the same events as subscribing a SequenceObservable), with Value leaves.
 final class ValueMergeProducer: Producer<Value> {
@@ -43,16 +44,10 @@ final class ValueMergeProducer: Producer<Value> {
   }
 }
 
+// rx:hand-leaf: selects each source as it is (`select` overridden), not the generic body.
 final class ValueMergeSink: FlatMapSink<Observable<Value>, Value> {
   override func on(_ event: Event<Observable<Value>>) { super.on(event) }
   override func dispose() { super.dispose() }
   override func select(_ element: Observable<Value>) throws -> Selected { .observable(element) }
   override func makeInner() -> FlatMapInner<Observable<Value>, Value> { ValueMergeInner(parent: self) }
-}
-
-final class ValueMergeInner: FlatMapInner<Observable<Value>, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitNext(at: element) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -168,6 +168,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: subscribes to the concrete subject class directly (no protocol call per event).
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueConnectableObservable: ConnectableObservable<Value> {
   override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
@@ -193,6 +194,7 @@ final class ValueConnectableObservable: ConnectableObservable<Value> {
   }
 }
 
+// rx:hand-leaf: feeds the concrete subject class directly (no protocol call per event).
 final class ValueConnection: Connection<Value> {
   // The subject as its concrete class, when it is one of these: a call through the
   // protocol would run the subject's generic body. Unmanaged: `subject` keeps it, and a

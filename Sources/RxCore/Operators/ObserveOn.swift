@@ -382,6 +382,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: hands the generic init a factory of its leaf sink, not the generic body.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueObserveOnProducer: ObserveOn<Value> {
   init(source: Observable<Value>, scheduler: Scheduler) {
@@ -395,6 +396,7 @@ final class ValueObserveOnProducer: ObserveOn<Value> {
   }
 }
 
+// rx:hand-leaf: its by-pointer path copies into the queue (`pushNext`) and it is a base for the bounded form's sink.
 final class ValueObserveOnSink: ObserveOnSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override func onNext(at element: UnsafePointer<Value>) { pushNext(Value.copy(at: element)) }

@@ -216,6 +216,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: hands the generic init a factory of its leaf sink, not the generic body.
 // Specialized for Value (see Value): the sinks are ObserveOn's leaf.
 final class ValueBoundedObserveOnProducer: BoundedObserveOn<Value> {
   init(source: Observable<Value>, scheduler: Scheduler, capacity: Int, policy: FlowPolicy,

@@ -55,6 +55,7 @@ extension BoundedObserveOn: FlowCounted {
   public var flowCounters: FlowCounters? { counters }
 }
 
+// rx:value-leaf copy=run
 public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
   let source: Observable<Element>
   let pauser: Observable<Pauser>
@@ -84,6 +85,7 @@ public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
   }
 }
 
+// rx:value-leaf copy=makePauser on next={onSourceNext(at: element)}
 /// Source and pauser events are serialized through one Drain, whose handler owns the state.
 class PausableSink<Element, Pauser>: Sink<Element, Element> {
   enum Signal {
@@ -175,34 +177,10 @@ class PausableSink<Element, Pauser>: Sink<Element, Element> {
   }
 }
 
+// rx:value-leaf on next=copy super=wantsNoMoreEvents
 class PausableOther<Element, Pauser>: Observer<Pauser> {
   let parent: PausableSink<Element, Pauser>
   init(parent: PausableSink<Element, Pauser>) { self.parent = parent }
   override func on(_ event: Event<Pauser>) { parent.submit(.pauser(event)) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValuePausableProducer: PausableProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValuePausableSink(observer: observer, cancel: cancel, parent: self)
-    let subscription = sink.run(source, pauser)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValuePausableSink: PausableSink<Value, Value> {
-  override func makePauser() -> Observer<Value> { ValuePausableOther(parent: self) }
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
-}
-
-final class ValuePausableOther: PausableOther<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

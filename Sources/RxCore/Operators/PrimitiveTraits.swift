@@ -11,17 +11,15 @@ public enum PrimitiveTrait: Sendable {
 }
 
 extension Observable {
+  // rx:value-overload
   public func asSingle() -> Observable<Element> { PrimitiveTraitProducer(source: self, trait: .single) }
+  // rx:value-overload
   public func asMaybe() -> Observable<Element> { PrimitiveTraitProducer(source: self, trait: .maybe) }
+  // rx:value-overload
   public func asCompletable() -> Observable<Element> { PrimitiveTraitProducer(source: self, trait: .completable) }
 }
 
-extension Observable where Element == Value {
-  public func asSingle() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, trait: .single) }
-  public func asMaybe() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, trait: .maybe) }
-  public func asCompletable() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, trait: .completable) }
-}
-
+// rx:value-leaf copy=run
 class PrimitiveTraitProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let trait: PrimitiveTrait
@@ -39,6 +37,7 @@ class PrimitiveTraitProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=copy
 class PrimitiveTraitSink<Element>: Sink<Element, Element> {
   let trait: PrimitiveTrait
   var element: Element?
@@ -73,21 +72,4 @@ class PrimitiveTraitSink<Element>: Sink<Element, Element> {
       }
     }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValuePrimitiveTraitProducer: PrimitiveTraitProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValuePrimitiveTraitSink(trait: trait, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValuePrimitiveTraitSink: PrimitiveTraitSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

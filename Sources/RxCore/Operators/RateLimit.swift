@@ -1,5 +1,6 @@
 import Synchronization
 
+// rx:value-leaf name=ValueRateLimitProducer copy=run
 /// At most `count` elements per sliding window of `window` nanoseconds: an element within
 /// the rate is forwarded at once, on the thread that sent it; the others wait in a buffer
 /// (a `FlowBuffer`: at most `capacity`, or unbounded) and are forwarded in order on
@@ -39,6 +40,7 @@ public class RateLimit<Element>: Producer<Element>, FlowCounted {
   }
 }
 
+// rx:value-leaf on next={onNext(pointer: element)} super=handle
 class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, TimedInput<Element, Void>> {
   private let upstream = SingleAssignmentDisposable()
   // Drain-owned.
@@ -159,21 +161,4 @@ extension Observable where Element == Value {
     ValueRateLimitProducer(source: self, count: count, window: window, scheduler: scheduler, capacity: capacity,
                            policy: policy, onDropped: onDropped)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callbacks they create are specialized with them.
-final class ValueRateLimitProducer: RateLimit<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueRateLimitSink(observer: observer, cancel: cancel, parameters: self).start(source)
-  }
-}
-
-final class ValueRateLimitSink: RateLimitSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

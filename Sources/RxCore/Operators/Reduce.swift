@@ -61,6 +61,7 @@ open class ReduceSink<Source, Accumulate>: AccumulatingSink<Source, Accumulate> 
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 // The accumulator is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueReduceProducer: ReduceProducer<Value, Value> {
@@ -80,6 +81,7 @@ final class ValueReduceProducer: ReduceProducer<Value, Value> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueReduceSink: ReduceSink<Value, Value> {
   let combine: (Value, Value) throws -> Value
 

@@ -91,6 +91,7 @@ extension ConnectableObservable where Element == Value {
   public func refCount() -> Observable<Value> { ValueRefCount(self) }
 }
 
+// rx:hand-leaf: `makeSink` returns its leaf through a hook the generic `run` calls; kept beside its sink.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueRefCount: RefCount<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
@@ -104,6 +105,7 @@ final class ValueRefCount: RefCount<Value> {
   }
 }
 
+// rx:hand-leaf: passes on downstream's by-pointer choice (`takesNextByPointer` is the observer's).
 final class ValueRefCountSink: RefCountSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
 

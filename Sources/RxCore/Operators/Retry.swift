@@ -1,6 +1,7 @@
 import Synchronization
 
 extension Observable {
+  // rx:value-overload
   /// Resubscribes after an error, up to `maxAttempts` subscriptions in all (the first one
   /// included); the last attempt's error is forwarded. `maxAttempts == 0` retries forever.
   public func retry(_ maxAttempts: Int = 0) -> Observable<Element> {
@@ -8,12 +9,7 @@ extension Observable {
   }
 }
 
-extension Observable where Element == Value {
-  public func retry(_ maxAttempts: Int = 0) -> Observable<Value> {
-    ValueRetryProducer(source: self, maxAttempts: Swift.max(maxAttempts, 0))
-  }
-}
-
+// rx:value-leaf copy=run
 class RetryProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let maxAttempts: Int
@@ -32,6 +28,7 @@ class RetryProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=forward
 /// Resubscription goes through a Drain used as a trampoline: a source that fails while
 /// being subscribed queues the next attempt instead of recursing, so many synchronous
 /// failures cost a loop, not stack depth.
@@ -78,21 +75,4 @@ class RetrySink<Element>: Sink<Element, Element> {
       }
     }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueRetryProducer: RetryProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueRetrySink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueRetrySink: RetrySink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

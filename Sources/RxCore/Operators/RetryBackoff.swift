@@ -27,6 +27,7 @@ public struct Backoff: Sendable {
   }
 }
 
+// rx:value-leaf name=ValueRetryBackoffProducer copy=run
 /// Resubscribes to the source after an error, the n-th time after a delay of
 /// initialDelay * multiplier^(n-1), at most maxDelay, shortened by the jitter; a completion
 /// or an error when the attempts are used up ends the stream.
@@ -64,6 +65,7 @@ struct SplitMix64 {
   mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
 }
 
+// rx:value-leaf on next={onNext(pointer: element)} super=handle
 /// The source's events and the retry timer go through the `TimedSink` drain, so a source
 /// that fails while being subscribed queues its error behind the subscription instead of
 /// recursing into the next one.
@@ -145,21 +147,4 @@ extension Observable where Element == Value {
   public func retry(backoff: Backoff, scheduler: Scheduler) -> Observable<Value> {
     ValueRetryBackoffProducer(source: self, backoff: backoff, scheduler: scheduler)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callback they create is specialized with them.
-final class ValueRetryBackoffProducer: RetryBackoff<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueRetryBackoffSink(observer: observer, cancel: cancel, parameters: parameters).start()
-  }
-}
-
-final class ValueRetryBackoffSink: RetryBackoffSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, Int>) { super.handle(input) }
 }

@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueRetryWhenProducer copy=run
 /// Resubscribes to the source when a notifier says so (RxSwift's retry(when:)): `handler`,
 /// called once per subscription, turns the stream of the source's errors into the notifier.
 /// After each error the notifier's next element resubscribes; its completion or error ends
@@ -31,6 +32,7 @@ enum RetryWhenInput<Element, Trigger> {
   case trigger(Event<Trigger>)
 }
 
+// rx:value-leaf copy=makeTriggerObserver on next={onSourceNext(at: element)} super=handle
 /// Source and notifier events go through one `Drain`: the state is touched by one thread at a
 /// time, and a resubscription made while an error is handled queues the source's synchronous
 /// events behind it instead of recursing.
@@ -120,6 +122,7 @@ class RetryWhenSink<Element, Failure, Trigger>: Sink<Element, Element> {
   func makeTriggerObserver() -> Observer<Trigger> { RetryWhenTrigger(parent: self) }
 }
 
+// rx:value-leaf on next=copy super=wantsNoMoreEvents
 class RetryWhenTrigger<Element, Failure, Trigger>: Observer<Trigger> {
   let parent: RetryWhenSink<Element, Failure, Trigger>
   init(parent: RetryWhenSink<Element, Failure, Trigger>) { self.parent = parent }
@@ -143,30 +146,4 @@ extension Observable where Element == Value {
                     pack: @escaping (any Error) -> Value) -> Observable<Value> {
     ValueRetryWhenProducer(source: self, handler: handler, pack: pack)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueRetryWhenProducer: RetryWhen<Value, Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueRetryWhenSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueRetryWhenSink: RetryWhenSink<Value, Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
-  override func handle(_ input: RetryWhenInput<Value, Value>) { super.handle(input) }
-  override func makeTriggerObserver() -> Observer<Value> { ValueRetryWhenTrigger(parent: self) }
-}
-
-final class ValueRetryWhenTrigger: RetryWhenTrigger<Value, Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -1,3 +1,4 @@
+// rx:value-leaf copy=run
 /// Emits the source's latest value each time `sampler` ticks, if a new one arrived since the
 /// last tick (RxSwift's sample). The source completing ends the output at the next tick;
 /// the sampler completing emits a last sample. Both inputs go through one Drain.
@@ -21,6 +22,7 @@ public class Sample<Element, SamplerElement>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next={onSourceNext(at: element)}
 class SampleSink<Element>: Sink<Element, Element> {
   enum Input { case source(Event<Element>), tick, samplerError(any Error) }
   let sourceSubscription = SingleAssignmentDisposable()
@@ -70,6 +72,7 @@ class SampleSink<Element>: Sink<Element, Element> {
   }
 }
 
+// rx:value-leaf on next={sink.submit(.tick)} super=dropped
 class SamplerObserver<Element, SamplerElement>: Observer<SamplerElement> {
   let sink: SampleSink<Element>
   init(_ sink: SampleSink<Element>) { self.sink = sink }
@@ -94,30 +97,4 @@ extension Observable where Element == Value {
   public func sample(_ sampler: Observable<Value>) -> Observable<Value> {
     ValueSample(source: self, sampler: sampler)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueSample: Sample<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSampleSink(observer: observer, cancel: cancel)
-    let samplerSubscription = sampler.subscribe(ValueSamplerObserver(sink))
-    sink.sourceSubscription.setDisposable(source.subscribe(sink))
-    let subscription = BinaryDisposable(sink.sourceSubscription, samplerSubscription)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueSampleSink: SampleSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
-}
-
-final class ValueSamplerObserver: SamplerObserver<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { sink.submit(.tick) }  // its value is not needed
-  override func dropped() { super.dropped() }
 }

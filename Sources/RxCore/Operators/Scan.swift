@@ -59,6 +59,7 @@ open class ScanSink<Source, Accumulate>: AccumulatingSink<Source, Accumulate> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 // The accumulator is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueScanProducer: ScanProducer<Value, Value> {
@@ -78,6 +79,7 @@ final class ValueScanProducer: ScanProducer<Value, Value> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueScanSink: ScanSink<Value, Value> {
   let combine: (Value, Value) throws -> Value
 

@@ -1,14 +1,12 @@
 extension Observable {
+  // rx:value-overload
   /// The source's one element (forwarded as it arrives), then completed when the source
   /// completes: `RxError.noElements` for an empty source, `RxError.moreThanOneElement` at
   /// the second element.
   public func single() -> Observable<Element> { SingleProducer(source: self) }
 }
 
-extension Observable where Element == Value {
-  public func single() -> Observable<Value> { ValueSingleProducer(source: self) }
-}
-
+// rx:value-leaf copy=run
 class SingleProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   init(source: Observable<Element>) { self.source = source }
@@ -22,6 +20,7 @@ class SingleProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=next
 class SingleSink<Element>: Sink<Element, Element> {
   var sawElement = false
 
@@ -44,21 +43,4 @@ class SingleSink<Element>: Sink<Element, Element> {
     sawElement = true
     forwardNext(at: element)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueSingleProducer: SingleProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSingleSink(observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueSingleSink: SingleSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

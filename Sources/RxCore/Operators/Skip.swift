@@ -1,16 +1,12 @@
 extension Observable {
+  // rx:value-overload
   /// Drops the first `count` elements.
   public func skip(_ count: Int) -> Observable<Element> {
     SkipProducer(source: self, count: count)
   }
 }
 
-extension Observable where Element == Value {
-  public func skip(_ count: Int) -> Observable<Value> {
-    ValueSkipProducer(source: self, count: count)
-  }
-}
-
+// rx:value-leaf copy=run
 class SkipProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let count: Int
@@ -29,6 +25,7 @@ class SkipProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=next
 class SkipSink<Element>: Sink<Element, Element> {
   var remaining: Int
 
@@ -52,21 +49,4 @@ class SkipSink<Element>: Sink<Element, Element> {
       forwardNext(at: element)
     }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueSkipProducer: SkipProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSkipSink(remaining: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueSkipSink: SkipSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

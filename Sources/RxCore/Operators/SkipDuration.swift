@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueSkipDurationProducer copy=run
 /// Drops the elements that arrive before `dueTime` has passed since the subscription, then
 /// mirrors the source (RxSwift's skip(_:scheduler:)); terminal events pass at any time. A due
 /// time of 0 arms no timer, so even a synchronous source's elements pass.
@@ -9,6 +10,7 @@ public class SkipDuration<Element>: TimedProducer<Element> {
   }
 }
 
+// rx:value-leaf on next={onNext(pointer: element)} super=handle
 class SkipDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Element, Void>> {
   private var open = false
 
@@ -51,21 +53,4 @@ extension Observable where Element == Value {
   public func skip(_ duration: Int64, scheduler: Scheduler) -> Observable<Value> {
     ValueSkipDurationProducer(source: self, dueTime: duration, scheduler: scheduler)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callback they create is specialized with them.
-final class ValueSkipDurationProducer: SkipDuration<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueSkipDurationSink(observer: observer, cancel: cancel, parameters: timing).start(source)
-  }
-}
-
-final class ValueSkipDurationSink: SkipDurationSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

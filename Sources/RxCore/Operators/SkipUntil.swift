@@ -1,4 +1,5 @@
 extension Observable {
+  // rx:value-overload
   /// Drops elements until `other` emits an element, then forwards the rest. An error of
   /// `other` fails the stream. If the source completes before `other` emitted, the
   /// subscription ends with no event (as in RxSwift); observers see it as dropped.
@@ -7,12 +8,7 @@ extension Observable {
   }
 }
 
-extension Observable where Element == Value {
-  public func skip(until other: Observable<Value>) -> Observable<Value> {
-    ValueSkipUntilProducer(source: self, other: other)
-  }
-}
-
+// rx:value-leaf copy=run
 class SkipUntilProducer<Element, Other>: Producer<Element> {
   let source: Observable<Element>
   let other: Observable<Other>
@@ -31,6 +27,7 @@ class SkipUntilProducer<Element, Other>: Producer<Element> {
   }
 }
 
+// rx:value-leaf copy=makeOther on next={onSourceNext(at: element)}
 /// Source and other events are serialized through one Drain.
 class SkipUntilSink<Element, Other>: Sink<Element, Element> {
   enum Signal {
@@ -98,34 +95,10 @@ class SkipUntilSink<Element, Other>: Sink<Element, Element> {
   }
 }
 
+// rx:value-leaf on next=copy super=wantsNoMoreEvents
 class SkipUntilOther<Element, Other>: Observer<Other> {
   let parent: SkipUntilSink<Element, Other>
   init(parent: SkipUntilSink<Element, Other>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueSkipUntilProducer: SkipUntilProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSkipUntilSink(observer: observer, cancel: cancel)
-    let subscription = sink.run(source, other)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueSkipUntilSink: SkipUntilSink<Value, Value> {
-  override func makeOther() -> Observer<Value> { ValueSkipUntilOther(parent: self) }
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
-}
-
-final class ValueSkipUntilOther: SkipUntilOther<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -76,6 +76,7 @@ open class SkipWhileSink<Element>: Sink<Element, Element> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 // The callback is kept at its concrete type (see `ValueTakeWhileProducer`).
 final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
@@ -95,6 +96,7 @@ final class ValueSkipWhileProducer: SkipWhileProducer<Value> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueSkipWhileSink: SkipWhileSink<Value> {
   let predicateOfValue: (Value) throws -> Bool
 

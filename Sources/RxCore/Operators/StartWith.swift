@@ -1,4 +1,5 @@
 extension Observable {
+  // rx:value-overload
   /// Emits `elements` first, then the source's events.
   public func startWith(_ elements: [Element]) -> Observable<Element> {
     StartWithProducer(source: self, elements: ContiguousArray(elements))
@@ -8,13 +9,10 @@ extension Observable {
 }
 
 extension Observable where Element == Value {
-  public func startWith(_ elements: [Value]) -> Observable<Value> {
-    ValueStartWithProducer(source: self, elements: ContiguousArray(elements))
-  }
-
   public func startWith(_ elements: Value...) -> Observable<Value> { startWith(elements) }
 }
 
+// rx:value-leaf copy=run
 class StartWithProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let elements: ContiguousArray<Element>
@@ -42,25 +40,11 @@ class StartWithProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=forward
 class StartWithSink<Element>: Sink<Element, Element> {
   /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
   /// without this body, so keep the two in step.
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueStartWithProducer: StartWithProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(ValueStartWithSink(observer: observer, cancel: cancel))
-  }
-}
-
-final class ValueStartWithSink: StartWithSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

@@ -31,6 +31,7 @@ public class SubscribeOn<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=forward
 open class SubscribeOnSink<Element>: Sink<Element, Element> {
   public override init(observer: Observer<Element>, cancel: any Cancelable) {
     super.init(observer: observer, cancel: cancel)
@@ -75,6 +76,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:hand-leaf: hands the generic init a factory of its leaf sink, not the generic body.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueSubscribeOnProducer: SubscribeOn<Value> {
   init(source: Observable<Value>, scheduler: Scheduler) {
@@ -86,10 +88,4 @@ final class ValueSubscribeOnProducer: SubscribeOn<Value> {
   {
     super.run(observer, cancel: cancel)
   }
-}
-
-final class ValueSubscribeOnSink: SubscribeOnSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

@@ -37,6 +37,7 @@ extension Observable where Element == Observable<Value> {
   public func switchLatest() -> Observable<Value> { ValueSwitchLatestProducer(source: self, selector: { $0 }) }
 }
 
+// rx:value-leaf name=ValueSwitchLatestProducer args=Observable<Value>,Value copy=run map=SwitchSink:ValueSwitchLatestSink
 class SwitchProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
   /// Nil for a leaf whose sink overrides `select`.
@@ -245,6 +246,8 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
   }
 }
 
+// rx:value-leaf on next={parent.submitInnerNext(at: element, id)} super=wantsNoMoreEvents
+// rx:value-leaf name=ValueSwitchLatestInner args=Observable<Value>,Value on next={parent.submitInnerNext(at: element, id)} super=wantsNoMoreEvents
 /// The observer of one inner subscription, and its disposable.
 class SwitchInner<Source, Result>: SubscribedObserver<Result> {
   let parent: SwitchSink<Source, Result>
@@ -260,6 +263,7 @@ class SwitchInner<Source, Result>: SubscribedObserver<Result> {
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
+// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
 // Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
 // a `FlatMapSelection` one (the Swift overload wraps its own), so a scalar inner needs no
 // observable.
@@ -280,6 +284,7 @@ final class ValueSwitchProducer: SwitchProducer<Value, Value> {
   }
 }
 
+// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
 final class ValueSwitchSink: SwitchSink<Value, Value> {
   let selecting: (UnsafePointer<Value>) throws -> FlatMapSelection
 
@@ -314,24 +319,7 @@ extension SwitchSink where Result == Value {
   }
 }
 
-final class ValueSwitchInner: SwitchInner<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, id) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
-}
-
-/// `switchLatest()` of a stream of `Observable<Value>`.
-final class ValueSwitchLatestProducer: SwitchProducer<Observable<Value>, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSwitchLatestSink(selector: selector, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
-  }
-}
-
+// rx:hand-leaf: switches to the inner observable where it lies (unretained), not the generic body.
 final class ValueSwitchLatestSink: SwitchSink<Observable<Value>, Value> {
   override func select(at element: UnsafePointer<Observable<Value>>) throws -> Selected { .observable(element.pointee) }
   override func on(_ event: Event<Observable<Value>>) { super.on(event) }
@@ -348,11 +336,4 @@ final class ValueSwitchLatestSink: SwitchSink<Observable<Value>, Value> {
   }
   override func makeInner(id: UInt64) -> SwitchInner<Observable<Value>, Value> { ValueSwitchLatestInner(parent: self, id: id) }
   override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool { runFusedValue(inner, id: id) }
-}
-
-final class ValueSwitchLatestInner: SwitchInner<Observable<Value>, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, id) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -1,4 +1,5 @@
 extension Observable {
+  // rx:value-overload
   /// Mirrors the source; if it completes without an element, continues with `fallback`
   /// (subscribed only then).
   public func ifEmpty(switchTo fallback: Observable<Element>) -> Observable<Element> {
@@ -6,12 +7,7 @@ extension Observable {
   }
 }
 
-extension Observable where Element == Value {
-  public func ifEmpty(switchTo fallback: Observable<Value>) -> Observable<Value> {
-    ValueSwitchIfEmptyProducer(source: self, fallback: fallback)
-  }
-}
-
+// rx:value-leaf copy=run
 class SwitchIfEmptyProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let fallback: Observable<Element>
@@ -30,6 +26,7 @@ class SwitchIfEmptyProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf copy=makeProxy on next=next
 class SwitchIfEmptySink<Element>: ContinuingSink<Element> {
   let fallback: Observable<Element>
   var sawElement = false
@@ -59,22 +56,4 @@ class SwitchIfEmptySink<Element>: ContinuingSink<Element> {
     sawElement = true
     forwardNext(at: element)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueSwitchIfEmptyProducer: SwitchIfEmptyProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSwitchIfEmptySink(fallback: fallback, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueSwitchIfEmptySink: SwitchIfEmptySink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
-  override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -1,4 +1,5 @@
 extension Observable {
+  // rx:value-overload
   /// The first `count` elements, then completed. `take(0)` completes without subscribing.
   public func take(_ count: Int) -> Observable<Element> {
     if count <= 0 { return Empty() }
@@ -6,13 +7,7 @@ extension Observable {
   }
 }
 
-extension Observable where Element == Value {
-  public func take(_ count: Int) -> Observable<Value> {
-    if count <= 0 { return Empty() }
-    return ValueTakeProducer(source: self, count: count)
-  }
-}
-
+// rx:value-leaf copy=run
 class TakeProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let count: Int
@@ -31,6 +26,7 @@ class TakeProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=next
 class TakeSink<Element>: Sink<Element, Element> {
   var remaining: Int
 
@@ -53,21 +49,4 @@ class TakeSink<Element>: Sink<Element, Element> {
     forwardNext(at: element)
     if remaining == 0 { forwardTerminal(.completed) }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueTakeProducer: TakeProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueTakeSink(remaining: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueTakeSink: TakeSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

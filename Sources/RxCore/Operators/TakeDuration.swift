@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueTakeDurationProducer copy=run
 /// Mirrors the source until `dueTime` has passed since the subscription, then completes and
 /// disposes it (RxSwift's take(for:scheduler:)). The timer is armed even for a due time of 0,
 /// so a synchronous source's elements still pass before the completion.
@@ -9,6 +10,7 @@ public class TakeDuration<Element>: TimedProducer<Element> {
   }
 }
 
+// rx:value-leaf on next={onNext(pointer: element)} super=handle
 class TakeDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Element, Void>> {
   /// Arms the timer before subscribing, so the window starts with the subscription.
   final func start(_ source: Observable<Element>) -> (sink: any Disposable, subscription: any Disposable) {
@@ -43,21 +45,4 @@ extension Observable where Element == Value {
   public func take(for duration: Int64, scheduler: Scheduler) -> Observable<Value> {
     ValueTakeDurationProducer(source: self, dueTime: duration, scheduler: scheduler)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callback they create is specialized with them.
-final class ValueTakeDurationProducer: TakeDuration<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueTakeDurationSink(observer: observer, cancel: cancel, parameters: timing).start(source)
-  }
-}
-
-final class ValueTakeDurationSink: TakeDurationSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

@@ -1,16 +1,12 @@
 extension Observable {
+  // rx:value-overload
   /// The last `count` elements, emitted when the source completes.
   public func takeLast(_ count: Int) -> Observable<Element> {
     TakeLastProducer(source: self, count: Swift.max(count, 0))
   }
 }
 
-extension Observable where Element == Value {
-  public func takeLast(_ count: Int) -> Observable<Value> {
-    ValueTakeLastProducer(source: self, count: Swift.max(count, 0))
-  }
-}
-
+// rx:value-leaf copy=run
 class TakeLastProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let count: Int
@@ -29,6 +25,7 @@ class TakeLastProducer<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=copy
 class TakeLastSink<Element>: Sink<Element, Element> {
   let count: Int
   var elements = RingBuffer<Element>()
@@ -54,21 +51,4 @@ class TakeLastSink<Element>: Sink<Element, Element> {
       forwardTerminal(.completed)
     }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueTakeLastProducer: TakeLastProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueTakeLastSink(count: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueTakeLastSink: TakeLastSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

@@ -1,4 +1,5 @@
 extension Observable {
+  // rx:value-overload
   /// Forwards elements until `other` emits an element (then completes). An error of
   /// `other` fails the stream; its completion changes nothing.
   public func take<Other>(until other: Observable<Other>) -> Observable<Element> {
@@ -6,12 +7,7 @@ extension Observable {
   }
 }
 
-extension Observable where Element == Value {
-  public func take(until other: Observable<Value>) -> Observable<Value> {
-    ValueTakeUntilProducer(source: self, other: other)
-  }
-}
-
+// rx:value-leaf copy=run
 class TakeUntilProducer<Element, Other>: Producer<Element> {
   let source: Observable<Element>
   let other: Observable<Other>
@@ -30,6 +26,7 @@ class TakeUntilProducer<Element, Other>: Producer<Element> {
   }
 }
 
+// rx:value-leaf copy=makeOther on next={onSourceNext(at: element)}
 /// Source and other events are serialized through one Drain.
 class TakeUntilSink<Element, Other>: Sink<Element, Element> {
   enum Signal {
@@ -84,34 +81,10 @@ class TakeUntilSink<Element, Other>: Sink<Element, Element> {
   }
 }
 
+// rx:value-leaf on next=copy super=wantsNoMoreEvents
 class TakeUntilOther<Element, Other>: Observer<Other> {
   let parent: TakeUntilSink<Element, Other>
   init(parent: TakeUntilSink<Element, Other>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueTakeUntilProducer: TakeUntilProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueTakeUntilSink(observer: observer, cancel: cancel)
-    let subscription = sink.run(source, other)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueTakeUntilSink: TakeUntilSink<Value, Value> {
-  override func makeOther() -> Observer<Value> { ValueTakeUntilOther(parent: self) }
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
-}
-
-final class ValueTakeUntilOther: TakeUntilOther<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

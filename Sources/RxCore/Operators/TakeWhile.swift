@@ -117,6 +117,7 @@ open class TakeWhileSink<Element>: Sink<Element, Element> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 // The predicate is kept at its concrete type: through the generic field it would be called
 // through reabstraction thunks that pass the element indirectly (a store and a wider reload
@@ -138,6 +139,7 @@ final class ValueTakeWhileProducer: TakeWhileProducer<Value> {
   }
 }
 
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
 final class ValueTakeWhileSink: TakeWhileSink<Value> {
   let predicateOfValue: (Value) throws -> Bool
 

@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueThrottleProducer copy=run
 /// Emits the first value, then at most one value per `dueTime` (RxSwift's throttle): with
 /// `latest`, the last value seen during the quiet window is emitted when it ends; without,
 /// values inside the window are dropped. Completion waits for a pending latest value.
@@ -24,6 +25,7 @@ struct ThrottleParameters {
   let latest: Bool
 }
 
+// rx:value-leaf on next={onNext(pointer: element)} super=handle
 class ThrottleSink<Element>: TimedSink<ThrottleParameters, Element, Element, TimedInput<Element, Void>> {
   private var lastUnsent: Element?
   private var lastSentTime: Int64?
@@ -88,21 +90,4 @@ extension Observable where Element == Value {
   public func throttle(_ dueTime: Int64, latest: Bool = true, scheduler: Scheduler) -> Observable<Value> {
     ValueThrottleProducer(source: self, dueTime: dueTime, latest: latest, scheduler: scheduler)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callbacks they create are specialized with them.
-final class ValueThrottleProducer: Throttle<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueThrottleSink(observer: observer, cancel: cancel, parameters: parameters).run(source)
-  }
-}
-
-final class ValueThrottleSink: ThrottleSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
 }

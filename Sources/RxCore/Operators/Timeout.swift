@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueTimeoutProducer copy=run
 /// Fails with `RxError.timeout` if the first value does not arrive within `dueTime` of the
 /// subscription, or the next one within `dueTime` of its predecessor (RxSwift's timeout);
 /// with a fallback, switches to it instead: the source is disposed, then the fallback is
@@ -28,6 +29,7 @@ struct TimeoutParameters<Element> {
   let fallback: Observable<Element>?
 }
 
+// rx:value-leaf copy=makeFallbackObserver on next={onNext(pointer: element)} super=handle
 class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Element, TimedInput<Element, Void>> {
   /// When the window of the last value (or of the subscription) ends. Drain-owned.
   private var deadline: Int64 = 0
@@ -119,22 +121,4 @@ extension Observable where Element == Value {
   public func timeout(_ dueTime: Int64, other: Observable<Value>, scheduler: Scheduler) -> Observable<Value> {
     ValueTimeoutProducer(source: self, dueTime: dueTime, fallback: other, scheduler: scheduler)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callbacks they create are specialized with them.
-final class ValueTimeoutProducer: Timeout<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueTimeoutSink(observer: observer, cancel: cancel, parameters: parameters).start(source)
-  }
-}
-
-final class ValueTimeoutSink: TimeoutSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, Void>) { super.handle(input) }
-  override func makeFallbackObserver() -> Observer<Value> { ValueContinuationProxy(parent: self) }
 }

@@ -14,6 +14,8 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:value-leaf copy=run
+// rx:value-leaf name=ValueToPlainArrayProducer args=Value,[Value] copy=run
 class ToArrayProducer<Element, Result>: Producer<Result> {
   let source: Observable<Element>
   let pack: ([Element]) -> Result
@@ -32,6 +34,8 @@ class ToArrayProducer<Element, Result>: Producer<Result> {
   }
 }
 
+// rx:value-leaf on next={elements.append(element.pointee)}
+// rx:value-leaf name=ValueToPlainArraySink args=Value,[Value] on next={elements.append(element.pointee)}
 class ToArraySink<Element, Result>: Sink<Element, Result> {
   let pack: ([Element]) -> Result
   var elements: [Element] = []
@@ -52,38 +56,4 @@ class ToArraySink<Element, Result>: Sink<Element, Result> {
       forwardTerminal(.completed)
     }
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueToArrayProducer: ToArrayProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueToArraySink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueToArraySink: ToArraySink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { elements.append(element.pointee) }
-}
-
-/// `toArray()` for Value: the array itself is the element.
-final class ValueToPlainArrayProducer: ToArrayProducer<Value, [Value]> {
-  override func run(_ observer: Observer<[Value]>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueToPlainArraySink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueToPlainArraySink: ToArraySink<Value, [Value]> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { elements.append(element.pointee) }
 }

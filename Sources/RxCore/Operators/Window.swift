@@ -1,3 +1,4 @@
+// rx:value-leaf name=ValueWindowProducer copy=run,makeWindow
 /// Splits the source into windows (RxSwift's window(timeSpan:count:scheduler:)): each window
 /// is an observable of the elements that arrive while it is open, emitted as it opens. A
 /// window closes when it has had `count` elements or `timeSpan` after it opened, whichever
@@ -33,6 +34,7 @@ public class Window<Element, Output>: Producer<Output> {
   }
 }
 
+// rx:value-leaf on next={onNext(pointer: element)} super=handle
 /// Source events and timer ticks go through one Drain, whose handler owns the state. Unlike
 /// other sinks, it keeps handling them after the outer subscription is disposed: windows
 /// still subscribed get their elements until the source subscription ends.
@@ -130,6 +132,7 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
   }
 }
 
+// rx:value-leaf copy=run
 /// One window: a subscription to its subject that holds a reference to the source
 /// subscription until it ends.
 class WindowObservable<Element>: Producer<Element> {
@@ -151,6 +154,7 @@ class WindowObservable<Element>: Producer<Element> {
   }
 }
 
+// rx:value-leaf on next=forward
 /// Forwards a window's events; a terminal one ends the subscription, and with it the reference.
 class WindowObserver<Element>: Sink<Element, Element> {
   override func on(_ event: Event<Element>) {
@@ -175,42 +179,4 @@ extension Observable where Element == Value {
   {
     ValueWindowProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: make)
   }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies, and the timer
-// callbacks they create are specialized with them.
-final class ValueWindowProducer: Window<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    ValueWindowSink(observer: observer, cancel: cancel, parameters: self).start(source)
-  }
-
-  override func makeWindow(_ subject: PublishSubject<Value>, _ refCount: RefCountDisposable) -> Observable<Value> {
-    ValueWindowObservable(subject: subject, refCount: refCount)
-  }
-}
-
-final class ValueWindowSink: WindowSink<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onNext(pointer: element) }
-  override func handle(_ input: TimedInput<Value, UInt64>) { super.handle(input) }
-}
-
-final class ValueWindowObservable: WindowObservable<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let reference = refCount.retain()
-    let sink = ValueWindowObserver(observer: observer, cancel: cancel)
-    let subscription = BinaryDisposable(reference, subject.subscribe(sink))
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueWindowObserver: WindowObserver<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }  // what `on(.next)` does
 }

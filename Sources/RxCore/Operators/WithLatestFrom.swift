@@ -30,6 +30,7 @@ extension Observable where Element == Value {
   }
 }
 
+// rx:value-leaf copy=run
 class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
   let source: Observable<Source>
   let other: Observable<Other>
@@ -50,6 +51,7 @@ class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
   }
 }
 
+// rx:value-leaf copy=makeOther on next={onSourceNext(at: element)}
 /// Source and other events are serialized through one Drain.
 class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   enum Signal {
@@ -164,34 +166,10 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   }
 }
 
+// rx:value-leaf on next={parent.submitOtherNext(at: element)} super=wantsNoMoreEvents
 class WithLatestFromOther<Source, Other, Result>: Observer<Other> {
   let parent: WithLatestFromSink<Source, Other, Result>
   init(parent: WithLatestFromSink<Source, Other, Result>) { self.parent = parent }
   override func on(_ event: Event<Other>) { parent.submitOther(event) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
-}
-
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueWithLatestFromProducer: WithLatestFromProducer<Value, Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueWithLatestFromSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueWithLatestFromSink: WithLatestFromSink<Value, Value, Value> {
-  override func makeOther() -> Observer<Value> { ValueWithLatestFromOther(parent: self) }
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
-}
-
-final class ValueWithLatestFromOther: WithLatestFromOther<Value, Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitOtherNext(at: element) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
