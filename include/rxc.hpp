@@ -355,6 +355,10 @@ template <rx_disposable *(*Make)(), rx_status (*Set)(rx_disposable *, rx_disposa
 class container : public subscription {
  public:
   container() : subscription(check_ptr(Make())) {}
+  /** Disposes what it holds; the container stays (what is added later is disposed at once). */
+  void dispose() noexcept {
+    if (p_ && rx_retain(p_)) rx_dispose(p_);
+  }
   void put(subscription &&s) {
     rx_disposable *d = s.release();
     if (!d) return;
@@ -841,6 +845,11 @@ struct observer_state {
   }
 };
 
+}  // namespace detail
+template <class T>
+class subject;
+namespace detail {
+
 // subscribe through `Sub` (rx_subscribe, rx_drive, rx_emit) with the three callables.
 template <class T, class N, class E, class C>
 subscription subscribe_with(rx_disposable *(*sub)(rx_observable *, rx_observer), rx_observable *src, N &&n, E &&e,
@@ -867,6 +876,10 @@ subscription subscribe2(rx_disposable *(*sub)(rx_observable *, rx_observer), rx_
     return subscribe_with<T>(sub, src, std::forward<N>(n), std::forward<X>(x), noop{});
 }
 
+template <class T>
+struct is_subject : std::false_type {};
+template <class T>
+struct is_subject<subject<T>> : std::true_type {};
 template <class T>
 struct is_observable : std::false_type {};
 template <class T>
@@ -913,7 +926,7 @@ class observable : public detail::handle<rx_observable> {
 
   // ---- subscribing ----
   /** on_next(T); on_next, on_error(const rx::error&); on_next, on_completed(); or all three. */
-  template <class N>
+  template <class N, std::enable_if_t<!detail::is_subject<std::decay_t<N>>::value, int> = 0>
   subscription subscribe(N &&n) const {
     return detail::subscribe_with<T>(rx_subscribe, p_, std::forward<N>(n), detail::noop{}, detail::noop{});
   }
@@ -1953,6 +1966,28 @@ std::vector<rx_observable *> raw_list(const std::vector<observable<T>> &srcs) {
   return raw;
 }
 }  // namespace detail
+
+/** rx::merge(a, b, ...) is a.merge(b, ...); the same for concat, amb, zip, combine_latest. */
+template <class T, class... O>
+observable<T> merge(const observable<T> &first, const O &...rest) {
+  return first.merge(rest...);
+}
+template <class T, class... O>
+observable<T> concat(const observable<T> &first, const O &...rest) {
+  return first.concat(rest...);
+}
+template <class T, class... O>
+observable<T> amb(const observable<T> &first, const O &...rest) {
+  return first.amb(rest...);
+}
+template <class T, class A, class... O>
+auto zip(const observable<T> &first, A &&a, const O &...rest) {
+  return first.zip(std::forward<A>(a), rest...);
+}
+template <class T, class A, class... O>
+auto combine_latest(const observable<T> &first, A &&a, const O &...rest) {
+  return first.combine_latest(std::forward<A>(a), rest...);
+}
 
 /** n-ary forms over a vector of sources of one type. */
 template <class T>

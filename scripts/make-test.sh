@@ -11,7 +11,7 @@ MAKE=${MAKE:-make}
 M=("$MAKE" --no-print-directory)
 LOGS=build/logs
 mkdir -p "$LOGS"
-rm -f "$LOGS"/ctest.log "$LOGS"/ctest-valgrind.log "$LOGS"/xctest.log "$LOGS"/python-test.log
+rm -f "$LOGS"/ctest.log "$LOGS"/ctest-valgrind.log "$LOGS"/cpp-test.log "$LOGS"/xctest.log "$LOGS"/python-test.log
 
 failed_steps=()
 notes=()
@@ -90,6 +90,8 @@ if ((build_rc == 0)); then
   harness_count check-metadata-swift "$LOGS"/check-metadata-swift.log $?
   step check-ffi "${M[@]}" NO_SWIFT_BUILD=1 check-ffi
   harness_count check-ffi "$LOGS"/check-ffi.log $?
+  step cpp "${M[@]}" NO_SWIFT_BUILD=1 cpp-test
+  harness_count cpp "$LOGS"/cpp-test.log $?
   step docs "${M[@]}" NO_SWIFT_BUILD=1 docs || { failed=$((failed + 1)); notes+=("docs FAILED"); }
   step install-check "${M[@]}" NO_SWIFT_BUILD=1 install-check || { failed=$((failed + 1)); notes+=("install-check FAILED"); }
   # The Python package: the cdef drift check, then pytest (its summary line is counted).
@@ -111,7 +113,7 @@ if ((build_rc == 0)); then
     notes+=("python: no result")
   fi
 else
-  echo "==== check-abi, c-harness, c-harness-valgrind, check-metadata, check-metadata-swift, check-ffi, docs, install-check, python: skipped (the library did not build)"
+  echo "==== check-abi, c-harness, c-harness-valgrind, check-metadata, check-metadata-swift, check-ffi, cpp, docs, install-check, python: skipped (the library did not build)"
   failed=$((failed + 1))
   notes+=("c harness: not run")
 fi

@@ -1,0 +1,54 @@
+# C++: include/rxc.hpp (a header-only C++17 API over rxc.h), its doctest suite
+# (Tests/cpp), its examples (examples-c/cpp) and its benchmark next to RxCpp
+# (benchmarks/cpp; RXCPP_PATH=<an RxCpp checkout> adds RxCpp's side).
+CPP_DIR       := build/cpp
+CPP_TEST_SRCS := $(sort $(wildcard Tests/cpp/*.cpp))
+CPP_TEST_OBJS := $(patsubst Tests/cpp/%.cpp,$(CPP_DIR)/obj/%.o,$(CPP_TEST_SRCS))
+CPP_TESTS     := $(CPP_DIR)/rxcpp-tests
+CPP_PKGS      := g++:g++ doctest-dev:/usr/include/doctest/doctest.h
+CPP_CXXFLAGS  ?= -std=c++17 -g -O1 -pthread -Wall -Wextra -Werror
+CPP_CPPFLAGS  := -Iinclude -ITests/cpp
+CPP_TIMEOUT   ?= 300
+# doctest's summary ("[doctest] test cases: 12 | 12 passed | 0 failed | 0 skipped") as
+# make test counts it: "N passed, N failed".
+CPP_SUMMARY = sed -n 's/^\[doctest\] test cases: *[0-9]* | *\([0-9]*\) passed | *\([0-9]*\) failed.*/\1 passed, \2 failed/p'
+
+.PHONY: cpp-test check-cpp-api sanitize-cpp ensure-cpp cpp-examples
+
+ensure-cpp:
+	@$(ENSURE) $(CPP_PKGS)
+
+$(CPP_DIR)/obj/%.o: Tests/cpp/%.cpp include/rxc.hpp include/rxc.h Tests/cpp/support.hpp | ensure-cpp
+	@mkdir -p $(@D)
+	@echo "  CXX     $<"
+	$(Q)$(GXX) $(CPP_CPPFLAGS) $(CPP_CXXFLAGS) -c $< -o $@
+
+$(CPP_TESTS): $(CPP_TEST_OBJS) $(LIB_REAL)
+	@echo "  LINK    $@"
+	$(Q)$(GXX) $(CPP_CXXFLAGS) $(CPP_TEST_OBJS) -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS)
+
+## make cpp-test  the C++ API (include/rxc.hpp): its doctest suite and the check that every rxc.h function is wrapped or listed
+cpp-test: $(CPP_TESTS) check-cpp-api
+	@mkdir -p $(LOGS)
+	$(Q)set -o pipefail; timeout $(CPP_TIMEOUT) $(CPP_TESTS) 2>&1 | tee $(LOGS)/cpp-test.log; rc=$$?; \
+	  $(CPP_SUMMARY) $(LOGS)/cpp-test.log | tail -n 1 | tee -a $(LOGS)/cpp-test.log; exit $$rc
+
+## make check-cpp-api  each rx_ function of rxc.h is called by rxc.hpp or listed, with the reason, in Tests/cpp/unwrapped.txt
+check-cpp-api:
+	$(Q)python3 scripts/check-cpp-api.py include/rxc.h include/rxc.hpp Tests/cpp/unwrapped.txt
+
+# The suite under ASan and UBSan (clang++), against the ASan build of librxc (mk/sanitize.mk).
+SAN_CPP_FLAGS ?= -std=c++17 -g -O1 -fno-omit-frame-pointer -pthread -fsanitize=address,undefined -fno-sanitize-recover=undefined
+SAN_CPP_ENV   := ASAN_OPTIONS=exitcode=$(SAN_EXITCODE):detect_leaks=1:$(ASAN_OPTIONS) \
+                 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=$(SAN_EXITCODE):$(UBSAN_OPTIONS)
+## make sanitize-cpp  the C++ suite (Tests/cpp) built with -fsanitize=address,undefined against the ASan librxc
+sanitize-cpp: sanitize-lib-address | ensure-cpp
+	@mkdir -p $(LOGS) build/sanitize/cpp
+	@echo "  CXX     Tests/cpp with -fsanitize=address,undefined"
+	$(Q)$(CLANGXX) $(CPP_CPPFLAGS) $(SAN_CPP_FLAGS) $(SAN_LDFLAGS) $(CPP_TEST_SRCS) -o build/sanitize/cpp/rxcpp-tests \
+	    -L$(SAN_SCRATCH_address)/$(SAN_CONFIG_address) -lrxc \
+	    -Wl,-rpath,$(CURDIR)/$(SAN_SCRATCH_address)/$(SAN_CONFIG_address)
+	$(Q)set -o pipefail; $(SAN_CPP_ENV) timeout $(CPP_TIMEOUT) build/sanitize/cpp/rxcpp-tests 2>&1 | tee $(LOGS)/cpp-sanitize.log; rc=$$?; \
+	  $(CPP_SUMMARY) $(LOGS)/cpp-sanitize.log | tail -n 1 | tee -a $(LOGS)/cpp-sanitize.log; exit $$rc
+
+sanitize-address: sanitize-cpp
