@@ -752,6 +752,10 @@ T from_value(rx_value v) {
 // An owned rx_value released at scope exit (values handed to the library as borrowed).
 struct temp_value {
   rx_value v;
+  temp_value(rx_value x) noexcept : v(x) {}
+  temp_value(temp_value &&o) noexcept : v(o.v) { o.v = none(); }
+  temp_value(const temp_value &) = delete;
+  temp_value &operator=(const temp_value &) = delete;
   ~temp_value() { release_value(v); }
 };
 template <class T>

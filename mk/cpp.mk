@@ -52,3 +52,22 @@ sanitize-cpp: sanitize-lib-address | ensure-cpp
 	  $(CPP_SUMMARY) $(LOGS)/cpp-sanitize.log | tail -n 1 | tee -a $(LOGS)/cpp-sanitize.log; exit $$rc
 
 sanitize-address: sanitize-cpp
+
+# examples-c/cpp/*.cpp, built into build/examples/cpp and run by `make demo`.
+CPP_EXAMPLE_SRCS := $(sort $(wildcard examples-c/cpp/*.cpp))
+CPP_EXAMPLES     := $(patsubst examples-c/cpp/%.cpp,build/examples/cpp/%,$(CPP_EXAMPLE_SRCS))
+CPP_EXAMPLE_FLAGS ?= -std=c++17 -O2 -g -pthread -Wall -Wextra -Werror
+
+build/examples/cpp/%: examples-c/cpp/%.cpp include/rxc.hpp $(HEADER_OUT) $(LIB_REAL) | ensure-cpp
+	@mkdir -p $(@D)
+	@echo "  CXX     $<"
+	$(Q)$(GXX) $(CPP_EXAMPLE_FLAGS) -Ibuild/include -Iinclude $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS)
+# (the rpath of build/examples/cpp is one level deeper: '$$ORIGIN/../lib' is build/examples/lib)
+build/examples/cpp/%: RPATH_FLAGS := -Wl,-rpath,'$$ORIGIN/../../lib'
+
+## make cpp-examples  build and run examples-c/cpp/*.cpp (make demo runs them first)
+cpp-examples: $(CPP_EXAMPLES)
+	$(Q)for e in $(CPP_EXAMPLES); do echo "==== $$e"; \
+	  timeout $(DEMO_TIMEOUT) $$e || { echo "demo: $$e failed (exit status $$?)"; exit 1; }; done
+
+demo: cpp-examples

@@ -94,6 +94,14 @@ RX_CASE("values: a wrong kind is rx::error RX_ERROR_TYPE") {
   CHECK(code == RX_ERROR_TYPE);
 }
 
+RX_CASE("values: sources of boxed values keep them alive (of, from, just, start_with)") {
+  std::vector<std::string> words{"alpha", "beta", "gamma", "delta", "epsilon"};
+  CHECK(rx::from(words).to_vector() == words);
+  CHECK(rx::of<std::string>({"x", "y"}).to_vector() == std::vector<std::string>{"x", "y"});
+  CHECK(rx::just(words).first() == words);
+  CHECK(rx::just(std::string("z")).start_with("a", "b").to_vector() == std::vector<std::string>{"a", "b", "z"});
+}
+
 RX_CASE("values: untyped streams of rx::value") {
   std::vector<rx::value> in;
   in.push_back(rx::value::of(int64_t(1)));
