@@ -554,6 +554,8 @@ struct value_traits<value> {
 namespace detail {
 template <class T>
 struct int_traits {
+  static constexpr rx_kind kind = RX_INT;
+  static T unchecked(rx_value v) noexcept { return static_cast<T>(v.i); }
   static rx_value to(T x) noexcept {
     rx_value v;
     v.kind = RX_INT;
@@ -567,6 +569,12 @@ struct int_traits {
 };
 template <class T>
 struct float_traits {
+  static constexpr rx_kind kind = RX_DOUBLE;
+  static T unchecked(rx_value v) noexcept {
+    double d;
+    std::memcpy(&d, &v.i, sizeof d);
+    return static_cast<T>(d);
+  }
   static rx_value to(T x) noexcept {
     double d = static_cast<double>(x);
     rx_value v;
@@ -610,6 +618,8 @@ struct value_traits<double> : detail::float_traits<double> {};
 
 template <>
 struct value_traits<bool> {
+  static constexpr rx_kind kind = RX_BOOL;
+  static bool unchecked(rx_value v) noexcept { return v.i != 0; }
   static rx_value to(bool b) noexcept {
     rx_value v;
     v.kind = RX_BOOL;
@@ -646,6 +656,8 @@ struct value_traits<char *> : value_traits<const char *> {};
 /** Raw pointers travel as RX_PTR: never owned, never freed by the library. */
 template <class U>
 struct value_traits<U *> {
+  static constexpr rx_kind kind = RX_PTR;
+  static U *unchecked(rx_value v) noexcept { return reinterpret_cast<U *>(static_cast<intptr_t>(v.i)); }
   static rx_value to(U *p) noexcept {
     rx_value v;
     v.kind = RX_PTR;
@@ -762,6 +774,43 @@ template <class T>
 temp_value temp(T &&x) {
   return temp_value{to_value(std::forward<T>(x))};
 }
+
+// The per-event path of a thunk: for plain kinds (value_traits with `kind` and `unchecked`)
+// the kind is checked inline and a mismatch goes to an out-of-line function, so a thunk
+// whose callable cannot throw needs no stack frame.
+template <class T, class = void>
+struct fast_read : std::false_type {};
+template <class T>
+struct fast_read<T, std::void_t<decltype(value_traits<T>::kind)>> : std::true_type {};
+template <class T>
+inline bool kind_ok(rx_value v) noexcept {
+  if constexpr (fast_read<T>::value)
+    return v.kind == value_traits<T>::kind;
+  else
+    return true;
+}
+template <class T>
+inline T read(rx_value v) {
+  if constexpr (fast_read<T>::value)
+    return value_traits<T>::unchecked(v);
+  else
+    return value_traits<T>::from(v);
+}
+#if defined(__GNUC__) || defined(__clang__)
+#define RXCPP_COLD __attribute__((noinline, cold))
+#else
+#define RXCPP_COLD
+#endif
+// A kind mismatch for T as a new owned rx_error (RX_ERROR_TYPE).
+template <class T>
+RXCPP_COLD rx_error *kind_error(rx_value v) noexcept {
+  try {
+    (void)value_traits<T>::from(v);
+    return rx_error_new(RX_ERROR_TYPE, "rx: a value of another kind");
+  } catch (...) {
+    return current_error();
+  }
+}
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------
@@ -818,10 +867,18 @@ struct observer_state {
   static void on_next(void *ctx, rx_value v) noexcept {
     auto *s = static_cast<observer_state *>(ctx);
     if (s->failed) return;
+    if (!kind_ok<T>(v)) return s->fail_kind(v);
     try {
-      s->n(value_traits<T>::from(v));
+      s->n(read<T>(v));
     } catch (...) {
       s->fail();
+    }
+  }
+  RXCPP_COLD void fail_kind(rx_value v) noexcept {
+    try {
+      (void)value_traits<T>::from(v);
+    } catch (...) {
+      fail();
     }
   }
   static void on_error(void *ctx, const rx_error *err) noexcept {
@@ -1409,8 +1466,12 @@ class observable : public detail::handle<rx_observable> {
   }
   template <class U, class B>
   static rx_value map_thunk(void *c, rx_value v, rx_error **err) noexcept {
+    if (!detail::kind_ok<T>(v)) {
+      *err = detail::kind_error<T>(v);
+      return detail::none();
+    }
     try {
-      return value_traits<U>::to((*static_cast<B *>(c))(value_traits<T>::from(v)));
+      return value_traits<U>::to((*static_cast<B *>(c))(detail::read<T>(v)));
     } catch (...) {
       *err = detail::current_error();
       return detail::none();
@@ -1418,8 +1479,12 @@ class observable : public detail::handle<rx_observable> {
   }
   template <class B>
   static bool pred_thunk(void *c, rx_value v, rx_error **err) noexcept {
+    if (!detail::kind_ok<T>(v)) {
+      *err = detail::kind_error<T>(v);
+      return false;
+    }
     try {
-      return (*static_cast<B *>(c))(value_traits<T>::from(v));
+      return (*static_cast<B *>(c))(detail::read<T>(v));
     } catch (...) {
       *err = detail::current_error();
       return false;
@@ -1427,8 +1492,12 @@ class observable : public detail::handle<rx_observable> {
   }
   template <class U, class B>
   static rx_value acc_thunk(void *c, rx_value acc, rx_value v, rx_error **err) noexcept {
+    if (!detail::kind_ok<U>(acc) || !detail::kind_ok<T>(v)) {
+      *err = detail::kind_ok<U>(acc) ? detail::kind_error<T>(v) : detail::kind_error<U>(acc);
+      return detail::none();
+    }
     try {
-      return value_traits<U>::to((*static_cast<B *>(c))(value_traits<U>::from(acc), value_traits<T>::from(v)));
+      return value_traits<U>::to((*static_cast<B *>(c))(detail::read<U>(acc), detail::read<T>(v)));
     } catch (...) {
       *err = detail::current_error();
       return detail::none();
@@ -1626,7 +1695,7 @@ class subject : public detail::handle<rx_subject> {
   void on_next(const T &v) const {
     rx_value x = value_traits<T>::to(v);
     rx_status st = rx_subject_on_next(p_, x);
-    detail::release_value(x);
+    if constexpr (!detail::fast_read<T>::value) detail::release_value(x);
     if (st != RX_OK) detail::throw_last(st);
   }
   void on_error(const error &e) const {
