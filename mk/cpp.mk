@@ -71,3 +71,43 @@ cpp-examples: $(CPP_EXAMPLES)
 	  timeout $(DEMO_TIMEOUT) $$e || { echo "demo: $$e failed (exit status $$?)"; exit 1; }; done
 
 demo: cpp-examples
+
+# ---- the C++ benchmark -----------------------------------------------------------------
+CPP_BENCH_DIR   := $(CPP_DIR)/bench
+CPP_BENCH_FLAGS ?= -std=c++17 -O2 -DNDEBUG -g -pthread
+CPP_BENCH_LIB   := -Lbuild/lib -lrxc -Wl,-rpath,$(CURDIR)/build/lib
+RXCPP_INCLUDE    = $(RXCPP_PATH)/Rx/v2/src
+
+$(CPP_BENCH_DIR)/bench_rxc: benchmarks/cpp/bench_rxc.cpp benchmarks/cpp/bench.hpp include/rxc.hpp $(LIB_REAL) | ensure-cpp
+	@mkdir -p $(@D)
+	$(Q)$(GXX) $(CPP_BENCH_FLAGS) -Iinclude -Ibenchmarks/cpp $< -o $@ $(CPP_BENCH_LIB)
+$(CPP_BENCH_DIR)/overhead_cpp: benchmarks/cpp/overhead_cpp.cpp include/rxc.hpp $(LIB_REAL) | ensure-cpp
+	@mkdir -p $(@D)
+	$(Q)$(GXX) $(CPP_BENCH_FLAGS) -Iinclude $< -o $@ $(CPP_BENCH_LIB)
+$(CPP_BENCH_DIR)/overhead_c: benchmarks/cpp/overhead_c.c include/rxc.h $(LIB_REAL)
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O2 -g -Iinclude $< -o $@ $(CPP_BENCH_LIB)
+
+## make bench-cpp  rxc.hpp's benchmark (RXCPP_PATH=<RxCpp checkout> adds RxCpp), callgrind overhead over the C ABI, compile times; writes benchmarks/cpp/RESULTS.md
+bench-cpp: $(CPP_BENCH_DIR)/bench_rxc $(CPP_BENCH_DIR)/overhead_c $(CPP_BENCH_DIR)/overhead_cpp
+	@$(ENSURE) valgrind:valgrind
+	@rm -f $(CPP_BENCH_DIR)/rxcpp.txt
+ifneq ($(RXCPP_PATH),)
+	@test -f $(RXCPP_INCLUDE)/rxcpp/rx.hpp || { echo "bench-cpp: RXCPP_PATH=$(RXCPP_PATH) has no Rx/v2/src/rxcpp/rx.hpp"; exit 1; }
+	@echo "  CXX     benchmarks/cpp/bench_rxcpp.cpp (RxCpp from $(RXCPP_PATH); a minute or more)"
+	$(Q)$(GXX) $(CPP_BENCH_FLAGS) -Ibenchmarks/cpp -I$(RXCPP_INCLUDE) benchmarks/cpp/bench_rxcpp.cpp -o $(CPP_BENCH_DIR)/bench_rxcpp
+endif
+	@echo "  BENCH   rxc.hpp"
+	$(Q)$(CPP_BENCH_DIR)/bench_rxc | tee $(CPP_BENCH_DIR)/rxc.txt
+ifneq ($(RXCPP_PATH),)
+	@echo "  BENCH   RxCpp"
+	$(Q)$(CPP_BENCH_DIR)/bench_rxcpp | tee $(CPP_BENCH_DIR)/rxcpp.txt
+endif
+	@echo "  BENCH   rxc.hpp over the C ABI (callgrind)"
+	$(Q)benchmarks/cpp/overhead.sh $(CPP_BENCH_DIR)/overhead_c $(CPP_BENCH_DIR)/overhead_cpp | tee $(CPP_BENCH_DIR)/overhead.md
+	@echo "  BENCH   compile times"
+	$(Q)benchmarks/cpp/compile_time.sh $(GXX) $(if $(RXCPP_PATH),$(RXCPP_INCLUDE)) | tee $(CPP_BENCH_DIR)/compile.md
+	$(Q)RXCPP_DESC="$(if $(RXCPP_PATH),$$(git -C $(RXCPP_PATH) log -1 --format='%h %cs' 2>/dev/null || echo $(RXCPP_PATH)),not measured (set RXCPP_PATH))" \
+	  python3 benchmarks/cpp/report.py $(CPP_BENCH_DIR)/rxc.txt $(CPP_BENCH_DIR)/rxcpp.txt \
+	    $(CPP_BENCH_DIR)/overhead.md $(CPP_BENCH_DIR)/compile.md benchmarks/cpp/RESULTS.md
+	@echo "  WROTE   benchmarks/cpp/RESULTS.md"

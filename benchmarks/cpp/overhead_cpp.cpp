@@ -1,5 +1,5 @@
 // overhead_cpp.cpp — overhead_c.c's chains through include/rxc.hpp with lambdas.
-// Usage: overhead_cpp WORKLOAD N   (range_map_filter | subject_1_subscriber | range_scan)
+// Usage: overhead_cpp WORKLOAD N   (the workloads of overhead_c.c)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +23,16 @@ int main(int argc, char **argv) {
     auto s = rx::publish_subject<int64_t>();
     auto sub = s.subscribe([&](int64_t x) { sum += x; });
     for (int64_t i = 0; i < n; i++) s.on_next(i);
+  } else if (std::strcmp(w, "subscribe_dispose_4_operators") == 0) {
+    auto s = rx::publish_subject<int64_t>();
+    auto chain = s.as_observable()
+                     .map([](int64_t x) { return x + 1; })
+                     .filter([](int64_t x) { return x % 2 == 0; })
+                     .map([](int64_t x) { return x * 3; })
+                     .skip(1);
+    for (int64_t i = 0; i < n; i++) {
+      auto sub = chain.subscribe([&](int64_t x) { sum += x; });
+    }
   } else {
     return 2;
   }
