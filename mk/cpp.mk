@@ -49,7 +49,8 @@ sanitize-cpp: sanitize-lib-address | ensure-cpp
 	    -L$(SAN_SCRATCH_address)/$(SAN_CONFIG_address) -lrxc \
 	    -Wl,-rpath,$(CURDIR)/$(SAN_SCRATCH_address)/$(SAN_CONFIG_address)
 	$(Q)set -o pipefail; $(SAN_CPP_ENV) timeout $(CPP_TIMEOUT) build/sanitize/cpp/rxcpp-tests 2>&1 | tee $(LOGS)/cpp-sanitize.log; rc=$$?; \
-	  $(CPP_SUMMARY) $(LOGS)/cpp-sanitize.log | tail -n 1 | tee -a $(LOGS)/cpp-sanitize.log; exit $$rc
+	  $(CPP_SUMMARY) $(LOGS)/cpp-sanitize.log | tail -n 1 | tee -a $(LOGS)/cpp-sanitize.log; \
+	  if [ $$rc -ne 0 ]; then echo "sanitize: the C++ suite failed under ASan/UBSan, exit status $$rc (log: $(LOGS)/cpp-sanitize.log)"; fi; exit $$rc
 
 sanitize-address: sanitize-cpp
 
@@ -107,7 +108,7 @@ endif
 	$(Q)benchmarks/cpp/overhead.sh $(CPP_BENCH_DIR)/overhead_c $(CPP_BENCH_DIR)/overhead_cpp | tee $(CPP_BENCH_DIR)/overhead.md
 	@echo "  BENCH   compile times"
 	$(Q)benchmarks/cpp/compile_time.sh $(GXX) $(if $(RXCPP_PATH),$(RXCPP_INCLUDE)) | tee $(CPP_BENCH_DIR)/compile.md
-	$(Q)RXCPP_DESC="$(if $(RXCPP_PATH),$$(git -C $(RXCPP_PATH) log -1 --format='%h %cs' 2>/dev/null || echo $(RXCPP_PATH)),not measured (set RXCPP_PATH))" \
+	$(Q)RXCPP_DESC="$(or $(RXCPP_DESC),$(if $(RXCPP_PATH),$$(git -C $(RXCPP_PATH) log -1 --format="%h %cs" 2>/dev/null || echo $(RXCPP_PATH)),not measured (set RXCPP_PATH)))" \
 	  python3 benchmarks/cpp/report.py $(CPP_BENCH_DIR)/rxc.txt $(CPP_BENCH_DIR)/rxcpp.txt \
 	    $(CPP_BENCH_DIR)/overhead.md $(CPP_BENCH_DIR)/compile.md benchmarks/cpp/RESULTS.md
 	@echo "  WROTE   benchmarks/cpp/RESULTS.md"

@@ -85,7 +85,7 @@ RX_CASE("threads: a Driver delivers on the main thread (rx_as_driver / rx_drive)
   CHECK(all_on_main);
   CHECK(got == std::vector<std::string>{"thumb1", "thumb2", "thumb3", "placeholder"});
   // a plain observable is not a driver
-  CHECK_THROWS_AS(rx::range(0, 1).drive([](int64_t) {}), rx::error);
+  CHECK_THROWS_AS((void)rx::range(0, 1).drive([](int64_t) {}), rx::error);
 }
 
 RX_CASE("threads: a Signal emits on main; observe_on(main) with the main loop") {

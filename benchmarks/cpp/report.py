@@ -19,6 +19,7 @@ WORKLOADS = {
     "merge_2_sources": ("element", None),
     "flat_map_sync_inners": ("element (one inner each)", 4.0),
     "subject_4_threads": ("event", 4.0),
+    "subject_4_threads_caller_mutex": ("event (callers serialize, as RxCpp's do)", None),
 }
 
 
@@ -44,7 +45,7 @@ def main(rxc_path, rxcpp_path, overhead_path, compile_path, out_path):
         b = rxcpp.get(name)
         ratio = f"{b / a:.2f}x" if b else "not measured"
         if budget is None:
-            verdict = "none (the C ABI's own speed: issue \"Close to the floor\")"
+            verdict = "none" if b is None else "none (the C ABI's own speed: issue \"Close to the floor\")"
         elif b is None:
             verdict = f">= {budget:g}x: not measured"
         else:
