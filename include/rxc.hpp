@@ -797,13 +797,13 @@ inline T read(rx_value v) {
     return value_traits<T>::from(v);
 }
 #if defined(__GNUC__) || defined(__clang__)
-#define RXCPP_COLD __attribute__((noinline, cold))
+#define RXC_HPP_COLD __attribute__((noinline, cold))
 #else
-#define RXCPP_COLD
+#define RXC_HPP_COLD
 #endif
 // A kind mismatch for T as a new owned rx_error (RX_ERROR_TYPE).
 template <class T>
-RXCPP_COLD rx_error *kind_error(rx_value v) noexcept {
+RXC_HPP_COLD rx_error *kind_error(rx_value v) noexcept {
   try {
     (void)value_traits<T>::from(v);
     return rx_error_new(RX_ERROR_TYPE, "rx: a value of another kind");
@@ -874,7 +874,7 @@ struct observer_state {
       s->fail();
     }
   }
-  RXCPP_COLD void fail_kind(rx_value v) noexcept {
+  RXC_HPP_COLD void fail_kind(rx_value v) noexcept {
     try {
       (void)value_traits<T>::from(v);
     } catch (...) {
@@ -2147,94 +2147,94 @@ bool marble_expect(const scheduler &test, const observable<T> &source, const cha
 // ---------------------------------------------------------------------------------------
 
 namespace operators {
-#define RXCPP_PIPE(name)                                                                                      \
+#define RXC_HPP_PIPE(name)                                                                                      \
   template <class... A>                                                                                       \
   auto name(A &&...a) {                                                                                       \
     return [args = std::make_tuple(std::forward<A>(a)...)](const auto &src) mutable {                         \
       return std::apply([&](auto &&...x) { return src.name(std::forward<decltype(x)>(x)...); }, std::move(args)); \
     };                                                                                                        \
   }
-RXCPP_PIPE(subscribe_on)
-RXCPP_PIPE(observe_on)
-RXCPP_PIPE(observe_on_bounded)
-RXCPP_PIPE(pausable)
-RXCPP_PIPE(pausable_buffered)
-RXCPP_PIPE(rate_limit)
-RXCPP_PIPE(map)
-RXCPP_PIPE(compact_map)
-RXCPP_PIPE(flat_map)
-RXCPP_PIPE(flat_map_max)
-RXCPP_PIPE(flat_map_latest)
-RXCPP_PIPE(flat_map_first)
-RXCPP_PIPE(concat_map)
-RXCPP_PIPE(buffer)
-RXCPP_PIPE(window)
-RXCPP_PIPE(to_array)
-RXCPP_PIPE(enumerated)
-RXCPP_PIPE(group_by)
-RXCPP_PIPE(filter)
-RXCPP_PIPE(take)
-RXCPP_PIPE(skip)
-RXCPP_PIPE(take_while)
-RXCPP_PIPE(take_while_inclusive)
-RXCPP_PIPE(skip_while)
-RXCPP_PIPE(take_until)
-RXCPP_PIPE(take_until_predicate)
-RXCPP_PIPE(skip_until)
-RXCPP_PIPE(take_last)
-RXCPP_PIPE(distinct_until_changed)
-RXCPP_PIPE(element_at)
-RXCPP_PIPE(first_element)
-RXCPP_PIPE(last_element)
-RXCPP_PIPE(single)
-RXCPP_PIPE(ignore_elements)
-RXCPP_PIPE(default_if_empty)
-RXCPP_PIPE(switch_if_empty)
-RXCPP_PIPE(debounce)
-RXCPP_PIPE(throttle)
-RXCPP_PIPE(skip_duration)
-RXCPP_PIPE(take_duration)
-RXCPP_PIPE(sample)
-RXCPP_PIPE(merge)
-RXCPP_PIPE(concat)
-RXCPP_PIPE(amb)
-RXCPP_PIPE(zip)
-RXCPP_PIPE(combine_latest)
-RXCPP_PIPE(with_latest_from)
-RXCPP_PIPE(start_with)
-RXCPP_PIPE(switch_latest)
-RXCPP_PIPE(catch_error)
-RXCPP_PIPE(catch_with)
-RXCPP_PIPE(catch_and_return)
-RXCPP_PIPE(retry)
-RXCPP_PIPE(retry_when)
-RXCPP_PIPE(timeout)
-RXCPP_PIPE(timeout_to)
-RXCPP_PIPE(retry_backoff)
-RXCPP_PIPE(tap)
-RXCPP_PIPE(on_subscribe)
-RXCPP_PIPE(on_subscribed)
-RXCPP_PIPE(on_dispose)
-RXCPP_PIPE(after_next)
-RXCPP_PIPE(after_error)
-RXCPP_PIPE(after_completed)
-RXCPP_PIPE(debug)
-RXCPP_PIPE(delay)
-RXCPP_PIPE(delay_subscription)
-RXCPP_PIPE(materialize)
-RXCPP_PIPE(share)
-RXCPP_PIPE(share_replay)
-RXCPP_PIPE(share_forever)
-RXCPP_PIPE(publish)
-RXCPP_PIPE(replay)
-RXCPP_PIPE(replay_all)
-RXCPP_PIPE(multicast)
-RXCPP_PIPE(as_driver)
-RXCPP_PIPE(as_signal)
-RXCPP_PIPE(as_single)
-RXCPP_PIPE(as_maybe)
-RXCPP_PIPE(as_completable)
-#undef RXCPP_PIPE
+RXC_HPP_PIPE(subscribe_on)
+RXC_HPP_PIPE(observe_on)
+RXC_HPP_PIPE(observe_on_bounded)
+RXC_HPP_PIPE(pausable)
+RXC_HPP_PIPE(pausable_buffered)
+RXC_HPP_PIPE(rate_limit)
+RXC_HPP_PIPE(map)
+RXC_HPP_PIPE(compact_map)
+RXC_HPP_PIPE(flat_map)
+RXC_HPP_PIPE(flat_map_max)
+RXC_HPP_PIPE(flat_map_latest)
+RXC_HPP_PIPE(flat_map_first)
+RXC_HPP_PIPE(concat_map)
+RXC_HPP_PIPE(buffer)
+RXC_HPP_PIPE(window)
+RXC_HPP_PIPE(to_array)
+RXC_HPP_PIPE(enumerated)
+RXC_HPP_PIPE(group_by)
+RXC_HPP_PIPE(filter)
+RXC_HPP_PIPE(take)
+RXC_HPP_PIPE(skip)
+RXC_HPP_PIPE(take_while)
+RXC_HPP_PIPE(take_while_inclusive)
+RXC_HPP_PIPE(skip_while)
+RXC_HPP_PIPE(take_until)
+RXC_HPP_PIPE(take_until_predicate)
+RXC_HPP_PIPE(skip_until)
+RXC_HPP_PIPE(take_last)
+RXC_HPP_PIPE(distinct_until_changed)
+RXC_HPP_PIPE(element_at)
+RXC_HPP_PIPE(first_element)
+RXC_HPP_PIPE(last_element)
+RXC_HPP_PIPE(single)
+RXC_HPP_PIPE(ignore_elements)
+RXC_HPP_PIPE(default_if_empty)
+RXC_HPP_PIPE(switch_if_empty)
+RXC_HPP_PIPE(debounce)
+RXC_HPP_PIPE(throttle)
+RXC_HPP_PIPE(skip_duration)
+RXC_HPP_PIPE(take_duration)
+RXC_HPP_PIPE(sample)
+RXC_HPP_PIPE(merge)
+RXC_HPP_PIPE(concat)
+RXC_HPP_PIPE(amb)
+RXC_HPP_PIPE(zip)
+RXC_HPP_PIPE(combine_latest)
+RXC_HPP_PIPE(with_latest_from)
+RXC_HPP_PIPE(start_with)
+RXC_HPP_PIPE(switch_latest)
+RXC_HPP_PIPE(catch_error)
+RXC_HPP_PIPE(catch_with)
+RXC_HPP_PIPE(catch_and_return)
+RXC_HPP_PIPE(retry)
+RXC_HPP_PIPE(retry_when)
+RXC_HPP_PIPE(timeout)
+RXC_HPP_PIPE(timeout_to)
+RXC_HPP_PIPE(retry_backoff)
+RXC_HPP_PIPE(tap)
+RXC_HPP_PIPE(on_subscribe)
+RXC_HPP_PIPE(on_subscribed)
+RXC_HPP_PIPE(on_dispose)
+RXC_HPP_PIPE(after_next)
+RXC_HPP_PIPE(after_error)
+RXC_HPP_PIPE(after_completed)
+RXC_HPP_PIPE(debug)
+RXC_HPP_PIPE(delay)
+RXC_HPP_PIPE(delay_subscription)
+RXC_HPP_PIPE(materialize)
+RXC_HPP_PIPE(share)
+RXC_HPP_PIPE(share_replay)
+RXC_HPP_PIPE(share_forever)
+RXC_HPP_PIPE(publish)
+RXC_HPP_PIPE(replay)
+RXC_HPP_PIPE(replay_all)
+RXC_HPP_PIPE(multicast)
+RXC_HPP_PIPE(as_driver)
+RXC_HPP_PIPE(as_signal)
+RXC_HPP_PIPE(as_single)
+RXC_HPP_PIPE(as_maybe)
+RXC_HPP_PIPE(as_completable)
+#undef RXC_HPP_PIPE
 /** `src | scan(seed, f)` and `src | reduce(seed, f)`: the seed's type is the result's. */
 template <class U, class F>
 auto scan(U seed, F f) {

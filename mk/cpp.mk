@@ -112,3 +112,13 @@ endif
 	  python3 benchmarks/cpp/report.py $(CPP_BENCH_DIR)/rxc.txt $(CPP_BENCH_DIR)/rxcpp.txt \
 	    $(CPP_BENCH_DIR)/overhead.md $(CPP_BENCH_DIR)/compile.md benchmarks/cpp/RESULTS.md
 	@echo "  WROTE   benchmarks/cpp/RESULTS.md"
+
+# `make install` also installs rxc.hpp next to rxc.h.
+install: install-hpp
+uninstall: uninstall-hpp
+.PHONY: install-hpp uninstall-hpp
+install-hpp:
+	$(Q)install -d "$(DESTDIR)$(INCLUDEDIR)"
+	$(Q)install -m 0644 include/rxc.hpp "$(DESTDIR)$(INCLUDEDIR)/rxc.hpp"
+uninstall-hpp:
+	$(Q)rm -f "$(DESTDIR)$(INCLUDEDIR)/rxc.hpp"
