@@ -52,7 +52,6 @@ sanitize-cpp: sanitize-lib-address | ensure-cpp
 	  $(CPP_SUMMARY) $(LOGS)/cpp-sanitize.log | tail -n 1 | tee -a $(LOGS)/cpp-sanitize.log; \
 	  if [ $$rc -ne 0 ]; then echo "sanitize: the C++ suite failed under ASan/UBSan, exit status $$rc (log: $(LOGS)/cpp-sanitize.log)"; fi; exit $$rc
 
-sanitize-address: sanitize-cpp
 
 # examples-c/cpp/*.cpp, built into build/examples/cpp and run by `make demo`.
 CPP_EXAMPLE_SRCS := $(sort $(wildcard examples-c/cpp/*.cpp))
