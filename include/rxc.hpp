@@ -31,9 +31,29 @@
  *     destruction unless detach()ed. composite_subscription, serial_subscription,
  *     single_assignment_subscription and dispose_bag hold several.
  *
+ * Where things are (rxc.h's sections):
+ *   values         rx::value, rx::value_traits<T>
+ *   errors         rx::error
+ *   subscriptions  observable<T>::subscribe(on_next[, on_error][, on_completed]) -> subscription;
+ *                  composite_subscription, serial_subscription, single_assignment_subscription,
+ *                  dispose_bag, subscription::create(f)
+ *   creating       rx::create<T>(f(emitter<T>&)), just, of, from, range, empty, never,
+ *                  throw_error, repeat, defer, interval, timer, generate, using_resource
+ *   subjects       publish_subject<T>(), behavior_subject(v), replay_subject<T>(n), async_subject,
+ *                  publish_relay, behavior_relay, replay_relay
+ *   schedulers     scheduler::immediate/current_thread/main/serial/concurrent/operation_queue/
+ *                  new_thread/test/custom; schedule, schedule_after, schedule_periodic,
+ *                  schedule_recursive; run_loop; rx::main_loop::run/run_for/drain/stop/fd
+ *   operators      observable<T> methods, and rx::operators for pipes
+ *   traits         as_driver(v).drive(...), as_signal(v).emit(...), as_single / as_maybe /
+ *                  as_completable, subscribe_single / _maybe / _completable
+ *   blocking       to_vector(), first(), last(), single_value() (timeout_ns, default none)
+ *   marbles        marble_cold, marble_hot, marble_expect
+ *
  * Threads: exactly as rxc.h says; this layer adds no locks. Callbacks of one subscription
  * never run concurrently, so a lambda's captured state needs no lock of its own unless it is
- * shared with other threads.
+ * shared with other threads. A Driver delivers on the main thread while it runs
+ * rx::main_loop (or the program's own loop polls rx::main_loop::fd() and calls drain()).
  *
  * Cost: per event, a typed callback is one indirect call through a static thunk, plus a kind
  * check for the conversion (plain kinds are read inline; boxed kinds cost what rxc.h's
