@@ -652,6 +652,8 @@ struct value_traits<bool> {
   }
 };
 
+/** RX_STRING holds NUL-terminated UTF-8: a std::string travels up to its first NUL (binary
+ * data: value::bytes). */
 template <>
 struct value_traits<std::string> {
   static rx_value to(const std::string &s) { return rx_string(s.c_str()); }
