@@ -216,8 +216,8 @@ test:
 	@MAKE="$(MAKE)" bash scripts/make-test.sh
 
 # ---- install -----------------------------------------------------------------------------
-# rxc.h, and the header-only event-loop adapters (mk/loops.mk).
-PUBLIC_HEADERS := include/rxc.h include/rxc-uv.h include/rxc-glib.h
+# rxc.h, the header-only C++ API (mk/cpp.mk) and event-loop adapters (mk/loops.mk).
+PUBLIC_HEADERS := include/rxc.h include/rxc.hpp include/rxc-uv.h include/rxc-glib.h
 .PHONY: install uninstall install-check
 ## make install  PREFIX=/usr/local DESTDIR=  (library, headers, rxc.pc; runs ldconfig for a system prefix)
 install: all

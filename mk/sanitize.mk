@@ -2,7 +2,8 @@
 # XCTest under the sanitizer; the C harness built with the toolchain's clang -fsanitize=...
 # against a sanitizer build of librxc (Swift runtime shared: no RXC_STATIC_STDLIB), each in
 # its own scratch path; the stress test against the same builds; and the bad-input sweep
-# against the ASan build. (The fuzzer's ASan build is its own: mk/fuzz.mk.)
+# against the ASan build; the C++ suite under ASan and UBSan against it (sanitize-cpp,
+# mk/cpp.mk). (The fuzzer's ASan build is its own: mk/fuzz.mk.)
 #   make sanitize-thread / sanitize-address, or one part: sanitize-xctest-% / sanitize-ctest-% /
 #   sanitize-stress-% / sanitize-sweep-address
 #
@@ -68,7 +69,7 @@ SAN_STRESS_ENV_thread ?= TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:$(
 SAN_STRESS_ENV_address ?= ASAN_OPTIONS=halt_on_error=1:detect_leaks=1:$(ASAN_OPTIONS)
 
 sanitize-thread: sanitize-stress-thread
-sanitize-address: sanitize-stress-address sanitize-sweep-address
+sanitize-address: sanitize-stress-address sanitize-sweep-address sanitize-cpp
 
 .PHONY: sanitize-lib-thread sanitize-lib-address sanitize-stress-thread sanitize-stress-address \
         sanitize-sweep-address

@@ -11,7 +11,7 @@ MAKE=${MAKE:-make}
 M=("$MAKE" --no-print-directory)
 LOGS=build/logs
 mkdir -p "$LOGS"
-rm -f "$LOGS"/check-generated.log "$LOGS"/ctest.log "$LOGS"/ctest-valgrind.log "$LOGS"/xctest.log "$LOGS"/python-test.log
+rm -f "$LOGS"/check-generated.log "$LOGS"/ctest.log "$LOGS"/ctest-valgrind.log "$LOGS"/cpp-test.log "$LOGS"/xctest.log "$LOGS"/python-test.log
 
 failed_steps=()
 notes=()
@@ -89,6 +89,8 @@ if ((build_rc == 0)); then
   harness_count c-harness-valgrind "$LOGS"/ctest-valgrind.log $?
   step check-ffi "${M[@]}" NO_SWIFT_BUILD=1 check-ffi
   harness_count check-ffi "$LOGS"/check-ffi.log $?
+  step cpp "${M[@]}" NO_SWIFT_BUILD=1 cpp-test
+  harness_count cpp "$LOGS"/cpp-test.log $?
   step docs "${M[@]}" NO_SWIFT_BUILD=1 docs || { failed=$((failed + 1)); notes+=("docs FAILED"); }
   step install-check "${M[@]}" NO_SWIFT_BUILD=1 install-check || { failed=$((failed + 1)); notes+=("install-check FAILED"); }
   # The Python package: the cdef drift check, then pytest (its summary line is counted).
@@ -115,7 +117,7 @@ if ((build_rc == 0)); then
   harness_count gtk-test "$LOGS"/gtk-test.log $?
   grep -q '^gtk-test: SKIPPED' "$LOGS"/gtk-test.log && notes+=("gtk-test SKIPPED (its packages could not be installed)")
 else
-  echo "==== check-abi, c-harness, c-harness-valgrind, check-ffi, docs, install-check, python, gtk-test: skipped (the library did not build)"
+  echo "==== check-abi, c-harness, c-harness-valgrind, check-ffi, cpp, docs, install-check, python, gtk-test: skipped (the library did not build)"
   failed=$((failed + 1))
   notes+=("c harness: not run")
 fi
