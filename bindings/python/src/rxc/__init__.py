@@ -6,7 +6,7 @@
 
 See the package README for values, lifetimes, threads and asyncio.
 """
-from ._ffi import ffi, lib, library_path
+from ._ffi import ffi, lib, library_path, mode
 from ._core import (
     ERROR_ARGUMENT_OUT_OF_RANGE, ERROR_DISPOSED, ERROR_MORE_THAN_ONE_ELEMENT, ERROR_NO_ELEMENTS,
     ERROR_OVERFLOW, ERROR_PYTHON, ERROR_TIMEOUT, ERROR_TYPE, ERROR_UNEXPECTED_ELEMENT, ERROR_UNKNOWN,

@@ -20,7 +20,7 @@ import threading
 import time
 import traceback
 
-from ._ffi import ffi, lib
+from ._ffi import ffi, lib, speedups
 
 NULL = ffi.NULL
 
@@ -58,19 +58,34 @@ def _addr(p):
     return int(ffi.cast("uintptr_t", p))
 
 
-def _put(obj):
-    """A `void *ctx` for obj, valid until _free_cb / _drop runs for it."""
-    h = ffi.new_handle(obj)
-    _keep[_addr(h)] = h
-    return h
+if speedups is None:
+    def _put(obj):
+        """A `void *ctx` for obj, valid until _free_cb / _drop runs for it."""
+        h = ffi.new_handle(obj)
+        _keep[_addr(h)] = h
+        return h
+
+    _from_ctx = ffi.from_handle
+    _kept = ffi.from_handle  # the object of a _keep entry
+else:
+    def _put(obj):
+        """A `void *ctx` for obj, valid until _free_cb / _drop runs for it: the address of a
+        fresh cell (obj, the callable the C trampolines call: a subscription's on_next, or
+        obj itself)."""
+        cell = (obj, obj.on_next if type(obj) is _Sub else obj)
+        key = id(cell)
+        _keep[key] = cell
+        return ffi.cast("void *", key)
+
+    def _from_ctx(ctx):
+        return _keep[_addr(ctx)][0]
+
+    def _kept(cell):
+        return cell[0]
 
 
 def _drop(ctx):
     _keep.pop(_addr(ctx), None)
-
-
-def _from_ctx(ctx):
-    return ffi.from_handle(ctx)
 
 
 def live_callbacks():
@@ -100,9 +115,10 @@ def _unraisable_args_type():
 _UnraisableArgs = _unraisable_args_type()
 
 
-def _unraisable(msg, obj=None):
-    """Reports the exception being handled through sys.unraisablehook."""
-    exc = sys.exc_info()[1]
+def _unraisable(msg, obj=None, exc=None):
+    """Reports exc (default: the exception being handled) through sys.unraisablehook."""
+    if exc is None:
+        exc = sys.exc_info()[1]
     try:
         if _UnraisableArgs is not None:
             sys.unraisablehook(_UnraisableArgs((type(exc), exc, exc.__traceback__, msg, obj)))
@@ -262,7 +278,7 @@ def _free_cb(ctx):
 
 @ffi.callback("void(void *)")
 def _scheduled_free_cb(ctx):
-    _untrack(ffi.from_handle(ctx))
+    _untrack(_from_ctx(ctx))
     _keep.pop(_addr(ctx), None)
 
 
@@ -315,7 +331,7 @@ def _to_py(v):
     if k == _OBJECT:
         data = lib.rx_object_data(v)
         h = _keep.get(_addr(data))
-        return ffi.from_handle(h) if h is not None else data
+        return _kept(h) if h is not None else data
     if k == _BYTES:
         n = ffi.new("size_t *")
         p = lib.rx_value_bytes(v, n)
@@ -680,8 +696,8 @@ def _untrack(obj):
 
 
 @ffi.callback("void(void *, rx_value)")
-def _obs_next(ctx, v, _from_handle=ffi.from_handle, _INT=_INT):
-    s = _from_handle(ctx)
+def _obs_next(ctx, v, _INT=_INT):
+    s = _from_ctx(ctx)
     try:
         s.on_next(v.i if v.kind == _INT else _to_py(v))
     except BaseException:
@@ -690,7 +706,7 @@ def _obs_next(ctx, v, _from_handle=ffi.from_handle, _INT=_INT):
 
 @ffi.callback("void(void *, const rx_error *)")
 def _obs_error(ctx, err):
-    s = ffi.from_handle(ctx)
+    s = _from_ctx(ctx)
     e = _error_to_py(err)
     try:
         if s.on_error is None:
@@ -703,7 +719,7 @@ def _obs_error(ctx, err):
 
 @ffi.callback("void(void *)")
 def _obs_completed(ctx):
-    s = ffi.from_handle(ctx)
+    s = _from_ctx(ctx)
     try:
         s.on_completed()
     except BaseException:
@@ -712,7 +728,7 @@ def _obs_completed(ctx):
 
 @ffi.callback("void(void *)")
 def _obs_disposed(ctx):
-    s = ffi.from_handle(ctx)
+    s = _from_ctx(ctx)
     try:
         if s.on_disposed is not None:
             s.on_disposed()
@@ -725,7 +741,7 @@ def _obs_disposed(ctx):
 
 @ffi.callback("void(void *)")
 def _tap_disposed(ctx):  # rx_do: on_disposed per subscription; ctx_free frees
-    s = ffi.from_handle(ctx)
+    s = _from_ctx(ctx)
     try:
         if s.on_disposed is not None:
             s.on_disposed()
@@ -735,7 +751,7 @@ def _tap_disposed(ctx):  # rx_do: on_disposed per subscription; ctx_free frees
 
 @ffi.callback("void(void *, const char *)")
 def _debug_line_cb(ctx, line):
-    fn = ffi.from_handle(ctx)
+    fn = _from_ctx(ctx)
     try:
         fn(ffi.string(line).decode("utf-8", "replace"))
     except BaseException:
@@ -751,7 +767,7 @@ def _hook_callback(i):
     what = "Exception ignored in an rxc do_hooks(%s=...) callback" % _HOOK_NAMES[i]
 
     def call(ctx, *args):
-        fn = ffi.from_handle(ctx)[i]
+        fn = _from_ctx(ctx)[i]
         try:
             fn(*args)
         except BaseException:
@@ -796,9 +812,9 @@ _NONE_V = [_NONE, 0]
 
 
 @ffi.callback("rx_value(void *, rx_value, rx_error **)")
-def _map_cb(ctx, v, err, _from_handle=ffi.from_handle, _INT=_INT):
+def _map_cb(ctx, v, err, _INT=_INT):
     try:
-        r = _from_handle(ctx)(v.i if v.kind == _INT else _to_py(v))
+        r = _from_ctx(ctx)(v.i if v.kind == _INT else _to_py(v))
         if type(r) is int and _INT64_MIN <= r <= _INT64_MAX:
             return [_INT, r]
         return _from_py(r)
@@ -808,18 +824,18 @@ def _map_cb(ctx, v, err, _from_handle=ffi.from_handle, _INT=_INT):
 
 
 @ffi.callback("bool(void *, rx_value, rx_error **)")
-def _pred_cb(ctx, v, err, _from_handle=ffi.from_handle, _INT=_INT):
+def _pred_cb(ctx, v, err, _INT=_INT):
     try:
-        return bool(_from_handle(ctx)(v.i if v.kind == _INT else _to_py(v)))
+        return bool(_from_ctx(ctx)(v.i if v.kind == _INT else _to_py(v)))
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return False
 
 
 @ffi.callback("bool(void *, rx_value, rx_value *, rx_error **)")
-def _compact_cb(ctx, v, out, err, _from_handle=ffi.from_handle, _INT=_INT):
+def _compact_cb(ctx, v, out, err, _INT=_INT):
     try:
-        r = _from_handle(ctx)(v.i if v.kind == _INT else _to_py(v))
+        r = _from_ctx(ctx)(v.i if v.kind == _INT else _to_py(v))
         if r is None:
             return False
         out[0] = [_INT, r] if type(r) is int and _INT64_MIN <= r <= _INT64_MAX else _from_py(r)
@@ -832,7 +848,7 @@ def _compact_cb(ctx, v, out, err, _from_handle=ffi.from_handle, _INT=_INT):
 @ffi.callback("bool(void *, rx_value, rx_error **)")
 def _gen_cond_cb(ctx, v, err):
     try:
-        return bool(ffi.from_handle(ctx)[0](_to_py(v)))
+        return bool(_from_ctx(ctx)[0](_to_py(v)))
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return False
@@ -841,7 +857,7 @@ def _gen_cond_cb(ctx, v, err):
 @ffi.callback("rx_value(void *, rx_value, rx_error **)")
 def _gen_iter_cb(ctx, v, err):
     try:
-        return _from_py(ffi.from_handle(ctx)[1](_to_py(v)))
+        return _from_py(_from_ctx(ctx)[1](_to_py(v)))
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return _NONE_V
@@ -850,7 +866,7 @@ def _gen_iter_cb(ctx, v, err):
 @ffi.callback("void *(void *, rx_error **)")
 def _using_create_cb(ctx, err):
     try:
-        return _put(ffi.from_handle(ctx)[0]())  # the resource lives until its release
+        return _put(_from_ctx(ctx)[0]())  # the resource lives until its release
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return NULL
@@ -859,7 +875,7 @@ def _using_create_cb(ctx, err):
 @ffi.callback("rx_observable *(void *, void *, rx_error **)")
 def _using_use_cb(ctx, resource, err):
     try:
-        return _owned_observable(ffi.from_handle(ctx)[1](ffi.from_handle(resource)))
+        return _owned_observable(_from_ctx(ctx)[1](_from_ctx(resource)))
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return NULL
@@ -867,10 +883,10 @@ def _using_use_cb(ctx, resource, err):
 
 @ffi.callback("void(void *, void *)")
 def _using_release_cb(ctx, resource):
-    release = ffi.from_handle(ctx)[2]
+    release = _from_ctx(ctx)[2]
     try:
         if release is not None:
-            release(ffi.from_handle(resource))
+            release(_from_ctx(resource))
     except BaseException:
         _unraisable("Exception ignored in an rxc using release function", release)
     finally:
@@ -880,7 +896,7 @@ def _using_release_cb(ctx, resource):
 @ffi.callback("rx_value(void *, rx_value, rx_value, rx_error **)")
 def _acc_cb(ctx, acc, v, err):
     try:
-        return _from_py(ffi.from_handle(ctx)(_to_py(acc), _to_py(v)))
+        return _from_py(_from_ctx(ctx)(_to_py(acc), _to_py(v)))
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return _NONE_V
@@ -889,7 +905,7 @@ def _acc_cb(ctx, acc, v, err):
 @ffi.callback("rx_observable *(void *, rx_value, rx_error **)")
 def _flat_cb(ctx, v, err):
     try:
-        return _owned_observable(ffi.from_handle(ctx)(_to_py(v)))
+        return _owned_observable(_from_ctx(ctx)(_to_py(v)))
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return NULL
@@ -898,7 +914,7 @@ def _flat_cb(ctx, v, err):
 @ffi.callback("rx_value(void *, const rx_value *, size_t, rx_error **)")
 def _combine_cb(ctx, values, n, err):
     try:
-        return _from_py(ffi.from_handle(ctx)(*[_to_py(values[j]) for j in range(n)]))
+        return _from_py(_from_ctx(ctx)(*[_to_py(values[j]) for j in range(n)]))
     except BaseException as e:
         err[0] = _error_from_exc(e)
         return _NONE_V
@@ -906,7 +922,7 @@ def _combine_cb(ctx, values, n, err):
 
 @ffi.callback("bool(void *, rx_value, rx_value)")
 def _equal_cb(ctx, a, b):
-    f = ffi.from_handle(ctx)
+    f = _from_ctx(ctx)
     try:
         return bool(f(_to_py(a), _to_py(b)))
     except BaseException:
@@ -918,7 +934,7 @@ def _equal_cb(ctx, a, b):
 @ffi.callback("rx_observable *(void *, const rx_error *)")
 def _catch_cb(ctx, err):
     try:
-        r = ffi.from_handle(ctx)(_error_to_py(err))
+        r = _from_ctx(ctx)(_error_to_py(err))
         return NULL if r is None else _owned_observable(r)
     except BaseException as e:  # the handler failed: the stream fails with its exception
         return _throw_ptr(e)
@@ -927,7 +943,7 @@ def _catch_cb(ctx, err):
 @ffi.callback("rx_observable *(void *, rx_observable *, rx_error **)")
 def _retry_when_cb(ctx, errors, err):
     try:
-        return _owned_observable(ffi.from_handle(ctx)(Observable._own(lib.rx_retain(errors))))
+        return _owned_observable(_from_ctx(ctx)(Observable._own(lib.rx_retain(errors))))
     except BaseException as e:  # the handler failed: the stream fails with its exception
         return _throw_ptr(e)
 
@@ -935,14 +951,14 @@ def _retry_when_cb(ctx, errors, err):
 @ffi.callback("rx_observable *(void *)")
 def _defer_cb(ctx):
     try:
-        return _owned_observable(ffi.from_handle(ctx)())
+        return _owned_observable(_from_ctx(ctx)())
     except BaseException as e:
         return _throw_ptr(e)
 
 
 @ffi.callback("rx_disposable *(void *, rx_emitter *)")
 def _create_cb(ctx, emitter):
-    f = ffi.from_handle(ctx)
+    f = _from_ctx(ctx)
     em = Emitter(lib.rx_retain(emitter))
     try:
         r = f(em)
@@ -1012,8 +1028,8 @@ _FLOW_POLICIES = {
 
 
 @ffi.callback("void(void *, rx_value)")
-def _dropped_cb(ctx, v, _from_handle=ffi.from_handle, _INT=_INT):
-    fn = _from_handle(ctx)
+def _dropped_cb(ctx, v, _INT=_INT):
+    fn = _from_ctx(ctx)
     try:
         fn(v.i if v.kind == _INT else _to_py(v))
     except BaseException:
@@ -1041,6 +1057,25 @@ def _flow(make, capacity, policy, on_dropped, block_timeout):
     if p == NULL and ctx != NULL:
         _drop(ctx)  # rejected: the library took nothing and will not call ctx_free
     return BoundedObservable._own(p)
+
+
+if speedups is not None:
+    # The compiled fast path: C trampolines call the callable in the ctx cell directly.
+    _obs_next = ffi.cast("void(*)(void *, rx_value)", speedups.on_next)
+    _dropped_cb = ffi.cast("void(*)(void *, rx_value)", speedups.dropped)
+    _map_cb = ffi.cast("rx_value(*)(void *, rx_value, rx_error **)", speedups.map)
+    _pred_cb = ffi.cast("bool(*)(void *, rx_value, rx_error **)", speedups.pred)
+    _compact_cb = ffi.cast("bool(*)(void *, rx_value, rx_value *, rx_error **)", speedups.compact)
+    _acc_cb = ffi.cast("rx_value(*)(void *, rx_value, rx_value, rx_error **)", speedups.acc)
+
+    def _from_py_at(x, addr):
+        ffi.cast("rx_value *", addr)[0] = _from_py(x)
+
+    def _set_error_at(exc, addr):
+        ffi.cast("rx_error **", addr)[0] = _error_from_exc(exc)
+
+    speedups.init(lambda addr: _to_py(ffi.cast("rx_value *", addr)[0]), _from_py_at,
+                  _set_error_at, _unraisable, _raise_status)
 
 
 class Observable:
@@ -1795,11 +1830,18 @@ class Subject(Observable):
     """An observable you feed by hand (rx_subject). Releasing it (close(), or the last
     Python reference going) disposes it: its observers get on_disposed."""
 
-    __slots__ = ("_s",)
+    __slots__ = ("_s", "__dict__")
 
     def __init__(self, ptr):
         self._s = ffi.gc(_checkp(ptr), lib.rx_release)
         self._h = lib.rx_subject_as_observable(self._s)  # borrowed: valid as long as _s
+        if speedups is not None:
+            # The compiled on_next: an instance attribute, so that `s.on_next(x)` is one C
+            # call (no Python frame). Not where a subclass defines its own.
+            em = self.__dict__["_emitter"] = speedups.Emitter(_addr(self._s))
+            for name in ("on_next", "accept"):
+                if getattr(type(self), name, None) is Subject.on_next:
+                    self.__dict__[name] = em.on_next
 
     def _subject(self):
         s = self._s
@@ -1814,6 +1856,9 @@ class Subject(Observable):
     def close(self):
         with _close_lock:
             s, self._s = self._s, None
+            em = self.__dict__.get("_emitter")
+            if em is not None:
+                em.close()
         if s is not None:
             ffi.release(s)
 
@@ -2007,7 +2052,7 @@ def _custom_scheduled(run, r):
 
 @ffi.callback("rx_disposable *(void *, rx_action_fn, void *)")
 def _custom_schedule(ctx, action, action_ctx):
-    c = ffi.from_handle(ctx)
+    c = _from_ctx(ctx)
     run = _Run(action, action_ctx)
     try:
         r = c.schedule(run)
@@ -2021,7 +2066,7 @@ def _custom_schedule(ctx, action, action_ctx):
 
 @ffi.callback("rx_disposable *(void *, int64_t, rx_action_fn, void *)")
 def _custom_schedule_after(ctx, delay_ns, action, action_ctx):
-    c = ffi.from_handle(ctx)
+    c = _from_ctx(ctx)
     run = _Run(action, action_ctx)
     try:
         r = c.schedule_after(delay_ns / 1e9, run)
@@ -2035,7 +2080,7 @@ def _custom_schedule_after(ctx, delay_ns, action, action_ctx):
 
 @ffi.callback("int64_t(void *)")
 def _custom_now(ctx):
-    c = ffi.from_handle(ctx)
+    c = _from_ctx(ctx)
     try:
         return int(c.now() * 1e9)
     except BaseException:
@@ -2223,7 +2268,7 @@ def _shutdown(timeout=3.0, settle=0.05):
     hence the settle time."""
     deadline = time.monotonic() + timeout
     for h in list(_keep.values()):
-        o = ffi.from_handle(h)
+        o = _kept(h)
         if type(o) is _Sub or type(o) is _Scheduled:
             with _close_lock:
                 t, o.token = o.token, None
@@ -2231,7 +2276,7 @@ def _shutdown(timeout=3.0, settle=0.05):
                 lib.rx_dispose(t)  # disposes, and releases our reference
     last, since = None, time.monotonic()
     while time.monotonic() < deadline:
-        live = [ffi.from_handle(h) for h in list(_keep.values())]
+        live = [_kept(h) for h in list(_keep.values())]
         pending = any(type(o) is _Sub or type(o) is _Scheduled for o in live)
         state = (len(live), lib.rx_debug_live_objects())
         now = time.monotonic()
