@@ -17,12 +17,14 @@ from ._core import (
     OperationQueueScheduler, PublishRelay, PublishSubject, ReplayRelay, ReplaySubject, RxError, RxStatusError,
     RxTimeoutError, Scheduler, SerialDisposable, SerialScheduler, Signal, SingleAssignmentDisposable,
     Subject, TestScheduler, amb, as_observable, combine_latest, concat, create,
-    current_thread_scheduler, custom_scheduler, default_scheduler, defer, empty, from_iterable,
+    current_thread_scheduler, custom_scheduler, error_traceback, default_scheduler, defer, empty, from_iterable,
     generate, immediate_scheduler, interval, just, last_error, live_callbacks, live_objects,
     main_drain, main_fd, main_run, main_run_for, main_scheduler, main_stop, merge, never, of,
     range_ as range, repeat_element, return_value, throw, timer, using, version, zip_ as zip,
 )
 from ._runloop import RunLoop
+from . import operators
+from .operators import pipe
 
 __version__ = "0.4.0"
 

@@ -131,13 +131,10 @@ def _unraisable(msg, obj=None, exc=None):
 class RxError(Exception):
     """An error carried by a stream (an rx_error): `code` and `message`.
 
-    Raise one in a callback to fail the stream with that code; any other exception fails it
-    with code ERROR_PYTHON and the message "TypeName: text", and the subscriber's RxError
-    then has the original exception as its __cause__ (while this process remembers it)."""
-
-    #: For an error made from a Python exception: its formatted traceback (the exception
-    #: itself, the __cause__, is kept without one).
-    python_traceback = None
+    Any exception a callback raises fails the stream, and reaches on_error (or is raised by
+    blocking_* and `async for`) as itself: an RxError keeps its code; any other exception
+    travels in the library as code ERROR_PYTHON with the message "TypeName: text". An
+    RxError is what arrives for the library's own errors (timeouts, no elements, ...)."""
 
     def __init__(self, message="", code=ERROR_USER):
         super().__init__(message)
@@ -221,11 +218,9 @@ def _error_from_exc(exc):
     err = lib.rx_error_new(code, msg.encode("utf-8", "surrogateescape"))
     if err == NULL:  # pragma: no cover (only on a bad code)
         err = lib.rx_error_new(ERROR_PYTHON, msg.encode("utf-8", "surrogateescape"))
-    if isinstance(exc, RxError):
-        return err  # nothing more to remember: code and message say it all
-    # Remembered to become the __cause__ of the subscriber's RxError, without its traceback:
+    # Remembered so that the subscriber gets this very exception, without its traceback:
     # a traceback's frames keep their callers' frames, and so the handles in their locals,
-    # alive. The formatted text is kept instead (RxError.python_traceback).
+    # alive. The formatted text is kept instead (rxc.error_traceback(exc)).
     text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     seen = set()
     e = exc
@@ -243,18 +238,35 @@ def _error_from_exc(exc):
 
 
 def _error_to_py(err):
-    """An RxError for a (borrowed) rx_error *."""
+    """The exception for a (borrowed) rx_error *: the Python exception it was made from
+    (while this process remembers it, the last 256 of them), else an RxError."""
     code = lib.rx_error_code(err)
     m = lib.rx_error_message(err)
     msg = ffi.string(m).decode("utf-8", "surrogateescape") if m != NULL else ""
     with _exc_lock:
         known = _exc_by_error.get(_addr(err))
     if known is not None and known[0] == code and known[1] == msg:
-        e = RxError(msg, code)
-        e.__cause__ = known[2]
-        e.python_traceback = known[3]
-        return e
+        return known[2]
     return RxError(msg, code)
+
+
+def _raising(exc):
+    """exc, forgotten by the error cache: it is about to be raised into the caller's frames,
+    and the traceback it then gets would keep them alive from the cache."""
+    with _exc_lock:
+        for key in [k for k, entry in _exc_by_error.items() if entry[2] is exc]:
+            del _exc_by_error[key]
+    return exc
+
+
+def error_traceback(exc):
+    """The formatted traceback of an exception a callback raised and a stream carried (it
+    travels without its traceback, whose frames would keep their locals alive), or None."""
+    with _exc_lock:
+        for code, msg, e, text in _exc_by_error.values():
+            if e is exc:
+                return text
+    return None
 
 
 class _ErrorRef:
@@ -414,11 +426,49 @@ class _Borrowed:
         _release(self.v)
 
 
-def _ns(t):
-    """Nanoseconds for a duration in seconds (int, float) or a datetime.timedelta."""
+def _caller():
+    """The public function or method being called (for argument errors)."""
+    f = sys._getframe(2)
+    while f is not None:
+        name = f.f_code.co_name
+        if name == "__init__" and "self" in f.f_locals:
+            return type(f.f_locals["self"]).__name__ + "()"
+        if name[:1] not in ("_", "<"):
+            return name + "()"
+        f = f.f_back
+    return "rxc"
+
+
+def _ns(t, name="duration"):
+    """Nanoseconds for a duration in seconds (int, float) or a datetime.timedelta; a
+    TypeError / ValueError naming the parameter otherwise."""
     if isinstance(t, datetime.timedelta):
         t = t.total_seconds()
+    elif type(t) is bool or not isinstance(t, (int, float)):
+        raise TypeError("%s: %s must be a duration in seconds (int, float or datetime.timedelta), "
+                        "not %s" % (_caller(), name, type(t).__name__))
+    if not t >= 0 or t * 1e9 > _INT64_MAX:  # also NaN
+        raise InvalidArgumentError(lib.RX_EINVAL, "%s: %s must be a duration in seconds, >= 0, not %r"
+                                   % (_caller(), name, t))
     return int(round(t * 1e9))
+
+
+def _count(n, name, low=0):
+    """n, checked to be an int >= low; a TypeError / ValueError naming the parameter otherwise."""
+    if type(n) is bool or not isinstance(n, int):
+        raise TypeError("%s: %s must be an int, not %s" % (_caller(), name, type(n).__name__))
+    if not low <= n <= _INT64_MAX:
+        raise InvalidArgumentError(lib.RX_EINVAL, "%s: %s must be >= %d, not %d" % (_caller(), name, low, n))
+    return n
+
+
+def _label(label, name="label"):
+    """UTF-8 bytes for an optional str label (NULL for None / "")."""
+    if label is None or label == "":
+        return NULL
+    if not isinstance(label, str):
+        raise TypeError("%s: %s must be a str or None, not %s" % (_caller(), name, type(label).__name__))
+    return label.encode("utf-8", "surrogateescape")
 
 
 # --------------------------------------------------------------------------------------
@@ -495,7 +545,7 @@ class Recursion:
         return _recursed(lib.rx_recurse(self._p))
 
     def recurse_after(self, delay):
-        return _recursed(lib.rx_recurse_after(self._p, _ns(delay)))
+        return _recursed(lib.rx_recurse_after(self._p, _ns(delay, "delay")))
 
 
 def _recursed(st):
@@ -1044,9 +1094,9 @@ def _flow(make, capacity, policy, on_dropped, block_timeout):
         raise TypeError("on_dropped must be callable")
     opts = ffi.new("rx_flow_options *")
     opts.struct_size = ffi.sizeof("rx_flow_options")
-    opts.capacity = capacity
+    opts.capacity = _count(capacity, "capacity", 1)
     opts.policy = _FLOW_POLICIES[policy]
-    opts.block_timeout_ns = _INT64_MAX if block_timeout is None else _ns(block_timeout)
+    opts.block_timeout_ns = _INT64_MAX if block_timeout is None else _ns(block_timeout, "block_timeout")
     ctx = NULL
     if on_dropped is not None:
         ctx = _put(on_dropped)
@@ -1056,7 +1106,9 @@ def _flow(make, capacity, policy, on_dropped, block_timeout):
     p = make(opts)
     if p == NULL and ctx != NULL:
         _drop(ctx)  # rejected: the library took nothing and will not call ctx_free
-    return BoundedObservable._own(p)
+    o = BoundedObservable._own(p)
+    o.flow = (capacity, policy, on_dropped)
+    return o
 
 
 if speedups is not None:
@@ -1136,19 +1188,35 @@ class Observable:
     def blocking_to_list(self, timeout=None):
         """All values once the stream ends (waits; on the main thread the main loop runs
         meanwhile). Raises RxError for a stream error, RxTimeoutError on time-out."""
-        return _blocking(lib.rx_blocking_to_array, self._src(), timeout)
+        ok, r = _blocking(lib.rx_blocking_to_array, self._src(), timeout)
+        if ok:
+            return r
+        del self  # the traceback must not keep the Observable alive
+        raise r
 
     def blocking_last(self, timeout=None):
         """The last value once the stream ends (RxError ERROR_NO_ELEMENTS if empty)."""
-        return _blocking(lib.rx_blocking_last, self._src(), timeout)
+        ok, r = _blocking(lib.rx_blocking_last, self._src(), timeout)
+        if ok:
+            return r
+        del self  # the traceback must not keep the Observable alive
+        raise r
 
     def blocking_first(self, timeout=None):
         """The first value (the subscription ends there; RxError ERROR_NO_ELEMENTS if empty)."""
-        return _blocking(lib.rx_blocking_first, self._src(), timeout)
+        ok, r = _blocking(lib.rx_blocking_first, self._src(), timeout)
+        if ok:
+            return r
+        del self  # the traceback must not keep the Observable alive
+        raise r
 
     def blocking_single(self, timeout=None):
         """The only value (RxError ERROR_NO_ELEMENTS / ERROR_MORE_THAN_ONE_ELEMENT otherwise)."""
-        return _blocking(lib.rx_blocking_single, self._src(), timeout)
+        ok, r = _blocking(lib.rx_blocking_single, self._src(), timeout)
+        if ok:
+            return r
+        del self  # the traceback must not keep the Observable alive
+        raise r
 
     def __aiter__(self):
         from . import aio
@@ -1193,8 +1261,10 @@ class Observable:
         if capacity is None:
             if on_dropped is not None:
                 raise ValueError("on_dropped needs a capacity: an unbounded queue drops nothing")
-            return BoundedObservable._own(lib.rx_rate_limit(self._src(), n, _ns(window), scheduler.handle, NULL))
-        return _flow(lambda opts: lib.rx_rate_limit(self._src(), n, _ns(window), scheduler.handle, opts),
+            o = BoundedObservable._own(lib.rx_rate_limit(self._src(), n, _ns(window, "window"), scheduler.handle, NULL))
+            o.flow = (None, policy, on_dropped)
+            return o
+        return _flow(lambda opts: lib.rx_rate_limit(self._src(), n, _ns(window, "window"), scheduler.handle, opts),
                      capacity, policy, on_dropped, None)
 
     # ---- transform -------------------------------------------------------------------
@@ -1235,14 +1305,14 @@ class Observable:
     def buffer(self, count=0, span=None, scheduler=None):
         """Lists of values by count and/or time span (seconds)."""
         sched = scheduler if scheduler is not None else (default_scheduler() if span else None)
-        return self._wrap(lib.rx_buffer(self._src(), _ns(span) if span else 0, count,
+        return self._wrap(lib.rx_buffer(self._src(), _ns(span, "span") if span else 0, count,
                                         sched.handle if sched is not None else NULL))
 
     def window(self, count=0, span=None, scheduler=None):
         """Windows by count and/or time span (seconds): each value is an Observable of the
         values that arrive while it is open (hot: subscribe to it as it arrives)."""
         sched = scheduler if scheduler is not None else (default_scheduler() if span else None)
-        return self._wrap(lib.rx_window(self._src(), _ns(span) if span else 0, count,
+        return self._wrap(lib.rx_window(self._src(), _ns(span, "span") if span else 0, count,
                                         sched.handle if sched is not None else NULL))
 
     def to_list(self):
@@ -1266,10 +1336,10 @@ class Observable:
         return self._wrap(_with_fn(lib.rx_filter, _pred_cb, predicate, self._src()))
 
     def take(self, n):
-        return self._wrap(lib.rx_take(self._src(), n))
+        return self._wrap(lib.rx_take(self._src(), _count(n, "n")))
 
     def skip(self, n):
-        return self._wrap(lib.rx_skip(self._src(), n))
+        return self._wrap(lib.rx_skip(self._src(), _count(n, "n")))
 
     def take_while(self, predicate, inclusive=False):
         """Values while predicate holds; inclusive: also the value that ends it."""
@@ -1292,14 +1362,14 @@ class Observable:
 
     def skip_duration(self, duetime, scheduler=None):
         """Drops the elements of the first duetime (seconds or a timedelta) after subscribing."""
-        return self._wrap(lib.rx_skip_duration(self._src(), _ns(duetime), _sched(scheduler)))
+        return self._wrap(lib.rx_skip_duration(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def take_duration(self, duetime, scheduler=None):
         """Mirrors the source for duetime (seconds or a timedelta) after subscribing, then completes."""
-        return self._wrap(lib.rx_take_duration(self._src(), _ns(duetime), _sched(scheduler)))
+        return self._wrap(lib.rx_take_duration(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def take_last(self, n):
-        return self._wrap(lib.rx_take_last(self._src(), n))
+        return self._wrap(lib.rx_take_last(self._src(), _count(n, "n")))
 
     def distinct_until_changed(self, comparer=None):
         if comparer is None:
@@ -1307,7 +1377,7 @@ class Observable:
         return self._wrap(_with_fn(lib.rx_distinct_until_changed, _equal_cb, comparer, self._src()))
 
     def element_at(self, index):
-        return self._wrap(lib.rx_element_at(self._src(), index))
+        return self._wrap(lib.rx_element_at(self._src(), _count(index, "index")))
 
     def first(self):
         return self._wrap(lib.rx_first(self._src()))
@@ -1333,10 +1403,10 @@ class Observable:
         return self._wrap(lib.rx_switch_if_empty(self._src(), as_observable(fallback)._src()))
 
     def debounce(self, duetime, scheduler=None):
-        return self._wrap(lib.rx_debounce(self._src(), _ns(duetime), _sched(scheduler)))
+        return self._wrap(lib.rx_debounce(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def throttle(self, duetime, latest=True, scheduler=None):
-        return self._wrap(lib.rx_throttle(self._src(), _ns(duetime), bool(latest), _sched(scheduler)))
+        return self._wrap(lib.rx_throttle(self._src(), _ns(duetime, "duetime"), bool(latest), _sched(scheduler)))
 
     def sample(self, sampler):
         return self._wrap(lib.rx_sample(self._src(), as_observable(sampler)._src()))
@@ -1389,7 +1459,7 @@ class Observable:
 
     def retry(self, max_attempts=0):
         """At most max_attempts subscriptions in all (0: forever)."""
-        return self._wrap(lib.rx_retry(self._src(), max_attempts))
+        return self._wrap(lib.rx_retry(self._src(), _count(max_attempts, "max_attempts")))
 
     def retry_when(self, handler):
         """Resubscribes when the Observable handler(errors) emits; errors emits each error as
@@ -1397,11 +1467,11 @@ class Observable:
         return self._wrap(_with_fn(lib.rx_retry_when, _retry_when_cb, handler, self._src()))
 
     def timeout(self, duetime, scheduler=None):
-        return self._wrap(lib.rx_timeout(self._src(), _ns(duetime), _sched(scheduler)))
+        return self._wrap(lib.rx_timeout(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def timeout_to(self, duetime, fallback, scheduler=None):
         """timeout, but switches to fallback (an Observable) instead of failing."""
-        return self._wrap(lib.rx_timeout_to(self._src(), _ns(duetime), as_observable(fallback)._src(),
+        return self._wrap(lib.rx_timeout_to(self._src(), _ns(duetime, "duetime"), as_observable(fallback)._src(),
                                             _sched(scheduler)))
 
     def retry_backoff(self, initial_delay, multiplier=2.0, max_delay=0, max_attempts=0, jitter=0.0,
@@ -1411,9 +1481,9 @@ class Observable:
         from `seed`, see rx_backoff_options); max_attempts subscriptions in all (0: forever)."""
         o = ffi.new("rx_backoff_options *")
         o.struct_size = ffi.sizeof("rx_backoff_options")
-        o.initial_delay_ns = _ns(initial_delay)
+        o.initial_delay_ns = _ns(initial_delay, "initial_delay")
         o.multiplier = multiplier
-        o.max_delay_ns = _ns(max_delay)
+        o.max_delay_ns = _ns(max_delay, "max_delay")
         o.max_attempts = max_attempts
         o.jitter = jitter
         o.seed = seed
@@ -1437,7 +1507,7 @@ class Observable:
         """RxSwift's debug: a line "<seconds>.<us> tid <thread> <label> -> <event>" for every
         subscription, event and disposal, given to fn(line) as a str, or written to the C
         library's stderr when fn is None."""
-        lab = label.encode() if label is not None else NULL
+        lab = _label(label)
         if fn is None:
             return self._wrap(lib.rx_debug(self._src(), lab, NULL))
         ctx = _put(fn)
@@ -1465,10 +1535,10 @@ class Observable:
         return self._wrap(p)
 
     def delay(self, duetime, scheduler=None):
-        return self._wrap(lib.rx_delay(self._src(), _ns(duetime), _sched(scheduler)))
+        return self._wrap(lib.rx_delay(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def delay_subscription(self, duetime, scheduler=None):
-        return self._wrap(lib.rx_delay_subscription(self._src(), _ns(duetime), _sched(scheduler)))
+        return self._wrap(lib.rx_delay_subscription(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def materialize(self):
         return self._wrap(lib.rx_materialize(self._src()))
@@ -1481,13 +1551,13 @@ class Observable:
         return self._wrap(lib.rx_share(self._src()))
 
     def share_replay(self, n):
-        return self._wrap(lib.rx_share_replay(self._src(), n))
+        return self._wrap(lib.rx_share_replay(self._src(), _count(n, "n")))
 
     def publish(self):
         return ConnectableObservable._own(lib.rx_publish(self._src()))
 
     def replay(self, n=0):
-        return ConnectableObservable._own(lib.rx_replay(self._src(), n))
+        return ConnectableObservable._own(lib.rx_replay(self._src(), _count(n, "n")))
 
     def replay_all(self):
         return ConnectableObservable._own(lib.rx_replay_all(self._src()))
@@ -1560,18 +1630,24 @@ def _sched(scheduler):
 def _blocking(fn, src, timeout):
     out = ffi.new("rx_value *")
     err = ffi.new("rx_error **")
-    return _blocking_result(fn(src, -1 if timeout is None else _ns(timeout), out, err), out, err)
+    ns = -1 if timeout is None else _ns(timeout, "timeout")
+    st = fn(src, ns, out, err)
+    if st == lib.RX_ETIMEOUT:
+        raise RxTimeoutError(st, "%s: no terminal event within %g s" % (_caller(), ns / 1e9))
+    return _blocking_result(st, out, err)
 
 
 def _blocking_result(st, out, err):
+    """(True, the value) or (False, the stream's exception, to raise); raises for a failed
+    call."""
     if st == 0:
         try:
-            return _to_py(out[0])
+            return True, _to_py(out[0])
         finally:
             lib.rx_value_release(out[0])
     if st == lib.RX_ESTREAM:
         try:
-            raise _error_to_py(err[0])
+            return False, _raising(_error_to_py(err[0]))
         finally:
             lib.rx_release(err[0])
     _raise_status(st)
@@ -1579,9 +1655,10 @@ def _blocking_result(st, out, err):
 
 class BoundedObservable(Observable):
     """The result of observe_on_bounded, pausable_buffered or rate_limit: an Observable with
-    flow counters."""
+    flow counters. `flow` is (capacity, policy, on_dropped), which `async for` applies to
+    its own buffer too (capacity None: unbounded)."""
 
-    __slots__ = ()
+    __slots__ = ("flow",)
 
     def stats(self):
         """The counters, summed over the subscriptions: received, delivered, dropped and
@@ -1725,7 +1802,7 @@ def range_(start, count=None):
     """range(count) or range(start, count): count ints from start (rx_range's arguments)."""
     if count is None:
         start, count = 0, start
-    return Observable._own(lib.rx_range(start, count))
+    return Observable._own(lib.rx_range(_count(start, "start", _INT64_MIN), _count(count, "count")))
 
 
 def empty():
@@ -1775,11 +1852,11 @@ def using(create, use, release=None):
 
 
 def interval(period, scheduler=None):
-    return Observable._own(lib.rx_interval(_ns(period), _sched(scheduler)))
+    return Observable._own(lib.rx_interval(_ns(period, "period"), _sched(scheduler)))
 
 
 def timer(duetime, period=None, scheduler=None):
-    return Observable._own(lib.rx_timer(_ns(duetime), -1 if period is None else _ns(period),
+    return Observable._own(lib.rx_timer(_ns(duetime, "duetime"), -1 if period is None else _ns(period, "period"),
                                         _sched(scheduler)))
 
 
@@ -1895,7 +1972,11 @@ class Subject(Observable):
         after on_error."""
         out = ffi.new("rx_value *")
         err = ffi.new("rx_error **")
-        return _blocking_result(lib.rx_subject_value(self._subject(), out, err), out, err)
+        ok, r = _blocking_result(lib.rx_subject_value(self._subject(), out, err), out, err)
+        if ok:
+            return r
+        del self
+        raise r
 
 
 class PublishSubject(Subject):
@@ -1997,7 +2078,7 @@ class Scheduler(_Handle):
         return self._schedule(lib.rx_schedule, action)
 
     def schedule_after(self, delay, action):
-        return self._schedule(lib.rx_schedule_after, action, _ns(delay))
+        return self._schedule(lib.rx_schedule_after, action, _ns(delay, "delay"))
 
     def schedule_recursive(self, action):
         """Runs action(recursion) on the scheduler; recursion.recurse() or
@@ -2006,7 +2087,7 @@ class Scheduler(_Handle):
 
     def schedule_periodic(self, period, action, start_after=None):
         return self._schedule(lib.rx_schedule_periodic, action,
-                              _ns(period if start_after is None else start_after), _ns(period))
+                              _ns(period if start_after is None else start_after, "start_after"), _ns(period, "period"))
 
     def now_ns(self):
         return lib.rx_scheduler_now_ns(self.handle)
@@ -2130,14 +2211,14 @@ class SerialScheduler(Scheduler):
     __slots__ = ()
 
     def __init__(self, label=None):
-        super().__init__(_checkp(lib.rx_scheduler_serial_new(label.encode() if label else NULL)))
+        super().__init__(_checkp(lib.rx_scheduler_serial_new(_label(label))))
 
 
 class ConcurrentScheduler(Scheduler):
     __slots__ = ()
 
     def __init__(self, label=None):
-        super().__init__(_checkp(lib.rx_scheduler_concurrent_new(label.encode() if label else NULL)))
+        super().__init__(_checkp(lib.rx_scheduler_concurrent_new(_label(label))))
 
 
 class OperationQueueScheduler(Scheduler):
@@ -2145,7 +2226,7 @@ class OperationQueueScheduler(Scheduler):
 
     def __init__(self, max_concurrent=1, label=None):
         super().__init__(_checkp(lib.rx_scheduler_operation_queue_new(
-            label.encode() if label else NULL, max_concurrent)))
+            _label(label), max_concurrent)))
 
 
 class NewThreadScheduler(Scheduler):
@@ -2168,10 +2249,10 @@ class TestScheduler(Scheduler):
         super().__init__(_checkp(lib.rx_test_scheduler_new()))
 
     def advance_to(self, time):
-        _check(lib.rx_test_scheduler_advance_to(self.handle, _ns(time)))
+        _check(lib.rx_test_scheduler_advance_to(self.handle, _ns(time, "time")))
 
     def advance_by(self, delta):
-        _check(lib.rx_test_scheduler_advance_by(self.handle, _ns(delta)))
+        _check(lib.rx_test_scheduler_advance_by(self.handle, _ns(delta, "delta")))
 
     def start(self):
         """Runs until no work is left (never returns while periodic work is active)."""
@@ -2235,7 +2316,7 @@ def main_run():
 
 
 def main_run_for(timeout):
-    _check(lib.rx_main_run_for(_ns(timeout)))
+    _check(lib.rx_main_run_for(_ns(timeout, "timeout")))
 
 
 def main_drain():

@@ -44,7 +44,7 @@ class RunLoop(_Handle):
 
     def run_for(self, timeout):
         """run() for at most timeout seconds (or until stop())."""
-        _check(lib.rx_run_loop_run_for(self.handle, _ns(timeout)))
+        _check(lib.rx_run_loop_run_for(self.handle, _ns(timeout, "timeout")))
 
     def drain(self):
         """Runs the work ready now, without waiting; returns how many actions ran (0 also on
