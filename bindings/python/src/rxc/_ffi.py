@@ -91,3 +91,10 @@ if _MODE != "abi":
         if _MODE == "compiled":
             raise
 mode = "abi" if speedups is None else "compiled"
+
+NULL = ffi.NULL
+
+
+def _addr(p):
+    """The address a cdata pointer holds, as an int."""
+    return int(ffi.cast("uintptr_t", p))

@@ -13,13 +13,21 @@ drive() runs there too); a loop on any other thread gets a run loop of its own
 policy deciding what happens beyond (for an observe_on_bounded / pausable_buffered /
 rate_limit observable, its own capacity and policy by default); unbounded otherwise.
 """
-import asyncio
 import collections
 import threading
 import weakref
 
+from . import _late
 from ._ffi import ffi, lib
-from ._core import ERROR_OVERFLOW, Observable, RxError, Scheduler, _raising, main_scheduler
+from .errors import ERROR_OVERFLOW, RxError, _raising
+from .schedulers import Scheduler, custom_scheduler, main_scheduler
+
+
+
+def _running_loop():
+    # asyncio is imported on first use, not by `import rxc` (which imports this module)
+    import asyncio
+    return asyncio.get_running_loop()
 
 
 class _LoopBackend:
@@ -61,7 +69,7 @@ def _backend(loop):
 def scheduler(loop=None):
     """A Scheduler whose work runs on the running asyncio loop (its thread), between its
     other callbacks. Works from any thread once made (the loop must be running or about to)."""
-    loop = loop or asyncio.get_running_loop()
+    loop = loop or _running_loop()
     with _lock:
         b = _attached.get(loop)
         if b is None:
@@ -73,7 +81,7 @@ def scheduler(loop=None):
 
 def detach(loop=None):
     """Stops the loop from draining rxc's run loop (done anyway when the loop closes)."""
-    loop = loop or asyncio.get_running_loop()
+    loop = loop or _running_loop()
     with _lock:
         b = _attached.pop(loop, None)
     if b is not None and not loop.is_closed():
@@ -84,7 +92,7 @@ def threadsafe_scheduler(loop=None):
     """A Scheduler that runs its work on `loop` (on any thread) through
     loop.call_soon_threadsafe / call_later: a custom scheduler, so each action costs a
     Python call more than scheduler(); it works on loops of any thread, today."""
-    loop = loop or asyncio.get_running_loop()
+    loop = loop or _running_loop()
 
     def schedule(run):
         h = []
@@ -102,7 +110,6 @@ def threadsafe_scheduler(loop=None):
         loop.call_soon_threadsafe(start)
         return lambda: loop.call_soon_threadsafe(lambda: h and h[0].cancel())
 
-    from ._core import custom_scheduler
     return custom_scheduler(schedule, schedule_after, loop.time, serial=True)
 
 
@@ -182,7 +189,7 @@ class _AsyncIterator:
             maxsize = None
         elif policy == "keep_latest":  # one slot, as the library's RX_OVERFLOW_KEEP_LATEST
             maxsize = 1
-        sink = self._sink = _Sink(asyncio.get_running_loop(), maxsize, policy, on_dropped)
+        sink = self._sink = _Sink(_running_loop(), maxsize, policy, on_dropped)
         if threadsafe:
             src, push = observable, sink.push_threadsafe
         else:
@@ -248,3 +255,6 @@ def aiter(observable, threadsafe=None, maxsize=None, policy=None):
 async def to_list(observable):
     """Awaits every value of the observable, as a list."""
     return [x async for x in aiter(observable)]
+
+
+_late.aiter = aiter

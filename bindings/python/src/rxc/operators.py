@@ -10,7 +10,7 @@ Each `ops.NAME(*args)` returns a function of a source Observable that calls
 """
 from typing import Any, Callable
 
-from ._core import Observable
+from .observable import Observable
 
 #: What every function here returns: an operator, from a source Observable to another.
 Operator = Callable[[Observable], Observable]
