@@ -12,7 +12,8 @@ from .errors import DisposedError, ERROR_ARGUMENT_OUT_OF_RANGE, ERROR_DISPOSED, 
 from ._values import Notification, live_callbacks
 from .disposables import CompositeDisposable, Disposable, DisposeBag, SerialDisposable, SingleAssignmentDisposable
 from .schedulers import ConcurrentScheduler, NewThreadScheduler, OperationQueueScheduler, Scheduler, SerialScheduler, current_thread_scheduler, custom_scheduler, default_scheduler, immediate_scheduler, main_drain, main_fd, main_run, main_run_for, main_scheduler, main_stop
-from .observable import BoundedObservable, ConnectableObservable, Driver, Emitter, GroupedObservable, Observable, Signal, as_observable
+from .observable import Observable, as_observable
+from .observable_kinds import BoundedObservable, ConnectableObservable, Driver, Emitter, GroupedObservable, Signal
 from .subjects import AsyncSubject, BehaviorRelay, BehaviorSubject, PublishRelay, PublishSubject, ReplayRelay, ReplaySubject, Subject
 from .creation import amb, combine_latest, concat, create, defer, empty, from_iterable, generate, interval, just, merge, never, of, range_ as range, repeat_element, return_value, throw, timer, using, zip_ as zip
 from .testing import TestScheduler

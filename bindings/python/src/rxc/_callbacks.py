@@ -447,3 +447,13 @@ def _blocking_result(st, out, err):
         finally:
             lib.rx_release(err[0])
     _raise_status(st)
+
+
+def _subscribe_trait(sub, subscribe):
+    ctx = _put(sub)
+    p = subscribe(ctx)
+    if p == NULL:
+        _drop(ctx)  # no callback will ever run
+        _checkp(p)
+    _track(sub, p)
+    return Disposable(p)

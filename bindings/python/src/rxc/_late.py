@@ -4,9 +4,12 @@ __init__ imports them all). This keeps the package free of import cycles."""
 from typing import Any
 
 Observable: Any = None  # observable.py
-GroupedObservable: Any = None  # observable.py
-BoundedObservable: Any = None  # observable.py
-Emitter: Any = None  # observable.py
+GroupedObservable: Any = None  # observable_kinds.py
+BoundedObservable: Any = None  # observable_kinds.py
+ConnectableObservable: Any = None  # observable_kinds.py
+Driver: Any = None  # observable_kinds.py
+Signal: Any = None  # observable_kinds.py
+Emitter: Any = None  # observable_kinds.py
 as_observable: Any = None  # observable.py
 amb: Any = None  # creation.py
 combine_latest: Any = None  # creation.py

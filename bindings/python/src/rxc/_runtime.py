@@ -50,6 +50,7 @@ atexit.register(_shutdown)
 
 
 def version():
+    """librxc's version string."""
     return ffi.string(lib.rx_version()).decode()
 
 

@@ -13,6 +13,7 @@ def create(subscribe):
 
 
 def just(value):
+    """One value, then completion."""
     with _Borrowed(value) as v:
         return Observable._own(lib.rx_just(v))
 
@@ -21,6 +22,7 @@ return_value = just
 
 
 def of(*values):
+    """The given values, then completion."""
     vals = [_from_py(x) for x in values]
     try:
         return Observable._own(lib.rx_of(ffi.new("rx_value[]", vals) if vals else NULL, len(vals)))
@@ -42,19 +44,23 @@ def range_(start, count=None):
 
 
 def empty():
+    """Completes at once."""
     return Observable._own(lib.rx_empty())
 
 
 def never():
+    """Never emits nor ends."""
     return Observable._own(lib.rx_never())
 
 
 def throw(error):
+    """Fails at once with `error` (an exception; it reaches subscribers as itself)."""
     e = _ErrorRef(error if isinstance(error, BaseException) else RxError(str(error)))
     return Observable._own(lib.rx_throw(e.ptr))
 
 
 def defer(factory):
+    """Calls factory() for each subscription and subscribes to the Observable it returns."""
     return Observable._own(_with_fn(lib.rx_defer, _defer_cb, factory))
 
 
@@ -88,10 +94,12 @@ def using(create, use, release=None):
 
 
 def interval(period, scheduler=None):
+    """0, 1, 2, ... every `period` seconds, on `scheduler`."""
     return Observable._own(lib.rx_interval(_ns(period, "period"), _sched(scheduler)))
 
 
 def timer(duetime, period=None, scheduler=None):
+    """0 after `duetime` seconds, then (with `period`) 1, 2, ... every `period` seconds."""
     return Observable._own(lib.rx_timer(_ns(duetime, "duetime"), -1 if period is None else _ns(period, "period"),
                                         _sched(scheduler)))
 
@@ -106,11 +114,13 @@ def merge(*sources, max_concurrent=0):
 
 
 def concat(*sources):
+    """Each of `sources` in turn."""
     keep, arr = _array_of(sources)
     return Observable._own(lib.rx_concat(arr, len(keep)))
 
 
 def amb(*sources):
+    """The first of `sources` to emit wins; the rest are disposed."""
     keep, arr = _array_of(sources)
     return Observable._own(lib.rx_amb(arr, len(keep)))
 

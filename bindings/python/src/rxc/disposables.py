@@ -120,6 +120,7 @@ class Disposable:
         return h
 
     def dispose(self):
+        """Ends it (once) and releases the token."""
         h = self._take()
         if h is not None:
             self._disposed = True
@@ -127,6 +128,7 @@ class Disposable:
 
     @property
     def is_disposed(self):
+        """Whether it was disposed."""
         h = self._h
         if h is None:  # disposed here, or given to a container (then: unknown, False)
             return self._disposed
@@ -192,12 +194,14 @@ class SerialDisposable(CompositeDisposable):
         Disposable.__init__(self, _checkp(lib.rx_serial_disposable_new()))
 
     def add(self, d):  # pragma: no cover
+        """Not supported: use set()."""
         raise TypeError("use set()")
 
     def set(self, d):
+        """Not supported: use set()."""
         _give(self._hh(), d, lib.rx_serial_disposable_set)
 
-    disposable = property(None, set)
+    disposable = property(None, set, doc="Write-only: setting it is set(d).")
 
 
 class SingleAssignmentDisposable(SerialDisposable):
@@ -209,9 +213,10 @@ class SingleAssignmentDisposable(SerialDisposable):
         Disposable.__init__(self, _checkp(lib.rx_single_assignment_disposable_new()))
 
     def set(self, d):
+        """Takes d (a Disposable, which is then spent); a second set raises InvalidStateError."""
         _give(self._hh(), d, lib.rx_single_assignment_disposable_set)
 
-    disposable = property(None, set)
+    disposable = property(None, set, doc="Write-only: setting it is set(d).")
 
 
 class DisposeBag(_Handle):
@@ -223,10 +228,12 @@ class DisposeBag(_Handle):
         super().__init__(_checkp(lib.rx_dispose_bag_new()))
 
     def add(self, d):
+        """Takes d (a Disposable, which is then spent) into the bag."""
         _give(self.handle, d, lib.rx_dispose_bag_add)
         return self
 
     __iadd__ = add
 
     def drain(self):
+        """Disposes everything in the bag now."""
         _check(lib.rx_dispose_bag_drain(self.handle))

@@ -2,10 +2,10 @@
 grouped, connectable, Driver, Signal)."""
 from . import _late
 from ._ffi import ffi, lib
-from .errors import RxError, _ErrorRef, _check, _checkp, _raise_status
+from .errors import _checkp
 from ._values import NULL, _Borrowed, _count, _drop, _free_cb, _from_py, _label, _ns, _put, _release
-from .disposables import Disposable, _Handle, _close_lock
-from ._callbacks import _HOOK_CALLBACKS, _HOOK_NAMES, _Sub, _acc_cb, _blocking, _catch_cb, _combine_cb, _compact_cb, _debug_line_cb, _equal_cb, _flat_cb, _flow, _map_cb, _obs_completed, _obs_disposed, _obs_error, _obs_next, _observer_parts, _observer_struct, _pred_cb, _retry_when_cb, _track, _with_fn
+from .disposables import Disposable, _close_lock
+from ._callbacks import _subscribe_trait, _HOOK_CALLBACKS, _HOOK_NAMES, _Sub, _acc_cb, _blocking, _catch_cb, _combine_cb, _compact_cb, _debug_line_cb, _equal_cb, _flat_cb, _flow, _map_cb, _obs_completed, _obs_disposed, _obs_error, _obs_next, _observer_parts, _observer_struct, _pred_cb, _retry_when_cb, _track, _with_fn
 from .schedulers import default_scheduler
 
 class Observable:
@@ -101,9 +101,11 @@ class Observable:
 
     # ---- scheduling ------------------------------------------------------------------
     def subscribe_on(self, scheduler):
+        """Subscribes to this on `scheduler`."""
         return self._wrap(lib.rx_subscribe_on(self._src(), scheduler.handle))
 
     def observe_on(self, scheduler):
+        """Delivers the events on `scheduler` (in order, one at a time)."""
         return self._wrap(lib.rx_observe_on(self._src(), scheduler.handle))
 
     def observe_on_bounded(self, scheduler, capacity, policy="drop_oldest", on_dropped=None,
@@ -138,7 +140,7 @@ class Observable:
         if capacity is None:
             if on_dropped is not None:
                 raise ValueError("on_dropped needs a capacity: an unbounded queue drops nothing")
-            o = BoundedObservable._own(lib.rx_rate_limit(self._src(), n, _ns(window, "window"), scheduler.handle, NULL))
+            o = _late.BoundedObservable._own(lib.rx_rate_limit(self._src(), n, _ns(window, "window"), scheduler.handle, NULL))
             o.flow = (None, policy, on_dropped)
             return o
         return _flow(lambda opts: lib.rx_rate_limit(self._src(), n, _ns(window, "window"), scheduler.handle, opts),
@@ -146,6 +148,7 @@ class Observable:
 
     # ---- transform -------------------------------------------------------------------
     def map(self, fn):
+        """fn(value) for each value."""
         return self._wrap(_with_fn(lib.rx_map, _map_cb, fn, self._src()))
 
     def compact_map(self, fn):
@@ -153,10 +156,12 @@ class Observable:
         return self._wrap(_with_fn(lib.rx_compact_map, _compact_cb, fn, self._src()))
 
     def scan(self, fn, seed):
+        """fn(acc, value) folded from `seed`: each accumulator."""
         with _Borrowed(seed) as s:
             return self._wrap(_with_fn(lib.rx_scan, _acc_cb, fn, self._src(), s))
 
     def reduce(self, fn, seed):
+        """fn(acc, value) folded from `seed`: the final accumulator, with the completion."""
         with _Borrowed(seed) as s:
             return self._wrap(_with_fn(lib.rx_reduce, _acc_cb, fn, self._src(), s))
 
@@ -169,6 +174,7 @@ class Observable:
         return self._wrap(_with_fn(lib.rx_flat_map, _flat_cb, fn, self._src()))
 
     def flat_map_latest(self, fn):
+        """fn(value) -> an Observable; only the latest inner one is followed (switch_map)."""
         return self._wrap(_with_fn(lib.rx_flat_map_latest, _flat_cb, fn, self._src()))
 
     def flat_map_first(self, fn):
@@ -177,6 +183,7 @@ class Observable:
         return self._wrap(_with_fn(lib.rx_flat_map_first, _flat_cb, fn, self._src()))
 
     def concat_map(self, fn):
+        """fn(value) -> an Observable per value, subscribed one after the other."""
         return self._wrap(_with_fn(lib.rx_concat_map, _flat_cb, fn, self._src()))
 
     def buffer(self, count=0, span=None, scheduler=None):
@@ -210,12 +217,15 @@ class Observable:
 
     # ---- filter ----------------------------------------------------------------------
     def filter(self, predicate):
+        """Only the values for which predicate(value) is true."""
         return self._wrap(_with_fn(lib.rx_filter, _pred_cb, predicate, self._src()))
 
     def take(self, n):
+        """The first `n` values, then completion."""
         return self._wrap(lib.rx_take(self._src(), _count(n, "n")))
 
     def skip(self, n):
+        """Drops the first `n` values."""
         return self._wrap(lib.rx_skip(self._src(), _count(n, "n")))
 
     def take_while(self, predicate, inclusive=False):
@@ -224,9 +234,11 @@ class Observable:
         return self._wrap(_with_fn(make, _pred_cb, predicate, self._src()))
 
     def skip_while(self, predicate):
+        """Drops values while predicate(value) is true."""
         return self._wrap(_with_fn(lib.rx_skip_while, _pred_cb, predicate, self._src()))
 
     def take_until(self, other):
+        """Values until `other` emits, then completion."""
         return self._wrap(lib.rx_take_until(self._src(), as_observable(other)._src()))
 
     def take_until_predicate(self, predicate, inclusive=False):
@@ -235,6 +247,7 @@ class Observable:
         return self._wrap(_with_fn(make, _pred_cb, predicate, self._src(), bool(inclusive)))
 
     def skip_until(self, other):
+        """Drops values until `other` emits."""
         return self._wrap(lib.rx_skip_until(self._src(), as_observable(other)._src()))
 
     def skip_duration(self, duetime, scheduler=None):
@@ -246,20 +259,26 @@ class Observable:
         return self._wrap(lib.rx_take_duration(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def take_last(self, n):
+        """The last `n` values, with the completion."""
         return self._wrap(lib.rx_take_last(self._src(), _count(n, "n")))
 
     def distinct_until_changed(self, comparer=None):
+        """Drops a value equal to the previous one (comparer(a, b), or the library's
+        value equality)."""
         if comparer is None:
             return self._wrap(lib.rx_distinct_until_changed(self._src(), NULL, NULL, NULL))
         return self._wrap(_with_fn(lib.rx_distinct_until_changed, _equal_cb, comparer, self._src()))
 
     def element_at(self, index):
+        """Only the value at `index` (ERROR_ARGUMENT_OUT_OF_RANGE if the stream is shorter)."""
         return self._wrap(lib.rx_element_at(self._src(), _count(index, "index")))
 
     def first(self):
+        """The first value, then completion (ERROR_NO_ELEMENTS if empty)."""
         return self._wrap(lib.rx_first(self._src()))
 
     def last(self):
+        """The last value, with the completion (ERROR_NO_ELEMENTS if empty)."""
         return self._wrap(lib.rx_last(self._src()))
 
     def single(self):
@@ -268,6 +287,7 @@ class Observable:
         return self._wrap(lib.rx_single(self._src()))
 
     def ignore_elements(self):
+        """Only the terminal event."""
         return self._wrap(lib.rx_ignore_elements(self._src()))
 
     def default_if_empty(self, value):
@@ -280,34 +300,45 @@ class Observable:
         return self._wrap(lib.rx_switch_if_empty(self._src(), as_observable(fallback)._src()))
 
     def debounce(self, duetime, scheduler=None):
+        """A value once `duetime` seconds passed without a newer one."""
         return self._wrap(lib.rx_debounce(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def throttle(self, duetime, latest=True, scheduler=None):
+        """At most one value per `duetime` seconds (latest=True: the latest one at
+        the window's end too)."""
         return self._wrap(lib.rx_throttle(self._src(), _ns(duetime, "duetime"), bool(latest), _sched(scheduler)))
 
     def sample(self, sampler):
+        """The latest value each time `sampler` emits (if a new one came)."""
         return self._wrap(lib.rx_sample(self._src(), as_observable(sampler)._src()))
 
     # ---- combine ---------------------------------------------------------------------
     def merge(self, *others):
+        """The values of this and `others`, as they come."""
         return _late.merge(self, *others)
 
     def concat(self, *others):
+        """This, then each of `others` in turn, each subscribed when the previous completes."""
         return _late.concat(self, *others)
 
     def combine_latest(self, *others, selector=None):
+        """The latest values of this and `others` (a list, or selector(*values))
+        each time one emits, once all have."""
         return _late.combine_latest(self, *others, selector=selector)
 
     def zip(self, *others, selector=None):
+        """Values of this and `others` paired by index (a list, or selector(*values))."""
         return _late.zip_(self, *others, selector=selector)
 
     def with_latest_from(self, other, selector=None):
+        """Each value with the latest of `other` (a list, or selector(value, latest))."""
         o = as_observable(other)
         if selector is None:
             return self._wrap(lib.rx_with_latest_from(self._src(), o._src(), NULL, NULL, NULL))
         return self._wrap(_with_fn(lib.rx_with_latest_from, _combine_cb, selector, self._src(), o._src()))
 
     def start_with(self, *values):
+        """`values` first, then this."""
         vals = [_from_py(x) for x in values]
         try:
             arr = ffi.new("rx_value[]", vals) if vals else NULL
@@ -317,9 +348,11 @@ class Observable:
                 _release(v)
 
     def switch_latest(self):
+        """For an Observable of Observables: follows only the latest inner one."""
         return self._wrap(lib.rx_switch_latest(self._src()))
 
     def amb(self, *others):
+        """The first of this and `others` to emit wins; the rest are disposed."""
         return _late.amb(self, *others)
 
     # ---- errors ----------------------------------------------------------------------
@@ -331,6 +364,7 @@ class Observable:
         return self._wrap(_with_fn(lib.rx_catch, _catch_cb, handler, self._src()))
 
     def catch_and_return(self, value):
+        """On error, emits `value` and completes."""
         with _Borrowed(value) as v:
             return self._wrap(lib.rx_catch_and_return(self._src(), v))
 
@@ -344,6 +378,7 @@ class Observable:
         return self._wrap(_with_fn(lib.rx_retry_when, _retry_when_cb, handler, self._src()))
 
     def timeout(self, duetime, scheduler=None):
+        """Fails with ERROR_TIMEOUT when `duetime` seconds pass without an event."""
         return self._wrap(lib.rx_timeout(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def timeout_to(self, duetime, fallback, scheduler=None):
@@ -412,36 +447,45 @@ class Observable:
         return self._wrap(p)
 
     def delay(self, duetime, scheduler=None):
+        """Every event, `duetime` seconds later (errors too)."""
         return self._wrap(lib.rx_delay(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def delay_subscription(self, duetime, scheduler=None):
+        """Subscribes to this `duetime` seconds after being subscribed to."""
         return self._wrap(lib.rx_delay_subscription(self._src(), _ns(duetime, "duetime"), _sched(scheduler)))
 
     def materialize(self):
+        """Each event as a Notification value, then completion."""
         return self._wrap(lib.rx_materialize(self._src()))
 
     def dematerialize(self):
+        """The events described by Notification values (the inverse of materialize)."""
         return self._wrap(lib.rx_dematerialize(self._src()))
 
     # ---- sharing ---------------------------------------------------------------------
     def share(self):
+        """One shared subscription to this while anyone is subscribed (publish().ref_count())."""
         return self._wrap(lib.rx_share(self._src()))
 
     def share_replay(self, n):
+        """share, replaying the last `n` values to late subscribers."""
         return self._wrap(lib.rx_share_replay(self._src(), _count(n, "n")))
 
     def publish(self):
-        return ConnectableObservable._own(lib.rx_publish(self._src()))
+        """A ConnectableObservable through a PublishSubject (subscribes on connect())."""
+        return _late.ConnectableObservable._own(lib.rx_publish(self._src()))
 
     def replay(self, n=0):
-        return ConnectableObservable._own(lib.rx_replay(self._src(), _count(n, "n")))
+        """A ConnectableObservable replaying the last `n` values to late subscribers."""
+        return _late.ConnectableObservable._own(lib.rx_replay(self._src(), _count(n, "n")))
 
     def replay_all(self):
-        return ConnectableObservable._own(lib.rx_replay_all(self._src()))
+        """A ConnectableObservable replaying every value to late subscribers."""
+        return _late.ConnectableObservable._own(lib.rx_replay_all(self._src()))
 
     def multicast(self, subject):
         """Connectable through `subject` (a Subject, not a relay), the same for every connection."""
-        return ConnectableObservable._own(lib.rx_multicast(self._src(), subject._subject()))
+        return _late.ConnectableObservable._own(lib.rx_multicast(self._src(), subject._subject()))
 
     def share_forever(self, n=0):
         """share_replay(n) whose subject outlives the connection: late subscribers after the
@@ -450,13 +494,15 @@ class Observable:
 
     # ---- traits ----------------------------------------------------------------------
     def as_driver(self, on_error_value=None):
+        """A Driver: never fails (an error becomes `on_error_value`, then
+        completion), delivers on the main scheduler, shares its subscription."""
         with _Borrowed(on_error_value) as v:
-            return Driver._own(lib.rx_as_driver(self._src(), v))
+            return _late.Driver._own(lib.rx_as_driver(self._src(), v))
 
     def as_signal(self, on_error_value=None):
         """A driver without the replay: late subscribers see only later values."""
         with _Borrowed(on_error_value) as v:
-            return Signal._own(lib.rx_as_signal(self._src(), v))
+            return _late.Signal._own(lib.rx_as_signal(self._src(), v))
 
     def as_single(self):
         """Exactly one element, emitted with the completion (RxError ERROR_NO_ELEMENTS /
@@ -505,112 +551,6 @@ def _sched(scheduler):
 
 
 
-class BoundedObservable(Observable):
-    """The result of observe_on_bounded, pausable_buffered or rate_limit: an Observable with
-    flow counters. `flow` is (capacity, policy, on_dropped), which `async for` applies to
-    its own buffer too (capacity None: unbounded)."""
-
-    __slots__ = ("flow",)
-
-    def stats(self):
-        """The counters, summed over the subscriptions: received, delivered, dropped and
-        overflows (streams failed with ERROR_OVERFLOW)."""
-        out = ffi.new("rx_flow_stats *")
-        out.struct_size = ffi.sizeof("rx_flow_stats")
-        _check(lib.rx_flow_stats_get(self._src(), out))
-        return {"received": out.received, "delivered": out.delivered, "dropped": out.dropped,
-                "overflows": out.overflows}
-
-
-class GroupedObservable(Observable):
-    """A group of group_by: an Observable with the group's `key`."""
-
-    __slots__ = ("key",)
-
-    @classmethod
-    def _group(cls, ptr, key):
-        o = cls._own(ptr)
-        o.key = key
-        return o
-
-    def __repr__(self):
-        return "GroupedObservable(key=%r)" % (self.key,)
-
-
-class ConnectableObservable(Observable):
-    """From publish() / replay(): subscribes its source only on connect()."""
-
-    __slots__ = ()
-
-    def connect(self):
-        return Disposable(_checkp(lib.rx_connect(self._src())))
-
-    def ref_count(self):
-        return Observable._own(lib.rx_ref_count(self._src()))
-
-
-class Driver(Observable):
-    """From as_driver(): never errors, delivers on the main scheduler, replays the latest."""
-
-    __slots__ = ()
-
-    def drive(self, observer=None, on_next=None, on_completed=None, on_disposed=None):
-        sub = _observer_parts(observer, on_next, None, on_completed, on_disposed)
-        return _subscribe_trait(sub, lambda ctx: lib.rx_drive(self._src(), _observer_struct(sub, ctx)))
-
-
-def _subscribe_trait(sub, subscribe):
-    ctx = _put(sub)
-    p = subscribe(ctx)
-    if p == NULL:
-        _drop(ctx)  # no callback will ever run
-        _checkp(p)
-    _track(sub, p)
-    return Disposable(p)
-
-
-class Signal(Observable):
-    """From as_signal(): never errors, delivers on the main scheduler, no replay."""
-
-    __slots__ = ()
-
-    def emit(self, observer=None, on_next=None, on_completed=None, on_disposed=None):
-        sub = _observer_parts(observer, on_next, None, on_completed, on_disposed)
-        return _subscribe_trait(sub, lambda ctx: lib.rx_emit(self._src(), _observer_struct(sub, ctx)))
-
-
-class Emitter(_Handle):
-    """The emitter of a create() subscription; usable from any thread, also after the
-    subscribe function returned. on_next returns False once the subscription is disposed."""
-
-    __slots__ = ()
-
-    def on_next(self, value):
-        with _Borrowed(value) as v:
-            st = lib.rx_emitter_next(self.handle, v)
-        return _emit_status(st)
-
-    def on_error(self, error):
-        e = _ErrorRef(error if isinstance(error, BaseException) else RxError(str(error)))
-        return _emit_status(lib.rx_emitter_error(self.handle, e.ptr))
-
-    def on_completed(self):
-        return _emit_status(lib.rx_emitter_completed(self.handle))
-
-    @property
-    def is_disposed(self):
-        return bool(lib.rx_emitter_is_disposed(self.handle))
-
-
-def _emit_status(st):
-    if st == 0:
-        return True
-    if st == lib.RX_EDISPOSED:
-        return False
-    _raise_status(st)
-
-
-
 def as_observable(x):
     """x itself if an Observable, a Subject's observable, else of(*x) for an iterable."""
     if isinstance(x, Observable):
@@ -620,5 +560,4 @@ def as_observable(x):
     raise TypeError("expected an Observable, got %r" % type(x).__name__)
 
 
-_late.Observable, _late.GroupedObservable, _late.BoundedObservable = Observable, GroupedObservable, BoundedObservable
-_late.Emitter, _late.as_observable = Emitter, as_observable
+_late.Observable, _late.as_observable = Observable, as_observable

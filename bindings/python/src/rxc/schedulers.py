@@ -42,6 +42,7 @@ class Scheduler(_Handle):
         return self._schedule(lib.rx_schedule, action)
 
     def schedule_after(self, delay, action):
+        """Runs action() after `delay` seconds; a Disposable that cancels it."""
         return self._schedule(lib.rx_schedule_after, action, _ns(delay, "delay"))
 
     def schedule_recursive(self, action):
@@ -50,10 +51,13 @@ class Scheduler(_Handle):
         return self._schedule(lib.rx_schedule_recursive, action, cb=_recursive_cb)
 
     def schedule_periodic(self, period, action, start_after=None):
+        """Runs action() every `period` seconds (first after `start_after`, default
+        `period`); a Disposable that stops it."""
         return self._schedule(lib.rx_schedule_periodic, action,
                               _ns(period if start_after is None else start_after, "start_after"), _ns(period, "period"))
 
     def now_ns(self):
+        """The scheduler's clock, in nanoseconds."""
         return lib.rx_scheduler_now_ns(self.handle)
 
     def now(self):
@@ -62,6 +66,7 @@ class Scheduler(_Handle):
 
     @property
     def is_serial(self):
+        """Whether actions run one at a time, in order."""
         return bool(lib.rx_scheduler_is_serial(self.handle))
 
 
@@ -156,10 +161,12 @@ def custom_scheduler(schedule, schedule_after=None, now=None, serial=False):
 
 
 def immediate_scheduler():
+    """Runs actions at once, on the calling thread."""
     return Scheduler._own(lib.rx_scheduler_immediate())
 
 
 def current_thread_scheduler():
+    """Runs actions on the calling thread, queued behind the one running (a trampoline)."""
     return Scheduler._own(lib.rx_scheduler_current_thread())
 
 
@@ -179,6 +186,7 @@ class SerialScheduler(Scheduler):
 
 
 class ConcurrentScheduler(Scheduler):
+    """Actions on library threads, several at a time."""
     __slots__ = ()
 
     def __init__(self, label=None):
@@ -186,6 +194,7 @@ class ConcurrentScheduler(Scheduler):
 
 
 class OperationQueueScheduler(Scheduler):
+    """Actions on library threads, at most `max_concurrent` at a time."""
     __slots__ = ()
 
     def __init__(self, max_concurrent=1, label=None):
@@ -194,6 +203,7 @@ class OperationQueueScheduler(Scheduler):
 
 
 class NewThreadScheduler(Scheduler):
+    """Each action on a thread of its own."""
     __slots__ = ()
 
     def __init__(self):
@@ -225,6 +235,7 @@ def main_run():
 
 
 def main_run_for(timeout):
+    """Runs main-scheduler work for `timeout` seconds (main thread only)."""
     _check(lib.rx_main_run_for(_ns(timeout, "timeout")))
 
 
@@ -234,8 +245,10 @@ def main_drain():
 
 
 def main_stop():
+    """Makes main_run() return."""
     _check(lib.rx_main_stop())
 
 
 def main_fd():
+    """A file descriptor readable while main-scheduler work is pending (for event loops)."""
     return lib.rx_main_fd()

@@ -42,6 +42,7 @@ class Subject(Observable):
         return self._h
 
     def close(self):
+        """Releases the subject now (which disposes it: its observers get on_disposed)."""
         with _close_lock:
             s, self._s = self._s, None
             em = self.__dict__.get("_emitter")
@@ -51,6 +52,7 @@ class Subject(Observable):
             ffi.release(s)
 
     def on_next(self, value):
+        """Emits a value to every observer (a C call with the compiled fast path)."""
         s = self._s
         if s is None:
             raise ValueError("the Subject is closed")
@@ -63,14 +65,17 @@ class Subject(Observable):
             _raise_status(st)
 
     def on_error(self, error):
+        """Fails every observer with `error` (an exception; it reaches them as itself)."""
         e = _ErrorRef(error if isinstance(error, BaseException) else RxError(str(error)))
         _check(lib.rx_subject_on_error(self._subject(), e.ptr))
 
     def on_completed(self):
+        """Completes every observer."""
         _check(lib.rx_subject_on_completed(self._subject()))
 
     @property
     def has_observers(self):
+        """Whether anyone is subscribed."""
         return bool(lib.rx_subject_has_observers(self._subject()))
 
     def dispose(self):
@@ -91,6 +96,7 @@ class Subject(Observable):
 
 
 class PublishSubject(Subject):
+    """Emits to the observers subscribed at the time."""
     __slots__ = ()
 
     def __init__(self):
@@ -98,6 +104,7 @@ class PublishSubject(Subject):
 
 
 class BehaviorSubject(Subject):
+    """Holds a current value (`initial` first), replayed to each new observer."""
     __slots__ = ()
 
     def __init__(self, initial):
@@ -116,6 +123,7 @@ class ReplaySubject(Subject):
 
 
 class AsyncSubject(Subject):
+    """Emits only its last value, with the completion."""
     __slots__ = ()
 
     def __init__(self):
@@ -147,6 +155,8 @@ class ReplayRelay(Subject):
 
 
 class BehaviorRelay(Subject):
+    """A behavior subject that never terminates: accept(x); `value` is the current one."""
+
     __slots__ = ()
 
     def __init__(self, initial):

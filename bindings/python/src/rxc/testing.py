@@ -18,9 +18,11 @@ class TestScheduler(Scheduler):
         super().__init__(_checkp(lib.rx_test_scheduler_new()))
 
     def advance_to(self, time):
+        """Runs the virtual-time work due up to `time` seconds."""
         _check(lib.rx_test_scheduler_advance_to(self.handle, _ns(time, "time")))
 
     def advance_by(self, delta):
+        """Runs the virtual-time work due within `delta` more seconds."""
         _check(lib.rx_test_scheduler_advance_by(self.handle, _ns(delta, "delta")))
 
     def start(self):
@@ -44,9 +46,12 @@ class TestScheduler(Scheduler):
                 _release(v)
 
     def cold(self, marble, values=None, error=None):
+        """A cold Observable from an RxJS marble string (each subscriber gets the
+        timeline from its subscription)."""
         return self._marble(lib.rx_marble_cold, marble, values, error)
 
     def hot(self, marble, values=None, error=None):
+        """A hot Observable from an RxJS marble string (one timeline, from time 0)."""
         return self._marble(lib.rx_marble_hot, marble, values, error)
 
     def expect(self, observable, expected, values=None, error=None):
