@@ -15,7 +15,8 @@ PYTEST_FLAGS ?= -q -rfEXx -p no:cacheprovider
 
 $(PY_VENV)/.ready: $(PY_DIR)/requirements-dev.txt
 	@rm -rf $(PY_VENV) && mkdir -p $(PY_BUILD)
-	$(Q)$(PYTHON) -m venv $(PY_VENV)
+	$(Q)$(PYTHON) -m venv $(PY_VENV) 2>/dev/null || { bash scripts/ensure-deps.sh python3-venv python3-dev && \
+	  rm -rf $(PY_VENV) && $(PYTHON) -m venv $(PY_VENV); }  # Debian's python3 needs both
 	$(Q)$(PIP) install -r $(PY_DIR)/requirements-dev.txt
 	@touch $@
 
