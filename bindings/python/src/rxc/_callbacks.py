@@ -384,6 +384,8 @@ def _flow(make, capacity, policy, on_dropped, block_timeout):
         raise ValueError("policy must be one of %s" % ", ".join(sorted(_FLOW_POLICIES)))
     if on_dropped is not None and not callable(on_dropped):
         raise TypeError("on_dropped must be callable")
+    if policy == "block" and speedups is not None:
+        speedups.set_release_gil()  # its producer waits for a consumer that may need the GIL
     opts = ffi.new("rx_flow_options *")
     opts.struct_size = ffi.sizeof("rx_flow_options")
     opts.capacity = _count(capacity, "capacity", 1)

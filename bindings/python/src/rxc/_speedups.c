@@ -233,6 +233,16 @@ static rx_value t_acc(void *ctx, rx_value acc, rx_value v, rx_error **err) {
 
 /* ---- subjects: a C on_next ------------------------------------------------------------- */
 
+/* Whether a subject's on_next releases the GIL around the library call. Keeping it saves
+ * two GIL hand-offs per event (the subscribers' trampolines then find it held) and cannot
+ * deadlock: the library never waits for a thread that runs a callback (its serialization
+ * queues work for the running thread instead, and it holds no lock while calling back), so
+ * nothing it does inside rx_subject_on_next waits for the GIL's holder, with one exception,
+ * the RX_OVERFLOW_BLOCK policy, whose producer waits for room that a Python consumer on
+ * another thread makes. The package sets this for good when it creates an operator with that
+ * policy (set_release_gil). */
+static int release_gil;
+
 /* Emitter(subject_address): a subject's on_next in C. It borrows the subject: the package's
  * Subject owns the handle and calls close() before releasing it. */
 typedef struct {
@@ -259,10 +269,15 @@ static PyObject *emitter_on_next(Emitter *self, PyObject *x) {
   if (from_py(x, &v) != 0)
     return NULL;
   rx_status st;
-  Py_BEGIN_ALLOW_THREADS
-  st = rx_subject_on_next(s, v);
-  rx_value_release(v);
-  Py_END_ALLOW_THREADS
+  if (release_gil) {
+    Py_BEGIN_ALLOW_THREADS
+    st = rx_subject_on_next(s, v);
+    rx_value_release(v);
+    Py_END_ALLOW_THREADS
+  } else { /* see release_gil */
+    st = rx_subject_on_next(s, v);
+    rx_value_release(v);
+  }
   if (st != RX_OK)
     return PyObject_CallFunction(h_raise_status, "i", (int)st);
   Py_RETURN_NONE;
@@ -305,8 +320,15 @@ static PyObject *init(PyObject *self, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+static PyObject *set_release_gil(PyObject *self, PyObject *unused) {
+  release_gil = 1;
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"init", init, METH_VARARGS, "init(to_py, from_py, set_error, report, raise_status)"},
+    {"set_release_gil", set_release_gil, METH_NOARGS,
+     "From now on, a subject's on_next releases the GIL around the library call."},
     {NULL, NULL, 0, NULL},
 };
 
