@@ -1,21 +1,29 @@
 #!/usr/bin/env python3
-"""bench.py: the same Python-level workloads on rxc (librxc through cffi) and on RxPY
-(`reactivex`, pure Python), in ns per event, and their ratio.
+"""bench.py: the same Python-level workloads on rxc and on RxPY (`reactivex`, pure Python),
+with the same Python callables, in ns per event, and their ratio.
 
-    RXC_LIBRARY=build/lib/librxc.so PYTHONPATH=bindings/python/src python3 bindings/python/bench.py
-    make python-bench                      (installs reactivex when missing)
-    options: --events N (default 200000), --runs R (default 5; the median is reported),
-             --markdown (the table only, as markdown)
+    make bench-python                    (the wheel, compiled mode; BENCH_ARGS=... passes options)
+    python3 bindings/python/bench.py     (whatever `import rxc` finds; RXC_MODE=abi for ABI mode)
+    options: --events N (default 100000), --runs R (default 3; the median is reported),
+             --markdown (the table only), --only NAME,NAME
 
 Workloads (every callback is a Python function; each run makes its own pipeline):
-  floor        a plain Python loop calling the same on_next function: the cost of the callback
-  subject-1    a subject, 1 subscriber; events emitted from a Python loop
-  chain        range -> map -> filter -> subscribe (map and filter are Python lambdas)
-  subject-10   a subject, 10 subscribers (ns per event, i.e. per 10 deliveries)
-  observe-on   range -> observe_on(a thread) -> subscribe, waiting for completion
-  no-callback  range -> skip(N-1) -> last value only (rxc: no Python per event at all)
+  floor          a plain Python loop calling the same on_next function: the callback's own cost
+  subject-1      a subject, 1 subscriber; events emitted from a Python loop (ns per event)
+  subject-10     the same, 10 subscribers (ns per event emitted, i.e. per 10 deliveries)
+  subject-100    the same, 100 subscribers (ns per event emitted, i.e. per 100 deliveries)
+  map-filter-reduce  range -> map -> filter -> reduce (three Python lambdas)
+  scan-take      range -> scan -> take(n) -> last (one Python lambda)
+  observe-on     range -> observe_on(a thread) -> subscribe, waiting for completion
+  group-by       range -> group_by(x % 10) -> each group subscribed, counting
+  merge-2        two subjects merged, one subscriber; events alternate between them
+  asyncio        values delivered to an asyncio loop (rxc: `async for`; RxPY: observe_on its
+                 AsyncIOScheduler, the only asyncio delivery it has)
+  no-callback    range -> skip(n - 1) -> last value only (rxc: no Python per event at all)
 """
 import argparse
+import asyncio
+import os
 import statistics
 import sys
 import threading
@@ -38,168 +46,185 @@ class Counter:
         self.n = 0
 
 
-def workloads_rxc():
-    import rxc
+def counter():
+    c = Counter()
 
-    def floor(n):
-        c = Counter()
+    def on_next(x):
+        c.n += 1
+    return c, on_next
 
-        def on_next(x):
-            c.n += 1
-        for i in range(n):
-            on_next(i)
 
-    def subject_1(n):
-        c = Counter()
+def double(x):
+    return x * 2
 
-        def on_next(x):
-            c.n += 1
-        with rxc.PublishSubject() as s, s.subscribe(on_next):
-            emit = s.on_next
-            for i in range(n):
-                emit(i)
-        assert c.n == n
 
-    def chain(n):
-        c = Counter()
+def third(x):
+    return x % 3 == 0
 
-        def on_next(x):
-            c.n += 1
-        rxc.range(0, n).map(lambda x: x * 2).filter(lambda x: x % 3 == 0).subscribe(on_next).dispose()
-        assert c.n == (n + 2) // 3
 
-    def subject_10(n):
-        c = Counter()
+def add(acc, x):
+    return acc + x
 
-        def on_next(x):
-            c.n += 1
-        with rxc.PublishSubject() as s:
-            subs = [s.subscribe(on_next) for _ in range(10)]
+
+def tenth(x):
+    return x % 10
+
+
+def floor(n):
+    c, on_next = counter()
+    for i in range(n):
+        on_next(i)
+
+
+def workloads(rx, lib):
+    """The workloads for rx = "rxc" or "rxpy"; lib is the imported package."""
+    if rx == "rxpy":
+        from reactivex import operators as ops
+        from reactivex.scheduler import EventLoopScheduler
+        from reactivex.scheduler.eventloop import AsyncIOScheduler
+        from reactivex.subject import Subject
+        rng = lib.range
+
+        def pipe(src, *stages):
+            return src.pipe(*stages)
+        M, F, R, S, T, L = ops.map, ops.filter, ops.reduce, ops.scan, ops.take, ops.last
+        thread = EventLoopScheduler()
+
+        def observe_on(src):
+            return src.pipe(ops.observe_on(thread))
+
+        def group_by(src, fn):
+            return src.pipe(ops.group_by(fn))
+
+        def merge(a, b):
+            return lib.merge(a, b)
+    else:
+        from rxc import operators as ops
+        Subject = lib.PublishSubject
+        rng = lib.range
+
+        def pipe(src, *stages):
+            return src.pipe(*stages)
+        M, F, S, T, L = ops.map, ops.filter, ops.scan, ops.take, ops.last
+
+        def R(fn, seed):
+            return ops.reduce(fn, seed)
+        thread = lib.SerialScheduler("bench")
+
+        def observe_on(src):
+            return src.observe_on(thread)
+
+        def group_by(src, fn):
+            return src.group_by(fn)
+
+        def merge(a, b):
+            return lib.merge(a, b)
+
+    def subject(k):
+        def run(n):
+            c, on_next = counter()
+            s = Subject()
+            subs = [s.subscribe(on_next) for _ in range(k)]
             emit = s.on_next
             for i in range(n):
                 emit(i)
             for d in subs:
                 d.dispose()
-        assert c.n == 10 * n
+            assert c.n == k * n
+        return run
 
-    sched = rxc.SerialScheduler("bench")
+    def map_filter_reduce(n):
+        out = []
+        pipe(rng(0, n), M(double), F(third), R(add, 0)).subscribe(out.append).dispose()
+        assert out == [sum(x * 2 for x in range(n) if (x * 2) % 3 == 0)]
 
-    def observe_on(n):
-        c, done = Counter(), threading.Event()
+    def scan_take(n):
+        out = []
+        pipe(rng(0, 2 * n), S(add, 0), T(n), L()).subscribe(out.append).dispose()
+        assert out == [n * (n - 1) // 2]
 
-        def on_next(x):
-            c.n += 1
-        with rxc.range(0, n).observe_on(sched).subscribe(on_next=on_next, on_completed=done.set):
-            done.wait()
-        assert c.n == n
-
-    def no_callback(n):
-        assert rxc.range(0, n).skip(n - 1).blocking_last() == n - 1
-
-    return {"floor": floor, "subject-1": subject_1, "chain": chain, "subject-10": subject_10,
-            "observe-on": observe_on, "no-callback": no_callback}
-
-
-def workloads_rxpy():
-    import reactivex
-    from reactivex import operators as ops
-    from reactivex.scheduler import EventLoopScheduler
-    from reactivex.subject import Subject
-
-    def subject_1(n):
-        c = Counter()
-
-        def on_next(x):
-            c.n += 1
-        s = Subject()
-        d = s.subscribe(on_next)
-        emit = s.on_next
-        for i in range(n):
-            emit(i)
-        d.dispose()
-        assert c.n == n
-
-    def chain(n):
-        c = Counter()
-
-        def on_next(x):
-            c.n += 1
-        reactivex.range(0, n).pipe(ops.map(lambda x: x * 2), ops.filter(lambda x: x % 3 == 0)) \
-            .subscribe(on_next).dispose()
-        assert c.n == (n + 2) // 3
-
-    def subject_10(n):
-        c = Counter()
-
-        def on_next(x):
-            c.n += 1
-        s = Subject()
-        subs = [s.subscribe(on_next) for _ in range(10)]
-        emit = s.on_next
-        for i in range(n):
-            emit(i)
-        for d in subs:
-            d.dispose()
-        assert c.n == 10 * n
-
-    sched = EventLoopScheduler()
-
-    def observe_on(n):
-        c, done = Counter(), threading.Event()
-
-        def on_next(x):
-            c.n += 1
-        d = reactivex.range(0, n).pipe(ops.observe_on(sched)).subscribe(
-            on_next=on_next, on_completed=done.set)
+    def observe(n):
+        c, on_next = counter()
+        done = threading.Event()
+        d = observe_on(rng(0, n)).subscribe(on_next=on_next, on_completed=done.set)
         done.wait()
         d.dispose()
         assert c.n == n
 
-    def no_callback(n):
-        last = []
-        reactivex.range(0, n).pipe(ops.skip(n - 1)).subscribe(last.append)
-        assert last == [n - 1]
+    def groups(n):
+        c, on_next = counter()
+        subs = []
+        group_by(rng(0, n), tenth).subscribe(lambda g: subs.append(g.subscribe(on_next)))
+        assert c.n == n and len(subs) == 10
 
-    return {"subject-1": subject_1, "chain": chain, "subject-10": subject_10,
-            "observe-on": observe_on, "no-callback": no_callback}
+    def merge_2(n):
+        c, on_next = counter()
+        a, b = Subject(), Subject()
+        d = merge(a, b).subscribe(on_next)
+        ea, eb = a.on_next, b.on_next
+        for i in range(0, n, 2):
+            ea(i)
+            eb(i)
+        d.dispose()
+        assert c.n == n
+
+    def via_asyncio(n):
+        c, on_next = counter()
+
+        async def main():
+            if rx == "rxc":
+                async for x in rng(0, n):
+                    on_next(x)
+            else:
+                done = asyncio.get_running_loop().create_future()
+                rng(0, n).pipe(ops.observe_on(AsyncIOScheduler(asyncio.get_running_loop()))).subscribe(
+                    on_next=on_next, on_completed=lambda: done.set_result(None))
+                await done
+        asyncio.run(main())
+        assert c.n == n
+
+    def no_callback(n):
+        out = []
+        pipe(rng(0, n), ops.skip(n - 1)).subscribe(out.append).dispose()
+        assert out == [n - 1]
+
+    return {"subject-1": subject(1), "subject-10": subject(10), "subject-100": subject(100),
+            "map-filter-reduce": map_filter_reduce, "scan-take": scan_take, "observe-on": observe,
+            "group-by": groups, "merge-2": merge_2, "asyncio": via_asyncio, "no-callback": no_callback}
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--events", type=int, default=200000)
-    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--events", type=int, default=100000)
+    ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--only", default="")
     args = ap.parse_args(argv)
     import rxc
-    try:
-        import reactivex
-        rxpy = workloads_rxpy()
-        rxpy_version = reactivex.__version__
-    except ImportError:
-        rxpy, rxpy_version = {}, None
-    mine = workloads_rxc()
+    import reactivex
+    mine, theirs = workloads("rxc", rxc), workloads("rxpy", reactivex)
+    only = set(filter(None, args.only.split(",")))
     n, runs = args.events, args.runs
+    base = timed(floor, n, runs)
     rows = []
-    for name, fn in mine.items():
-        fn(max(1000, n // 20))  # warm up
-        a = timed(fn, n, runs)
-        b = None
-        if name in rxpy:
-            rxpy[name](max(1000, n // 20))
-            b = timed(rxpy[name], n, runs)
-        rows.append((name, a, b))
-    floor = rows[0][1]
+    for name in mine:
+        if only and name not in only:
+            continue
+        k = 100 if name == "subject-100" else (10 if name == "subject-10" else 1)
+        m = max(1000, n // k)  # fewer events where each is many deliveries
+        mine[name](1000)
+        theirs[name](1000)  # warm up
+        rows.append((name, k, timed(mine[name], m, runs), timed(theirs[name], m, runs)))
     if not args.markdown:
-        print("rxc %s (librxc %s, %s) vs RxPY %s; Python %s; %d events, median of %d runs"
-              % (rxc.__version__, rxc.version(), rxc.library_path, rxpy_version or "(not installed)",
-                 sys.version.split()[0], n, runs))
-    print("| workload | rxc ns/event | RxPY ns/event | RxPY / rxc | rxc minus the Python callback floor |")
+        print("rxc %s (%s mode; librxc %s, %s) vs RxPY (reactivex) %s; Python %s; %d events, "
+              "median of %d runs" % (rxc.__version__, rxc.mode, rxc.version(), rxc.library_path,
+                                     reactivex.__version__, sys.version.split()[0], n, runs))
+    print("| workload | rxc ns/event | RxPY ns/event | rxc ahead by | rxc / Python-loop floor (per delivery) |")
     print("|---|---:|---:|---:|---:|")
-    for name, a, b in rows:
-        print("| %s | %.0f | %s | %s | %s |" % (
-            name, a, "%.0f" % b if b is not None else "–",
-            "%.1f×" % (b / a) if b is not None else "–",
-            "%.0f" % (a - floor * (10 if name == "subject-10" else 1)) if name not in ("floor", "no-callback") else "–"))
+    print("| floor (a Python loop calling on_next) | %.0f | – | – | 1.0× |" % base)
+    for name, k, a, b in rows:
+        per = "%.1f×" % (a / k / base) if name.startswith("subject") or name == "merge-2" else "–"
+        print("| %s | %.0f | %.0f | %.1f× | %s |" % (name, a, b, b / a, per))
     return 0
 
 

@@ -9,11 +9,13 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 # Test the source tree (set RXC_TEST_INSTALLED=1 to test an installed package instead).
+# The source tree loads build/lib's librxc unless RXC_LIBRARY says otherwise; an installed
+# package finds its own (a wheel's bundled one first).
 if os.environ.get("RXC_TEST_INSTALLED") != "1":
     sys.path.insert(0, os.path.join(HERE, "..", "src"))
-_built = os.path.join(ROOT, "build", "lib", "librxc.so")
-if "RXC_LIBRARY" not in os.environ and os.path.exists(_built):
-    os.environ["RXC_LIBRARY"] = _built
+    _built = os.path.join(ROOT, "build", "lib", "librxc.so")
+    if "RXC_LIBRARY" not in os.environ and os.path.exists(_built):
+        os.environ["RXC_LIBRARY"] = _built
 
 import rxc  # noqa: E402
 

@@ -137,3 +137,60 @@ def test_threadsafe_scheduler_on_a_loop_in_another_thread():
     t.start()
     t.join(20)
     assert result == [[[0, True], [1, True], [2, True], [10, True], [11, True]]]  # tuples travel as lists
+
+
+@pytest.mark.parametrize("policy, expected", [
+    ("drop_newest", list(range(10))),
+    ("drop_oldest", list(range(990, 1000))),
+    ("keep_latest", [999]),
+])
+def test_async_for_is_bounded_by_maxsize(policy, expected):
+    async def main():
+        return [x async for x in aio.aiter(rxc.range(0, 1000), maxsize=10, policy=policy)]
+    assert run(main()) == expected
+
+
+def test_async_for_fails_on_overflow_with_policy_fail():
+    async def main():
+        got = []
+        with pytest.raises(rxc.RxError) as e:
+            async for x in aio.aiter(rxc.range(0, 100), maxsize=5, policy="fail"):
+                got.append(x)
+        return got, e.value
+    got, err = run(main())
+    assert got == [0, 1, 2, 3, 4] and err.code == rxc.ERROR_OVERFLOW
+
+
+def test_async_for_applies_the_bounded_operators_policy():
+    # the case: a 1 ms consumer over observe_on_bounded(capacity 64, drop oldest)
+    async def main():
+        dropped = []
+        with rxc.SerialScheduler("producer") as bg:
+            src = rxc.range(0, 2000).subscribe_on(bg).observe_on_bounded(
+                rxc.default_scheduler(), 64, "drop_oldest", on_dropped=dropped.append)
+            got = []
+            async for x in src:
+                got.append(x)
+                await asyncio.sleep(0.001)
+        return got, dropped
+    got, dropped = run(main())
+    assert len(got) < 2000 and dropped, (len(got), len(dropped))
+    assert got == sorted(got) and got[-1] == 1999
+    assert len(got) + len(dropped) >= 2000 - 64  # what was neither delivered nor dropped waits nowhere
+
+
+def test_aiter_rejects_bad_arguments():
+    async def main():
+        with pytest.raises(ValueError, match="policy"):
+            aio.aiter(rxc.of(1), maxsize=3, policy="sometimes")
+        with pytest.raises(ValueError, match="maxsize"):
+            aio.aiter(rxc.of(1), maxsize=0)
+    run(main())
+
+
+def test_operators_module_pipes_as_in_rxpy():
+    from rxc import operators as ops
+    obs = rxc.range(0, 10).pipe(ops.map(lambda x: x * x), ops.filter(lambda x: x % 2))
+    assert obs.blocking_to_list() == [1, 9, 25, 49, 81]
+    both = rxc.pipe(ops.skip(1), ops.take(2), ops.scan(lambda a, x: a + x, 0))
+    assert both(rxc.of(5, 6, 7, 8)).blocking_to_list() == [6, 13]

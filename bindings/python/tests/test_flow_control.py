@@ -1,3 +1,4 @@
+import os
 import threading
 
 import pytest
@@ -105,3 +106,31 @@ def test_rate_limit_bounded_policies_and_options():
         s.rate_limit(0, 0.010, ts)
     with pytest.raises(ValueError):
         s.rate_limit(1, 0.010, ts, on_dropped=print)
+
+
+def test_block_policy_fed_from_python_with_a_python_consumer_does_not_deadlock():
+    # A subject's on_next may keep the GIL across the library call (compiled mode), except
+    # once an RX_OVERFLOW_BLOCK operator exists: its producer (this thread, in on_next) waits
+    # for room that the consumer's Python callback, on the scheduler's thread, makes. Run in
+    # a fresh interpreter, so that a deadlock fails the test instead of hanging the suite.
+    import subprocess
+    import sys
+    import textwrap
+    code = textwrap.dedent("""
+        import threading, time, rxc
+        with rxc.SerialScheduler("consumer") as bg, rxc.PublishSubject() as s:
+            got, done = [], threading.Event()
+            s.observe_on_bounded(bg, 2, "block").subscribe(
+                on_next=lambda x: (time.sleep(0.001), got.append(x)), on_completed=done.set)
+            for i in range(100):
+                s.on_next(i)
+            s.on_completed()
+            assert done.wait(20) and got == list(range(100)), got
+        print("ok", rxc.mode)
+    """)
+    env = dict(os.environ)
+    if os.environ.get("RXC_TEST_INSTALLED") != "1":
+        env["PYTHONPATH"] = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    r = subprocess.run([sys.executable, "-c", code], env=env, timeout=30, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    assert r.returncode == 0 and r.stdout.startswith("ok"), r.stdout

@@ -83,7 +83,7 @@ def test_materialize_dematerialize():
 def test_plain_value_conversion_agrees_with_the_library():
     # the package packs and reads plain values itself; the library's own constructors and
     # readers must agree with it
-    from rxc import _core, lib
+    from rxc import _values as _core, lib
     for x in [0.0, -1.25, 1e-300, float("inf")]:
         assert lib.rx_value_double(_core._from_py(x)) == x
         assert _core._to_py(lib.rx_double(x)) == x

@@ -311,6 +311,7 @@ rx_observable *rx_take_until(rx_observable *src, rx_observable *other);
 rx_observable *rx_take_until_predicate(rx_observable *src, bool inclusive, rx_predicate_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_skip_until(rx_observable *src, rx_observable *other);
 rx_observable *rx_take_last(rx_observable *src, size_t n);
+rx_observable *rx_skip_last(rx_observable *src, size_t n);
 rx_observable *rx_distinct_until_changed(rx_observable *src, rx_equal_fn eq, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_element_at(rx_observable *src, size_t i);
 rx_observable *rx_first(rx_observable *src);
@@ -362,6 +363,7 @@ rx_observable *rx_debug(rx_observable *src, const char *label, rx_file *out);
 rx_observable *rx_debug_callback(rx_observable *src, const char *label, rx_debug_fn fn, void *ctx, rx_free_fn ctx_free);
 rx_observable *rx_delay(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
 rx_observable *rx_delay_subscription(rx_observable *src, int64_t ns, rx_scheduler *scheduler);
+rx_observable *rx_timestamp(rx_observable *src, rx_scheduler *scheduler);
 rx_observable *rx_materialize(rx_observable *src);
 rx_observable *rx_dematerialize(rx_observable *src);
 rx_observable *rx_share(rx_observable *src);
@@ -416,6 +418,6 @@ const rx_marble_value *values, size_t n_values,
 const rx_error *error);
 /* integer constants of rxc.h */
 #define RX_VERSION_MAJOR 0
-#define RX_VERSION_MINOR 4
+#define RX_VERSION_MINOR 5
 #define RX_VERSION_PATCH 0
 #define RX_MARBLE_FRAME_NS 1000000

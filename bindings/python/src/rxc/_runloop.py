@@ -1,7 +1,10 @@
 """Run loops (rxc.h's rx_run_loop_*): work scheduled on a loop runs on the one thread that
 drives it, through run(), run_for(), drain(), or the program's own poll loop on fd."""
 from ._ffi import ffi, lib
-from ._core import Scheduler, _Handle, _check, _checkp, _ns
+from .errors import _check, _checkp
+from ._values import _ns
+from .disposables import _Handle
+from .schedulers import Scheduler
 
 
 class RunLoop(_Handle):
@@ -44,7 +47,7 @@ class RunLoop(_Handle):
 
     def run_for(self, timeout):
         """run() for at most timeout seconds (or until stop())."""
-        _check(lib.rx_run_loop_run_for(self.handle, _ns(timeout)))
+        _check(lib.rx_run_loop_run_for(self.handle, _ns(timeout, "timeout")))
 
     def drain(self):
         """Runs the work ready now, without waiting; returns how many actions ran (0 also on

@@ -9,16 +9,25 @@ work arrives, from any thread. An asyncio loop on the main thread drains the mai
 drive() runs there too); a loop on any other thread gets a run loop of its own
 (rx_run_loop_new), bound to that thread by its first drain.
 
-`async for` buffers without bound (there is no backpressure in Rx): a fast synchronous
-source is delivered whole into the iterator's queue.
+`async for` buffers what the loop has not consumed yet: at most `maxsize` values, the
+policy deciding what happens beyond (for an observe_on_bounded / pausable_buffered /
+rate_limit observable, its own capacity and policy by default); unbounded otherwise.
 """
-import asyncio
 import collections
 import threading
 import weakref
 
+from . import _late
 from ._ffi import ffi, lib
-from ._core import Observable, Scheduler, main_scheduler
+from .errors import ERROR_OVERFLOW, RxError, _raising
+from .schedulers import Scheduler, custom_scheduler, main_scheduler
+
+
+
+def _running_loop():
+    # asyncio is imported on first use, not by `import rxc` (which imports this module)
+    import asyncio
+    return asyncio.get_running_loop()
 
 
 class _LoopBackend:
@@ -60,7 +69,7 @@ def _backend(loop):
 def scheduler(loop=None):
     """A Scheduler whose work runs on the running asyncio loop (its thread), between its
     other callbacks. Works from any thread once made (the loop must be running or about to)."""
-    loop = loop or asyncio.get_running_loop()
+    loop = loop or _running_loop()
     with _lock:
         b = _attached.get(loop)
         if b is None:
@@ -72,7 +81,7 @@ def scheduler(loop=None):
 
 def detach(loop=None):
     """Stops the loop from draining rxc's run loop (done anyway when the loop closes)."""
-    loop = loop or asyncio.get_running_loop()
+    loop = loop or _running_loop()
     with _lock:
         b = _attached.pop(loop, None)
     if b is not None and not loop.is_closed():
@@ -83,7 +92,7 @@ def threadsafe_scheduler(loop=None):
     """A Scheduler that runs its work on `loop` (on any thread) through
     loop.call_soon_threadsafe / call_later: a custom scheduler, so each action costs a
     Python call more than scheduler(); it works on loops of any thread, today."""
-    loop = loop or asyncio.get_running_loop()
+    loop = loop or _running_loop()
 
     def schedule(run):
         h = []
@@ -101,7 +110,6 @@ def threadsafe_scheduler(loop=None):
         loop.call_soon_threadsafe(start)
         return lambda: loop.call_soon_threadsafe(lambda: h and h[0].cancel())
 
-    from ._core import custom_scheduler
     return custom_scheduler(schedule, schedule_after, loop.time, serial=True)
 
 
@@ -109,19 +117,39 @@ class _Sink:
     """Where the subscription's callbacks put events (kept by the library until
     on_disposed; it must not keep the iterator alive, whose collection disposes)."""
 
-    __slots__ = ("loop", "items", "done", "error", "waiter", "tid")
+    __slots__ = ("loop", "items", "done", "error", "waiter", "tid", "maxsize", "policy", "on_dropped")
 
-    def __init__(self, loop):
+    def __init__(self, loop, maxsize, policy, on_dropped):
         self.loop = loop
         self.items = collections.deque()
         self.done = False
         self.error = None
         self.waiter = None
         self.tid = threading.get_ident()
+        self.maxsize, self.policy, self.on_dropped = maxsize, policy, on_dropped
 
     def push(self, is_value, payload):  # on the loop's thread
+        if self.done:
+            return
         if is_value:
-            self.items.append(payload)
+            items = self.items
+            if self.maxsize is not None and len(items) >= self.maxsize:
+                if self.policy == "fail":
+                    self.done = True
+                    self.error = RxError("async for: more than %d values waiting" % self.maxsize,
+                                         ERROR_OVERFLOW)  # after the values waiting
+                else:
+                    dropped = [payload] if self.policy == "drop_newest" else (
+                        [items.popleft()] if self.policy == "drop_oldest" else list(items))
+                    if self.policy != "drop_newest":
+                        if self.policy == "keep_latest":
+                            items.clear()
+                        items.append(payload)
+                    if self.on_dropped is not None:
+                        for d in dropped:
+                            self.on_dropped(d)
+            else:
+                items.append(payload)
         else:
             self.done, self.error = True, payload
         w = self.waiter
@@ -143,8 +171,25 @@ class _AsyncIterator:
     end when it failed. Leaving the `async for` early (the iterator is collected) or
     aclose() disposes the subscription."""
 
-    def __init__(self, observable, threadsafe):
-        sink = self._sink = _Sink(asyncio.get_running_loop())
+    def __init__(self, observable, threadsafe, maxsize, policy):
+        self._token = None
+        on_dropped = None
+        flow = getattr(observable, "flow", None)
+        if flow is not None:
+            if maxsize is None:
+                maxsize = flow[0]
+            if policy is None:
+                policy, on_dropped = flow[1], flow[2]
+        policy = policy or "drop_oldest"
+        if policy not in _POLICIES:
+            raise ValueError("aiter(): policy must be one of %s, not %r" % (", ".join(_POLICIES), policy))
+        if maxsize is not None and (type(maxsize) is not int or maxsize < 1):
+            raise ValueError("aiter(): maxsize must be an int >= 1 or None, not %r" % (maxsize,))
+        if policy == "block":  # the loop's thread cannot wait for itself: keep what comes
+            maxsize = None
+        elif policy == "keep_latest":  # one slot, as the library's RX_OVERFLOW_KEEP_LATEST
+            maxsize = 1
+        sink = self._sink = _Sink(_running_loop(), maxsize, policy, on_dropped)
         if threadsafe:
             src, push = observable, sink.push_threadsafe
         else:
@@ -165,7 +210,7 @@ class _AsyncIterator:
             if sink.done:
                 self._close()
                 if sink.error is not None:
-                    raise sink.error
+                    raise _raising(sink.error)
                 raise StopAsyncIteration
             sink.waiter = sink.loop.create_future()
             try:
@@ -185,17 +230,31 @@ class _AsyncIterator:
         self._close()
 
 
-def aiter(observable, threadsafe=None):
+_POLICIES = ("drop_oldest", "drop_newest", "keep_latest", "fail", "block")
+
+
+def aiter(observable, threadsafe=None, maxsize=None, policy=None):
     """`async for x in rxc.aio.aiter(obs)` (or simply `async for x in obs`).
 
     threadsafe=False (the default) delivers through scheduler() (observe_on the loop's run
     loop); True subscribes directly and hands each event to the loop with
-    call_soon_threadsafe."""
+    call_soon_threadsafe.
+
+    At most `maxsize` values wait for the loop to take them; beyond, `policy` applies:
+    "drop_oldest" (the default), "drop_newest", "keep_latest" (one slot: only the newest
+    waits, maxsize ignored) or "fail" (the iteration raises RxError ERROR_OVERFLOW after the
+    values waiting). For an observe_on_bounded /
+    pausable_buffered / rate_limit observable, both default to its own capacity and policy
+    (and its on_dropped hears the iterator's drops too); "block" keeps every value (the
+    loop's thread cannot wait for itself). maxsize None: unbounded."""
     if threadsafe is None:
         threadsafe = False
-    return _AsyncIterator(observable, threadsafe)
+    return _AsyncIterator(observable, threadsafe, maxsize, policy)
 
 
 async def to_list(observable):
     """Awaits every value of the observable, as a list."""
     return [x async for x in aiter(observable)]
+
+
+_late.aiter = aiter
