@@ -8,7 +8,7 @@ extension ObserverEndCalls {
   /// A deliverer that saw STOPPED: if a disposer left the disposed call to it (PENDING),
   /// make it.
   @inlinable
-  package func leftAfterStop() {
+  public func leftAfterStop() {
     if state.set(.left).has(.pending) {
       claimFinal()
     }
@@ -16,7 +16,7 @@ extension ObserverEndCalls {
 
   /// A terminal event: the first stop wins; it then owes the disposed call itself.
   @inlinable
-  package func stop(with event: Event<Value>) {
+  public func stop(with event: Event<Value>) {
     // Serialized with the other deliveries, which leave the flag clear.
     let d = delivery.load(ordering: .relaxed)
     delivery.store(d | Self.inCallback, ordering: .relaxed)
@@ -31,7 +31,7 @@ extension ObserverEndCalls {
 
   /// Makes the disposed call unless someone already did.
   @inlinable
-  package func claimFinal() {
+  public func claimFinal() {
     if !state.set(.final).has(.final) {
       runOnDisposed()
     }
@@ -42,7 +42,7 @@ extension ObserverEndCalls {
   /// it too, so the other two ways make it without claiming FINAL.
   /// `detachedInline`: the subject let go of this observer inline, on this thread.
   @inlinable @inline(__always)
-  package func finishAfterStop(detachedInline: Bool) {
+  public func finishAfterStop(detachedInline: Bool) {
     if detachedInline || state.load().has(.unlisted) { return runOnDisposed() }
     finishAfterStopElsewhere()
   }
@@ -51,7 +51,7 @@ extension ObserverEndCalls {
   /// that is the only thread ever to deliver (its subscription through operators, say, fed
   /// on this thread) skips the barrier: `delivery` is then its own.
   @inlinable @inline(never)
-  package func finishAfterStopElsewhere() {
+  public func finishAfterStopElsewhere() {
     if !disposerIsTheOnlyDeliverer() { AsymmetricFence.heavySide() }
     if delivery.load(ordering: .acquiring) & Self.inCallback != 0 {
       if state.set(.pending).has(.left) {
@@ -64,18 +64,18 @@ extension ObserverEndCalls {
 
   /// The source dropped this observer (a disposed subject), or a tap's subscription ended.
   @inlinable
-  package func droppedBySource() {
+  public func droppedBySource() {
     if !state.set(.stopped).has(.stopped) {
       finishAfterStop(detachedInline: rxc_member_call() == call(Self.detachedInline))
     }
   }
 
-  @inlinable package var isDisposed: Bool { state.load().has([.stopped, .disposed]) }
+  @inlinable public var isDisposed: Bool { state.load().has([.stopped, .disposed]) }
 
   /// Cancels the subscription: upstream first (so taps made by rx_do see the dispose, and
   /// make their disposed call, before this observer's), then this observer. Idempotent.
   @inlinable
-  package func dispose() {
+  public func dispose() {
     if cancel(after: state.set([.stopped, .disposed])) {
       settleUnlisted()
     }
@@ -86,7 +86,7 @@ extension ObserverEndCalls {
   /// runs) and the subject, if any, lets go inline. True when the caller must now release
   /// the Swift reference that backed the counted references.
   @inlinable @inline(__always)
-  package func disposeAndDropCReference() -> Bool {
+  public func disposeAndDropCReference() -> Bool {
     var early = false
     let old = state.update { old in
       early = old.hasOneCReference && (!old.isListed || old.has(.unlisted))
@@ -108,7 +108,7 @@ extension ObserverEndCalls {
   /// The rest of `dispose`, after the RMW that set STOPPED and DISPOSED returned `old`. True
   /// when the subject let go of this observer inline, leaving `settleUnlisted` to the caller.
   @inlinable @inline(__always)
-  package func cancel(after old: TokenState) -> Bool {
+  public func cancel(after old: TokenState) -> Bool {
     if old.has(.disposed) { return false }
     let inline = cancelUpstream()
     if !old.has(.stopped) { finishAfterStop(detachedInline: inline) }

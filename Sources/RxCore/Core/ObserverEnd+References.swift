@@ -6,13 +6,13 @@ import Synchronization
 /// goes.
 extension ObserverEndCalls {
   @inlinable
-  package func retainC() -> Bool { state.addCReferenceIfAlive() }
+  public func retainC() -> Bool { state.addCReferenceIfAlive() }
 
   /// Drops one counted reference; true when the caller must now release the Swift reference
   /// that backed them (the last one went, no subject listing waits on it, and the token is
   /// not kept poisoned).
   @inlinable
-  package func dropCReference() -> Bool {
+  public func dropCReference() -> Bool {
     // The caller's reference is the only one, no subject lists it and nothing else holds
     // the object (e.g. a token that ended inside rx_subscribe, W5): no other thread can
     // touch `state`, so a plain store does.
@@ -37,7 +37,7 @@ extension ObserverEndCalls {
   /// lists the token (a token that ended inside rx_subscribe, W5): nothing else can touch it,
   /// so plain stores do. False, and nothing done, otherwise. The caller then marks it dead.
   @inlinable @inline(__always)
-  package func dropOnlyReference() -> Bool {
+  public func dropOnlyReference() -> Bool {
     let s = state.load()
     guard s.hasOneCReference && !s.isListed
       && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())

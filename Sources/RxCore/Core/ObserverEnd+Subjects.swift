@@ -7,11 +7,11 @@ import CRxcCore
 extension ObserverEnd {
   /// This observer's mark for `rxc_member_call`.
   @inlinable
-  package final func call(_ tag: UInt) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) | tag }
+  public final func call(_ tag: UInt) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) | tag }
 
   /// Runs `attach` (the subject's attach of this observer) marked as this observer's own.
   @inlinable @inline(__always)
-  package final func attaching(_ attach: () -> Void) {
+  public final func attaching(_ attach: () -> Void) {
     let outer = rxc_member_call()
     rxc_set_member_call(call(Self.attaching))
     attach()
@@ -21,7 +21,7 @@ extension ObserverEnd {
   /// Runs `detach` (the subject's detach of this observer) marked as this observer's own;
   /// true when the subject let go of it inline.
   @inlinable @inline(__always)
-  package final func detaching(_ detach: () -> Void) -> Bool {
+  public final func detaching(_ detach: () -> Void) -> Bool {
     let outer = rxc_member_call()
     rxc_set_member_call(call(Self.detaching))
     detach()
@@ -34,7 +34,7 @@ extension ObserverEnd {
 extension ObserverEndCalls {
   /// The subject's notice that it let go (`Observer.detachedFromSubject`).
   @inlinable
-  package func detachedFromSubjectNotice() {
+  public func detachedFromSubjectNotice() {
     if rxc_member_call() == call(Self.detaching) {  // `cancel` settles it
       return rxc_set_member_call(call(Self.detachedInline))
     }
@@ -44,7 +44,7 @@ extension ObserverEndCalls {
   /// The subject let go: drops the reference the listing held, if nothing else needs it.
   /// May end this object's life.
   @inlinable
-  package func settleUnlisted() {
+  public func settleUnlisted() {
     let old = state.set(.unlisted)
     if old.has(.listedRetained) || (old.cReferences == 0 && !keepsDeadTokens) {
       Self.retire(Unmanaged.passUnretained(self))

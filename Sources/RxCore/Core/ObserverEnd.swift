@@ -32,26 +32,28 @@ import Synchronization
 /// One concern per file: delivering (here), ending (`ObserverEnd+Ending`), subject
 /// membership (`ObserverEnd+Subjects`), the token's counted references
 /// (`ObserverEnd+References`); the state word is a `TokenState`. Open only to the C layer
-/// (SPI): its subclass there is the one that makes the calls.
+/// (SPI `RxC`), whose subclass makes the calls: not `package`, because a package class
+/// cannot be subclassed from another module, and a package generic body is not specialized
+/// there (each call would go through a witness table: +37 instructions per callback).
 @_spi(RxC) open class ObserverEnd: Observer<Value> {
   /// Tags of `rxc_member_call`: this observer's own subject call.
-  @inlinable package static var attaching: UInt { 1 }
-  @inlinable package static var detaching: UInt { 2 }
+  @inlinable public static var attaching: UInt { 1 }
+  @inlinable public static var detaching: UInt { 2 }
   /// Marks the `detaching` call once the subject let go inline (read by `cancel` right
   /// after it).
-  @inlinable package static var detachedInline: UInt { 3 }
+  @inlinable public static var detachedInline: UInt { 3 }
 
   /// Two words the embedding layer heads its handles with, at offsets 16 and 24 (right
   /// after the Swift object header; the superclass has no stored properties), which it
   /// checks a pointer by: the C layer's magic number and kind. Do not reorder.
-  @usableFromInline package final var magic: UInt64
-  @usableFromInline package final let kind: UInt32
+  public final var magic: UInt64
+  public final let kind: UInt32
   /// The slot a subject keeps this observer in (drain-owned, see `Observer.subjectSlot`).
   /// Before `state`, which it packs with `kind` into one word.
-  @usableFromInline package final var slot: Int32 = -1
+  public final var slot: Int32 = -1
   /// Its flags and the count of counted (C) references to the token (the Swift reference
   /// backing them is one).
-  @usableFromInline package final let state: AtomicTokenState
+  public final let state: AtomicTokenState
   /// Who delivers, and whether a call is running, in one word (with the subclass's calls
   /// and upstream the C layer's object takes 104 bytes: malloc's 112-byte chunks, not 128;
   /// `make bench`, W9): the one thread that has delivered to this observer
@@ -60,11 +62,11 @@ import Synchronization
   /// (serialized) deliverer; read by a disposer after the barrier. A disposer on the one
   /// deliverer's thread (or before any delivery) needs no process barrier: no other thread
   /// can be inside a call.
-  @usableFromInline package final let delivery = Atomic<UInt>(0)
-  @inlinable package static var manyDeliverers: UInt { 2 }
-  @inlinable package static var inCallback: UInt { 1 }
+  public final let delivery = Atomic<UInt>(0)
+  @inlinable public static var manyDeliverers: UInt { 2 }
+  @inlinable public static var inCallback: UInt { 1 }
 
-  package init(magic: UInt64, kind: UInt32) {
+  public init(magic: UInt64, kind: UInt32) {
     self.magic = magic
     self.kind = kind
     state = AtomicTokenState(TokenState(oneReference: []))
@@ -73,7 +75,7 @@ import Synchronization
 
   /// A spare made live again with one counted reference (its subclass resets the rest).
   @inlinable
-  package final func revive(magic: UInt64) {
+  public final func revive(magic: UInt64) {
     self.magic = magic
     slot = -1
     state.storeUnshared(TokenState(oneReference: []))
@@ -84,7 +86,7 @@ import Synchronization
 
   /// Marks a call in `delivery`.
   @inlinable @inline(__always)
-  package final func enter() {
+  public final func enter() {
     var d = delivery.load(ordering: .relaxed)  // no call is running: the flag is clear
     if d != rxc_thread_self() { d = claimDeliverer() }
     delivery.store(d | Self.inCallback, ordering: .relaxed)
@@ -118,7 +120,7 @@ import Synchronization
   /// For a disposer that has set STOPPED: true if no thread but this one has delivered (see
   /// `claimDeliverer`).
   @inlinable
-  package final func disposerIsTheOnlyDeliverer() -> Bool {
+  public final func disposerIsTheOnlyDeliverer() -> Bool {
     atomicMemoryFence(ordering: .sequentiallyConsistent)
     let d = delivery.load(ordering: .sequentiallyConsistent) & ~Self.inCallback
     return d == 0 || d == rxc_thread_self()
@@ -144,7 +146,7 @@ import Synchronization
 
 /// What an `ObserverEnd` calls, which its (final) subclass provides: the protocol's
 /// functions are generic over it, so each call is a direct one.
-package protocol ObserverEndCalls: ObserverEnd {
+@_spi(RxC) public protocol ObserverEndCalls: ObserverEnd {
   /// The terminal call (the error or the completion), inside a marked call window.
   func callTerminal(_ event: Event<Value>)
   /// The disposed call: exactly once, after every other.
@@ -164,7 +166,7 @@ package protocol ObserverEndCalls: ObserverEnd {
 extension ObserverEndCalls {
   /// One call, if the subscription has not stopped, in a marked window.
   @inlinable @inline(__always)
-  package func deliver(_ call: () -> Void) {
+  public func deliver(_ call: () -> Void) {
     enter()
     if !state.load().has(.stopped) { call() }
     leave()
@@ -173,7 +175,7 @@ extension ObserverEndCalls {
   /// A subject's delivery to this observer and the observers of its class listed after it
   /// (see `Observer.onNext(at:run:)`): `each` makes the call on each, in its window.
   @inlinable @inline(__always)
-  package func deliverToRun(_ run: SubjectRun, _ each: (Self) -> Void) -> Int {
+  public func deliverToRun(_ run: SubjectRun, _ each: (Self) -> Void) -> Int {
     let cls = Unmanaged.passUnretained(self).toOpaque().load(as: UnsafeRawPointer.self)
     each(self)
     var slot = run.first + 1
@@ -187,7 +189,7 @@ extension ObserverEndCalls {
   /// A run of elements (a replay subject's buffer) in one call window: one enter and leave,
   /// and a plain STOPPED check before each element.
   @inlinable @inline(__always)
-  package func deliverEach(_ elements: UnsafeBufferPointer<Value>, _ call: (UnsafePointer<Value>) -> Void) {
+  public func deliverEach(_ elements: UnsafeBufferPointer<Value>, _ call: (UnsafePointer<Value>) -> Void) {
     guard var p = elements.baseAddress else { return }
     enter()
     let end = p + elements.count
@@ -200,7 +202,7 @@ extension ObserverEndCalls {
   }
 
   @inlinable @inline(__always)
-  package func leave() {
+  public func leave() {
     AsymmetricFence.lightSide()
     delivery.store(delivery.load(ordering: .relaxed) & ~Self.inCallback, ordering: .releasing)
     AsymmetricFence.lightSide()

@@ -91,7 +91,7 @@ import Synchronization
 /// Swift runtime's reference counting and would take every such hand-over for a race; those
 /// builds take the ordinary paths.
 @inlinable @inline(__always)
-package func mayReuseUniqueObject() -> Bool {
+@_spi(RxC) public func mayReuseUniqueObject() -> Bool {
   #if RXC_TSAN
     return false
   #else

@@ -16,7 +16,7 @@ import Synchronization
 /// (it marks itself inside, `ownerIn`, so that the closer knows when the count is in flux
 /// and leaves taking it to the owner). Only the owner lends; other threads' tokens hold a
 /// reference of their own.
-package struct SubjectLender: ~Copyable {
+@_spi(RxC) public struct SubjectLender: ~Copyable {
   @inlinable static var nobody: UInt { 0 }
   @inlinable static var shut: UInt { 1 }  // closed before anyone borrowed
   @inlinable static var open: Int { 0 }
@@ -36,13 +36,13 @@ package struct SubjectLender: ~Copyable {
   /// Claimed by whoever releases the anchor.
   @usableFromInline let settled = Atomic<Bool>(false)
 
-  package init() {}
+  public init() {}
 
   /// A loan for a token made on this thread: true if this thread is (or now becomes) the
   /// owner and the lender is open. `anchor` is retained once, by the first loan; the caller
   /// holds a reference of its own to it.
   @inlinable @inline(__always)
-  package func lend(anchor: AnyObject) -> Bool {
+  public func lend(anchor: AnyObject) -> Bool {
     let me = rxc_thread_self()
     let o = owner.load(ordering: .relaxed)
     if o != me && (o != Self.nobody || !claim(me, anchor)) { return false }
@@ -60,7 +60,7 @@ package struct SubjectLender: ~Copyable {
   /// Ends a loan: its token touches the subject no more. True when the caller must now
   /// release the anchor (the last loan after the close); that may free the subject.
   @inlinable @inline(__always)
-  package func giveBack() -> Bool {
+  public func giveBack() -> Bool {
     if owner.load(ordering: .relaxed) == rxc_thread_self() {
       ownerIn.store(true, ordering: .relaxed)
       AsymmetricFence.lightSide()
@@ -100,7 +100,7 @@ package struct SubjectLender: ~Copyable {
   }
 
   /// The subject handle is gone: no more loans. True when the caller must release the anchor.
-  package func close() -> Bool {
+  public func close() -> Bool {
     guard phase.exchange(Self.closed, ordering: .sequentiallyConsistent) == Self.open else { return false }
     if owner.compareExchange(expected: Self.nobody, desired: Self.shut, ordering: .sequentiallyConsistent).exchanged {
       return false  // nobody borrowed, and nobody will

@@ -1,8 +1,8 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: the primitive-sequence traits (Single, Maybe, Completable) and their
-// subscribe functions.
+// rxc.h section 9, traits: the primitive-sequence traits (Single, Maybe, Completable) and
+// their subscribe functions.
 
 public typealias CValueFn = @convention(c) (UnsafeMutableRawPointer?, rx_value) -> Void
 public typealias CErrorFn = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rx_error>?) -> Void
