@@ -26,7 +26,7 @@ XCTEST_SAN_ENV_address := ASAN_OPTIONS=detect_leaks=0:$(ASAN_OPTIONS)
 XCTEST_SAN_ENV_thread  :=
 SAN_SCRATCH_address := $(ASAN_SCRATCH)
 SAN_SCRATCH_thread  := $(TSAN_SCRATCH)
-# RXC_TSAN: what TSan cannot follow is left out (spare-handle reuse, Sources/RxC/Handles/Spares.swift).
+# RXC_TSAN: what TSan cannot follow is left out (spare-handle reuse, mayReuseUniqueObject in Sources/RxCore/Core/ThreadSpare.swift).
 SAN_SWIFT_FLAGS_thread  := -Xswiftc -DRXC_TSAN
 SAN_SWIFT_FLAGS_address :=
 # The C programs link a release TSan build: in a debug build the core runs unspecialized, and

@@ -1,7 +1,7 @@
 /* A process-wide memory barrier: when rxc_process_barrier() returns, every thread of the
  * process has executed a full fence. It lets a subscription's delivering side run with plain
  * loads and stores while a rare disposer on another thread still gets the store-then-load
- * ordering it needs (see CObserver.swift).
+ * ordering it needs (see RxCore/Core/ObserverEnd.swift).
  *
  * Linux membarrier (private expedited), registered at load time. Where the kernel lacks it,
  * on x86 only, the classic fallback (as .NET's FlushProcessWriteBuffers): changing the

@@ -2,7 +2,7 @@
  * section 5): no callback starts once on_disposed has run, callbacks never overlap,
  * on_disposed runs exactly once. The delivering side of a subscription makes no atomic
  * read-modify-write; a cross-thread disposer uses a process-wide barrier instead (see
- * Sources/RxC/Observers/CObserver.swift), which these tests exercise: for a subscription to a
+ * Sources/RxCore/Core/ObserverEnd.swift), which these tests exercise: for a subscription to a
  * subject (removed through the subject's drain) and to an operator chain (removed through
  * its sinks). */
 #define _GNU_SOURCE

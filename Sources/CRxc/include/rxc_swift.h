@@ -25,8 +25,6 @@ static inline int rxc_debug_poison(void) {
   int v = __atomic_load_n(&rxc_debug_state_, __ATOMIC_RELAXED);
   return v >= 0 ? v : rxc_debug_poison_init();
 }
-/* The Swift runtime's uniqueness test of an object's strong count (no retain). */
-bool swift_isUniquelyReferenced_nonNull_native(const void *object);
 /* pthread_t of the process's initial thread (see main_thread.c). */
 unsigned long rxc_main_thread(void);
 /* spare_handles.c: this thread's dropped observable handles, one emptied CPipeline
@@ -104,10 +102,4 @@ static inline bool rxc_spare_put_observable_box(void *p) {
 extern const void *rxc_token_class_ __attribute__((visibility("hidden")));
 static inline const void *rxc_token_class(void) { return __atomic_load_n(&rxc_token_class_, __ATOMIC_RELAXED); }
 static inline void rxc_set_token_class(const void *c) { __atomic_store_n(&rxc_token_class_, c, __ATOMIC_RELAXED); }
-/* member_call.c: the subject call this thread is making for a C observer (its address,
- * tagged 1 while it attaches, 2 while it detaches), so that the subject's notices to the
- * observer can tell an inline call of its own from a remote drain. */
-extern __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t rxc_member_call_;
-static inline uintptr_t rxc_member_call(void) { return rxc_member_call_; }
-static inline void rxc_set_member_call(uintptr_t call) { rxc_member_call_ = call; }
 #endif

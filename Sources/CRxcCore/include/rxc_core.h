@@ -90,4 +90,14 @@ void *swift_tryRetain(void *object);
 void *swift_nonatomic_retain(void *object);
 void *swift_unownedRetain(void *object);
 void swift_unownedRelease(void *object);
+/* member_call.c: the subject call this thread is making for an ObserverEnd (its address,
+ * tagged 1 while it attaches, 2 while it detaches), so that the subject's notices to the
+ * observer can tell an inline call of its own from a remote drain. Initial-exec TLS: one
+ * load or store relative to the thread pointer. */
+extern __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t rxc_member_call_;
+static inline uintptr_t rxc_member_call(void) { return rxc_member_call_; }
+static inline void rxc_set_member_call(uintptr_t call) { rxc_member_call_ = call; }
+/* The Swift runtime's uniqueness test of an object's strong count (no retain). */
+_Bool swift_isUniquelyReferenced_nonNull_native(const void *object);
+
 #endif

@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 import Synchronization
 
 /// An rx_disposable. Its sort is its class: a plain token (a subscription, an action, a

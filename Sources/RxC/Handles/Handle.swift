@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 import Synchronization
 
 /// An object the C program owns references to (observable, subject, scheduler, disposable,

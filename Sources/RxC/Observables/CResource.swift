@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 import Synchronization
 
 /// One rx_using subscription's resource: the pointer the C create function returned, freed

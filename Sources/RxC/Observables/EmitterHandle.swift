@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// The rx_emitter of one rx_create subscription: a C handle on the core sink.
 final class EmitterHandle: Handle {

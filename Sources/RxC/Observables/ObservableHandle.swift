@@ -1,6 +1,6 @@
 import CRxc
 import Glibc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// An rx_observable: a C-owned reference to a core observable, or, for rx_just, just its
 /// value (one allocation, not two): operators that know scalars (map, filter, flat_map) use

@@ -1,6 +1,6 @@
 import CRxc
 import CRxcCore
-import RxCore
+@_spi(RxC) import RxCore
 
 /// Each thread keeps the last token it let go of for its next subscription (as it keeps
 /// observable handles, see ObservableHandle.retire): a subscribe + dispose then skips a
@@ -39,10 +39,7 @@ extension CObserver {
   /// A spare made live again with one C reference, for `callbacks`.
   func revive(_ callbacks: rx_observer) {
     Resources.increment()
-    magic = AbiObject.liveMagic
-    slot = -1
+    revive(magic: AbiObject.liveMagic)
     self.callbacks = callbacks
-    state.storeUnshared(TokenState(oneReference: []))
-    delivery.store(0, ordering: .relaxed)
   }
 }

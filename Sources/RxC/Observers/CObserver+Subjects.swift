@@ -1,33 +1,16 @@
 import CRxc
-import CRxcCore
-import RxCore
-import Synchronization
+@_spi(RxC) import RxCore
 
-/// A C observer as a subject's member: listed without a subscription object, on a loan
-/// (`SubjectLender`) or on a reference to the subject, and let go of by the subject.
+/// A C observer as a subject's member (see `ObserverEnd+Subjects`): listed without a
+/// subscription object, on a loan (`SubjectLender`) or on a reference to the subject.
 extension CObserver {
-  /// The subject let go: drops the reference the listing held, if nothing else needs it.
-  /// May end this object's life.
-  func settleUnlisted() {
-    let old = state.set(.unlisted)
-    if old.has(.listedRetained) || (old.cReferences == 0 && !debugPoison) {
-      Self.retire(Unmanaged.passUnretained(self))
-    }
-  }
-
-  /// This observer's mark for `rxc_member_call`.
-  func call(_ tag: UInt) -> UInt { UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) | tag }
-
   /// Subscribes to a subject as an owned member, on a loan that `lender` made for this
   /// thread: no subscription object besides this one, and no reference count on the subject.
   @inline(__always)
   func attach(lentBy lender: SubjectObservable) {
     // Set first: the loan must end even if the attach is queued and this token never listed.
     setUpstream { .lent(Unmanaged.passUnretained(lender)) }
-    let outer = rxc_member_call()
-    rxc_set_member_call(call(Self.attaching))
-    lender.attachOwned(self)
-    rxc_set_member_call(outer)
+    attaching { lender.attachOwned(self) }
   }
 
   /// Ends the loan of a token whose subscription ended without `cancel` (it was dropped or
@@ -62,10 +45,7 @@ extension CObserver {
   /// Borrows `subject` (a caller's `let`): its one retain is the one `upstream` keeps.
   func attach(to subject: borrowing any AbiSubject) {
     // No dispose can come before the token exists, so `upstream` may be set after.
-    let outer = rxc_member_call()
-    rxc_set_member_call(call(Self.attaching))
-    subject.attachOwned(self)
-    rxc_set_member_call(outer)
+    attaching { subject.attachOwned(self) }
     setUpstream { .subject(copy subject) }
   }
 

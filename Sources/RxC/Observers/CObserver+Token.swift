@@ -1,7 +1,6 @@
 import CRxc
 import CRxcCore
-import RxCore
-import Synchronization
+@_spi(RxC) import RxCore
 
 /// A C observer as the rx_disposable token of its subscription: made (or reused) at
 /// subscribe, counted C references, rx_dispose and rx_release.
@@ -74,45 +73,8 @@ extension CObserver {
     Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_disposable.self)
   }
 
-  func retainC() -> Bool { state.addCReferenceIfAlive() }
-
   func releaseC() {
     if dropCReference() { Self.retire(Unmanaged.passUnretained(self)) }
-  }
-
-  /// Drops one C reference; true when the caller must now release the Swift reference that
-  /// backed them (the last one went, no subject listing waits on it, and RXC_DEBUG is not
-  /// keeping the token poisoned).
-  func dropCReference() -> Bool {
-    // The caller's reference is the only one, no subject lists it and nothing else holds
-    // the object (e.g. a token that ended inside rx_subscribe, W5): no other thread can
-    // touch `state`, so a plain store does.
-    let s = state.load()
-    if s.hasOneCReference && !s.isListed
-      && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())
-      && mayReuseUniqueObject()
-    {
-      state.storeUnshared(s.droppingOneCReference())
-      return lastCReferenceDropped()
-    }
-    // Once the count reaches zero, a subject that lists this observer may let go of it on
-    // its own thread at any moment (`waitsForSubject`): this thread holds a reference of its
-    // own until it has marked the handle dead.
-    let me = Unmanaged.passUnretained(self).retain()
-    defer { me.release() }
-    let old = state.dropOneCReference()
-    return old.hasOneCReference && lastCReferenceDropped() && !old.waitsForSubject
-  }
-
-  @inline(__always)
-  func lastCReferenceDropped() -> Bool {
-    magic = AbiObject.deadMagic
-    // Poisoned tokens stay allocated for ever and stop counting as live (see Handle).
-    if debugPoison {
-      Resources.decrement()
-      return false
-    }
-    return true
   }
 
   /// The object behind a pointer already checked to be a live rx_disposable: a token when its
@@ -138,22 +100,10 @@ extension CObserver {
   @inline(never)
   static func release(token p: UnsafeMutableRawPointer) {
     let token = Unmanaged<CObserver>.fromOpaque(p)
-    if token._withUnsafeGuaranteedRef({ $0.dropOnlyReference() }) { return retireUnique(token) }
+    if token._withUnsafeGuaranteedRef({ $0.dropOnlyReference() }) {
+      token._withUnsafeGuaranteedRef { $0.magic = AbiObject.deadMagic }
+      return retireUnique(token)
+    }
     if token._withUnsafeGuaranteedRef({ $0.dropCReference() }) { retire(token) }
-  }
-
-  /// `dropCReference` when the caller's reference is the only one of any kind and no subject
-  /// lists the token (a token that ended inside rx_subscribe, W5): nothing else can touch it,
-  /// so plain stores do. False, and nothing done, otherwise.
-  @inline(__always)
-  func dropOnlyReference() -> Bool {
-    let s = state.load()
-    guard s.hasOneCReference && !s.isListed
-      && swift_isUniquelyReferenced_nonNull_native(Unmanaged.passUnretained(self).toOpaque())
-      && mayReuseUniqueObject() && !debugPoison
-    else { return false }
-    state.storeUnshared(s.droppingOneCReference())
-    magic = AbiObject.deadMagic
-    return true
   }
 }

@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// rx_map's and rx_filter's observable: the core's fused pipeline (`FusedPipeline`, which has
 /// all of the Rx behaviour) with C function stages, as a leaf class for its specialized code.

@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// Turns what an operator's C callback hands back (an owned result, an owned error in its
 /// `error` out-parameter) into Swift values and thrown errors, taking ownership exactly once.

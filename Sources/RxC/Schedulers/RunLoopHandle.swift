@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// An rx_run_loop. It owns one C reference of its scheduler's handle; the last release
 /// closes the loop (its pending work is dropped, see RunLoopScheduler.close).

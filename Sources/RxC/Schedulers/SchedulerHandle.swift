@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// An rx_scheduler. Its sort is its class: the shared instances, a test scheduler, or any
 /// other (serial, concurrent, operation queue, new thread, custom).

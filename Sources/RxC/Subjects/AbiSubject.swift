@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxC) import RxCore
 
 /// The operations the C API needs from any core subject or relay. The conformances are
 /// compiled here, for RxValue, so each call reaches fully specialized core code through one

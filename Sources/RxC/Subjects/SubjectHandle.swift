@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// An rx_subject: a C handle on a core subject or relay. It is the only class of kind
 /// `.subject`, which lets hot entry points reach it from a checked pointer without a cast.

@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxC) import RxCore
 
 /// The observable side of an rx_subject, as rx_subject_as_observable lends it. The subject
 /// lives as long as its rx_subject handle, which calls `detach()` when it goes; a caller that

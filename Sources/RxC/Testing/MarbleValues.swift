@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// The value table of a marble test: each value character's rx_value, with defaults for
 /// characters not in the table (a digit is its RX_INT, a letter a one-letter RX_STRING), and

@@ -1,6 +1,6 @@
 import CRxc
 import Glibc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// An rx_error: an immutable code and message. Like value boxes, its Swift reference count
 /// is its C reference count, because streams keep errors (a terminated subject replays its

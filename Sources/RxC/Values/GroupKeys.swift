@@ -1,6 +1,6 @@
 import CRxc
 import Glibc
-import RxCore
+@_spi(RxC) import RxCore
 
 // The boxes that can be rx_group_by keys, by content (rx_value_equal's semantics).
 

@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 extension Value {
   /// How rx_debug writes a value: integers and doubles as numbers, true/false, none, a

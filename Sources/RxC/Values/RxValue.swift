@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// The element type the C ABI instantiates the Swift core with: the core's `Value`, whose
 /// boxed payloads are, on this side, always `ValueBox`es (every boxed value the ABI sees was

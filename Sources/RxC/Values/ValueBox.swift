@@ -1,6 +1,6 @@
 import CRxc
 import Glibc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// An immutable, reference-counted value payload. Swift's own reference count is the C one:
 /// rx_value_retain/release retain and release this object, and the core's copies of an

@@ -83,3 +83,19 @@ import Synchronization
     rxc_core_spare_hooked(kind) == 0 && rxc_core_spare_hook(kind, release) != 0 && rxc_core_spare_put(kind, object) != 0
   }
 }
+
+/// Call right after Swift's uniqueness test said the caller holds the only reference to an
+/// object it wants to refill for reuse (or change with plain stores): true if it may. The
+/// test is a plain load; the acquire fence pairs it with the release of whoever dropped the
+/// last other reference. Always false under ThreadSanitizer (`RXC_TSAN`), which cannot see the
+/// Swift runtime's reference counting and would take every such hand-over for a race; those
+/// builds take the ordinary paths.
+@inlinable @inline(__always)
+@_spi(RxC) public func mayReuseUniqueObject() -> Bool {
+  #if RXC_TSAN
+    return false
+  #else
+    atomicMemoryFence(ordering: .acquiring)
+    return true
+  #endif
+}

@@ -1,8 +1,8 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: the primitive-sequence traits (Single, Maybe, Completable) and their
-// subscribe functions.
+// rxc.h section 9, traits: the primitive-sequence traits (Single, Maybe, Completable) and
+// their subscribe functions.
 
 public typealias CValueFn = @convention(c) (UnsafeMutableRawPointer?, rx_value) -> Void
 public typealias CErrorFn = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rx_error>?) -> Void
@@ -54,7 +54,7 @@ public func rx_subscribe_maybe(
   _ onCompleted: CCtxFn?, _ ctx: UnsafeMutableRawPointer?, _ onDisposed: CCtxFn?
 ) -> UnsafeMutablePointer<rx_disposable>? {
   subscribe(src, "rx_subscribe_maybe", { $0.asMaybe() }) {
-    let box = MaybeCallbacks(onSuccess: onSuccess, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, ctx: ctx)
+    let box = CMaybe(CMaybeHandlers(onSuccess: onSuccess, onCompleted: onCompleted, onError: onError, onDisposed: onDisposed, ctx: ctx))
     return rx_observer(
       on_next: maybeSuccess, on_error: maybeError, on_completed: maybeCompleted, on_disposed: maybeDisposed,
       ctx: Unmanaged.passRetained(box).toOpaque())
@@ -71,46 +71,34 @@ private func subscribe(
   return subscribeC(trait(h.observable), observer())
 }
 
-/// rx_subscribe_maybe's callbacks, between the subscription and the user's: a maybe's
-/// success is followed by a completion the user must not see. Callbacks of one subscription
-/// never overlap, so `succeeded` needs no lock.
-private final class MaybeCallbacks {
+/// rx_subscribe_maybe's handlers: the user's functions and ctx. The rule between them and
+/// the subscription (no completion after a success) is the core's `MaybeSubscriber`, which
+/// the subscription's ctx points at (its one reference, taken by `maybeDisposed`).
+private struct CMaybeHandlers: MaybeHandlers {
   let onSuccess: CValueFn?
   let onCompleted: CCtxFn?
   let onError: CErrorFn?
   let onDisposed: CCtxFn?
   let ctx: UnsafeMutableRawPointer?
-  var succeeded = false
 
-  init(onSuccess: CValueFn?, onCompleted: CCtxFn?, onError: CErrorFn?, onDisposed: CCtxFn?, ctx: UnsafeMutableRawPointer?) {
-    self.onSuccess = onSuccess
-    self.onCompleted = onCompleted
-    self.onError = onError
-    self.onDisposed = onDisposed
-    self.ctx = ctx
-  }
-
-  /// The box behind `p`, borrowed for `body` (the subscription's reference keeps it: taken
-  /// as a strong reference, it was retained and released around each callback).
-  @inline(__always)
-  static func with(_ p: UnsafeMutableRawPointer?, _ body: (MaybeCallbacks) -> Void) {
-    Unmanaged<MaybeCallbacks>.fromOpaque(p.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
-  }
+  func success(_ value: rx_value) { onSuccess?(ctx, value) }
+  func completed() { onCompleted?(ctx) }
+  func failed(_ error: UnsafePointer<rx_error>?) { onError?(ctx, error) }
+  func disposed() { onDisposed?(ctx) }
 }
 
-private let maybeSuccess: CValueFn = { p, value in
-  MaybeCallbacks.with(p) { box in
-    box.succeeded = true
-    box.onSuccess?(box.ctx, value)
-  }
+private typealias CMaybe = MaybeSubscriber<CMaybeHandlers>
+
+/// The subscriber behind `p`, borrowed for `body` (the subscription's reference keeps it:
+/// taken as a strong reference, it was retained and released around each callback).
+@inline(__always)
+private func withMaybe(_ p: UnsafeMutableRawPointer?, _ body: (CMaybe) -> Void) {
+  Unmanaged<CMaybe>.fromOpaque(p.unsafelyUnwrapped)._withUnsafeGuaranteedRef(body)
 }
-private let maybeCompleted: CCtxFn = { p in
-  MaybeCallbacks.with(p) { box in if !box.succeeded { box.onCompleted?(box.ctx) } }
-}
-private let maybeError: CErrorFn = { p, error in
-  MaybeCallbacks.with(p) { box in box.onError?(box.ctx, error) }
-}
+
+private let maybeSuccess: CValueFn = { p, value in withMaybe(p) { $0.success(value) } }
+private let maybeCompleted: CCtxFn = { p in withMaybe(p) { $0.completed() } }
+private let maybeError: CErrorFn = { p, error in withMaybe(p) { $0.failed(error) } }
 private let maybeDisposed: CCtxFn = { p in
-  let box = Unmanaged<MaybeCallbacks>.fromOpaque(p.unsafelyUnwrapped).takeRetainedValue()
-  box.onDisposed?(box.ctx)
+  Unmanaged<CMaybe>.fromOpaque(p.unsafelyUnwrapped).takeRetainedValue().disposed()
 }

@@ -1,7 +1,7 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: sharing and the Driver and Signal traits.
+// rxc.h section 9, utility and traits: sharing, and the Driver and Signal traits.
 
 @c(rx_share)
 public func rx_share(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {

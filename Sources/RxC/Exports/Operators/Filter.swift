@@ -1,7 +1,7 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: filter family (the timed ones live with the schedulers).
+// rxc.h section 9, filter (the timed ones are in TimeOperators.swift).
 
 @c(rx_filter)
 public func rx_filter(

@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 // rxc.h section 7: subjects and relays. Validate, convert, call the core.
 

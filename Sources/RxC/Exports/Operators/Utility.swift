@@ -1,7 +1,9 @@
 import CRxc
-import RxCore
+import Glibc
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: utility family (rx_delay* live with the schedulers).
+// rxc.h section 9, utility (rx_delay* are in TimeOperators.swift); rx_debug, to a FILE * or
+// to a callback.
 
 @c(rx_do)
 public func rx_do(_ src: UnsafeMutablePointer<rx_observable>?, _ tap: rx_observer, _ ctxFree: rx_free_fn?)
@@ -77,4 +79,43 @@ public func rx_materialize(_ src: UnsafeMutablePointer<rx_observable>?) -> Unsaf
 public func rx_dematerialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_dematerialize") else { return nil }
   return ObservableHandle.make(CCallbackProducer(h.observable) { CDematerializeSink(observer: $0, cancel: $1) })
+}
+
+@c(rx_debug)
+public func rx_debug(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ label: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<rx_file>?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_debug") else { return nil }
+  let file = out ?? stderr
+  return ObservableHandle.make(h.observable.debug(debugLog(label) { line in
+    // Under the stream's lock, so lines of several threads do not mix.
+    flockfile(file)
+    fputs(line, file)
+    fputc(10, file)
+    fflush(file)
+    funlockfile(file)
+  }))
+}
+
+@c(rx_debug_callback)
+public func rx_debug_callback(
+  _ src: UnsafeMutablePointer<rx_observable>?, _ label: UnsafePointer<CChar>?, _ fn: rx_debug_fn?,
+  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
+) -> UnsafeMutablePointer<rx_observable>? {
+  guard let h = ObservableHandle.from(src, "rx_debug_callback") else { return nil }
+  guard let fn else {
+    setLastError("rx_debug_callback: fn is NULL")
+    return nil
+  }
+  let context = CContext(ctx, ctxFree)
+  return ObservableHandle.make(h.observable.debug(debugLog(label) { line in
+    withExtendedLifetime(context) { line.withCString { fn(ctx, $0) } }
+  }))
+}
+
+/// The log of a label (copied now; NULL is "rx_debug"), writing its lines with `write`.
+private func debugLog(_ label: UnsafePointer<CChar>?, _ write: @escaping (String) -> Void) -> DebugLog<RxValue> {
+  DebugLog(
+    label: label.map { String(cString: $0) } ?? "rx_debug", describe: { $0.debugText },
+    describeError: { ErrorObject.from($0).debugText }, write: write)
 }

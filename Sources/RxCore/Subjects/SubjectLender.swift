@@ -1,5 +1,4 @@
 import CRxcCore
-import RxCore
 import Synchronization
 
 /// Lends a subject to the subscription tokens made on one thread, its owner, so that a
@@ -17,33 +16,33 @@ import Synchronization
 /// (it marks itself inside, `ownerIn`, so that the closer knows when the count is in flux
 /// and leaves taking it to the owner). Only the owner lends; other threads' tokens hold a
 /// reference of their own.
-struct SubjectLender: ~Copyable {
-  private static var nobody: UInt { 0 }
-  private static var shut: UInt { 1 }  // closed before anyone borrowed
-  private static var open: Int { 0 }
-  private static var closed: Int { 1 }  // no more loans; `lentAtClose` not known yet
-  private static var frozen: Int { 2 }  // `lentAtClose` is final
+@_spi(RxC) public struct SubjectLender: ~Copyable {
+  @inlinable static var nobody: UInt { 0 }
+  @inlinable static var shut: UInt { 1 }  // closed before anyone borrowed
+  @inlinable static var open: Int { 0 }
+  @inlinable static var closed: Int { 1 }  // no more loans; `lentAtClose` not known yet
+  @inlinable static var frozen: Int { 2 }  // `lentAtClose` is final
 
   /// The owner's `rxc_thread_self()`, `nobody` yet, or `shut`.
-  private let owner = Atomic<UInt>(0)
+  @usableFromInline let owner = Atomic<UInt>(0)
   /// True while the owner changes `lent` (plain stores; see the type comment).
-  private let ownerIn = Atomic<Bool>(false)
+  @usableFromInline let ownerIn = Atomic<Bool>(false)
   /// Loans made minus loans given back by the owner before it saw the close. Owner-written.
-  private let lent = Atomic<Int>(0)
+  @usableFromInline let lent = Atomic<Int>(0)
   /// Loans given back by other threads, and by the owner after it saw the close.
-  private let returned = Atomic<Int>(0)
-  private let phase = Atomic<Int>(0)
-  private let lentAtClose = Atomic<Int>(0)
+  @usableFromInline let returned = Atomic<Int>(0)
+  @usableFromInline let phase = Atomic<Int>(0)
+  @usableFromInline let lentAtClose = Atomic<Int>(0)
   /// Claimed by whoever releases the anchor.
-  private let settled = Atomic<Bool>(false)
+  @usableFromInline let settled = Atomic<Bool>(false)
 
-  init() {}
+  public init() {}
 
   /// A loan for a token made on this thread: true if this thread is (or now becomes) the
   /// owner and the lender is open. `anchor` is retained once, by the first loan; the caller
   /// holds a reference of its own to it.
-  @inline(__always)
-  func lend(anchor: AnyObject) -> Bool {
+  @inlinable @inline(__always)
+  public func lend(anchor: AnyObject) -> Bool {
     let me = rxc_thread_self()
     let o = owner.load(ordering: .relaxed)
     if o != me && (o != Self.nobody || !claim(me, anchor)) { return false }
@@ -60,8 +59,8 @@ struct SubjectLender: ~Copyable {
 
   /// Ends a loan: its token touches the subject no more. True when the caller must now
   /// release the anchor (the last loan after the close); that may free the subject.
-  @inline(__always)
-  func giveBack() -> Bool {
+  @inlinable @inline(__always)
+  public func giveBack() -> Bool {
     if owner.load(ordering: .relaxed) == rxc_thread_self() {
       ownerIn.store(true, ordering: .relaxed)
       AsymmetricFence.lightSide()
@@ -78,8 +77,8 @@ struct SubjectLender: ~Copyable {
   }
 
   /// The owner found the lender closed on its way in: lends nothing.
-  @inline(never)
-  private func refusedAfterClose(_ anchor: AnyObject) -> Bool {
+  @inline(never) @usableFromInline
+  func refusedAfterClose(_ anchor: AnyObject) -> Bool {
     ownerLeftClosed()
     if settle() { Unmanaged.passUnretained(anchor).release() }  // not the caller's reference
     return false
@@ -87,21 +86,21 @@ struct SubjectLender: ~Copyable {
 
   /// The owner found the lender closed on its way in: it leaves its count as it is, which
   /// the closer may have left it to take.
-  @inline(never)
-  private func ownerLeftClosed() {
+  @inline(never) @usableFromInline
+  func ownerLeftClosed() {
     ownerIn.store(false, ordering: .releasing)
     freeze()
   }
 
-  @inline(never)
-  private func givenBackAtomically() -> Bool {
+  @inline(never) @usableFromInline
+  func givenBackAtomically() -> Bool {
     returned.wrappingAdd(1, ordering: .sequentiallyConsistent)
     // Before the freeze, the one who freezes sees this add (both sides sequentially consistent).
     return phase.load(ordering: .sequentiallyConsistent) == Self.frozen && settle()
   }
 
   /// The subject handle is gone: no more loans. True when the caller must release the anchor.
-  func close() -> Bool {
+  public func close() -> Bool {
     guard phase.exchange(Self.closed, ordering: .sequentiallyConsistent) == Self.open else { return false }
     if owner.compareExchange(expected: Self.nobody, desired: Self.shut, ordering: .sequentiallyConsistent).exchanged {
       return false  // nobody borrowed, and nobody will
@@ -113,8 +112,8 @@ struct SubjectLender: ~Copyable {
     return ownerSawClose()
   }
 
-  @inline(never)
-  private func claim(_ me: UInt, _ anchor: AnyObject) -> Bool {
+  @inline(never) @usableFromInline
+  func claim(_ me: UInt, _ anchor: AnyObject) -> Bool {
     // Without a real process barrier the closer could not read the owner's count.
     guard AsymmetricFence.heavySideExists else { return false }
     let a = Unmanaged.passUnretained(anchor).retain()  // before anyone can see a loan
@@ -127,20 +126,20 @@ struct SubjectLender: ~Copyable {
 
   /// Once closed: the owner's count is final (the closer found the owner outside, or the
   /// owner saw the close). Both may come here; they read the same count.
-  @inline(never)
-  private func ownerSawClose() -> Bool {
+  @inline(never) @usableFromInline
+  func ownerSawClose() -> Bool {
     freeze()
     return settle()
   }
 
-  @inline(never)
-  private func freeze() {
+  @inline(never) @usableFromInline
+  func freeze() {
     if phase.load(ordering: .acquiring) == Self.frozen { return }
     lentAtClose.store(lent.load(ordering: .acquiring), ordering: .relaxed)
     _ = phase.compareExchange(expected: Self.closed, desired: Self.frozen, ordering: .sequentiallyConsistent)
   }
 
-  private func settle() -> Bool {
+  @usableFromInline func settle() -> Bool {
     guard phase.load(ordering: .sequentiallyConsistent) == Self.frozen,
       lentAtClose.load(ordering: .relaxed) == returned.load(ordering: .sequentiallyConsistent)
     else { return false }

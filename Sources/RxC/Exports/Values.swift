@@ -1,5 +1,7 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
+
+// rxc.h section 3: values.
 
 // Values: constructors, readers, boxes, retain/release, equality (rxc.h, "Values").
 

@@ -1,8 +1,9 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 import Synchronization
 
-// rxc.h section 9: flow control: rx_observe_on_bounded, rx_pausable(_buffered), rx_rate_limit and their counters.
+// rxc.h section 9, flow control: rx_observe_on_bounded, rx_pausable(_buffered), rx_rate_limit
+// and their counters.
 
 /// rx_flow_options, read and checked: the limit's policy and capacity, and on_dropped as a
 /// closure holding the context (so ctx_free runs after the last sink, even without

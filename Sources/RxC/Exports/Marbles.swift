@@ -1,6 +1,8 @@
 import CRxc
 import Glibc
-import RxCore
+@_spi(RxC) import RxCore
+
+// rxc.h section 12: marble tests (RxJS syntax) on a test scheduler.
 
 // Marble tests for C users (RxJS syntax), on a test scheduler. One frame is
 // RX_MARBLE_FRAME_NS of virtual time.

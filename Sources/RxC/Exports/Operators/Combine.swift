@@ -1,7 +1,7 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: combine family.
+// rxc.h section 9, combine.
 
 @c(rx_merge)
 public func rx_merge(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt)

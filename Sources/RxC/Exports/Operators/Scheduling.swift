@@ -1,7 +1,7 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: scheduling: rx_subscribe_on and rx_observe_on.
+// rxc.h section 9, scheduling: rx_subscribe_on and rx_observe_on.
 
 @c(rx_subscribe_on)
 public func rx_subscribe_on(_ src: UnsafeMutablePointer<rx_observable>?, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)

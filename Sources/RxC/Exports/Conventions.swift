@@ -1,7 +1,7 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h sections 1, 2 and 11: retain/release, status, version, accounting.
+// rxc.h section 1, conventions: a handle's references (rx_retain, rx_release).
 
 @c(rx_retain)
 public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
@@ -43,35 +43,4 @@ public func rx_release(_ handle: UnsafeRawPointer?) {
   } else {
     Unmanaged.passUnretained(object).release()
   }
-}
-
-@c(rx_status_string)
-public func rx_status_string(_ status: rx_status) -> UnsafePointer<CChar>? {
-  let text: StaticString
-  switch status {
-  case RX_OK: text = "RX_OK: success"
-  case RX_EINVAL: text = "RX_EINVAL: invalid argument"
-  case RX_EHANDLE: text = "RX_EHANDLE: not a live handle of the expected kind"
-  case RX_ESTATE: text = "RX_ESTATE: not allowed in the current state"
-  case RX_EDISPOSED: text = "RX_EDISPOSED: the object is disposed"
-  case RX_ETIMEOUT: text = "RX_ETIMEOUT: timed out"
-  case RX_ESTREAM: text = "RX_ESTREAM: the stream ended with an error"
-  default: text = "unknown rx_status"
-  }
-  return staticCString(text)
-}
-
-@c(rx_last_error)
-public func rx_last_error() -> UnsafePointer<CChar>? { rxc_get_last_error() }
-
-@c(rx_version)
-public func rx_version() -> UnsafePointer<CChar>? { staticCString("0.5.0") }
-
-@c(rx_debug_live_objects)
-public func rx_debug_live_objects() -> Int64 { Int64(Resources.total) }
-
-/// Swift string literals are NUL-terminated and live for the whole program.
-@inline(__always)
-func staticCString(_ s: StaticString) -> UnsafePointer<CChar> {
-  UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }

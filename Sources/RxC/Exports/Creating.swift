@@ -1,7 +1,8 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 6: creating observables without schedulers.
+// rxc.h section 6: creating observables (rx_generate and rx_using are in section 9, by
+// their callback types); rx_interval and rx_timer tick RX_INT 0, 1, 2, ...
 
 @c(rx_create)
 public func rx_create(_ fn: rx_subscribe_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
@@ -120,41 +121,6 @@ public func rx_repeat_element(_ value: rx_value, _ scheduler: UnsafeMutablePoint
   return ObservableHandle.make(Observable<RxValue>.repeatElement(v, scheduler: on))
 }
 
-@c(rx_generate)
-public func rx_generate(
-  _ initial: rx_value, _ scheduler: UnsafeMutablePointer<rx_scheduler>?, _ condition: rx_predicate_fn?,
-  _ iterate: rx_map_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let condition else { setLastError("rx_generate: condition is NULL"); return nil }
-  guard let iterate else { setLastError("rx_generate: iterate is NULL"); return nil }
-  guard let v = RxValue.from(initial, "rx_generate") else { return nil }
-  guard let on = SchedulerHandle.orCurrentThread(scheduler, "rx_generate") else { return nil }
-  let context = CContext(ctx, ctxFree)
-  return ObservableHandle.make(Observable<RxValue>.generate(
-    initialState: v, condition: CAdapt.predicate(condition, context, "rx_generate"), scheduler: on,
-    iterate: CAdapt.map(iterate, context, "rx_generate")))
-}
-
-@c(rx_using)
-public func rx_using(
-  _ create: rx_resource_fn?, _ use: rx_using_fn?, _ release: rx_resource_free_fn?,
-  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let create else { setLastError("rx_using: create is NULL"); return nil }
-  guard let use else { setLastError("rx_using: use is NULL"); return nil }
-  let context = CContext(ctx, ctxFree)
-  return ObservableHandle.make(Observable<RxValue>.using(resource: {
-    var err: UnsafeMutablePointer<rx_error>? = nil
-    let pointer = create(context.ctx, &err)
-    try CallbackResult.check(err, "rx_using")  // no resource was made: nothing to release
-    return CResource(pointer, release: release, context: context)
-  }, observableFactory: { resource in
-    var err: UnsafeMutablePointer<rx_error>? = nil
-    let made = use(context.ctx, (resource as! CResource).pointer, &err)
-    return try CallbackResult.observable(made, err, "rx_using")
-  }))
-}
-
 @c(rx_defer)
 public func rx_defer(
   _ factory: (@convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<rx_observable>?)?,
@@ -171,4 +137,37 @@ public func rx_defer(
     }
     return o
   })
+}
+
+@c(rx_interval)
+public func rx_interval(_ period: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard period > 0 else {
+    setLastError("rx_interval: period must be > 0 (got \(period))")
+    return nil
+  }
+  guard let s = SchedulerHandle.from(scheduler, "rx_interval") else { return nil }
+  guard s.scheduler.supportsPeriodic else {
+    setLastError("rx_interval: the immediate and current-thread schedulers cannot run periodic work")
+    return nil
+  }
+  return ObservableHandle.make(Observable<RxValue>.interval(period, scheduler: s.scheduler))
+}
+
+@c(rx_timer)
+public func rx_timer(_ due: Int64, _ period: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
+  -> UnsafeMutablePointer<rx_observable>?
+{
+  guard period != 0 else {
+    setLastError("rx_timer: period 0 is rejected (negative means once)")
+    return nil
+  }
+  guard let s = SchedulerHandle.from(scheduler, "rx_timer") else { return nil }
+  if period > 0 && !s.scheduler.supportsPeriodic {
+    setLastError("rx_timer: the immediate and current-thread schedulers cannot run periodic work")
+    return nil
+  }
+  return ObservableHandle.make(Observable<RxValue>.timer(
+    max(0, due), period: period > 0 ? period : nil, scheduler: s.scheduler))
 }

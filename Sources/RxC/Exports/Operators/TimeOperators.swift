@@ -1,7 +1,8 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: the time-based operators. Negative durations are zero.
+// rxc.h section 9: the time-based operators of transform, filter, errors and utility, which
+// share their argument checks. Negative durations are zero.
 
 /// Validates the source and scheduler every time operator takes.
 private func sourceAndScheduler(

@@ -1,7 +1,7 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
-// rxc.h section 9: error handling (rx_timeout lives with the schedulers).
+// rxc.h section 9, errors: error handling (rx_timeout is in TimeOperators.swift).
 
 @c(rx_catch)
 public func rx_catch(

@@ -1,0 +1,211 @@
+import CRxcCore
+import Synchronization
+
+/// The end of a subscription made from outside Swift, one object per subscription, which is
+/// also the token the subscriber disposes it by (the C API's subscriber and rx_disposable).
+/// What it calls is its subclass's (`ObserverEndCalls`); the protocol here keeps rxc.h's
+/// promises about those calls (section 5):
+/// - calls of one subscription never overlap (its source serializes them), and none starts
+///   once a dispose has returned;
+/// - the disposed call runs exactly once, after every other call: on the thread that
+///   delivers the terminal event or disposes, or, if a call is running elsewhere at that
+///   moment, on that thread right after it returns.
+///
+/// The delivering side makes no atomic read-modify-write (a subject delivering to one or a
+/// hundred ends has no room for one per call: `make bench`, W1 and W2): it marks a call in
+/// `delivery` and checks STOPPED with plain loads and stores.
+/// The rare disposer pays instead, for the store-then-load ordering that needs: it sets
+/// STOPPED, then a process-wide barrier (membarrier) makes sure that a deliverer either sees
+/// STOPPED before its next call or is visibly inside one; in that case the two settle who
+/// makes the disposed call with one RMW each (PENDING from the disposer, LEFT from the
+/// deliverer). A subscription to a subject skips even the barrier when the subject removed
+/// it inline, under the subject's own serialization (`unlisted`).
+///
+/// A subject lists this observer without a reference of its own (`attachedToSubject`): the
+/// Swift reference behind the token's counted references stays until the subject has let
+/// go too (`listed`/`unlisted`). Nor does the token hold a reference to the subject when it
+/// is on a loan (`SubjectLender`, for tokens made on the subject's owner thread). A
+/// subscribe and dispose that the subject serves inline (`make bench`, W4) thus cost the
+/// token one RMW; which calls are inline, the subject's notices learn from
+/// `rxc_member_call`.
+///
+/// One concern per file: delivering (here), ending (`ObserverEnd+Ending`), subject
+/// membership (`ObserverEnd+Subjects`), the token's counted references
+/// (`ObserverEnd+References`); the state word is a `TokenState`. Open only to the C layer
+/// (SPI `RxC`), whose subclass makes the calls: not `package`, because a package class
+/// cannot be subclassed from another module, and a package generic body is not specialized
+/// there (each call would go through a witness table: +37 instructions per callback).
+@_spi(RxC) open class ObserverEnd: Observer<Value> {
+  /// Tags of `rxc_member_call`: this observer's own subject call.
+  @inlinable public static var attaching: UInt { 1 }
+  @inlinable public static var detaching: UInt { 2 }
+  /// Marks the `detaching` call once the subject let go inline (read by `cancel` right
+  /// after it).
+  @inlinable public static var detachedInline: UInt { 3 }
+
+  /// Two words the embedding layer heads its handles with, at offsets 16 and 24 (right
+  /// after the Swift object header; the superclass has no stored properties), which it
+  /// checks a pointer by: the C layer's magic number and kind. Do not reorder.
+  public final var magic: UInt64
+  public final let kind: UInt32
+  /// The slot a subject keeps this observer in (drain-owned, see `Observer.subjectSlot`).
+  /// Before `state`, which it packs with `kind` into one word.
+  public final var slot: Int32 = -1
+  /// Its flags and the count of counted (C) references to the token (the Swift reference
+  /// backing them is one).
+  public final let state: AtomicTokenState
+  /// Who delivers, and whether a call is running, in one word (with the subclass's calls
+  /// and upstream the C layer's object takes 104 bytes: malloc's 112-byte chunks, not 128;
+  /// `make bench`, W9): the one thread that has delivered to this observer
+  /// (`rxc_thread_self`, a pointer aligned to more than 2), 0 before any, `manyDeliverers`
+  /// once a second one has; plus `inCallback` while a call runs. Written only by the
+  /// (serialized) deliverer; read by a disposer after the barrier. A disposer on the one
+  /// deliverer's thread (or before any delivery) needs no process barrier: no other thread
+  /// can be inside a call.
+  public final let delivery = Atomic<UInt>(0)
+  @inlinable public static var manyDeliverers: UInt { 2 }
+  @inlinable public static var inCallback: UInt { 1 }
+
+  public init(magic: UInt64, kind: UInt32) {
+    self.magic = magic
+    self.kind = kind
+    state = AtomicTokenState(TokenState(oneReference: []))
+    super.init()
+  }
+
+  /// A spare made live again with one counted reference (its subclass resets the rest).
+  @inlinable
+  public final func revive(magic: UInt64) {
+    self.magic = magic
+    slot = -1
+    state.storeUnshared(TokenState(oneReference: []))
+    delivery.store(0, ordering: .relaxed)
+  }
+
+  // MARK: delivering side
+
+  /// Marks a call in `delivery`.
+  @inlinable @inline(__always)
+  public final func enter() {
+    var d = delivery.load(ordering: .relaxed)  // no call is running: the flag is clear
+    if d != rxc_thread_self() { d = claimDeliverer() }
+    delivery.store(d | Self.inCallback, ordering: .relaxed)
+    AsymmetricFence.lightSide()  // the CPU may still reorder: that is what the disposer's barrier is for
+  }
+
+  /// A thread's first delivery: it becomes the deliverer, or there are now several. The full
+  /// fence pairs with the one in `disposerIsTheOnlyDeliverer` (Dekker): either the disposer
+  /// sees this claim, or this thread's STOPPED check, after it, sees the disposer's.
+  /// (Once there are several, each delivery comes here and leaves at once: the claim that
+  /// made them several was fenced, and no later one changes anything.)
+  @inline(never) @usableFromInline
+  final func claimDeliverer() -> UInt {
+    let me = rxc_thread_self()
+    assert(me & 3 == 0, "a thread pointer leaves room for the flag")
+    var old = delivery.load(ordering: .relaxed)
+    if old == Self.manyDeliverers { return old }
+    while old != me && old != Self.manyDeliverers {
+      let desired = old == 0 ? me : Self.manyDeliverers
+      let r = delivery.compareExchange(expected: old, desired: desired, ordering: .sequentiallyConsistent)
+      if r.exchanged {
+        old = desired
+        break
+      }
+      old = r.original
+    }
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    return old
+  }
+
+  /// For a disposer that has set STOPPED: true if no thread but this one has delivered (see
+  /// `claimDeliverer`).
+  @inlinable
+  public final func disposerIsTheOnlyDeliverer() -> Bool {
+    atomicMemoryFence(ordering: .sequentiallyConsistent)
+    let d = delivery.load(ordering: .sequentiallyConsistent) & ~Self.inCallback
+    return d == 0 || d == rxc_thread_self()
+  }
+
+  public override var wantsNoMoreEvents: Bool { state.load().has(.stopped) }
+
+  public override var subjectSlot: Int {
+    get { Int(slot) }
+    set { slot = Int32(truncatingIfNeeded: newValue) }
+  }
+
+  public override func attachedToSubject() {
+    if rxc_member_call() == call(Self.attaching) {
+      // Inside `attaching`: the token does not exist yet, so nothing else touches `state`.
+      state.storeUnshared(state.loadUnshared().adding(.listed))
+    } else {  // a queued attach: its counted references may all be gone already
+      Unmanaged.passUnretained(self).retain()
+      state.setRelaxed(.listedRetained)
+    }
+  }
+}
+
+/// What an `ObserverEnd` calls, which its (final) subclass provides: the protocol's
+/// functions are generic over it, so each call is a direct one.
+@_spi(RxC) public protocol ObserverEndCalls: ObserverEnd {
+  /// The terminal call (the error or the completion), inside a marked call window.
+  func callTerminal(_ event: Event<Value>)
+  /// The disposed call: exactly once, after every other.
+  func runOnDisposed()
+  /// Takes what the token is subscribed to and cancels it (a subject inside `detaching`).
+  /// True when the subject let go of this observer inline.
+  func cancelUpstream() -> Bool
+  /// The last counted reference went (the token is dead): false when the Swift reference
+  /// that backed them must stay (a handle kept poisoned).
+  func lastCReferenceDropped() -> Bool
+  /// Dead tokens stay allocated (and poisoned): their references are never let go of.
+  var keepsDeadTokens: Bool { get }
+  /// Releases the Swift reference that backed the counted references (or a listing's).
+  static func retire(_ o: Unmanaged<Self>)
+}
+
+extension ObserverEndCalls {
+  /// One call, if the subscription has not stopped, in a marked window.
+  @inlinable @inline(__always)
+  public func deliver(_ call: () -> Void) {
+    enter()
+    if !state.load().has(.stopped) { call() }
+    leave()
+  }
+
+  /// A subject's delivery to this observer and the observers of its class listed after it
+  /// (see `Observer.onNext(at:run:)`): `each` makes the call on each, in its window.
+  @inlinable @inline(__always)
+  public func deliverToRun(_ run: SubjectRun, _ each: (Self) -> Void) -> Int {
+    let cls = Unmanaged.passUnretained(self).toOpaque().load(as: UnsafeRawPointer.self)
+    each(self)
+    var slot = run.first + 1
+    while SubjectRun.isMember(slot.pointee, ofClass: cls) {
+      Unmanaged<Self>.fromOpaque(SubjectRun.object(slot.pointee))._withUnsafeGuaranteedRef { each($0) }
+      slot += 1
+    }
+    return slot - run.first
+  }
+
+  /// A run of elements (a replay subject's buffer) in one call window: one enter and leave,
+  /// and a plain STOPPED check before each element.
+  @inlinable @inline(__always)
+  public func deliverEach(_ elements: UnsafeBufferPointer<Value>, _ call: (UnsafePointer<Value>) -> Void) {
+    guard var p = elements.baseAddress else { return }
+    enter()
+    let end = p + elements.count
+    while p < end {  // by address: a for-in would copy each element
+      if state.load().has(.stopped) { break }
+      call(p)
+      p += 1
+    }
+    leave()
+  }
+
+  @inlinable @inline(__always)
+  public func leave() {
+    AsymmetricFence.lightSide()
+    delivery.store(delivery.load(ordering: .relaxed) & ~Self.inCallback, ordering: .releasing)
+    AsymmetricFence.lightSide()
+    if state.load().has(.stopped) { leftAfterStop() }
+  }
+}
