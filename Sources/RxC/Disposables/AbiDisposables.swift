@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 // rxc.h section 5: dispose bags and disposable containers. A container takes the
 // caller's token only when the call succeeds.

@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 // rxc.h section 6: creating observables without schedulers.
 

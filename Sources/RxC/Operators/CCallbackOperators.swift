@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 // The operators whose per-element callback is a C function: leaves of the core's sinks that
 // override the sink's callback hook with a direct call of the function (no closure, thunk or

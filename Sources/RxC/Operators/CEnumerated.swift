@@ -1,4 +1,4 @@
-import RxCore
+@_spi(RxC) import RxCore
 
 /// rx_enumerated: each element and its index as a two-item RX_ARRAY box, refilled in place
 /// when the subscriber kept no reference to the last one (`SpareBox`): a stream allocates one

@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// rx_materialize: each event packed into an RX_EVENT box; a `.next` refills the box sent
 /// last when the subscriber kept no reference to it (`SpareBox`), so a stream of elements
