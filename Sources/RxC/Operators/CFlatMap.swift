@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 
 /// rx_flat_map's, rx_flat_map_max's and rx_flat_map_first's observable: the core's Value flat_map (with its fused
 /// paths) whose selector is the C function, called directly (no closure per element).

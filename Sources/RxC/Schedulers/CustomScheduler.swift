@@ -1,5 +1,5 @@
 import CRxc
-import RxCore
+@_spi(RxC) import RxCore
 import Synchronization
 
 /// rx_scheduler_custom_new: everything the library schedules on it goes through the C
