@@ -43,10 +43,10 @@ CORE = os.path.join(ROOT, "Sources", "RxCore")
 OUT = os.path.join(CORE, "Generated")
 
 HEADER = re.compile(
-    r"^(?P<mods>(?:(?:public|open|final|internal|package|@usableFromInline)\s+)*)class\s+(?P<name>\w+)"
+    r"^(?P<mods>(?:(?:public|open|final|internal|package|@usableFromInline|@_spi\(\w+\))\s+)*)class\s+(?P<name>\w+)"
     r"(?:<(?P<params>[^{]*?)>)?\s*(?::\s*(?P<base>[^{]*?))?\s*\{", re.M)
 ANNOT = re.compile(r"^\s*// rx:(value-leaf|value-overload)\b(.*)$")
-STRIP = re.compile(r"(@inlinable|@inline\(\w+\)|@usableFromInline|\bpublic\b|\bopen\b|\bfinal\b|"
+STRIP = re.compile(r"(@_spi\(\w+\)|@inlinable|@inline\(\w+\)|@usableFromInline|\bpublic\b|\bopen\b|\bfinal\b|"
                    r"\boverride\b|\binternal\b|\bpackage\b)\s*")
 
 

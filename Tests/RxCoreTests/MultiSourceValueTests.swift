@@ -1,5 +1,5 @@
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// The Value overloads of the multi-source, higher-order and sharing operators (what the C
 /// layer calls): each must build its concrete leaves and behave as the generic operator does.

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// RunLoopScheduler off the main thread, and the own-thread executors the schedulers use in
 /// a forked child (ThreadPool, TimerThread), exercised directly.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// Per-thread spare objects: the ownership test they rest on, and that a subscription the
 /// library recycles is never one somebody still refers to.

@@ -42,7 +42,7 @@ import Synchronization
 /// threads keep submitting. After `fairShare` items the holder offers its role (`handoff`);
 /// the next foreign submitter takes it over and drains instead, and the first one returns.
 /// With no taker within a short spin it withdraws the offer and goes on.
-public final class Drain<Item> {
+@usableFromInline final class Drain<Item> {
   /// 1 while a thread holds the drain by CAS, else 0.
   @usableFromInline let held = Atomic<Int>(0)
   /// The holder's `rxc_thread_self()` (either way in), 0 when free or being handed over:

@@ -1,6 +1,9 @@
-/// Receives events. Every sink and terminal observer derives from this class, so the event
-/// path is one class-method call with no generic-method metadata (RxSwift's generic
-/// `ObserverType` witness calls are where most of its time goes).
+/// Receives events: the core's observer class. Every sink, subject member and the C layer's
+/// observer derives from it, so the event path is one class-method call with no
+/// generic-method metadata (RxSwift's generic `ObserverType` witness calls are where most of
+/// its time goes). A Swift user does not subclass it: `subscribe(_:)` with an `ObserverType`
+/// or `subscribe(onNext:...)` wraps the user's observer in one (`ObserverAdapter`). Its
+/// members beyond `on` serve subjects and sinks.
 open class Observer<Element> {
   public init() {}
 
@@ -18,18 +21,11 @@ open class Observer<Element> {
   /// (subjects then use it). The default implementation is generic code that looks up
   /// `Event<Element>`'s metadata per call, slower than the `on` a subject would otherwise call.
   ///
-  /// The fast path for a Swift subscriber: a final subclass of `Observer<Value>` that
-  /// overrides `on` alone gets each `.next` through a reabstraction thunk (this generic
-  /// class's `on` takes the event indirectly; the thunk's reload of what the caller just
-  /// stored stalls the CPU). Overriding this (true) and `onNext(at:)` too, subjects and
-  /// sinks hand it the element by pointer with a direct call:
-  ///
-  ///     final class Sum: Observer<Value> {
-  ///       var sum: Int64 = 0
-  ///       override func on(_ event: Event<Value>) { if case .next(.int(let i)) = event { sum &+= i } }
-  ///       override var takesNextByPointer: Bool { true }
-  ///       override func onNext(at element: UnsafePointer<Value>) { if case .int(let i) = element.pointee { sum &+= i } }
-  ///     }
+  /// A final subclass of `Observer<Value>` that overrides `on` alone gets each `.next` through
+  /// a reabstraction thunk (this generic class's `on` takes the event indirectly; the thunk's
+  /// reload of what the caller just stored stalls the CPU). Overriding this (true) and
+  /// `onNext(at:)` too, subjects and sinks hand it the element by pointer with a direct call
+  /// (`ObserverAdapter` does so for a user's observer).
   open var takesNextByPointer: Bool { false }
 
   /// Delivers the element at `element` to this observer and to those of the next slots of

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Runs an action once, on the first dispose, outside any lock.
-public final class AnonymousDisposable: Cancelable {
+@_spi(RxC) public final class AnonymousDisposable: Cancelable {
   private let disposed = Atomic<Bool>(false)
   private var action: (() -> Void)?
 

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Disposes two disposables once (the common case of a composite, without its lock).
-public final class BinaryDisposable: Cancelable {
+final class BinaryDisposable: Cancelable {
   private let disposed = Atomic<Bool>(false)
   private var first: (any Disposable)?
   private var second: (any Disposable)?

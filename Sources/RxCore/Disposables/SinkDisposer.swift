@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Both are moved in (`consuming`) and moved out by the one thread that tears down, so a
 /// subscription costs no retain/release pair here beyond the references themselves.
-public final class SinkDisposer: Cancelable {
+@usableFromInline final class SinkDisposer: Cancelable {
   private static let disposedBit = 1
   private static let setBit = 2
   private let state = Atomic<Int>(0)

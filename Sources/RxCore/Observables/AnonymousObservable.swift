@@ -2,7 +2,7 @@ import Synchronization
 
 /// `Observable.create`: each subscription calls the handler with an observer (the sink)
 /// that may be used from any thread; its events are serialized and the grammar enforced.
-public final class AnonymousObservable<Element>: Producer<Element> {
+@_spi(RxC) public final class AnonymousObservable<Element>: Producer<Element> {
   public typealias SubscribeHandler = (AnonymousObservableSink<Element>) -> any Disposable
   let handler: SubscribeHandler
 

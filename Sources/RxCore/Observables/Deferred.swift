@@ -1,6 +1,6 @@
 /// Calls `factory` at each subscription and subscribes to what it returns; a thrown error
 /// fails that subscription.
-public final class Deferred<Element>: Producer<Element> {
+@_spi(RxC) public final class Deferred<Element>: Producer<Element> {
   let factory: () throws -> Observable<Element>
   public init(_ factory: @escaping () throws -> Observable<Element>) { self.factory = factory }
 

@@ -3,7 +3,7 @@
 /// while `condition` holds for it, one per action on `scheduler` (see
 /// `RecursiveScheduling`); completes at the first state that fails `condition`. Every
 /// subscription starts again from `initialState`; a thrown error fails it.
-public class GenerateObservable<State>: Producer<State> {
+class GenerateObservable<State>: Producer<State> {
   let initialState: State
   let condition: (State) throws -> Bool
   let iterate: (State) throws -> State

@@ -1,5 +1,5 @@
 /// Never emits. The subscription ends only when disposed.
-public final class Never<Element>: Observable<Element> {
+@_spi(RxC) public final class Never<Element>: Observable<Element> {
   public override init() {}
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     NopDisposable.shared

@@ -2,7 +2,7 @@
 /// `element` again and again, one value per action on `scheduler` (RxSwift's
 /// repeatElement): see `RecursiveScheduling`. It ends only when disposed, so it is meant
 /// for an operator downstream that stops it (take...).
-public class RepeatElementObservable<Element>: Producer<Element> {
+class RepeatElementObservable<Element>: Producer<Element> {
   let element: Element
   let scheduler: Scheduler
 

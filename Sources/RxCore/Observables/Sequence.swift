@@ -1,7 +1,7 @@
 // rx:value-leaf name=ValueConcatSources args=Observable<Value> super=run
 /// Emits the elements of an array in order, then completes. Synchronous, but it stops as
 /// soon as the subscription is disposed (even from inside an observer callback).
-public class SequenceObservable<Element>: Producer<Element> {
+@usableFromInline class SequenceObservable<Element>: Producer<Element> {
   @usableFromInline let elements: ContiguousArray<Element>
   public init(_ elements: ContiguousArray<Element>) { self.elements = elements }
 

@@ -1,7 +1,7 @@
 // rx:value-leaf super=run
 /// `interval` and `timer`: a tick count, first after `dueTime`, then every `period` (or once
 /// when `period` is nil). Periodic ticks are drift-free and never overlap (PeriodicTask).
-public class TimerObservable<Element>: Producer<Element> {
+class TimerObservable<Element>: Producer<Element> {
   let dueTime: Int64
   let period: Int64?
   let scheduler: Scheduler

@@ -3,7 +3,7 @@
 /// from it, and disposes the resource when the subscription ends (a terminal event, after
 /// it is delivered, or a dispose), after the source's subscription. A factory's thrown
 /// error fails that subscription; a resource already made is disposed then too.
-public class UsingObservable<Element>: Producer<Element> {
+class UsingObservable<Element>: Producer<Element> {
   let resourceFactory: () throws -> any Disposable
   let observableFactory: (any Disposable) throws -> Observable<Element>
 

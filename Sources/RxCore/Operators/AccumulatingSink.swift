@@ -1,7 +1,7 @@
 /// What scan and reduce keep per subscription: the accumulation, and the callback that
 /// advances it as a hook (`accumulate`), so that a leaf in another module calls its own
 /// function in place of a closure (see docs/SPECIALIZATION.md).
-open class AccumulatingSink<Source, Accumulate>: Sink<Source, Accumulate> {
+@_spi(RxC) open class AccumulatingSink<Source, Accumulate>: Sink<Source, Accumulate> {
   /// Nil for a subclass that overrides `accumulate(into:_:)`.
   @usableFromInline let accumulator: ((Accumulate, Source) throws -> Accumulate)?
   @usableFromInline final var state: Accumulate

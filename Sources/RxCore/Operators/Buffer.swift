@@ -4,7 +4,7 @@
 /// comes first, and a new window opens. `count` nil is time only; `timeSpan` nil is count
 /// only (no timer; completion emits the rest only if there is any). A timed buffer emits its
 /// current contents on completion even when empty.
-public class Buffer<Element, Output>: Producer<Output> {
+class Buffer<Element, Output>: Producer<Output> {
   let source: Observable<Element>
   let windowing: Windowing
   let make: (ContiguousArray<Element>) -> Output

@@ -32,7 +32,7 @@ class CompactMapProducer<Source, Result>: Producer<Result> {
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`select`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-open class CompactMapSink<Source, Result>: Sink<Source, Result> {
+@_spi(RxC) open class CompactMapSink<Source, Result>: Sink<Source, Result> {
   /// Nil for a subclass that overrides `select(at:into:)`.
   @usableFromInline let transform: ((Source) throws -> Result?)?
 

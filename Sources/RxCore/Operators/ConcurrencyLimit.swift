@@ -3,7 +3,7 @@
 /// Inners are started outside the sink's drain, by the thread that admitted them or whose
 /// inner completed; one that completes while being subscribed hands the next start back to
 /// the loop in `finished` instead of recursing.
-public final class ConcurrencyLimit: @unchecked Sendable {
+@usableFromInline final class ConcurrencyLimit: @unchecked Sendable {
   private struct State {
     var running = 0
     var waiting: [() -> Void] = []

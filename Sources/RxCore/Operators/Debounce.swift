@@ -2,7 +2,7 @@
 /// Emits a value only after `dueTime` has passed without another one (RxSwift's debounce);
 /// completion first flushes the pending value. Ticks carry the value's number, so a tick
 /// armed for an older value does nothing.
-public class Debounce<Element>: TimedProducer<Element> {
+class Debounce<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

@@ -3,7 +3,7 @@
 /// what is still delayed, as RxSwift does). Each event is stamped with the scheduler's time
 /// when it arrives and delivered once that time + dueTime has come; one timer is pending at
 /// a time.
-public class Delay<Element>: TimedProducer<Element> {
+class Delay<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

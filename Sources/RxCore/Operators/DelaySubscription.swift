@@ -1,6 +1,6 @@
 // rx:value-leaf name=ValueDelaySubscriptionProducer copy=makeSink super=run
 /// Subscribes to the source `dueTime` after the subscription, on `scheduler`.
-public class DelaySubscription<Element>: TimedProducer<Element> {
+class DelaySubscription<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

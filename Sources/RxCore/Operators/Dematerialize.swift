@@ -43,7 +43,7 @@ class DematerializeProducer<Source, Inner>: Producer<Inner> {
 // rx:value-leaf on=handle next={handleNext(at: element)}
 /// Open, with its body inlinable (`handle`) and the unpacking a hook (`unpack(at:)`), so
 /// that a leaf in another module reads its own event elements in place.
-open class DematerializeSink<Source, Inner>: Sink<Source, Inner> {
+@_spi(RxC) open class DematerializeSink<Source, Inner>: Sink<Source, Inner> {
   /// Nil for a subclass that overrides `unpack(at:)`.
   @usableFromInline let unpacker: ((Source) throws -> Event<Inner>)?
 

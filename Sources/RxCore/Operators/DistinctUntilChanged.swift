@@ -35,7 +35,7 @@ class DistinctUntilChangedProducer<Element>: Producer<Element> {
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`same`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
+@_spi(RxC) open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
   /// Nil for a subclass that overrides `same(at:_:)`.
   @usableFromInline let comparer: ((Element, Element) throws -> Bool)?
   @usableFromInline final var previous: Element?

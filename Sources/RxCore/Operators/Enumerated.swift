@@ -39,7 +39,7 @@ class EnumeratedProducer<Element, Result>: Producer<Result> {
 
 /// Open, with its body inlinable (`handle`) and the packing a hook (`pack`), so that a leaf
 /// in another module packs each pair its own way (the C layer reuses its array box).
-open class EnumeratedSink<Element, Result>: Sink<Element, Result> {
+@_spi(RxC) open class EnumeratedSink<Element, Result>: Sink<Element, Result> {
   /// Nil for a subclass that overrides `pack(_:at:)`.
   @usableFromInline let packer: ((Int, Element) -> Result)?
   @usableFromInline final var index = 0

@@ -386,7 +386,7 @@ open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
 // Open for one more leaf: a caller whose selector is not a closure (the C layer calls a C
 // function) overrides `makeSink` with a leaf sink of its own, which overrides what
 // ValueFlatMapSink does, `select` its own way.
-open class ValueFlatMapProducer: Producer<Value> {
+@_spi(RxC) open class ValueFlatMapProducer: Producer<Value> {
   public let source: Observable<Value>
   /// At most one of the two is set (neither for a leaf whose sink overrides `select`): a
   /// Swift selector is kept as it is, not wrapped in a `selecting` closure (one more call

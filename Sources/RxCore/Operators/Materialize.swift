@@ -38,7 +38,7 @@ class MaterializeProducer<Element, Result>: Producer<Result> {
 // rx:value-leaf on next=copy
 /// Open, with its body inlinable (`handle`) and the packing a hook (`pack`), so that a leaf
 /// in another module packs each event its own way (the C layer reuses its event box).
-open class MaterializeSink<Element, Result>: Sink<Element, Result> {
+@_spi(RxC) open class MaterializeSink<Element, Result>: Sink<Element, Result> {
   /// Nil for a subclass that overrides `pack(_:)`.
   @usableFromInline let packer: ((Event<Element>) -> Result)?
 

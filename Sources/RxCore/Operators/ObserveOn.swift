@@ -30,7 +30,7 @@ import Synchronization
 /// bounded sink's drain takes from the head under `headLock`, since an overflowing producer
 /// may take the oldest element from there too.
 public class ObserveOn<Element>: Producer<Element> {
-  public typealias SinkFactory = (Observer<Element>, any Cancelable, Scheduler) -> ObserveOnSink<Element>
+  typealias SinkFactory = (Observer<Element>, any Cancelable, Scheduler) -> ObserveOnSink<Element>
   let source: Observable<Element>
   let scheduler: Scheduler
   let makeSink: SinkFactory
@@ -38,7 +38,7 @@ public class ObserveOn<Element>: Producer<Element> {
   /// `makeSink` lets a caller that knows `Element` supply a concrete subclass, whose
   /// overrides (forwarding to `super`) are specialized code: a generic class's own vtable
   /// entries never are, and would look up generic metadata on every event.
-  public init(source: Observable<Element>, scheduler: Scheduler,
+  init(source: Observable<Element>, scheduler: Scheduler,
               makeSink: @escaping SinkFactory = { ObserveOnSink(observer: $0, cancel: $1, scheduler: $2) })
   {
     self.source = source
@@ -61,7 +61,7 @@ public class ObserveOn<Element>: Producer<Element> {
   }
 }
 
-open class ObserveOnSink<Element>: Sink<Element, Element> {
+@usableFromInline class ObserveOnSink<Element>: Sink<Element, Element> {
   @usableFromInline typealias Queue = HandoffQueue<Event<Element>>
   @usableFromInline static var batch: Int { 1024 }
   @usableFromInline let scheduler: Scheduler

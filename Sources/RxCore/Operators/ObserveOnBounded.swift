@@ -184,7 +184,7 @@ extension ObserveOnSink {
 public class BoundedObserveOn<Element>: ObserveOn<Element> {
   public let counters: FlowCounters
 
-  public init(source: Observable<Element>, scheduler: Scheduler, counters: FlowCounters,
+  init(source: Observable<Element>, scheduler: Scheduler, counters: FlowCounters,
               makeSink: @escaping SinkFactory)
   {
     self.counters = counters

@@ -7,7 +7,7 @@ import Synchronization
 /// connects under a lock: the subscriber count is kept under a lock, but connect
 /// and disconnect run through a Drain, in order, outside any lock. Connections carry the
 /// generation (count period) they were made in, so a stale disconnect is ignored.
-public class RefCount<Element>: Producer<Element> {
+class RefCount<Element>: Producer<Element> {
   let source: ConnectableObservable<Element>
 
   private struct State {

@@ -31,7 +31,7 @@ public struct Backoff: Sendable {
 /// Resubscribes to the source after an error, the n-th time after a delay of
 /// initialDelay * multiplier^(n-1), at most maxDelay, shortened by the jitter; a completion
 /// or an error when the attempts are used up ends the stream.
-public class RetryBackoff<Element>: Producer<Element> {
+class RetryBackoff<Element>: Producer<Element> {
   let parameters: RetryBackoffParameters<Element>
 
   public init(source: Observable<Element>, backoff: Backoff, scheduler: Scheduler) {

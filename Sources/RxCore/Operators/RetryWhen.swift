@@ -5,7 +5,7 @@
 /// the stream (at once when an error waits for it, else at the source's next error, as
 /// RxSwift). Elements the notifier emits while no error waits are ignored; a handler that
 /// throws fails the stream.
-public class RetryWhen<Element, Failure, Trigger>: Producer<Element> {
+class RetryWhen<Element, Failure, Trigger>: Producer<Element> {
   let source: Observable<Element>
   let handler: (Observable<Failure>) throws -> Observable<Trigger>
   /// Makes the errors stream's elements from the source's errors.

@@ -2,7 +2,7 @@
 /// Emits the source's latest value each time `sampler` ticks, if a new one arrived since the
 /// last tick (RxSwift's sample). The source completing ends the output at the next tick;
 /// the sampler completing emits a last sample. Both inputs go through one Drain.
-public class Sample<Element, SamplerElement>: Producer<Element> {
+class Sample<Element, SamplerElement>: Producer<Element> {
   let source: Observable<Element>
   let sampler: Observable<SamplerElement>
 

@@ -35,7 +35,7 @@ class ScanProducer<Source, Accumulate>: Producer<Accumulate> {
 
 /// Open, with its body inlinable (`handle`), so that a leaf in another module can override
 /// the `accumulate` hook (see AccumulatingSink).
-open class ScanSink<Source, Accumulate>: AccumulatingSink<Source, Accumulate> {
+@_spi(RxC) open class ScanSink<Source, Accumulate>: AccumulatingSink<Source, Accumulate> {
   open override func on(_ event: Event<Source>) { handle(event) }
 
   @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {

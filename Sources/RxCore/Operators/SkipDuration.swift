@@ -2,7 +2,7 @@
 /// Drops the elements that arrive before `dueTime` has passed since the subscription, then
 /// mirrors the source (RxSwift's skip(_:scheduler:)); terminal events pass at any time. A due
 /// time of 0 arms no timer, so even a synchronous source's elements pass.
-public class SkipDuration<Element>: TimedProducer<Element> {
+class SkipDuration<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

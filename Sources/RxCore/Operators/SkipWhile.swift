@@ -32,7 +32,7 @@ class SkipWhileProducer<Element>: Producer<Element> {
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-open class SkipWhileSink<Element>: Sink<Element, Element> {
+@_spi(RxC) open class SkipWhileSink<Element>: Sink<Element, Element> {
   /// Nil for a subclass that overrides `test(at:)`.
   @usableFromInline let predicate: ((Element) throws -> Bool)?
   @usableFromInline final var skipping = true

@@ -1,6 +1,6 @@
 /// Subscribes to the source on `scheduler`, and disposes that subscription there too
 /// (RxSwift's SubscribeOnSink + ScheduledDisposable).
-public class SubscribeOn<Element>: Producer<Element> {
+class SubscribeOn<Element>: Producer<Element> {
   public typealias SinkFactory = (Observer<Element>, any Cancelable) -> SubscribeOnSink<Element>
   let source: Observable<Element>
   let scheduler: Scheduler
@@ -32,7 +32,7 @@ public class SubscribeOn<Element>: Producer<Element> {
 }
 
 // rx:value-leaf on next=forward
-open class SubscribeOnSink<Element>: Sink<Element, Element> {
+class SubscribeOnSink<Element>: Sink<Element, Element> {
   public override init(observer: Observer<Element>, cancel: any Cancelable) {
     super.init(observer: observer, cancel: cancel)
   }
@@ -46,7 +46,7 @@ open class SubscribeOnSink<Element>: Sink<Element, Element> {
 }
 
 /// Disposes `disposable` on `scheduler`.
-public final class ScheduledDisposable: Cancelable {
+final class ScheduledDisposable: Cancelable {
   private let scheduler: Scheduler
   private let inner = SingleAssignmentDisposable()
 

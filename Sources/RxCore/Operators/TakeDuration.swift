@@ -2,7 +2,7 @@
 /// Mirrors the source until `dueTime` has passed since the subscription, then completes and
 /// disposes it (RxSwift's take(for:scheduler:)). The timer is armed even for a due time of 0,
 /// so a synchronous source's elements still pass before the completion.
-public class TakeDuration<Element>: TimedProducer<Element> {
+class TakeDuration<Element>: TimedProducer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

@@ -63,7 +63,7 @@ class TakeWhileProducer<Element>: Producer<Element> {
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-open class TakeWhileSink<Element>: Sink<Element, Element> {
+@_spi(RxC) open class TakeWhileSink<Element>: Sink<Element, Element> {
   /// Nil for a subclass that overrides `test(at:)`.
   @usableFromInline let predicate: ((Element) throws -> Bool)?
   @usableFromInline let stopsOn: Bool

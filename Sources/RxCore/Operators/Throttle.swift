@@ -2,7 +2,7 @@
 /// Emits the first value, then at most one value per `dueTime` (RxSwift's throttle): with
 /// `latest`, the last value seen during the quiet window is emitted when it ends; without,
 /// values inside the window are dropped. Completion waits for a pending latest value.
-public class Throttle<Element>: TimedProducer<Element> {
+class Throttle<Element>: TimedProducer<Element> {
   let latest: Bool
 
   public init(source: Observable<Element>, dueTime: Int64, latest: Bool, scheduler: Scheduler) {

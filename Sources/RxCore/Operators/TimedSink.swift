@@ -85,7 +85,7 @@ struct Timing {
 }
 
 /// A time operator's producer: its source and its `Timing`.
-public class TimedProducer<Element>: Producer<Element> {
+class TimedProducer<Element>: Producer<Element> {
   let source: Observable<Element>
   let timing: Timing
 

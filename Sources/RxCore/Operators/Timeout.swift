@@ -7,7 +7,7 @@
 /// and cancelled per value); a tick before the deadline arms the timer for the rest of it.
 /// So on a virtual clock a value due at the very time of the deadline is in time if it was
 /// scheduled before that timer was armed (at the subscription or the last tick), else late.
-public class Timeout<Element>: Producer<Element> {
+class Timeout<Element>: Producer<Element> {
   let source: Observable<Element>
   let parameters: TimeoutParameters<Element>
 

@@ -9,7 +9,7 @@
 /// A window is hot (a `PublishSubject`): a late subscriber misses what came before. The
 /// source subscription lives while the outer subscription or any window subscription does
 /// (a `RefCountDisposable`): disposing the outer one lets subscribed windows run to their end.
-public class Window<Element, Output>: Producer<Output> {
+class Window<Element, Output>: Producer<Output> {
   let source: Observable<Element>
   let windowing: Windowing
   let make: (Observable<Element>) -> Output

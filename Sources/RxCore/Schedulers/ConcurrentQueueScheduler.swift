@@ -2,7 +2,7 @@
 /// `ownThreadLimit` threads of the library's own in a forked child, see WorkQueue).
 public final class ConcurrentQueueScheduler: Scheduler, @unchecked Sendable {
   public static let ownThreadLimit = 64
-  public let queue: WorkQueue
+  let queue: WorkQueue
 
   public init(label: String) {
     queue = WorkQueue(label: label, width: Self.ownThreadLimit)

@@ -46,7 +46,7 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
 
   /// The trampoline's own path for recurring work: run inline (no disposable to make,
   /// return and let go of) or queued behind the running action.
-  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { TrampolineTrigger(action, self) }
+  override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { TrampolineTrigger(action, self) }
 
   final class TrampolineTrigger: SchedulerTrigger {
     let scheduler: CurrentThreadScheduler

@@ -10,7 +10,7 @@ public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
     return NopDisposable.shared
   }
 
-  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { InlineTrigger(action) }
+  override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { InlineTrigger(action) }
 
   final class InlineTrigger: SchedulerTrigger {
     // Unmanaged: a `let` is retained around the call otherwise (this trigger holds it).

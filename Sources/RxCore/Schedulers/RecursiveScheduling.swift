@@ -8,7 +8,7 @@ import Synchronization
 /// the scheduling thread (immediate, or current-thread outside a trampoline) gets a loop
 /// here instead of a recursion as deep as the number of steps; when it says so beforehand
 /// (`Scheduler.runsActionsInlineNow`) the loop schedules nothing at all per step.
-public final class RecursiveScheduling: @unchecked Sendable {
+final class RecursiveScheduling: @unchecked Sendable {
   let scheduler: Scheduler
   /// The scheduled next step: the subscription to hand back from `run`.
   public let pending = SerialDisposable()

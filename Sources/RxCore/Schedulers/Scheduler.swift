@@ -29,7 +29,7 @@ open class Scheduler: @unchecked Sendable {
   /// without allocating per fire, or nil if this scheduler has no such path (use `schedule`).
   /// Its runs cannot be cancelled: the action checks for itself whether work is left, and
   /// the owner keeps the trigger and its action alive until every pending run has started.
-  open func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { nil }
+  func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { nil }
 
   /// True when `schedule` called now, on this thread, would run its action at once, before
   /// it returns (immediate; current-thread outside a trampoline). A source that schedules

@@ -1,7 +1,7 @@
 /// What a trigger runs: recurring work (observe_on's drain) as an object, called as a
 /// method. A stored closure is retained and released around every call (two atomic
 /// operations per run); a method of an object its owner holds in a `let` is not.
-open class TriggeredAction {
+@usableFromInline class TriggeredAction {
   public init() {}
 
   open func run() { preconditionFailure("TriggeredAction.run is abstract") }
@@ -9,7 +9,7 @@ open class TriggeredAction {
 
 /// Schedules its action each time it fires, without allocating per fire (see
 /// `Scheduler.makeTrigger`).
-open class SchedulerTrigger {
+@usableFromInline class SchedulerTrigger {
   public let action: TriggeredAction
 
   public init(_ action: TriggeredAction) { self.action = action }

@@ -1,7 +1,7 @@
 /// Runs actions one at a time, in order, on a private serial queue (Dispatch; the
 /// library's own thread in a forked child, see WorkQueue).
 public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
-  public let queue: WorkQueue
+  let queue: WorkQueue
 
   public init(label: String) {
     queue = WorkQueue(label: label, width: 1)
@@ -16,7 +16,7 @@ public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
     return item
   }
 
-  public override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { QueueTrigger(action, queue) }
+  override func makeTrigger(_ action: TriggeredAction) -> SchedulerTrigger? { QueueTrigger(action, queue) }
 
   /// The block is made once: Dispatch then only retains it per run (allocating nothing but
   /// its own queue item), where `schedule` wraps every run in new closures and a block.

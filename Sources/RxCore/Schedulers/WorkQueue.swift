@@ -7,7 +7,7 @@ import Synchronization
 /// libdispatch no longer runs anything, a `ThreadPool` of `width` threads of its own,
 /// made on first use there (as libuv restarts a loop's threads after uv_loop_fork). Work
 /// queued in the parent at the moment of the fork stays the parent's.
-public final class WorkQueue: @unchecked Sendable {
+final class WorkQueue: @unchecked Sendable {
   public let width: Int
   private let dispatch: DispatchQueue?  // nil when made in a forked child
   private let pool = ForkSafeMutex<(generation: UInt, pool: ThreadPool)?>(nil)  // a grandchild uses it
