@@ -91,7 +91,7 @@ extension ConnectableObservable where Element == Value {
   public func refCount() -> Observable<Value> { ValueRefCount(self) }
 }
 
-// rx:hand-leaf: `makeSink` returns its leaf through a hook the generic `run` calls; kept beside its sink.
+// rx:hand-leaf: its `makeSink` hook returns the hand-written ValueRefCountSink (kept with it).
 // Specialized for Value (see Value): the overrides inline the generic bodies.
 final class ValueRefCount: RefCount<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
