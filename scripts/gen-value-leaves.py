@@ -25,7 +25,8 @@ type arguments than `Value` for each parameter) with:
   super=m     `override` of method or property `m` whose body is `super.m(...)`
 
   // rx:value-overload [map=G:L,..]
-  public func take(_ count: Int) -> Observable<Element> {  (in `extension Observable`)
+  public func take(_ count: Int) -> Observable<Element> {  (in `extension Observable`
+                                                            or `extension ObservableType`)
 
 copies the operator into `extension Observable where Element == Value`, at `Value` (the
 function's own type parameters too), constructing the leaves: that overload is the one a
@@ -269,7 +270,8 @@ def gen_overload(classes, spec, text):
             mapping[p.split(":")[0].strip()] = "Value"
         text = text.replace("<" + fm.group(1) + ">", "", 1)
     text = construct_leaves(substitute(text, mapping), leaf_map(classes, spec))
-    return text.rstrip()
+    # From `extension ObservableType`: the Value overload is on `Observable`, which is its own.
+    return text.replace("asObservable()", "self").rstrip()
 
 
 def generate():

@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?) -> Observable<[Value]> {
+    ValuePlainBufferProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: { Array($0) })
+  }
+}
+
 final class ValuePlainBufferProducer: Buffer<Value, [Value]> {
   override func run(_ observer: Observer<[Value]>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)

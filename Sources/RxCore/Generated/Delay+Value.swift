@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func delay(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueDelayProducer(source: self, dueTime: dueTime, scheduler: scheduler)
+  }
+}
+
 final class ValueDelayProducer: Delay<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)

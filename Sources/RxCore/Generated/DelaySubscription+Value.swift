@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func delaySubscription(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueDelaySubscriptionProducer(source: self, dueTime: dueTime, scheduler: scheduler)
+  }
+}
+
 final class ValueDelaySubscriptionProducer: DelaySubscription<Value> {
   override func makeSink(_ observer: Observer<Value>, _ cancel: any Cancelable) -> DelaySubscriptionSink<Value> {
     ValueDelaySubscriptionSink(observer: observer, cancel: cancel)

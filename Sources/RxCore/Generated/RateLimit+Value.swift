@@ -3,6 +3,15 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func rateLimit(_ count: Int, per window: Int64, scheduler: Scheduler, capacity: Int? = nil,
+                        policy: FlowPolicy = .dropNewest, onDropped: ((Value) -> Void)? = nil) -> RateLimit<Value>
+  {
+    ValueRateLimitProducer(source: self, count: count, window: window, scheduler: scheduler, capacity: capacity,
+              policy: policy, onDropped: onDropped)
+  }
+}
+
 final class ValueRateLimitProducer: RateLimit<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)

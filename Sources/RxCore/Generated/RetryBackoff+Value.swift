@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func retry(backoff: Backoff, scheduler: Scheduler) -> Observable<Value> {
+    ValueRetryBackoffProducer(source: self, backoff: backoff, scheduler: scheduler)
+  }
+}
+
 final class ValueRetryBackoffProducer: RetryBackoff<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)

@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func sample(_ sampler: Observable<Value>) -> Observable<Value> {
+    ValueSample(source: self, sampler: sampler)
+  }
+}
+
 final class ValueSample: Sample<Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)

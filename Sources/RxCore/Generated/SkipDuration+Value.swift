@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func skip(_ duration: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueSkipDurationProducer(source: self, dueTime: duration, scheduler: scheduler)
+  }
+}
+
 final class ValueSkipDurationProducer: SkipDuration<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)

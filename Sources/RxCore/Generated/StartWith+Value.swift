@@ -7,6 +7,8 @@ extension Observable where Element == Value {
   public func startWith(_ elements: [Value]) -> Observable<Value> {
     ValueStartWithProducer(source: self, elements: ContiguousArray(elements))
   }
+
+  public func startWith(_ elements: Value...) -> Observable<Value> { startWith(elements) }
 }
 
 final class ValueStartWithProducer: StartWithProducer<Value> {

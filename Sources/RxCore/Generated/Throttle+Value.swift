@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func throttle(_ dueTime: Int64, latest: Bool = true, scheduler: Scheduler) -> Observable<Value> {
+    ValueThrottleProducer(source: self, dueTime: dueTime, latest: latest, scheduler: scheduler)
+  }
+}
+
 final class ValueThrottleProducer: Throttle<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)

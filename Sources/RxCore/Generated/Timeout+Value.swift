@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func timeout(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
+    ValueTimeoutProducer(source: self, dueTime: dueTime, fallback: nil, scheduler: scheduler)
+  }
+}
+
 final class ValueTimeoutProducer: Timeout<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)

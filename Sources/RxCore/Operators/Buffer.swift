@@ -125,17 +125,13 @@ class BufferSink<Element, Output>:
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?) -> Observable<[Element]> {
     Buffer(source: asObservable(), timeSpan: timeSpan, count: count, scheduler: scheduler, make: { Array($0) })
   }
 }
 
 extension Observable where Element == Value {
-  /// `buffer` for Value, chosen over the generic one (whose sink would run unspecialized).
-  public func buffer(timeSpan: Int64?, count: Int?, scheduler: Scheduler?) -> Observable<[Value]> {
-    ValuePlainBufferProducer(source: self, timeSpan: timeSpan, count: count, scheduler: scheduler, make: { Array($0) })
-  }
-
   /// `buffer` for the element type the core is specialized for: each buffer is made into
   /// a Value by `make` (the C layer boxes it as an array).
   ///

@@ -46,13 +46,8 @@ class DebounceSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Elem
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func debounce(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
     Debounce(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func debounce(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
-    ValueDebounceProducer(source: self, dueTime: dueTime, scheduler: scheduler)
   }
 }

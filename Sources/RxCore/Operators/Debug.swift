@@ -92,10 +92,7 @@ public struct DebugLog<Element> {
 }
 
 extension Observable {
+  // rx:value-overload
   /// Writes `log`'s lines for every subscription (see `DebugLog`).
   public func debug(_ log: DebugLog<Element>) -> Observable<Element> { self.do(hooks: log.hooks) }
-}
-
-extension Observable where Element == Value {
-  public func debug(_ log: DebugLog<Value>) -> Observable<Value> { self.do(hooks: log.hooks) }
 }

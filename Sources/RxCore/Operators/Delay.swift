@@ -69,13 +69,8 @@ class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func delay(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
     Delay(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func delay(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
-    ValueDelayProducer(source: self, dueTime: dueTime, scheduler: scheduler)
   }
 }

@@ -28,13 +28,8 @@ class DelaySubscriptionSink<Element>: Sink<Element, Element> {
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func delaySubscription(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
     DelaySubscription(source: asObservable(), dueTime: dueTime, scheduler: scheduler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func delaySubscription(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
-    ValueDelaySubscriptionProducer(source: self, dueTime: dueTime, scheduler: scheduler)
   }
 }

@@ -396,7 +396,7 @@ final class ValueObserveOnProducer: ObserveOn<Value> {
   }
 }
 
-// rx:hand-leaf: its by-pointer path copies into the queue (`pushNext`) and it is a base for the bounded form's sink.
+// rx:hand-leaf: overrides two `onNext` forms (by pointer, and a run of elements), which `super=` (by name) cannot tell apart.
 final class ValueObserveOnSink: ObserveOnSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override func onNext(at element: UnsafePointer<Value>) { pushNext(Value.copy(at: element)) }

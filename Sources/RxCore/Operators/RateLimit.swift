@@ -144,6 +144,7 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
 }
 
 extension ObservableType {
+  // rx:value-overload
   /// At most `count` elements per sliding `window` (see `RateLimit`); `capacity` nil is an
   /// unbounded buffer. `onDropped` runs on the thread whose element made the drop.
   public func rateLimit(_ count: Int, per window: Int64, scheduler: Scheduler, capacity: Int? = nil,
@@ -151,14 +152,5 @@ extension ObservableType {
   {
     RateLimit(source: asObservable(), count: count, window: window, scheduler: scheduler, capacity: capacity,
               policy: policy, onDropped: onDropped)
-  }
-}
-
-extension Observable where Element == Value {
-  public func rateLimit(_ count: Int, per window: Int64, scheduler: Scheduler, capacity: Int? = nil,
-                        policy: FlowPolicy = .dropNewest, onDropped: ((Value) -> Void)? = nil) -> RateLimit<Value>
-  {
-    ValueRateLimitProducer(source: self, count: count, window: window, scheduler: scheduler, capacity: capacity,
-                           policy: policy, onDropped: onDropped)
   }
 }

@@ -1,5 +1,6 @@
 import Synchronization
 
+// rx:value-leaf copy=makeSink super=run map=RefCountSink:ValueRefCountSink
 /// Connects a connectable observable when the first subscriber arrives and disconnects when
 /// the last one leaves (a subscriber leaves on dispose or when its sequence terminates).
 ///
@@ -89,20 +90,6 @@ extension ConnectableObservable {
 
 extension ConnectableObservable where Element == Value {
   public func refCount() -> Observable<Value> { ValueRefCount(self) }
-}
-
-// rx:hand-leaf: `makeSink` returns its leaf through a hook the generic `run` calls; kept beside its sink.
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueRefCount: RefCount<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    super.run(observer, cancel: cancel)
-  }
-
-  override func makeSink(observer: Observer<Value>, cancel: any Cancelable) -> RefCountSink<Value> {
-    ValueRefCountSink(observer: observer, cancel: cancel)
-  }
 }
 
 // rx:hand-leaf: passes on downstream's by-pointer choice (`takesNextByPointer` is the observer's).

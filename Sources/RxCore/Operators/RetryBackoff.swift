@@ -138,13 +138,8 @@ class RetryBackoffSink<Element>: TimedSink<RetryBackoffParameters<Element>, Elem
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func retry(backoff: Backoff, scheduler: Scheduler) -> Observable<Element> {
     RetryBackoff(source: asObservable(), backoff: backoff, scheduler: scheduler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func retry(backoff: Backoff, scheduler: Scheduler) -> Observable<Value> {
-    ValueRetryBackoffProducer(source: self, backoff: backoff, scheduler: scheduler)
   }
 }

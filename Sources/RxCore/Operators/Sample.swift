@@ -88,13 +88,8 @@ class SamplerObserver<Element, SamplerElement>: Observer<SamplerElement> {
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func sample<S>(_ sampler: Observable<S>) -> Observable<Element> {
     Sample(source: asObservable(), sampler: sampler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func sample(_ sampler: Observable<Value>) -> Observable<Value> {
-    ValueSample(source: self, sampler: sampler)
   }
 }

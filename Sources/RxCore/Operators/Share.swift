@@ -11,11 +11,13 @@ public enum ShareScope: Sendable {
 
 /// The sharing operators, all built on `multicast` + `refCount`.
 extension Observable {
+  // rx:value-overload
   /// Connectable; each connection multicasts through a fresh PublishSubject.
   public func publish() -> ConnectableObservable<Element> {
     multicast { PublishSubject<Element>() }
   }
 
+  // rx:value-overload
   /// Connectable; each connection replays its last `bufferSize` elements to late
   /// subscribers (0 behaves as `publish`).
   public func replay(_ bufferSize: Int) -> ConnectableObservable<Element> {
@@ -23,11 +25,13 @@ extension Observable {
     return multicast { ReplaySubject<Element>(bufferSize: bufferSize) }
   }
 
+  // rx:value-overload
   /// Connectable; each connection replays all its elements to late subscribers.
   public func replayAll() -> ConnectableObservable<Element> {
     multicast { ReplaySubject<Element>.createUnbounded() }
   }
 
+  // rx:value-overload
   /// One source subscription shared by all subscribers while any is subscribed.
   public func share() -> Observable<Element> { publish().refCount() }
 
@@ -47,21 +51,6 @@ extension Observable {
 
 // The same compositions for Value, so that each step picks its Value overload.
 extension Observable where Element == Value {
-  public func publish() -> ConnectableObservable<Value> {
-    multicast { PublishSubject<Value>() }
-  }
-
-  public func replay(_ bufferSize: Int) -> ConnectableObservable<Value> {
-    if bufferSize == 0 { return publish() }
-    return multicast { ReplaySubject<Value>(bufferSize: bufferSize) }
-  }
-
-  public func replayAll() -> ConnectableObservable<Value> {
-    multicast { ReplaySubject<Value>.createUnbounded() }
-  }
-
-  public func share() -> Observable<Value> { publish().refCount() }
-
   public func share(replay bufferSize: Int) -> Observable<Value> {
     replay(bufferSize).refCount()
   }

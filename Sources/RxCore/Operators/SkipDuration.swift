@@ -44,13 +44,8 @@ class SkipDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func skip(_ duration: Int64, scheduler: Scheduler) -> Observable<Element> {
     SkipDuration(source: asObservable(), dueTime: duration, scheduler: scheduler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func skip(_ duration: Int64, scheduler: Scheduler) -> Observable<Value> {
-    ValueSkipDurationProducer(source: self, dueTime: duration, scheduler: scheduler)
   }
 }

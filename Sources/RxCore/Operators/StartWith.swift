@@ -5,11 +5,8 @@ extension Observable {
     StartWithProducer(source: self, elements: ContiguousArray(elements))
   }
 
+  // rx:value-overload
   public func startWith(_ elements: Element...) -> Observable<Element> { startWith(elements) }
-}
-
-extension Observable where Element == Value {
-  public func startWith(_ elements: Value...) -> Observable<Value> { startWith(elements) }
 }
 
 // rx:value-leaf copy=run

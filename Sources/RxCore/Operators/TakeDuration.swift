@@ -36,13 +36,8 @@ class TakeDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func take(for duration: Int64, scheduler: Scheduler) -> Observable<Element> {
     TakeDuration(source: asObservable(), dueTime: duration, scheduler: scheduler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func take(for duration: Int64, scheduler: Scheduler) -> Observable<Value> {
-    ValueTakeDurationProducer(source: self, dueTime: duration, scheduler: scheduler)
   }
 }

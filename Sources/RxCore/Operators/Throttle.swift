@@ -81,13 +81,8 @@ class ThrottleSink<Element>: TimedSink<ThrottleParameters, Element, Element, Tim
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func throttle(_ dueTime: Int64, latest: Bool = true, scheduler: Scheduler) -> Observable<Element> {
     Throttle(source: asObservable(), dueTime: dueTime, latest: latest, scheduler: scheduler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func throttle(_ dueTime: Int64, latest: Bool = true, scheduler: Scheduler) -> Observable<Value> {
-    ValueThrottleProducer(source: self, dueTime: dueTime, latest: latest, scheduler: scheduler)
   }
 }

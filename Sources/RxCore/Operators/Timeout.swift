@@ -104,6 +104,7 @@ class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Eleme
 }
 
 extension ObservableType {
+  // rx:value-overload
   public func timeout(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Element> {
     Timeout(source: asObservable(), dueTime: dueTime, fallback: nil, scheduler: scheduler)
   }
@@ -114,10 +115,6 @@ extension ObservableType {
 }
 
 extension Observable where Element == Value {
-  public func timeout(_ dueTime: Int64, scheduler: Scheduler) -> Observable<Value> {
-    ValueTimeoutProducer(source: self, dueTime: dueTime, fallback: nil, scheduler: scheduler)
-  }
-
   public func timeout(_ dueTime: Int64, other: Observable<Value>, scheduler: Scheduler) -> Observable<Value> {
     ValueTimeoutProducer(source: self, dueTime: dueTime, fallback: other, scheduler: scheduler)
   }
