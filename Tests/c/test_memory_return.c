@@ -16,6 +16,9 @@
 
 static bool measuring(void) { return !rxtest_under_valgrind() && getenv("RXTEST_SANITIZER") == NULL; }
 
+/* Time scale of the tests that check when timers fire: 10x under valgrind or a sanitizer. */
+static int64_t slow(void) { return measuring() ? 1 : 10; }
+
 /* Bytes the allocator has handed out and not had back. */
 static long in_use(void) {
   struct mallinfo2 m = mallinfo2();
@@ -197,7 +200,7 @@ static void arm_timers(rx_scheduler *sched, fired *f, rx_disposable **tokens) {
   for (int i = 0; i < 40; i++) {
     int slot = (i * 7) % 20; /* a permutation of 0..19: two timers per slot */
     ctxs[i] = (timer_ctx){f, i};
-    tokens[i] = rx_schedule_after(sched, 20000000LL + slot * 2000000LL, timer_run, &ctxs[i], NULL);
+    tokens[i] = rx_schedule_after(sched, (20000000LL + slot * 2000000LL) * slow(), timer_run, &ctxs[i], NULL);
     CHECK(tokens[i] != NULL);
   }
   for (int i = 21; i < 40; i += 2) CHECK_OK(rx_dispose(tokens[i]));
@@ -223,9 +226,9 @@ RX_TEST(timers_on_a_serial_queue_fire_in_due_order_never_once_disposed) {
   fired f = {0};
   rx_disposable *tokens[40];
   arm_timers(serial, &f, tokens);
-  int64_t deadline = rxtest_now_ns() + 5000000000LL;
+  int64_t deadline = rxtest_now_ns() + 5000000000LL * slow();
   while (atomic_load(&f.next) < 30 && rxtest_now_ns() < deadline) usleep(1000);
-  usleep(100000); /* a disposed timer would have fired by now */
+  usleep(100000 * slow()); /* a disposed timer would have fired by now */
   check_order(&f);
   for (int i = 0; i < 40; i++)
     if (!(i > 20 && i % 2 == 1)) rx_release(tokens[i]);
@@ -238,7 +241,9 @@ RX_TEST(timers_on_a_run_loop_fire_in_due_order_on_its_thread_never_once_disposed
   rx_disposable *tokens[40];
   (void)rx_run_loop_drain(loop); /* binds the loop to this thread */
   arm_timers(rx_run_loop_scheduler(loop), &f, tokens);
-  CHECK_OK(rx_run_loop_run_for(loop, 150000000LL));
+  int64_t deadline = rxtest_now_ns() + 5000000000LL * slow();
+  while (atomic_load(&f.next) < 30 && rxtest_now_ns() < deadline) CHECK_OK(rx_run_loop_run_for(loop, 10000000LL));
+  CHECK_OK(rx_run_loop_run_for(loop, 100000000LL * slow())); /* a disposed timer would have fired by now */
   check_order(&f);
   for (int i = 0; i < 40; i++)
     if (!(i > 20 && i % 2 == 1)) rx_release(tokens[i]);
@@ -252,12 +257,12 @@ RX_TEST(timers_on_a_run_loop_make_its_fd_readable_when_due) {
   rx_scheduler *sched = rx_run_loop_scheduler(loop);
   (void)rx_run_loop_drain(loop);
   atomic_long counts[2] = {0, 0};
-  rx_disposable *early = rx_schedule_after(sched, 5000000LL, count_run, counts, count_free);
-  rx_disposable *late = rx_schedule_after(sched, 30000000LL, count_run, counts, count_free);
+  rx_disposable *early = rx_schedule_after(sched, 5000000LL * slow(), count_run, counts, count_free);
+  rx_disposable *late = rx_schedule_after(sched, 30000000LL * slow(), count_run, counts, count_free);
   CHECK_OK(rx_dispose(early));
   int fd = rx_run_loop_fd(loop);
   CHECK(fd >= 0);
-  struct timeval tv = {0, 15000};
+  struct timeval tv = {0, 15000 * slow()};
   fd_set set;
   FD_ZERO(&set);
   FD_SET(fd, &set);
@@ -286,13 +291,14 @@ RX_TEST(timers_of_a_custom_scheduler_without_schedule_after_are_cancelled_by_dis
   rx_scheduler_vtable vt = {.schedule = custom_schedule};
   rx_scheduler *sched = rx_scheduler_custom_new(&vt, &scheduled, NULL);
   atomic_long counts[2] = {0, 0};
-  rx_disposable *kept = rx_schedule_after(sched, 10000000LL, count_run, counts, count_free);
-  rx_disposable *gone = rx_schedule_after(sched, 10000000LL, count_run, counts, count_free);
+  rx_disposable *gone = rx_schedule_after(sched, 60000000000LL, count_run, counts, count_free);
   CHECK_OK(rx_dispose(gone));
-  CHECK_EQ(atomic_load(&counts[1]), 1);
-  int64_t deadline = rxtest_now_ns() + 2000000000LL;
+  CHECK_EQ(atomic_load(&counts[0]), 0);
+  CHECK_EQ(atomic_load(&counts[1]), 1); /* ctx_free at the dispose, not at the deadline */
+  rx_disposable *kept = rx_schedule_after(sched, 10000000LL * slow(), count_run, counts, count_free);
+  int64_t deadline = rxtest_now_ns() + 2000000000LL * slow();
   while (atomic_load(&counts[0]) < 1 && rxtest_now_ns() < deadline) usleep(1000);
-  usleep(50000);
+  usleep(50000 * slow());
   CHECK_EQ(atomic_load(&counts[0]), 1);
   CHECK_EQ(atomic_load(&scheduled), 1);
   CHECK_EQ(atomic_load(&counts[1]), 2);
