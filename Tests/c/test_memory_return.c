@@ -168,7 +168,8 @@ RX_TEST(memory_disposed_timeout_subscriptions_are_freed_at_once) {
 /* ---- timers still fire: in order, on their queue, and never once disposed ------------- */
 
 typedef struct fired {
-  atomic_int next;       /* runs so far */
+  atomic_int next;       /* runs started */
+  atomic_int done;       /* runs whose order[] entry is written */
   int order[64];         /* the timer index of each run */
   atomic_int inside;     /* runs in progress at once (a serial queue: at most 1) */
   atomic_int overlap;
@@ -192,6 +193,7 @@ static void timer_run(void *ctx) {
   if (k < 64) f->order[k] = t->index;
   usleep(200);
   atomic_fetch_sub(&f->inside, 1);
+  atomic_fetch_add(&f->done, 1);
 }
 
 /* 40 timers, due in a shuffled order (2 ms apart, pairs due together), the odd-numbered
@@ -208,6 +210,7 @@ static void arm_timers(rx_scheduler *sched, fired *f, rx_disposable **tokens) {
 
 /* Runs in due order; timers due together run in the order they were scheduled. */
 static void check_order(fired *f) {
+  CHECK_EQ(atomic_load(&f->done), 30);
   CHECK_EQ(atomic_load(&f->next), 30);
   int seen = 0;
   for (int slot = 0; slot < 20; slot++)
@@ -227,7 +230,7 @@ RX_TEST(timers_on_a_serial_queue_fire_in_due_order_never_once_disposed) {
   rx_disposable *tokens[40];
   arm_timers(serial, &f, tokens);
   int64_t deadline = rxtest_now_ns() + 5000000000LL * slow();
-  while (atomic_load(&f.next) < 30 && rxtest_now_ns() < deadline) usleep(1000);
+  while (atomic_load(&f.done) < 30 && rxtest_now_ns() < deadline) usleep(1000);
   usleep(100000 * slow()); /* a disposed timer would have fired by now */
   check_order(&f);
   for (int i = 0; i < 40; i++)
@@ -242,7 +245,7 @@ RX_TEST(timers_on_a_run_loop_fire_in_due_order_on_its_thread_never_once_disposed
   (void)rx_run_loop_drain(loop); /* binds the loop to this thread */
   arm_timers(rx_run_loop_scheduler(loop), &f, tokens);
   int64_t deadline = rxtest_now_ns() + 5000000000LL * slow();
-  while (atomic_load(&f.next) < 30 && rxtest_now_ns() < deadline) CHECK_OK(rx_run_loop_run_for(loop, 10000000LL));
+  while (atomic_load(&f.done) < 30 && rxtest_now_ns() < deadline) CHECK_OK(rx_run_loop_run_for(loop, 10000000LL));
   CHECK_OK(rx_run_loop_run_for(loop, 100000000LL * slow())); /* a disposed timer would have fired by now */
   check_order(&f);
   for (int i = 0; i < 40; i++)

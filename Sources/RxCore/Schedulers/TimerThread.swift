@@ -27,8 +27,16 @@ final class TimerThread: @unchecked Sendable {
       defer { c = (generation, timer) }
       return (timer, c?.timer)
     }
-    withExtendedLifetime(replaced) {}  // the parent's timer (and the actions it held) goes after unlocking
+    replaced?.abandon()  // after unlocking
     return timer
+  }
+
+  /// In a forked child, the parent's timer: its actions (which hold it: a cycle) never run
+  /// here, so they go now. Unlocked: its lock may have been held at the fork, and no thread
+  /// here uses this timer any more (`cancelled` checks the generation first).
+  private func abandon() {
+    var dropped = TimerQueue<Entry>()
+    swap(&dropped, &items)
   }
 
   struct Entry {
