@@ -606,11 +606,15 @@ RX_EXPORT rx_status rx_subject_dispose(rx_subject *subject);
  * Rejected calls return NULL, set rx_last_error(), never run the action and do not call
  * ctx_free.
  *
+ * Delayed work waits on the library's timer thread (one per process, started on first use
+ * and ended when idle), which hands it to its scheduler when due. rx_dispose before then
+ * takes it off the timer: its memory goes at once, not at its deadline.
+ *
  * fork(): every scheduler works in a forked child. The serial, concurrent and
- * operation-queue schedulers and the library's timers (delayed work on any scheduler) run on
- * Dispatch in the process that loaded the library and, in a forked child, where Dispatch can
- * no longer run anything, on threads of the library's own, started on first use there and
- * ended when idle, with the same ordering and concurrency guarantees. The new-thread
+ * operation-queue schedulers run on Dispatch in the process that loaded the library and, in
+ * a forked child, where Dispatch can no longer run anything, on threads of the library's
+ * own, started on first use there and ended when idle, with the same ordering and
+ * concurrency guarantees; the child starts its own timer thread. The new-thread
  * scheduler starts threads as usual; run loops, the main one included, get fresh pipes under
  * the same fd numbers (see the run-loop note below). Work queued, delayed or running in the
  * parent at the moment of the fork stays the parent's and never runs in the child (an

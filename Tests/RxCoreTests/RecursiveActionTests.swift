@@ -27,6 +27,29 @@ final class RecursiveActionTests: XCTestCase {
     XCTAssertEqual(chain.recurse(), .ended)
   }
 
+  /// A chain that ended or was disposed counts out at once, though its holder keeps the
+  /// object (a released C token under RXC_DEBUG stays allocated and holds its chain).
+  func testAnEndedOrDisposedChainIsNotLiveWhileStillHeld() {
+    let s = VirtualTimeScheduler()
+    let ended = RecursiveAction(scheduler: s) { me in if s.now < 10 { me.recurse(after: 5) } }
+    let disposed = RecursiveAction(scheduler: s) { _ in XCTFail("disposed before its run") }
+    XCTAssertEqual(Resources.total, start + 2)
+    ended.start()
+    disposed.start()
+    disposed.dispose()
+    XCTAssertEqual(Resources.total, start + 1)
+    _ = s.start()
+    XCTAssertEqual(ended.recurse(), .ended)
+    XCTAssertEqual(Resources.total, start)
+    withExtendedLifetime((ended, disposed)) {}
+  }
+
+  /// One dropped unstarted still counts out, at its deinit.
+  func testAChainDroppedUnstartedIsNotLive() {
+    do { _ = RecursiveAction(scheduler: VirtualTimeScheduler()) { _ in } }
+    XCTAssertEqual(Resources.total, start)
+  }
+
   func testEachRecurseSchedulesOneRun() {
     let s = VirtualTimeScheduler()
     var runs = 0

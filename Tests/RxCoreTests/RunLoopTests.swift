@@ -124,11 +124,12 @@ final class RunLoopTests: XCTestCase {
   }
 
   func testTimerThreadFiresInDueOrder() {
-    let timer = TimerThread()
+    let timer = TimerThread.forThisProcess()
     let order = Mutex([Int]())
     let now = MonotonicClock.now()
     for (i, delay) in [30, 10, 20].enumerated() {
-      timer.insert({ order.withLock { $0.append(i) } }, due: now + Int64(delay) * 1_000_000)
+      timer.insert(ScheduledAction { order.withLock { $0.append(i) } }, due: now + Int64(delay) * 1_000_000,
+                   target: Timers.inline)
     }
     XCTAssertTrue(waitUntil(5) { order.withLock { $0.count } == 3 })
     XCTAssertEqual(order.withLock { $0 }, [1, 2, 0])

@@ -160,6 +160,48 @@ final class SchedulerTests: XCTestCase {
     XCTAssertEqual(ran.count, 0)
   }
 
+  /// A disposed timer leaves the process timer at once (its entry, not only its closure):
+  /// 10,000 timers a minute away, disposed, leave no more entries than there were (live
+  /// ones of other tests may keep as many disposed ones as they are, see TimerQueue).
+  func testDisposedTimersLeaveTheProcessTimer() {
+    let schedulers: [Scheduler] = [
+      SerialQueueScheduler(label: "t"), ConcurrentQueueScheduler(label: "t"),
+      OperationQueueScheduler(label: "t", maxConcurrent: 2), RunLoopScheduler(),
+    ]
+    for s in schedulers {
+      let before = Timers.pendingCount
+      let tokens = (0..<10_000).map { _ in s.scheduleAfter(60_000_000_000) { XCTFail("a disposed timer ran") } }
+      XCTAssertGreaterThanOrEqual(Timers.pendingCount, s is RunLoopScheduler ? 1 : 10_000)
+      for t in tokens { t.dispose() }
+      XCTAssertLessThanOrEqual(Timers.pendingCount, 2 * before + 1)
+      (s as? RunLoopScheduler)?.close()
+    }
+  }
+
+  /// Timers on a serial queue run in due order (those due together in the order they were
+  /// scheduled), one at a time, and never once disposed.
+  func testSerialTimersRunInDueOrder() {
+    let s = SerialQueueScheduler(label: "order")
+    let order = Mutex<[Int]>([])
+    let inside = Atomic<Int>(0), overlaps = Atomic<Int>(0)
+    var tokens: [any Disposable] = []
+    for i in 0..<30 {
+      let slot = (i * 7) % 15
+      tokens.append(s.scheduleAfter(10_000_000 + Int64(slot) * 2_000_000) {
+        if inside.add(1, ordering: .relaxed).oldValue != 0 { overlaps.add(1, ordering: .relaxed) }
+        order.withLock { $0.append(i) }
+        usleep(100)
+        inside.subtract(1, ordering: .relaxed)
+      })
+    }
+    for i in stride(from: 1, to: 30, by: 4) { tokens[i].dispose() }
+    let expected = (0..<30).filter { $0 % 4 != 1 }.sorted { ($0 * 7) % 15 < ($1 * 7) % 15 || (($0 * 7) % 15 == ($1 * 7) % 15 && $0 < $1) }
+    XCTAssertTrue(waitUntil(5) { order.withLock { $0.count } == expected.count })
+    usleep(60_000)
+    XCTAssertEqual(order.withLock { $0 }, expected)
+    XCTAssertEqual(overlaps.load(ordering: .relaxed), 0)
+  }
+
   func testMainRunsAtOnceOnMainWhenIdleElseQueues() {
     let main = MainScheduler.instance
     var log: [String] = []

@@ -2,6 +2,7 @@
  * through the chain's token, as RxSwift's scheduleRecursive. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "rxtest.h"
@@ -159,4 +160,101 @@ RX_TEST(recursive_bad_arguments) {
   CHECK_EQ(rx_recurse_after((rx_disposable *)ts, 5), RX_EHANDLE);
   rx_release(other);
   rx_release(ts);
+}
+
+/* ---- under RXC_DEBUG: released tokens stay allocated (poisoned), the count still returns -- */
+
+/* RXC_DEBUG keeps released handles allocated for ever: keep them reachable, so valgrind
+   does not count the intended leak as a lost block. */
+static void *volatile debug_kept[2];
+
+/* Read at the first release, which has not happened yet in this test's process. */
+static void rxc_debug_on(void) { setenv("RXC_DEBUG", "1", 1); }
+
+/* The token was released (by rx_dispose or rx_release) and the chain has ended: under
+   RXC_DEBUG it is still allocated and reported as released, which shows the mode is on. */
+static void check_released_under_debug(rx_disposable *d) {
+  debug_kept[0] = d;
+  CHECK_EQ(rx_recurse(d), RX_EHANDLE);
+  CHECK(strstr(rx_last_error(), "released") != NULL);
+}
+
+/* Live objects back to `start`, waiting up to a second for other threads' releases. */
+static void check_live_back_to(int64_t start) {
+  int64_t deadline = rxtest_now_ns() + 1000000000LL;
+  while (rx_debug_live_objects() != start && rxtest_now_ns() < deadline) usleep(1000);
+  CHECK_EQ(rx_debug_live_objects(), start);
+}
+
+RX_TEST(recursive_rxc_debug_finished_then_disposed_leaves_no_live_object) {
+  rxc_debug_on();
+  int64_t start = rx_debug_live_objects();
+  chain c = {.sched = rx_test_scheduler_new(), .limit = 5, .delay = RX_MARBLE_FRAME_NS};
+  debug_kept[1] = c.sched;
+  rx_disposable *d = rx_schedule_recursive(c.sched, step, &c, chain_free);
+  CHECK_OK(rx_test_scheduler_run(c.sched));
+  CHECK_EQ(c.runs, 5);
+  CHECK_EQ(c.freed, 1);
+  CHECK_OK(rx_dispose(d));
+  check_released_under_debug(d);
+  rx_release(c.sched);
+  check_live_back_to(start);
+}
+
+RX_TEST(recursive_rxc_debug_disposed_before_running_leaves_no_live_object) {
+  rxc_debug_on();
+  int64_t start = rx_debug_live_objects();
+  chain c = {.sched = rx_test_scheduler_new(), .limit = 5, .delay = RX_MARBLE_FRAME_NS};
+  debug_kept[1] = c.sched;
+  rx_disposable *d = rx_schedule_recursive(c.sched, step, &c, chain_free);
+  CHECK_OK(rx_dispose(d));
+  CHECK_EQ(c.freed, 1);
+  check_released_under_debug(d);
+  CHECK_OK(rx_test_scheduler_run(c.sched));
+  CHECK_EQ(c.runs, 0);
+  rx_release(c.sched);
+  check_live_back_to(start);
+}
+
+RX_TEST(recursive_rxc_debug_released_token_leaves_no_live_object) {
+  rxc_debug_on();
+  int64_t start = rx_debug_live_objects();
+  chain c = {.sched = rx_test_scheduler_new(), .limit = 3, .delay = RX_MARBLE_FRAME_NS};
+  debug_kept[1] = c.sched;
+  rx_disposable *d = rx_schedule_recursive(c.sched, step, &c, chain_free);
+  rx_release(d);
+  CHECK_OK(rx_test_scheduler_run(c.sched));  /* the chain outlives the caller's reference */
+  CHECK_EQ(c.runs, 3);
+  CHECK_EQ(c.freed, 1);
+  check_released_under_debug(d);
+  rx_release(c.sched);
+  check_live_back_to(start);
+}
+
+RX_TEST(recursive_rxc_debug_current_thread_leaves_no_live_object) {
+  rxc_debug_on();
+  int64_t start = rx_debug_live_objects();
+  chain c = {.sched = rx_scheduler_current_thread(), .limit = 100, .delay = -1};
+  rx_disposable *d = rx_schedule_recursive(c.sched, step, &c, chain_free);
+  CHECK_EQ(c.runs, 100);
+  CHECK_EQ(c.freed, 1);
+  CHECK_OK(rx_dispose(d));
+  check_released_under_debug(d);
+  check_live_back_to(start);
+}
+
+RX_TEST(recursive_rxc_debug_serial_scheduler_leaves_no_live_object) {
+  rxc_debug_on();
+  int64_t start = rx_debug_live_objects();
+  rx_scheduler *serial = rx_scheduler_serial_new("recursive-debug");
+  debug_kept[1] = serial;
+  threaded t = {.limit = 50};
+  rx_disposable *d = rx_schedule_recursive(serial, threaded_step, &t, threaded_free);
+  int64_t deadline = rxtest_now_ns() + 5000000000LL;
+  while (atomic_load(&t.freed) == 0 && rxtest_now_ns() < deadline) usleep(1000);
+  CHECK_EQ(atomic_load(&t.runs), 50);
+  CHECK_OK(rx_dispose(d));
+  check_released_under_debug(d);
+  rx_release(serial);
+  check_live_back_to(start);
 }

@@ -32,6 +32,20 @@ static inline unsigned long rxc_fork_generation(void) {
   return __atomic_load_n(&rxc_fork_generation_value, __ATOMIC_RELAXED);
 }
 
+/* memory_return.c: bytes of queue chunks freed since the last trim. A queue adds what it
+ * frees; the drain that leaves a queue empty calls rxc_queue_drained(), which trims the
+ * allocator's heap (malloc_trim) once RXC_QUEUE_TRIM_BYTES were freed: one load otherwise. */
+#define RXC_QUEUE_TRIM_BYTES (4L << 20)
+extern long rxc_queue_freed_bytes_value;
+void rxc_queue_return_memory(void);
+static inline void rxc_queue_freed(long bytes) {
+  __atomic_fetch_add(&rxc_queue_freed_bytes_value, bytes, __ATOMIC_RELAXED);
+}
+static inline void rxc_queue_drained(void) {
+  if (__atomic_load_n(&rxc_queue_freed_bytes_value, __ATOMIC_RELAXED) >= RXC_QUEUE_TRIM_BYTES)
+    rxc_queue_return_memory();
+}
+
 /* fork_locks.c: `lock` is held across every fork() from now on (taken before, released
  * after, in parent and child) until unregistered. Never take one while holding another. */
 void rxc_fork_lock_register(pthread_mutex_t *lock);

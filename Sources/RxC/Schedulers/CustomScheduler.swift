@@ -34,7 +34,7 @@ final class CustomScheduler: Scheduler, @unchecked Sendable {
     let slot = SerialDisposable()
     let pending = ScheduledAction { [self] in slot.set(submit(delay: nil, action)) }
     slot.set(pending)
-    Timers.after(delay) { pending.run() }
+    Timers.schedule(pending, after: delay, on: Timers.inline)
     return slot
   }
 

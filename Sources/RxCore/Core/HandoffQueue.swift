@@ -1,3 +1,4 @@
+import CRxcCore
 import Synchronization
 
 /// An unbounded FIFO from one producer to one consumer, in linked chunks, with no lock and
@@ -11,7 +12,10 @@ import Synchronization
 /// through a `Pool` (an atomic per chunk, not per element), so once warm a queue allocates
 /// nothing, even after a backlog of many chunks. Chunks start small (a quiet subscription
 /// holds a few hundred bytes) and double, up to about 4 KB, only when the producer finds the
-/// pool empty: the queue is long.
+/// pool empty: the queue is long. The chunks of a backlog beyond the pool are freed as the
+/// consumer empties them, and counted: the drain that then finds its queue empty has the
+/// allocator give that memory back to the system (`rxc_queue_drained`), which a heap does
+/// not do for chunks freed below its top.
 @usableFromInline enum HandoffQueue<Element> {
   @usableFromInline typealias Chunk = UnsafeMutableRawPointer
   // A chunk: `next` (Chunk?), its capacity (Int), then the slots.
@@ -150,7 +154,12 @@ import Synchronization
       chunk = HandoffQueue.next(done)!
       index = 0
       end = HandoffQueue.capacity(chunk)
-      if pool.push(done, given: given) { given &+= 1 } else { done.deallocate() }
+      if pool.push(done, given: given) {
+        given &+= 1
+      } else {
+        rxc_queue_freed(HandoffQueue.slotsOffset + HandoffQueue.capacity(done) * MemoryLayout<Element>.stride)
+        done.deallocate()
+      }
     }
   }
 

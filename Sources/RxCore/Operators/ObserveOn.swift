@@ -349,7 +349,10 @@ public class ObserveOn<Element>: Producer<Element> {
       }
       if count > 0 && (busy || (lingers && delivered >= Self.burst)) && linger(consumed: consumed) { continue }
       signals = wip.wrappingSubtract(signals, ordering: .acquiringAndReleasing).newValue
-      if signals == 0 { return }
+      if signals == 0 {
+        rxc_queue_drained()  // empty: a backlog's freed chunks go back to the system
+        return
+      }
     }
   }
 }

@@ -30,7 +30,7 @@ final class ThreadLoop: @unchecked Sendable {
       self.loop = loop
       super.init(action)
     }
-    override func cancelled() { loop.wake() }
+    override func cancelled() { loop.cancelled() }
   }
 
   let owner: Scheduler
@@ -57,8 +57,11 @@ final class ThreadLoop: @unchecked Sendable {
     monitor.signal()
   }
 
-  func wake() {
+  /// An item was disposed before it ran: it leaves the queue (in sweeps, see TimerQueue),
+  /// and the thread looks again (it may have nothing left to wait for).
+  func cancelled() {
     monitor.lock()
+    items.noteDisposed { $0.isDisposed }
     monitor.unlock()
     monitor.signal()
   }
@@ -92,6 +95,7 @@ final class ThreadLoop: @unchecked Sendable {
     while let top = items.first {
       if top.item.isDisposed {
         _ = items.popFirst()
+        items.droppedDisposed()
         continue
       }
       if top.due <= MonotonicClock.now() {

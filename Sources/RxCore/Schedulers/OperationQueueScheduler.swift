@@ -5,7 +5,7 @@ import Synchronization
 /// actions until none are left, so the limit holds without a semaphore per action. In a
 /// forked child the queue's own pool of `maxConcurrent` threads keeps order and limit
 /// itself (the count of running workers is the parent's there, so it is not used).
-public final class OperationQueueScheduler: Scheduler, @unchecked Sendable {
+public final class OperationQueueScheduler: Scheduler, TimerTarget, @unchecked Sendable {
   public let maxConcurrent: Int
   private let queue: WorkQueue
   private let state = Mutex((pending: RingBuffer<ScheduledAction>(), running: 0))
@@ -27,10 +27,13 @@ public final class OperationQueueScheduler: Scheduler, @unchecked Sendable {
   public override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
     let item = ScheduledAction.make(consume action)
-    queue.asyncAfter(delay) { [self] in
-      if !item.isDisposed { submit(item) }
-    }
+    Timers.schedule(item, after: delay, on: self)
     return item
+  }
+
+  /// A delayed action joins the queue when it is due.
+  public func timerFired(_ action: ScheduledAction) {
+    if !action.isDisposed { submit(action) }
   }
 
   private func submit(_ item: ScheduledAction) {

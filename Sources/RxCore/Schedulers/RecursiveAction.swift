@@ -6,6 +6,10 @@
 ///
 /// A run scheduled on a scheduler that runs work inline (immediate) nests inside the
 /// `recurse` call, as in RxSwift; the current-thread scheduler queues it instead.
+///
+/// The chain counts as a live object (`Resources`) while it holds its action, not until its
+/// deinit: what is left after the end is an empty shell, which a holder may keep for good
+/// (a released C token under RXC_DEBUG stays allocated, and holds its chain).
 public final class RecursiveAction: Cancelable, @unchecked Sendable {
   public enum RecurseResult: Sendable {
     case scheduled
@@ -37,7 +41,8 @@ public final class RecursiveAction: Cancelable, @unchecked Sendable {
     Resources.increment()
   }
 
-  deinit { Resources.decrement() }
+  /// A chain dropped unstarted or with runs pending (its scheduler let go of them).
+  deinit { if state.withLock({ $0.action != nil }) { Resources.decrement() } }
 
   /// Schedules the first run, as soon as the scheduler can.
   public func start() { _ = schedule(after: nil) }
@@ -59,6 +64,7 @@ public final class RecursiveAction: Cancelable, @unchecked Sendable {
       return (s.action, pending)
     }
     for d in pending { d.dispose() }
+    if action != nil { Resources.decrement() }
     _ = action  // released here, outside the lock (a run in progress keeps its own reference)
   }
 
@@ -98,6 +104,7 @@ public final class RecursiveAction: Cancelable, @unchecked Sendable {
       defer { s.action = nil }
       return s.action
     }
+    if ended != nil { Resources.decrement() }
     _ = ended  // the chain's last run: its action is released here, outside the lock
   }
 }

@@ -12,8 +12,10 @@ import Synchronization
 ///
 /// As RxSwift's MainScheduler, `schedule` called on the loop's thread while nothing is
 /// queued or running there runs the action at once; otherwise it enqueues. Delayed work
-/// waits in a timer queue; a timer moves it to the ready queue (and so makes `fd`
-/// readable) when it is due, and `drain` also collects whatever is due by then.
+/// waits in a timer queue; one process timer, armed for the first due time, moves it to the
+/// ready queue (and so makes `fd` readable) when it is due, and `drain` also collects
+/// whatever is due by then. Disposed delayed work leaves the queue at once (in sweeps, see
+/// TimerQueue), and the timer of a loop that closes goes with it.
 public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   /// The main thread's loop.
   public static let main = RunLoopScheduler(mainThread: true)
@@ -25,6 +27,7 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     // ends when the item leaves them (run, disposed, or the loop closed).
     let owner: RunLoopScheduler
     var ready = false  // guarded by owner.state
+    var waiting = false  // in `delayed`; guarded by owner.state
     init(_ owner: RunLoopScheduler, _ action: @escaping () -> Void) {
       self.owner = owner
       super.init(action)
@@ -44,6 +47,11 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     var thread: UInt = 0  // the bound thread (rxc_thread_self), 0: none yet
     var threadGeneration: UInt = 0
     var binding: RunLoopBinding?  // the bound thread's record of this loop, cleared by close
+    /// The process timer that wakes the loop (`wake`, due at `wakeAt`, .max: none) and the
+    /// number of the last one armed (a wake-up that was replaced meanwhile leaves it be).
+    var wake: ScheduledAction?
+    var wakeAt = Int64.max
+    var wakeNumber = 0
   }
 
   public let isMainLoop: Bool
@@ -54,11 +62,34 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   private let stopReadFd: Int32, stopWriteFd: Int32
   /// The fork generation the pipes belong to: a child replaces them on first use.
   private let pipeGeneration = Atomic<UInt>(0)
-  /// What the timers of delayed work reach (see `RunLoopTimerTarget`).
-  private let timerTarget = RunLoopTimerTarget()
+  /// The wake-up timer fired: what is due moves to the ready queue, and the timer is armed
+  /// again for what is left.
+  private func woken(_ number: Int) {
+    let timer = TimerThread.forThisProcess()
+    apply(state.withLock { s -> PipeOp in
+      if s.wakeNumber == number {
+        s.wake = nil
+        s.wakeAt = .max
+      }
+      let op = promoteDue(&s, now: MonotonicClock.now())
+      armWake(&s, on: timer)
+      return op
+    })
+  }
 
-  func promoteDueNow() {
-    apply(state.withLock { promoteDue(&$0, now: MonotonicClock.now()) })
+  /// Under the lock: the wake-up timer is due no later than the first delayed item. Its
+  /// action holds the loop (strongly: no weak reference, whose side table would hide the
+  /// loop from leak checkers) until it runs or `close` disposes it. `timer` is taken before
+  /// the lock (its lookup takes a lock held across fork, as the state's: never nested).
+  private func armWake(_ s: inout State, on timer: TimerThread) {
+    guard !s.closed, let due = s.delayed.firstDue, due < s.wakeAt else { return }
+    s.wake?.dispose()
+    s.wakeNumber &+= 1
+    let number = s.wakeNumber
+    let wake = ScheduledAction { [self] in woken(number) }
+    s.wake = wake
+    s.wakeAt = due
+    timer.insert(wake, due: due, target: Timers.inline)
   }
 
   /// Tests: runs on the loop's thread right after each drain of `run`'s loop (a stall
@@ -196,14 +227,15 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
     if delay <= 0 { return enqueue(Item(self, action)) }
     let item = Item(self, action)
     let due = MonotonicClock.deadline(after: delay, from: now)
+    let timer = TimerThread.forThisProcess()
     let accepted = state.withLock { s -> Bool in
       if s.closed { return false }
+      item.waiting = true
       s.delayed.insert(item, due: due)
+      armWake(&s, on: timer)
       return true
     }
     guard accepted else { return rejected(item) }
-    timerTarget.armed(self)
-    Timers.after(delay) { [timerTarget] in timerTarget.fire() }
     return item
   }
 
@@ -230,7 +262,11 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   private func promoteDue(_ s: inout State, now: Int64) -> PipeOp {
     while let due = s.delayed.firstDue, due <= now {
       let top = s.delayed.popFirst().unsafelyUnwrapped
-      if top.item.isDisposed { continue }
+      top.item.waiting = false
+      if top.item.isDisposed {
+        s.delayed.droppedDisposed()
+        continue
+      }
       top.item.ready = true
       s.ready.append(top.item)
       s.live += 1
@@ -240,11 +276,21 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
 
   private func cancelled(_ item: Item) {
     apply(state.withLock { s -> PipeOp in
+      if item.waiting {
+        s.delayed.noteDisposed { $0.isDisposed && Self.leftQueue($0) }
+        return .none
+      }
       guard item.ready else { return .none }
       item.ready = false
       s.live -= 1
       return signalChange(&s)
     })
+  }
+
+  /// A delayed item that a sweep drops (under the lock).
+  private static func leftQueue(_ item: Item) -> Bool {
+    item.waiting = false
+    return true
   }
 
   enum PipeOp { case none, set, clear }
@@ -409,19 +455,27 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   public func close() {
     guard !isMainLoop else { return }
     reopenPipesIfForked()  // a child's clear below must not read the parent's wakeups
-    let dropped = state.withLock { s -> [Item] in
+    let (dropped, wake) = state.withLock { s -> ([Item], ScheduledAction?) in
       s.closed = true
       var items: [Item] = []
       while let item = s.ready.popFirst() {
         item.ready = false
         items.append(item)
       }
-      while let top = s.delayed.popFirst() { items.append(top.item) }
+      while let top = s.delayed.popFirst() {
+        top.item.waiting = false
+        items.append(top.item)
+      }
+      s.delayed.removeAll()
       s.live = 0
-      return items
+      defer {
+        s.wake = nil
+        s.wakeAt = .max
+      }
+      return (items, s.wake)
     }
     apply(.clear)
-    timerTarget.clear()
+    wake?.dispose()  // its action, which holds the loop, goes now
     unbind()
     for item in dropped { item.dispose() }
     stop()

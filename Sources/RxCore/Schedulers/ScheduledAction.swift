@@ -10,6 +10,9 @@ import Synchronization
   @usableFromInline static let doneBit = 2
   @usableFromInline let state = Atomic<Int>(0)
   @usableFromInline var action: (() -> Void)?
+  /// The process timer this action waits on (see Timers), set before the action is handed
+  /// out: a dispose tells it, so the timer lets go of the action at once.
+  final var timer: TimerThread?
 
   public init(_ action: @escaping () -> Void) { self.action = action }
 
@@ -24,6 +27,7 @@ import Synchronization
     }
     spare.state.store(0, ordering: .relaxed)
     spare.action = consume action
+    if spare.timer != nil { spare.timer = nil }  // it waited on a timer before
     return spare
   }
 
@@ -63,6 +67,7 @@ import Synchronization
     let old = state.bitwiseOr(Self.doneBit, ordering: .acquiringAndReleasing).oldValue
     if old != 0 { return }  // running or done: the runner owns the closure
     action = nil
+    if let timer { timer.cancelled() }
     cancelled()
   }
 

@@ -36,7 +36,7 @@ public final class SerialQueueScheduler: Scheduler, @unchecked Sendable {
   public override func scheduleAfter(_ delay: Int64, _ action: __owned @escaping () -> Void) -> any Disposable {
     if delay <= 0 { return schedule(action) }
     let item = ScheduledAction.make(consume action)
-    queue.asyncAfter(delay) { item.run() }
+    Timers.schedule(item, after: delay, on: queue)
     return item
   }
 }

@@ -1,21 +1,22 @@
-import CRxcCore
-import Dispatch
-
-/// Calls a short block once a delay has passed, on a library thread: a Dispatch timer in
-/// the process that loaded the library; in a forked child (where libdispatch no longer
-/// runs anything) a timer thread of its own, started on first use and ended when idle.
-/// Blocks must only hand work on (to a queue or a loop), never run it.
+/// Delayed work of the schedulers that have no clock loop of their own (the queue schedulers,
+/// run loops' wake-ups, custom schedulers without `schedule_after`): the process's timer
+/// thread (see TimerThread) hands each due action to its target.
 public enum Timers {
-  public static func after(_ delay: Int64, _ block: @escaping () -> Void) {
-    if rxc_fork_generation() == 0 {
-      DispatchQueue.global().asyncAfter(deadline: dispatchDeadline(delay), execute: block)
-    } else {
-      TimerThread.forThisProcess().insert(block, due: MonotonicClock.deadline(after: delay, from: MonotonicClock.now()))
-    }
+  /// Hands `action` to `target` once `delay` ns have passed. Disposing `action` before
+  /// then takes it off the timer: it never reaches the target, and its memory goes at once.
+  public static func schedule(_ action: ScheduledAction, after delay: Int64, on target: any TimerTarget) {
+    let due = MonotonicClock.deadline(after: delay, from: MonotonicClock.now())
+    TimerThread.forThisProcess().insert(action, due: due, target: target)
   }
 
-  /// `now + delay` for Dispatch, with the delay clamped to something Dispatch accepts.
-  static func dispatchDeadline(_ delay: Int64) -> DispatchTime {
-    .now() + .nanoseconds(Int(Swift.min(Swift.max(0, delay), 100 * 365 * 86_400 * 1_000_000_000)))
+  /// A target that runs the action on the timer thread itself: for an action that only
+  /// hands work on.
+  public static let inline: any TimerTarget = InlineTarget()
+
+  final class InlineTarget: TimerTarget {
+    func timerFired(_ action: ScheduledAction) { action.run() }
   }
+
+  /// Timer entries of this process, disposed ones not yet swept included (tests).
+  public static var pendingCount: Int { TimerThread.forThisProcess().count }
 }

@@ -35,14 +35,6 @@ final class WorkQueue: @unchecked Sendable {
     if rxc_fork_generation() == 0, let dispatch { dispatch.async(execute: block) } else { ownThreads().async { block() } }
   }
 
-  public func asyncAfter(_ delay: Int64, _ work: @escaping () -> Void) {
-    if rxc_fork_generation() == 0, let dispatch {
-      dispatch.asyncAfter(deadline: Timers.dispatchDeadline(delay), execute: work)
-    } else {
-      Timers.after(delay) { [self] in async(work) }
-    }
-  }
-
   private func ownThreads() -> ThreadPool {
     let generation = rxc_fork_generation()
     let (current, replaced) = pool.withLock { p -> (ThreadPool, ThreadPool?) in
@@ -54,4 +46,9 @@ final class WorkQueue: @unchecked Sendable {
     withExtendedLifetime(replaced) {}  // the parent's pool (and the work it held) goes after unlocking
     return current
   }
+}
+
+/// A due timer's action runs on the queue (see Timers).
+extension WorkQueue: TimerTarget {
+  public func timerFired(_ action: ScheduledAction) { async { action.run() } }
 }
