@@ -683,6 +683,11 @@ def main():
             fh.write(cont_tab + "\n\n")
             if cna:
                 fh.write("Catalog rows not measured:\n\n" + "".join(f"- {x}\n" for x in cna) + "\n")
+        cpp = os.path.join(BENCH, "cpp", "RESULTS.md")
+        if os.path.exists(cpp):  # written by `make bench-cpp`, which `make bench` runs first
+            body = open(cpp).read().split("\n", 1)[1].lstrip("\n").replace("\n## ", "\n### ")
+            fh.write("\n## C++: rxc.hpp beside RxCpp\n\nFrom benchmarks/cpp/RESULTS.md "
+                     "(`make bench-cpp`, run by `make bench`; RXCPP_PATH adds RxCpp):\n\n" + body)
     log(f"wrote benchmarks/RESULTS.md{' and benchmarks/chart.png' if have_chart else ''} "
         f"in {time.time() - start:.0f} s")
 
