@@ -1,3 +1,5 @@
+// Over 400 lines: one state machine (the biased and contended paths, the queue, the hand-off
+// between threads); its invariants hold across all of it, so it stays in one file.
 import CRxcCore
 import Glibc
 import Synchronization

@@ -1,3 +1,5 @@
+// Over 400 lines: the sink, its inner observer and their Value leaves share one lock and the
+// queue of waiting inners (flat_map, flat_map_max, merge); apart, their invariants would scatter.
 import Synchronization
 
 extension Observable {

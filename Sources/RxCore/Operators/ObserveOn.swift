@@ -1,3 +1,5 @@
+// Over 400 lines: the producer, the sink and its drain share the hand-off queue's protocol, and
+// the sink's hand-written Value leaf must sit beside the body it overrides.
 import CRxcCore
 import Glibc
 import Synchronization

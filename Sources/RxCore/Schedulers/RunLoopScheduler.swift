@@ -1,3 +1,5 @@
+// Over 400 lines: the loop's state, its wake-up fd, its timers and the run/stop protocol share
+// one lock; split, each part would reach into the others' state.
 import CRxcCore
 import Glibc
 import Synchronization
