@@ -43,10 +43,12 @@ WORKLOAD_EXEMPT = {
 
 header, api = sys.argv[1], sys.argv[2]
 text = open(header).read()
-declared = sorted(set(re.findall(r"RX_EXPORT[^;(]*?\b(rx_[a-z0-9_]+)\s*\(", text)))
+declared = sorted({f.name for f in rxc_header.functions(header)})
 problems = []
 
-examples = {f.name for f in rxc_header.operators(header) if f.example}
+operator_fns = rxc_header.operators(header)
+operators = sorted(f.name for f in operator_fns)
+examples = {f.name for f in operator_fns if f.example}
 
 fuzz = open("Tests/fuzz/fuzz_api.c").read()
 for name in declared:
@@ -57,10 +59,6 @@ for name in declared:
         problems.append(f"Tests/fuzz/fuzz_api.c never calls {name} (give it an @example in the header, "
                         "call it, or say why not in FUZZ_EXEMPT)")
 
-start = text.index("9. Operators")
-end = text.index("10. Blocking")
-operators = sorted(set(re.findall(r"RX_EXPORT[^;(]*?\b(rx_[a-z0-9_]+)\s*\(", text[start:end])) -
-                   {n for n in declared if n.startswith("rx_by_ref_")})
 workloads = open("Tests/perf/workloads.c").read()
 for name in operators:
     if name in WORKLOAD_EXEMPT:
