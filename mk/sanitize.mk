@@ -27,13 +27,18 @@ XCTEST_SAN_ENV_thread  :=
 SAN_SCRATCH_address := $(ASAN_SCRATCH)
 SAN_SCRATCH_thread  := $(TSAN_SCRATCH)
 # RXC_TSAN: what TSan cannot follow is left out (spare-handle reuse, mayReuseUniqueObject in Sources/RxCore/Core/ThreadSpare.swift).
-SAN_SWIFT_FLAGS_thread  := -Xswiftc -DRXC_TSAN
+# One build per sanitizer serves the library and XCTest (sanitize-lib-% builds the tests too,
+# swift test then skips the build); XCTest's @testable import needs -enable-testing in release.
+SAN_SWIFT_FLAGS_thread  := -Xswiftc -DRXC_TSAN -Xswiftc -enable-testing
 SAN_SWIFT_FLAGS_address :=
-# The C programs link a release TSan build: in a debug build the core runs unspecialized, and
-# under TSan the runtime's generic-metadata cache (swift_once) livelocks the most concurrent
-# tests. ASan stays on the debug build (more checks, no such interaction).
+# TSan runs on a release build, XCTest and the C programs alike: in a debug build the core
+# runs unspecialized, and under TSan the runtime's generic-metadata cache (swift_once)
+# livelocks the most concurrent tests. ASan stays on the debug build (more checks, no such
+# interaction); there too XCTest and the library share one build.
 SAN_CONFIG_thread  := release
 SAN_CONFIG_address := debug
+# The sanitized C harness runs 2 tests at a time (each in its own process), as many as cores.
+SAN_JOBS ?= 2
 
 .PHONY: sanitize sanitize-thread sanitize-address sanitize-xctest-thread sanitize-xctest-address \
         sanitize-ctest-thread sanitize-ctest-address
@@ -43,10 +48,10 @@ sanitize: sanitize-thread sanitize-address
 sanitize-thread: sanitize-xctest-thread sanitize-ctest-thread
 sanitize-address: sanitize-xctest-address sanitize-ctest-address
 
-sanitize-xctest-thread sanitize-xctest-address: sanitize-xctest-%:
+sanitize-xctest-thread sanitize-xctest-address: sanitize-xctest-%: sanitize-lib-%
 	@mkdir -p $(LOGS)
-	@echo "  SWIFT   swift test --sanitize=$* ($(SAN_SCRATCH_$*))"
-	$(Q)$(XCTEST_SAN_ENV_$*) $(SWIFT) test --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*) \
+	@echo "  SWIFT   swift test --sanitize=$* ($(SAN_SCRATCH_$*), $(SAN_CONFIG_$*))"
+	$(Q)$(XCTEST_SAN_ENV_$*) $(SWIFT) test --skip-build -c $(SAN_CONFIG_$*) --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*) \
 	    >$(LOGS)/xctest-$*.log 2>&1; rc=$$?; \
 	  grep -E "error:|: failed|WARNING: ThreadSanitizer|ERROR: (Address|Leak)Sanitizer|SUMMARY: " $(LOGS)/xctest-$*.log | uniq -c | head -n 40; \
 	  grep -E "Executed [0-9]+ tests?, with" $(LOGS)/xctest-$*.log | tail -n 1; \
@@ -62,7 +67,7 @@ sanitize-ctest-thread sanitize-ctest-address: sanitize-ctest-%: $(RXTESTS) sanit
 	$(Q)$(CLANG) -fsanitize=$* $(SAN_LDFLAGS) build/sanitize/$*/*.o -o build/sanitize/$*/rxtests \
 	    -L$(SAN_SCRATCH_$*)/$(SAN_CONFIG_$*) -lrxc -Wl,-rpath,$(CURDIR)/$(SAN_SCRATCH_$*)/$(SAN_CONFIG_$*) $(SAN_LIBS_$*) -lm
 	$(Q)set -o pipefail; $(SAN_ENV_$*) RXTEST_SANITIZER=$* RXTEST_SANITIZER_EXITCODE=$(SAN_EXITCODE) \
-	  RXTEST_TIMEOUT=$(SAN_TIMEOUT) build/sanitize/$*/rxtests $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest-$*.log
+	  RXTEST_TIMEOUT=$(SAN_TIMEOUT) RXTEST_JOBS=$(SAN_JOBS) build/sanitize/$*/rxtests $(RXTEST_ARGS) 2>&1 | tee $(LOGS)/ctest-$*.log
 
 SAN_STRESS_EVENTS ?= 20000
 SAN_STRESS_ENV_thread ?= TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:$(TSAN_OPTIONS)
@@ -75,8 +80,8 @@ sanitize-address: sanitize-stress-address sanitize-sweep-address sanitize-cpp
         sanitize-sweep-address
 sanitize-lib-thread sanitize-lib-address: sanitize-lib-%:
 	@mkdir -p $(LOGS)
-	@echo "  SWIFT   librxc with --sanitize=$* ($(SAN_SCRATCH_$*), $(SAN_CONFIG_$*))"
-	$(Q)$(SWIFT) build -c $(SAN_CONFIG_$*) --product rxc --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*) \
+	@echo "  SWIFT   librxc and the XCTest suite with --sanitize=$* ($(SAN_SCRATCH_$*), $(SAN_CONFIG_$*))"
+	$(Q)$(SWIFT) build -c $(SAN_CONFIG_$*) --build-tests --sanitize=$* --scratch-path $(SAN_SCRATCH_$*) $(SAN_SWIFT_FLAGS_$*) \
 	    $(call SWIFT_LOG,$(LOGS)/swift-build-$*.log) || { tail -n 40 $(LOGS)/swift-build-$*.log; exit 1; }
 
 sanitize-stress-thread sanitize-stress-address: sanitize-stress-%: sanitize-lib-%
