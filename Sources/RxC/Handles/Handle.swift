@@ -49,7 +49,11 @@ class Handle: AbiObject {
     magic = AbiObject.deadMagic
     Resources.decrement()
     destroyed()
-    return !debugPoison
+    if debugPoison {
+      poisoned()
+      return false
+    }
+    return true
   }
 
   /// A dropped handle made live again with one C reference, for reuse (see ObservableHandle).
@@ -61,4 +65,9 @@ class Handle: AbiObject {
 
   /// Runs once, when the last C reference is released.
   func destroyed() {}
+
+  /// Runs after `destroyed()` under RXC_DEBUG, where the handle itself stays allocated:
+  /// lets go of what it holds, so the objects behind it end (and the user's ctx_free runs)
+  /// as they would without RXC_DEBUG.
+  func poisoned() {}
 }

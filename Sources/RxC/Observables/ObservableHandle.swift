@@ -50,6 +50,14 @@ final class ObservableHandle: Handle {
     connectableRef?.release()
   }
 
+  override func poisoned() {
+    core?.release()
+    core = nil
+    ValueSlot.empty(&value)
+    connectableRef?.release()
+    connectableRef = nil
+  }
+
   /// Set on rx_publish/rx_replay results (rx_connect/rx_ref_count accept only those).
   var connectable: AnyObject? { connectableRef?.takeUnretainedValue() }
 
