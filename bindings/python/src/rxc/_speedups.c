@@ -149,6 +149,12 @@ static PyObject *to_py(rx_value v) {
   return PyObject_CallFunction(h_to_py, "K", (unsigned long long)(uintptr_t)&v);
 }
 
+/* Whether v holds a box (to release); the plain kinds have nothing to free. */
+static inline int boxed(rx_value v) {
+  return !(v.kind == RX_INT || v.kind == RX_DOUBLE || v.kind == RX_BOOL || v.kind == RX_NONE ||
+           v.kind == RX_PTR);
+}
+
 /* Writes an owned rx_value for x into *out; -1 with an exception set. */
 static int from_py(PyObject *x, rx_value *out) {
   PyTypeObject *t = Py_TYPE(x);
@@ -385,7 +391,8 @@ static PyObject *emitter_on_next(Emitter *self, PyObject *x) {
   }
   if (prime && sent.ts == me) /* before the release: a box's address means nothing after it */
     sent = saved;
-  rx_value_release(v);
+  if (boxed(v))
+    rx_value_release(v);
   if (st != RX_OK)
     return PyObject_CallFunction(h_raise_status, "i", (int)st);
   Py_RETURN_NONE;
