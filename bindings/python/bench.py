@@ -13,8 +13,8 @@ which only ever makes a run slower, and a wall clock counts the time a run waite
 So by default each run is timed in the process's CPU time (time.process_time_ns: every
 thread of the process, so observe_on's and asyncio's other threads count too, for both
 libraries), the statistic is the minimum of the runs (the one least disturbed), and the
-floor is timed beside every sample of every row (its minimum over all of them, which can
-only make the ratios to it larger).
+floor is timed just before every sample: a row's ratio to the floor divides by the floor
+timed beside that row's own runs (the floor row shows the smallest of those).
 
 Workloads (every callback is a Python function; each run makes its own pipeline):
   floor          a plain Python loop calling the same on_next function: the callback's own cost
@@ -39,27 +39,24 @@ import threading
 import time
 
 
-FLOOR = []  # ns per call of every floor sample, taken beside the other samples
-
-
-CLOCK = time.process_time_ns
+CLOCK = time.process_time_ns  # main() sets it from --clock
 
 
 def timed(fns, n, runs, stat, k=1):
-    """The stat of runs timings of each fn(n) in fns, in ns per event. The functions take turns
-    (so that both libraries meet the same moments of a busy machine), each beside a floor of
-    n * k calls."""
-    samples = [[] for _ in fns]
+    """For each fn(n) in fns, the stat of runs timings in ns per event, and the stat of the
+    floor timed just before each of them (n * k calls, in ns per call). The functions take
+    turns, so that both libraries meet the same moments of a busy machine."""
+    samples = [([], []) for _ in fns]
     for _ in range(runs):
-        for fn, out in zip(fns, samples):
+        for fn, (out, floors) in zip(fns, samples):
             t0 = CLOCK()
             floor(n * k)
             t1 = CLOCK()
             fn(n)
             t2 = CLOCK()
-            FLOOR.append((t1 - t0) / (n * k))
+            floors.append((t1 - t0) / (n * k))
             out.append((t2 - t1) / n)
-    return [stat(x) for x in samples]
+    return [(stat(out), stat(floors)) for out, floors in samples]
 
 
 class Counter:
@@ -241,8 +238,9 @@ def main(argv=None):
         m = max(1000, n // k)  # fewer events where each is many deliveries
         mine[name](1000)
         theirs[name](1000)  # warm up
-        rows.append((name, k) + tuple(timed((mine[name], theirs[name]), m, runs, stat, k)))
-    base = stat(FLOOR) if FLOOR else timed((floor,), n, runs, stat)[0]
+        (a, fa), (b, _) = timed((mine[name], theirs[name]), m, runs, stat, k)
+        rows.append((name, k, a, b, fa))
+    base = stat([r[4] for r in rows]) if rows else timed((floor,), n, runs, stat)[0][1]
     if not args.markdown:
         print("rxc %s (%s mode; librxc %s, %s) vs RxPY (reactivex) %s; Python %s; %d events, "
               "%s of %d runs, %s time" % (rxc.__version__, rxc.mode, rxc.version(), rxc.library_path,
@@ -252,8 +250,8 @@ def main(argv=None):
     print("| workload | rxc ns/event | RxPY ns/event | rxc ahead by | rxc / Python-loop floor (per delivery) |")
     print("|---|---:|---:|---:|---:|")
     print("| floor (a Python loop calling on_next) | %.0f | – | – | 1.0× |" % base)
-    for name, k, a, b in rows:
-        per = "%.1f×" % (a / k / base) if name.startswith("subject") or name == "merge-2" else "–"
+    for name, k, a, b, fa in rows:  # each row's ratio to the floor timed beside its own runs
+        per = "%.1f×" % (a / k / fa) if name.startswith("subject") or name == "merge-2" else "–"
         print("| %s | %.0f | %.0f | %s× | %s |" % (name, a, b, ("%.2f" if b / a < 3 else "%.1f") % (b / a), per))
     return 0
 
