@@ -11,7 +11,7 @@ PY_WHEEL_VENV := $(PY_BUILD)/wheel-venv
 PIP := $(PY) -m pip --quiet --disable-pip-version-check
 PYTEST_FLAGS ?= -q -rfEXx -p no:cacheprovider
 
-.PHONY: python-deps python-cdef python-cdef-check python-test python-bench bench-python wheel
+.PHONY: python-deps python-cdef python-cdef-check python-test python-bench bench-python wheel python-docs
 
 $(PY_VENV)/.ready: $(PY_DIR)/requirements-dev.txt
 	@rm -rf $(PY_VENV) && mkdir -p $(PY_BUILD)
@@ -52,3 +52,18 @@ bench-python: wheel
 	$(Q)cd $(PY_BUILD) && RXC_MODE=compiled $(CURDIR)/$(PY) $(CURDIR)/$(PY_DIR)/bench.py $(BENCH_ARGS)
 
 python-bench: bench-python
+
+# The package's reference: HTML from its docstrings and stubs (pdoc, from requirements-dev.txt),
+# the source tree in ABI mode against build/lib's librxc. `make docs` runs it too, after its
+# own pages (it starts by clearing build/docs), and links it from build/docs/index.html.
+PY_DOCS_DIR := $(DOCS_DIR)/python
+define python_docs
+	$(Q)set -o pipefail; rm -rf $(PY_DOCS_DIR) && RXC_MODE=abi RXC_LIBRARY=$(CURDIR)/$(LIB_LINK) \
+	  PYTHONPATH=$(CURDIR)/$(PY_DIR)/src $(PY) -m pdoc --docformat markdown --no-show-source -o $(PY_DOCS_DIR) rxc \
+	  2>&1 | { grep -v 'rxc.library_path matches the .RXC_LIBRARY' || true; }  # it is hidden, as it should be
+	@echo "  DOCS    $(PY_DOCS_DIR)/rxc.html: the Python package, $$(ls $(PY_DOCS_DIR)/rxc | wc -l) module pages"
+endef
+
+## make python-docs  the Python package's reference from its docstrings (pdoc): build/docs/python/rxc.html
+python-docs: all python-deps
+	$(python_docs)

@@ -112,3 +112,80 @@ def test_releasing_a_subject_disposes_it(rec):
     s.close()
     assert rec.disposed
     d.dispose()
+
+
+def test_subscribers_get_the_emitted_object():
+    # Every subscriber receives the very object passed to on_next (as in RxPY), whatever
+    # the kind: the compiled path hands the emitter's object on instead of converting the
+    # value once per subscriber; ABI mode gives an equal one for immutable values.
+    big, text, obj = 10 ** 12, "héllo wörld", {"k": [1, 2]}
+    got = [[], [], []]
+    with rxc.PublishSubject() as s:
+        subs = [s.subscribe(out.append) for out in got]
+        for x in (big, 2.5, text, obj, None, True, 7):
+            s.on_next(x)
+        for d in subs:
+            d.dispose()
+    for out in got:
+        assert out == [big, 2.5, text, obj, None, True, 7]
+        assert out[3] is obj
+        if rxc.mode == "compiled":
+            assert out[0] is big and out[2] is text
+
+
+def test_nested_emits_and_values_after_them():
+    # A subscriber that emits into another subject (and into the same one) in the middle
+    # of a delivery: each subscriber still gets the value emitted to it.
+    a, b = rxc.PublishSubject(), rxc.PublishSubject()
+    seen_a, seen_b = [], []
+
+    def first(x):
+        seen_a.append(("first", x))
+        if x < 10 ** 9 + 2:
+            b.on_next(x * 1000)
+            a.on_next(x + 1)
+
+    with a, b:
+        subs = [a.subscribe(first), a.subscribe(lambda x: seen_a.append(("second", x))),
+                b.subscribe(seen_b.append)]
+        a.on_next(10 ** 9)
+        for d in subs:
+            d.dispose()
+    # (a subject delivers an emission made from its own callback after the current one)
+    assert seen_a == [("first", 10 ** 9), ("second", 10 ** 9), ("first", 10 ** 9 + 1),
+                      ("second", 10 ** 9 + 1), ("first", 10 ** 9 + 2), ("second", 10 ** 9 + 2)]
+    assert seen_b == [10 ** 12, (10 ** 9 + 1) * 1000]
+
+
+def test_emitters_on_many_threads_each_deliver_their_own_values():
+    # Threads emitting into their own subjects at once, the GIL changing hands inside the
+    # callbacks: no subscriber ever sees another thread's value.
+    import threading
+    import time
+    errors = []
+
+    def work(t):
+        s = rxc.PublishSubject()
+        base = (t + 1) * 10 ** 10
+        got = []
+
+        def slow(x):
+            time.sleep(0)  # lets the other threads run in the middle of a delivery
+            got.append(x)
+        subs = [s.subscribe(slow) for _ in range(3)]
+        for i in range(300):
+            s.on_next(base + i)
+            s.on_next("t%d-%d" % (t, i))
+        for d in subs:
+            d.dispose()
+        s.dispose()
+        want = [v for i in range(300) for v in [base + i] * 3 + ["t%d-%d" % (t, i)] * 3]
+        if got != want:
+            errors.append(t)
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []

@@ -28,3 +28,14 @@ def test_the_stub_declares_every_public_name():
 def test_the_typed_sample_runs():
     import typed_check
     typed_check.checked()
+
+
+def test_generic_names_work_in_annotations_at_run_time():
+    # annotations evaluated at run time (no `from __future__ import annotations`), and the
+    # names the stubs import from rxc (pdoc runs the stubs as modules)
+    def f(o: rxc.Observable[int], s: rxc.PublishSubject[str], e: rxc.Emitter[int],
+          g: rxc.GroupedObservable[int], t: rxc.Seconds, p: rxc.Policy) -> rxc.Observable[str]:
+        return o.map(str)
+    assert f.__annotations__["o"] == rxc.Observable[int]
+    assert rxc.Policy is str
+    assert f(rxc.of(1, 2), None, None, None, 1.0, "fail").blocking_to_list() == ["1", "2"]

@@ -7,6 +7,9 @@ there was a C compiler at install time).
 
 See the package README for values, lifetimes, threads and asyncio.
 """
+import datetime as _datetime
+from typing import Union as _Union
+
 from ._ffi import ffi, lib, library_path, mode
 from .errors import DisposedError, ERROR_ARGUMENT_OUT_OF_RANGE, ERROR_DISPOSED, ERROR_MORE_THAN_ONE_ELEMENT, ERROR_NO_ELEMENTS, ERROR_OVERFLOW, ERROR_PYTHON, ERROR_TIMEOUT, ERROR_TYPE, ERROR_UNEXPECTED_ELEMENT, ERROR_UNKNOWN, ERROR_USER, HandleError, InvalidArgumentError, InvalidStateError, RxError, RxStatusError, RxTimeoutError, error_traceback, last_error
 from ._values import Notification, live_callbacks
@@ -21,6 +24,10 @@ from ._runtime import live_objects, version
 from ._runloop import RunLoop
 from . import aio, operators
 from .operators import pipe
+
+# the aliases the signatures use (the stubs declare the same)
+Seconds = _Union[int, float, _datetime.timedelta]  # a duration in seconds
+Policy = str  # an overflow policy: "drop_oldest", "drop_newest", "keep_latest", "fail", "block"
 
 __version__ = "0.4.0"
 

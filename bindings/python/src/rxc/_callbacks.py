@@ -421,7 +421,7 @@ if speedups is not None:
         ffi.cast("rx_error **", addr)[0] = _error_from_exc(exc)
 
     speedups.init(lambda addr: _to_py(ffi.cast("rx_value *", addr)[0]), _from_py_at,
-                  _set_error_at, _unraisable, _raise_status)
+                  _set_error_at, _unraisable, _raise_status, _keep)
 
 
 

@@ -21,6 +21,46 @@
 
 #include "_cdef.h"
 
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *Py_NewRef(PyObject *o) {
+  Py_INCREF(o);
+  return o;
+}
+#endif
+
+/* Taking the GIL for a callback. Most callbacks run on a thread that already holds it (a
+ * subject's on_next called from Python keeps it across the library call), and there
+ * PyGILState_Ensure/Release cost two thread-local lookups and a counter update per call,
+ * for every subscriber. held() is one lookup and one load: this thread's state is the one
+ * holding the GIL (it cannot become or stop being so under our feet: only this thread can
+ * release it). Otherwise (a scheduler's thread, or a call made with the GIL released) the
+ * callback takes it with PyGILState_Ensure as before. */
+static inline int held(void) {
+  PyThreadState *me = PyGILState_GetThisThreadState();
+#if PY_VERSION_HEX >= 0x030D0000
+  return me != NULL && me == PyThreadState_GetUnchecked();
+#else
+  return me != NULL && me == _PyThreadState_UncheckedGet();
+#endif
+}
+
+typedef struct {
+  int held;
+  PyGILState_STATE state;
+} gil_t;
+
+static inline gil_t gil_enter(void) {
+  gil_t g = {held(), PyGILState_LOCKED};
+  if (!g.held)
+    g.state = PyGILState_Ensure();
+  return g;
+}
+
+static inline void gil_leave(gil_t g) {
+  if (!g.held)
+    PyGILState_Release(g.state);
+}
+
 /* The package's Python helpers (set once by init()):
  *   to_py(addr) -> object          the value at (rx_value *)addr, any kind
  *   from_py(obj, addr)             writes an owned rx_value for obj at (rx_value *)addr
@@ -28,16 +68,58 @@
  *   report(what, fn, exc)          reports exc raised by fn through sys.unraisablehook
  *   raise_status(status)           raises the package's exception for an rx_status */
 static PyObject *h_to_py, *h_from_py, *h_set_error, *h_report, *h_raise_status;
+/* The package's registry (_values._keep): ctx address -> cell (object, callable). */
+static PyObject *keep;
+
+/* The value cache (GIL-protected, like everything here). A subject's subscribers all receive
+ * the same rx_value, and building a Python object for it per subscriber was an allocation and
+ * a free per delivery (ints beyond the small-int cache, floats, str, and a Python call for an
+ * RX_OBJECT). Two slots:
+ *   sent  the value a subject's on_next is emitting and the object it was made from (x), for
+ *         the duration of that call only: boxed values (str, RX_OBJECT) are compared by their
+ *         box's address, which is only meaningful while the emitter holds the box. Subscribers
+ *         get the emitted object itself, as they do in RxPY.
+ *   last  the last RX_INT / RX_DOUBLE converted: equal bits are an equal immutable value, so
+ *         reusing the object is right whatever its age (a map's output fanned out by share()).
+ * sent belongs to the thread ts while its on_next runs; another thread's on_next may replace
+ * it meanwhile (the GIL changes hands in a callback), and then it is that one's. An on_next
+ * restores what it found only where the slot is still its thread's, so the slot never names
+ * an object whose on_next has returned; reading it from any thread is right while it does. */
+typedef struct {
+  rx_value v;
+  PyObject *obj; /* borrowed from the emitter's caller; NULL: empty */
+  PyThreadState *ts;
+} sent_t;
+static sent_t sent;
+static rx_value last_v;
+static PyObject *last_obj; /* owned */
+
+static PyObject *remember(rx_value v, PyObject *x) {
+  if (x != NULL) {
+    Py_INCREF(x);
+    Py_XSETREF(last_obj, x);
+    last_v = v;
+  }
+  return x;
+}
 
 /* A Python object for a borrowed rx_value (a new reference), NULL with an exception set. */
 static PyObject *to_py(rx_value v) {
+  if (sent.obj != NULL && v.i == sent.v.i && v.kind == sent.v.kind)
+    return Py_NewRef(sent.obj);
   switch (v.kind) {
   case RX_INT:
-    return PyLong_FromLongLong(v.i);
+    if (last_obj != NULL && last_v.kind == RX_INT && last_v.i == v.i)
+      return Py_NewRef(last_obj);
+    if ((uint64_t)v.i + 5 <= 261) /* CPython's small ints: nothing to allocate */
+      return PyLong_FromLongLong(v.i);
+    return remember(v, PyLong_FromLongLong(v.i));
   case RX_DOUBLE: {
+    if (last_obj != NULL && last_v.kind == RX_DOUBLE && last_v.i == v.i)
+      return Py_NewRef(last_obj);
     double d;
     memcpy(&d, &v.i, sizeof d);
-    return PyFloat_FromDouble(d);
+    return remember(v, PyFloat_FromDouble(d));
   }
   case RX_BOOL:
     return PyBool_FromLong(v.i != 0);
@@ -49,10 +131,28 @@ static PyObject *to_py(rx_value v) {
       return PyUnicode_DecodeUTF8(s, (Py_ssize_t)strlen(s), "surrogateescape");
     break;
   }
+  case RX_OBJECT: { /* the package's: its data is the address of a cell (object, ...) in keep */
+    PyObject *key = keep != NULL ? PyLong_FromVoidPtr(rx_object_data(v)) : NULL;
+    if (key == NULL)
+      break;
+    PyObject *cell = PyDict_GetItemWithError(keep, key); /* borrowed */
+    Py_DECREF(key);
+    if (cell != NULL && PyTuple_CheckExact(cell) && PyTuple_GET_SIZE(cell) > 0)
+      return Py_NewRef(PyTuple_GET_ITEM(cell, 0));
+    if (PyErr_Occurred())
+      return NULL;
+    break; /* another library's object: the Python converter gives its address */
+  }
   default:
     break;
   }
   return PyObject_CallFunction(h_to_py, "K", (unsigned long long)(uintptr_t)&v);
+}
+
+/* Whether v holds a box (to release); the plain kinds have nothing to free. */
+static inline int boxed(rx_value v) {
+  return !(v.kind == RX_INT || v.kind == RX_DOUBLE || v.kind == RX_BOOL || v.kind == RX_NONE ||
+           v.kind == RX_PTR);
 }
 
 /* Writes an owned rx_value for x into *out; -1 with an exception set. */
@@ -148,14 +248,14 @@ static PyObject *call1(PyObject *fn, rx_value v) {
 }
 
 static void t_next(void *ctx, rx_value v, const char *what) {
-  PyGILState_STATE g = PyGILState_Ensure();
+  gil_t g = gil_enter();
   PyObject *fn = FN(ctx);
   PyObject *r = call1(fn, v);
   if (r != NULL)
     Py_DECREF(r);
   else
     report(what, fn);
-  PyGILState_Release(g);
+  gil_leave(g);
 }
 
 static void t_on_next(void *ctx, rx_value v) {
@@ -168,7 +268,7 @@ static void t_dropped(void *ctx, rx_value v) {
 
 static rx_value t_map(void *ctx, rx_value v, rx_error **err) {
   rx_value out = {RX_NONE, 0};
-  PyGILState_STATE g = PyGILState_Ensure();
+  gil_t g = gil_enter();
   PyObject *r = call1(FN(ctx), v);
   if (r == NULL || from_py(r, &out) != 0) {
     out.kind = RX_NONE;
@@ -176,13 +276,13 @@ static rx_value t_map(void *ctx, rx_value v, rx_error **err) {
     fail(err);
   }
   Py_XDECREF(r);
-  PyGILState_Release(g);
+  gil_leave(g);
   return out;
 }
 
 static bool t_pred(void *ctx, rx_value v, rx_error **err) {
   bool ok = false;
-  PyGILState_STATE g = PyGILState_Ensure();
+  gil_t g = gil_enter();
   PyObject *r = call1(FN(ctx), v);
   int truth = r != NULL ? PyObject_IsTrue(r) : -1;
   if (truth < 0)
@@ -190,13 +290,13 @@ static bool t_pred(void *ctx, rx_value v, rx_error **err) {
   else
     ok = truth != 0;
   Py_XDECREF(r);
-  PyGILState_Release(g);
+  gil_leave(g);
   return ok;
 }
 
 static bool t_compact(void *ctx, rx_value v, rx_value *out, rx_error **err) {
   bool ok = false;
-  PyGILState_STATE g = PyGILState_Ensure();
+  gil_t g = gil_enter();
   PyObject *r = call1(FN(ctx), v);
   if (r == NULL)
     fail(err);
@@ -207,13 +307,13 @@ static bool t_compact(void *ctx, rx_value v, rx_value *out, rx_error **err) {
       fail(err);
   }
   Py_XDECREF(r);
-  PyGILState_Release(g);
+  gil_leave(g);
   return ok;
 }
 
 static rx_value t_acc(void *ctx, rx_value acc, rx_value v, rx_error **err) {
   rx_value out = {RX_NONE, 0};
-  PyGILState_STATE g = PyGILState_Ensure();
+  gil_t g = gil_enter();
   PyObject *a = to_py(acc), *x = a != NULL ? to_py(v) : NULL, *r = NULL;
   if (x != NULL) {
     PyObject *args[2] = {a, x};
@@ -227,7 +327,7 @@ static rx_value t_acc(void *ctx, rx_value acc, rx_value v, rx_error **err) {
   Py_XDECREF(a);
   Py_XDECREF(x);
   Py_XDECREF(r);
-  PyGILState_Release(g);
+  gil_leave(g);
   return out;
 }
 
@@ -269,15 +369,30 @@ static PyObject *emitter_on_next(Emitter *self, PyObject *x) {
   if (from_py(x, &v) != 0)
     return NULL;
   rx_status st;
+  PyThreadState *me = PyThreadState_Get();
+  sent_t saved = sent;
+  int prime = 0;
+  switch (v.kind) { /* the kinds whose to_py gives back x itself, or an equal immutable */
+  case RX_INT: case RX_DOUBLE: case RX_BOOL: case RX_NONE: case RX_STRING: case RX_OBJECT:
+    prime = 1;
+    if (saved.ts != me)
+      saved.obj = NULL, saved.ts = NULL;
+    sent.v = v, sent.obj = x, sent.ts = me;
+    break;
+  default:
+    break;
+  }
   if (release_gil) {
     Py_BEGIN_ALLOW_THREADS
     st = rx_subject_on_next(s, v);
-    rx_value_release(v);
     Py_END_ALLOW_THREADS
   } else { /* see release_gil */
     st = rx_subject_on_next(s, v);
-    rx_value_release(v);
   }
+  if (prime && sent.ts == me) /* before the release: a box's address means nothing after it */
+    sent = saved;
+  if (boxed(v))
+    rx_value_release(v);
   if (st != RX_OK)
     return PyObject_CallFunction(h_raise_status, "i", (int)st);
   Py_RETURN_NONE;
@@ -308,9 +423,11 @@ static PyTypeObject EmitterType = {
 /* ---- the module ----------------------------------------------------------------------- */
 
 static PyObject *init(PyObject *self, PyObject *args) {
-  PyObject *a, *b, *c, *d, *e;
-  if (!PyArg_ParseTuple(args, "OOOOO", &a, &b, &c, &d, &e))
+  PyObject *a, *b, *c, *d, *e, *k = NULL;
+  if (!PyArg_ParseTuple(args, "OOOOO|O!", &a, &b, &c, &d, &e, &PyDict_Type, &k))
     return NULL;
+  Py_XINCREF(k);
+  Py_XSETREF(keep, k);
   Py_INCREF(a), Py_INCREF(b), Py_INCREF(c), Py_INCREF(d), Py_INCREF(e);
   Py_XSETREF(h_to_py, a);
   Py_XSETREF(h_from_py, b);
@@ -326,7 +443,7 @@ static PyObject *set_release_gil(PyObject *self, PyObject *unused) {
 }
 
 static PyMethodDef methods[] = {
-    {"init", init, METH_VARARGS, "init(to_py, from_py, set_error, report, raise_status)"},
+    {"init", init, METH_VARARGS, "init(to_py, from_py, set_error, report, raise_status, keep=None)"},
     {"set_release_gil", set_release_gil, METH_NOARGS,
      "From now on, a subject's on_next releases the GIL around the library call."},
     {NULL, NULL, 0, NULL},

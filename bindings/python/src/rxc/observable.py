@@ -8,10 +8,21 @@ from .disposables import Disposable, _close_lock
 from ._callbacks import _subscribe_trait, _HOOK_CALLBACKS, _HOOK_NAMES, _Sub, _acc_cb, _blocking, _catch_cb, _combine_cb, _compact_cb, _debug_line_cb, _equal_cb, _flat_cb, _flow, _map_cb, _obs_completed, _obs_disposed, _obs_error, _obs_next, _observer_parts, _observer_struct, _pred_cb, _retry_when_cb, _track, _with_fn
 from .schedulers import default_scheduler
 
+try:
+    from types import GenericAlias as _alias
+except ImportError:  # Python 3.8: no parameterised alias of a plain class
+    def _alias(cls, item):
+        return cls
+
 class Observable:
     """An rx_observable: subscribe to it, or chain operators (each a thin call into the
     library returning a new Observable). Sources and arguments are kept by the library as
     needed, so intermediate Observables may be dropped."""
+
+    def __class_getitem__(cls, item):
+        """`Observable[int]` in annotations evaluated at run time: the generic alias (the type
+        parameters are for type checkers, see the stubs)."""
+        return _alias(cls, item)
 
     __slots__ = ("_h", "__weakref__")
 

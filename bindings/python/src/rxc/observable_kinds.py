@@ -6,7 +6,7 @@ from .errors import RxError, _ErrorRef, _check, _checkp, _raise_status
 from ._values import _Borrowed
 from .disposables import Disposable, _Handle
 from ._callbacks import _observer_parts, _observer_struct, _subscribe_trait
-from .observable import Observable
+from .observable import Observable, _alias
 
 class BoundedObservable(Observable):
     """The result of observe_on_bounded, pausable_buffered or rate_limit: an Observable with
@@ -81,6 +81,10 @@ class Emitter(_Handle):
     subscribe function returned. on_next returns False once the subscription is disposed."""
 
     __slots__ = ()
+
+    def __class_getitem__(cls, item):
+        """`Emitter[int]` at run time: the generic alias (for type checkers)."""
+        return _alias(cls, item)
 
     def on_next(self, value):
         """Emits a value to the subscriber."""
