@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// observe(on:capacity:policy:): the bounded observe_on. On a virtual-time scheduler the drain
 /// runs only when the scheduler advances, so values sent before that pile up in the queue.
@@ -15,7 +15,7 @@ final class ObserveOnBoundedTests: XCTestCase {
   /// Sends `values` then completes, all before the drain runs; returns what was delivered,
   /// what was dropped, and the counters.
   func burst<E>(_ values: [E], capacity: Int, policy: FlowPolicy, error: (any Error)? = nil)
-    -> (delivered: [Event<E>], dropped: [E], counters: FlowCounters)
+    -> (delivered: [Event<E>], dropped: [E], counters: LiveFlowCounters)
   {
     let s = VirtualTimeScheduler()
     let subject = PublishSubject<E>()

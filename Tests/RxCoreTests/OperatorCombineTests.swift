@@ -1,5 +1,5 @@
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 final class OperatorCombineTests: XCTestCase {
   var start = 0

@@ -1,6 +1,6 @@
 import Synchronization
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// pausable / pausableBuffered, driven by subjects on this thread.
 final class PausableTests: XCTestCase {

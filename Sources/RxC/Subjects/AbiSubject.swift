@@ -6,7 +6,7 @@
 protocol AbiSubject: AnyObject {
   var observable: Observable<RxValue> { get }
   /// Subscribes through specialized code (Observable.subscribe is a generic vtable call).
-  func attach(_ observer: Observer<RxValue>) -> SubjectSubscription
+  func attach(_ observer: Observer<RxValue>) -> any Disposable
   /// Subscribes an observer that is its own subscription (`SubjectMember.owned`).
   func attachOwned(_ observer: Observer<RxValue>)
   func detachOwned(_ observer: Observer<RxValue>)
