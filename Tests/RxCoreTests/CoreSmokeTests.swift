@@ -1,5 +1,5 @@
 import XCTest
-@_spi(RxC) @testable import RxCore
+@testable import RxCore
 
 final class Recorder<Element>: Observer<Element> {
   var events: [Event<Element>] = []

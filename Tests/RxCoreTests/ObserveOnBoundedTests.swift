@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 import XCTest
-@_spi(RxC) @testable import RxCore
+@testable import RxCore
 
 /// observe(on:capacity:policy:): the bounded observe_on. On a virtual-time scheduler the drain
 /// runs only when the scheduler advances, so values sent before that pile up in the queue.

@@ -1,5 +1,5 @@
 import XCTest
-@_spi(RxC) @testable import RxCore
+@testable import RxCore
 
 final class OperatorCombineTests: XCTestCase {
   var start = 0

@@ -1,4 +1,4 @@
-@_spi(RxC) @testable import RxCore
+@testable import RxCore
 import Synchronization
 
 /// A hot source for operator tests: `create` whose sink is kept, so the test pushes events.

@@ -1,6 +1,6 @@
 import Synchronization
 import XCTest
-@_spi(RxC) @testable import RxCore
+@testable import RxCore
 
 /// pausable / pausableBuffered, driven by subjects on this thread.
 final class PausableTests: XCTestCase {

@@ -1,5 +1,5 @@
 import XCTest
-@_spi(RxC) @testable import RxCore
+@testable import RxCore
 
 /// rateLimit: a sliding window on virtual time, the queue's policies, terminal events.
 final class RateLimitTests: XCTestCase {
