@@ -1,5 +1,5 @@
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// zip and combineLatest with a selector that reads the combination in place (the form the C
 /// layer uses): the same combinations as the array form, and every element released once,

@@ -25,7 +25,7 @@ final class CoreSmokeTests: XCTestCase {
   func testCreateSerializesReentrantEmission() {
     var order: [Int] = []
     final class Reentrant: Observer<Int> {
-      var sink: AnonymousObservableSink<Int>?
+      var sink: AnyObserver<Int>?
       var seen: (Int) -> Void = { _ in }
       override func on(_ event: Event<Int>) {
         if case .next(let v) = event {

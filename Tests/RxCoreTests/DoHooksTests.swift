@@ -1,5 +1,5 @@
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// `do(hooks:)`: RxSwift's order of every hook, generic and through the Value leaves.
 final class DoHooksTests: XCTestCase {

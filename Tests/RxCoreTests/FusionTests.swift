@@ -1,5 +1,5 @@
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// Fusion from Swift (RxCore/Fusion): map/filter chains over `Observable<Value>` are one
 /// pipeline with one sink, synchronous roots run without a sink of their own, and flat_map /

@@ -1,6 +1,6 @@
 import Synchronization
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// groupBy in the core: groups, their lifetime against the outer subscription
 /// (RefCountDisposable), errors, the `Value` leaf and its keys, and threads.

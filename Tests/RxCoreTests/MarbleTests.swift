@@ -41,4 +41,37 @@ final class MarbleTests: XCTestCase {
       XCTAssertEqual(Marble.render(p.events), m, m)
     }
   }
+
+  /// A marble test from Swift: a cold source checked against marbles, on virtual time.
+  func testExpectOnVirtualTime() throws {
+    let start = Resources.total
+    do {
+      let scheduler = VirtualTimeScheduler()
+      let value: (Marble.Token) -> Event<Int> = { token in
+        switch token {
+        case .value(let c): return .next(c.wholeNumberValue!)
+        case .error: return .error(RxError.disposed)
+        case .completed: return .completed
+        }
+      }
+      let source = Marble.cold(try Marble.parse("-1-2-|"), on: scheduler, value).map { $0 * 2 }
+      let same: (Event<Int>, Marble.Token) -> Bool = { event, token in
+        switch (event, token) {
+        case (.next(let v), .value(let c)): return v == c.wholeNumberValue
+        case (.completed, .completed), (.error, .error): return true
+        default: return false
+        }
+      }
+      let key: (Int) -> Character = { Character(String($0)) }
+      let ok = Marble.expect(source, on: scheduler, try Marble.parse("-2-4-|"), key: key, same: same)
+      XCTAssertEqual(ok.status, .ok)
+      XCTAssertTrue(ok.matches)
+      XCTAssertEqual(ok.recorded.map { $0.frame }, [1, 3, 5])
+
+      let late = Marble.expect(source, on: scheduler, try Marble.parse("--2-4-|"), key: key, same: same)
+      XCTAssertFalse(late.matches)
+      XCTAssertTrue(late.diff("--2-4-|", describe: { "\($0)" }).contains("actual:   -2-4-|"))
+    }
+    XCTAssertEqual(Resources.total, start, "live objects leaked")
+  }
 }

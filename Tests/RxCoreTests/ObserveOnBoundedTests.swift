@@ -15,7 +15,7 @@ final class ObserveOnBoundedTests: XCTestCase {
   /// Sends `values` then completes, all before the drain runs; returns what was delivered,
   /// what was dropped, and the counters.
   func burst<E>(_ values: [E], capacity: Int, policy: FlowPolicy, error: (any Error)? = nil)
-    -> (delivered: [Event<E>], dropped: [E], counters: FlowCounters)
+    -> (delivered: [Event<E>], dropped: [E], counters: LiveFlowCounters)
   {
     let s = VirtualTimeScheduler()
     let subject = PublishSubject<E>()

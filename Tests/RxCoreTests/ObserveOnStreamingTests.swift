@@ -2,7 +2,7 @@ import CRxcCore
 import Glibc
 import Synchronization
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// observe_on's streaming mode (see `ObserveOnSink`): after a long run the drain tells the
 /// producer it will see every event without a signal, and ends that with a process barrier.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// The operators that complete RxSwift's set: generic behaviour (Int elements, hot sources
 /// driven by hand) and the Value overloads' leaf classes.

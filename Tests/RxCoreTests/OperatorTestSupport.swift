@@ -1,8 +1,9 @@
 @testable import RxCore
+import Synchronization
 
 /// A hot source for operator tests: `create` whose sink is kept, so the test pushes events.
 final class HotSource<Element> {
-  private(set) var sink: AnonymousObservableSink<Element>?
+  private(set) var sink: AnyObserver<Element>?
   private(set) var subscriptions = 0
   private(set) var disposals = 0
 
@@ -29,4 +30,24 @@ extension Recorder {
     for e in events { if case .error(let err) = e { return err } }
     return nil
   }
+}
+
+/// A flow-controlled observable's counters read the way a user reads them (`FlowCounted`'s
+/// `flowStats`), each as a counter with `load(ordering:)` so the assertions read as before.
+struct LiveFlowCounters {
+  struct Counter {
+    let read: () -> UInt64
+    func load(ordering _: AtomicLoadOrdering) -> UInt64 { read() }
+  }
+
+  let source: any FlowCounted
+  var received: Counter { Counter { [source] in source.flowStats!.received } }
+  var delivered: Counter { Counter { [source] in source.flowStats!.delivered } }
+  var dropped: Counter { Counter { [source] in source.flowStats!.dropped } }
+  var overflows: Counter { Counter { [source] in source.flowStats!.overflows } }
+}
+
+extension Observable {
+  /// The counters of a bounded observe_on, buffered pausable or rate limit.
+  var counters: LiveFlowCounters { LiveFlowCounters(source: self as! any FlowCounted) }
 }

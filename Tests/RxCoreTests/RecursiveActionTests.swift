@@ -1,5 +1,5 @@
 import XCTest
-@testable import RxCore
+@_spi(RxC) @testable import RxCore
 
 /// RecursiveAction (RxSwift's scheduleRecursive): rescheduling now and after a delay, one
 /// run per recurse, disposal of the whole chain, and the action released at the end.

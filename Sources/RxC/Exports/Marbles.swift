@@ -7,11 +7,6 @@ import Glibc
 // Marble tests for C users (RxJS syntax), on a test scheduler. One frame is
 // RX_MARBLE_FRAME_NS of virtual time.
 
-let marbleFrame: Int64 = 1_000_000
-/// How far past the last expected frame a marble expectation keeps the clock running to
-/// catch extra events (RxJS's maxFrames).
-let marbleSlackFrames: Int64 = 750
-
 private func parse(_ marble: UnsafePointer<CChar>?, _ fn: StaticString, _ arg: StaticString) -> Marble.Parsed? {
   guard let marble else {
     setLastError("\(fn): \(arg) is NULL")
@@ -37,8 +32,7 @@ public func rx_marble_cold(
     return nil
   }
   guard let table = MarbleValues(values, nValues, error, "rx_marble_cold") else { return nil }
-  let events = parsed.events.map { (Int64($0.frame) * marbleFrame, table.event($0.token)) }
-  return ObservableHandle.make(ColdObservable(scheduler: t.virtual, events: events))
+  return ObservableHandle.make(Marble.cold(parsed, on: t.virtual, table.event))
 }
 
 @c(rx_marble_hot)
@@ -49,9 +43,7 @@ public func rx_marble_hot(
   guard let t = TestSchedulerHandle.fromTest(test, "rx_marble_hot") else { return nil }
   guard let parsed = parse(marble, "rx_marble_hot", "marble") else { return nil }
   guard let table = MarbleValues(values, nValues, error, "rx_marble_hot") else { return nil }
-  let origin = t.virtual.now
-  let events = parsed.events.map { (origin + Int64($0.frame) * marbleFrame, table.event($0.token)) }
-  return ObservableHandle.make(HotObservable(scheduler: t.virtual, events: events))
+  return ObservableHandle.make(Marble.hot(parsed, on: t.virtual, table.event))
 }
 
 @c(rx_marble_expect)
@@ -65,68 +57,26 @@ public func rx_marble_expect(
   guard let h = ObservableHandle.from(source, fn) else { return false }
   guard let parsed = parse(expected, fn, "expected") else { return false }
   guard let table = MarbleValues(values, nValues, error, fn) else { return false }
-  let scheduler = t.virtual
-  let origin = scheduler.now
-  // Frames in `expected` count from its first character; `^` (default 0) is when to
-  // subscribe, `!` when to dispose.
-  let subscribeFrame = Int64(parsed.subscriptionFrame ?? 0)
-  let want = parsed.events.map { (frame: Int64($0.frame) + subscribeFrame, token: $0.token) }
-  let unsubscribeFrame = parsed.unsubscriptionFrame.map { Int64($0) + subscribeFrame }
-  let lastFrame = ([subscribeFrame, unsubscribeFrame ?? 0] + want.map { $0.frame }).max()!
-
-  let recorder = TestRecorder<RxValue>(scheduler: scheduler)
-  let subscription = SerialDisposable()
-  let subscribing = scheduler.scheduleAfter(subscribeFrame * marbleFrame) {
-    subscription.set(h.observable.subscribe(recorder))
+  let outcome = Marble.expect(h.observable, on: t.virtual, parsed, key: table.key(for:)) { event, token in
+    switch (event, token) {
+    case (.next(let v), .value(let key)): return valuesEqual(v, table.value(for: key))
+    case (.error(let e), .error):
+      let actual = ErrorObject.from(e)
+      return actual.code == table.error.code && strcmp(actual.message, table.error.message) == 0
+    case (.completed, .completed): return true
+    default: return false
+    }
   }
-  var unsubscribing: (any Disposable)?
-  if let unsubscribeFrame {
-    unsubscribing = scheduler.scheduleAfter(unsubscribeFrame * marbleFrame) { subscription.dispose() }
-  }
-  let status = scheduler.advance(to: origin + (lastFrame + marbleSlackFrames) * marbleFrame)
-  subscribing.dispose()
-  unsubscribing?.dispose()
-  subscription.dispose()
-  if status == .busy {
+  if outcome.status == .busy {
     setLastError("\(fn): the test scheduler is already running (called from inside its work)")
     return false
   }
-
-  // Compare, frame by frame and event by event.
-  var got: [(frame: Int64, token: Marble.Token, offset: Int64)] = []
-  for (time, event) in recorder.events {
-    let elapsed = time - origin
-    let token: Marble.Token
-    switch event {
-    case .next(let v): token = .value(table.key(for: v))
-    case .error: token = .error
-    case .completed: token = .completed
-    }
-    got.append((elapsed / marbleFrame, token, elapsed % marbleFrame))
+  if !outcome.matches {
+    let source = String(cString: expected!)
+    fputs("rx_marble_expect: mismatch\n" + outcome.diff(source, describe: describe), stderr)
+    setLastError("\(fn): the recorded events differ from \"\(source)\" (diff on stderr)")
   }
-  var matches = got.count == want.count
-  if matches {
-    for (i, (time, event)) in recorder.events.enumerated() {
-      let w = want[i]
-      let g = got[i]
-      guard g.frame == w.frame, g.offset == 0 else { matches = false; break }
-      switch (event, w.token) {
-      case (.next(let v), .value(let key)): matches = valuesEqual(v, table.value(for: key))
-      case (.error(let e), .error):
-        let actual = ErrorObject.from(e)
-        matches = actual.code == table.error.code && strcmp(actual.message, table.error.message) == 0
-      case (.completed, .completed): matches = true
-      default: matches = false
-      }
-      _ = time
-      if !matches { break }
-    }
-  }
-  if !matches {
-    printMarbleDiff(expected: want, got: got, recorded: recorder.events, origin: origin, source: String(cString: expected!))
-    setLastError("\(fn): the recorded events differ from \"\(String(cString: expected!))\" (diff on stderr)")
-  }
-  return matches
+  return outcome.matches
 }
 
 private func describe(_ event: Event<RxValue>) -> String {
@@ -146,26 +96,4 @@ private func describe(_ event: Event<RxValue>) -> String {
     return "error \(o.code) \"\(String(cString: o.message))\""
   case .completed: return "completed"
   }
-}
-
-private func printMarbleDiff(
-  expected: [(frame: Int64, token: Marble.Token)],
-  got: [(frame: Int64, token: Marble.Token, offset: Int64)],
-  recorded: [(time: Int64, event: Event<RxValue>)], origin: Int64, source: String
-) {
-  var text = "rx_marble_expect: mismatch\n"
-  text += "  expected: \(source)\n"
-  text += "  actual:   \(Marble.render(got.map { (Int($0.frame), $0.token) }))\n"
-  text += "  recorded events (frame: event):\n"
-  if recorded.isEmpty { text += "    (none)\n" }
-  for (i, (time, event)) in recorded.enumerated() {
-    let g = got[i]
-    let off = g.offset == 0 ? "" : " +\(g.offset) ns"
-    text += "    \(g.frame)\(off): \(describe(event))\n"
-  }
-  text += "  expected events (frame: event):\n"
-  if expected.isEmpty { text += "    (none)\n" }
-  for e in expected { text += "    \(e.frame): \(Marble.symbol(e.token))\n" }
-  _ = origin
-  fputs(text, stderr)
 }

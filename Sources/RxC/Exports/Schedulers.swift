@@ -68,7 +68,7 @@ public func rx_scheduler_custom_new(
     setLastError("rx_scheduler_custom_new: vt->schedule is NULL")
     return nil
   }
-  return SchedulerHandle.make(CustomScheduler(vt.pointee, CContext(ctx, ctxFree)))
+  return SchedulerHandle.make(CustomScheduler.make(vt.pointee, CContext(ctx, ctxFree)))
 }
 
 /// A closed run loop (its last handle released) takes no more work.

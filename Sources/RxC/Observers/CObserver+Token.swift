@@ -36,18 +36,6 @@ extension CObserver {
     return token.assumingMemoryBound(to: rx_disposable.self)
   }
 
-  /// The upstream subscription this observer's token disposes. Called once, before the
-  /// token exists.
-  func attach(_ upstream: any Disposable) { setUpstream { .disposable(upstream) } }
-
-  /// Sets `upstream`, which is empty (a new token, or a spare: see `retire`), without the
-  /// outlined destroy of an old value.
-  @inline(__always)
-  func setUpstream(_ u: () -> Upstream) {
-    if case .none = upstream {} else { assertionFailure("a token's upstream is set once") }
-    withUnsafeMutablePointer(to: &upstream) { $0.initialize(to: u()) }
-  }
-
   /// A subscription to any other observable: its token.
   @inline(never)
   static func subscribe(_ callbacks: rx_observer, to observable: Observable<RxValue>) -> UnsafeMutablePointer<rx_disposable> {

@@ -5,7 +5,7 @@ import CRxcCore
 /// The end of every subscription made from C, and its rx_disposable token: the core's
 /// `ObserverEnd`, whose protocol keeps rxc.h's promises (section 5), making the calls of an
 /// rx_observer. This class converts values and errors for them, and keeps what the token
-/// is subscribed to (`upstream`).
+/// is subscribed to (the core's `upstream`).
 ///
 /// One concern per file: the calls (here, with the overrides Swift keeps in the class
 /// body), subject membership (`CObserver+Subjects`), the token and its C references
@@ -13,17 +13,6 @@ import CRxcCore
 final class CObserver: ObserverEnd, ObserverEndCalls, Cancelable {
   /// `var` only for reuse (`revive`).
   var callbacks: rx_observer
-  /// Set once before the token exists; afterwards taken only by the one winning `dispose`, or
-  /// emptied when the token's life ends (`retire`, deinit).
-  var upstream: Upstream = .none
-
-  enum Upstream {
-    case none
-    case disposable(any Disposable)
-    case subject(any AbiSubject)
-    /// A subject this token borrows, on a loan from its observable (see `SubjectLender`).
-    case lent(Unmanaged<SubjectObservable>)
-  }
 
   init(_ callbacks: rx_observer) {
     Resources.increment()  // first: after the stores, ARC keeps a retain/release of self around it
@@ -121,24 +110,5 @@ final class CObserver: ObserverEnd, ObserverEndCalls, Cancelable {
       return false
     }
     return true
-  }
-
-  @inline(__always)
-  func cancelUpstream() -> Bool {
-    var u = Upstream.none
-    swap(&u, &upstream)  // takes the reference without a retain/release pair
-    var inline = false
-    switch consume u {
-    case .none: break
-    case .disposable(let d):
-      d.dispose()
-      Disposables.recycle(d)
-    case .subject(let s):
-      inline = detaching { s.detachOwned(self) }
-    case .lent(let lender):
-      inline = detaching { lender._withUnsafeGuaranteedRef { $0.detachOwned(self) } }
-      Self.giveBack(lender)
-    }
-    return inline
   }
 }

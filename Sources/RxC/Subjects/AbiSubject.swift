@@ -3,13 +3,8 @@
 /// The operations the C API needs from any core subject or relay. The conformances are
 /// compiled here, for RxValue, so each call reaches fully specialized core code through one
 /// witness-table call.
-protocol AbiSubject: AnyObject {
+protocol AbiSubject: MemberSubject {
   var observable: Observable<RxValue> { get }
-  /// Subscribes through specialized code (Observable.subscribe is a generic vtable call).
-  func attach(_ observer: Observer<RxValue>) -> SubjectSubscription
-  /// Subscribes an observer that is its own subscription (`SubjectMember.owned`).
-  func attachOwned(_ observer: Observer<RxValue>)
-  func detachOwned(_ observer: Observer<RxValue>)
   /// Relays are only ever given `.next` (the C layer refuses the rest first).
   func emit(_ event: Event<RxValue>) -> SubjectOutcome
   /// `emit(.next(element))` on the subject's inline path (no `Event` or `SubjectOp` built).

@@ -65,7 +65,7 @@ final class SubjectHandle: Handle {
     } else {
       direct = .other
     }
-    subjectObservable = SubjectObservable(core, publish: publish, replay: direct.replay)
+    subjectObservable = SubjectObservable(core, publish: publish, replay: direct.replay, holdsSubject: !debugPoison)
     observableHandle = ObservableHandle(subjectObservable, sort: .subject)
     _ = observableHandle.toC()
     super.init(kind: .subject)

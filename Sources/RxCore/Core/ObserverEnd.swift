@@ -54,8 +54,8 @@ import Synchronization
   /// Its flags and the count of counted (C) references to the token (the Swift reference
   /// backing them is one).
   public final let state: AtomicTokenState
-  /// Who delivers, and whether a call is running, in one word (with the subclass's calls
-  /// and upstream the C layer's object takes 104 bytes: malloc's 112-byte chunks, not 128;
+  /// Who delivers, and whether a call is running, in one word (with `upstream` and the
+  /// subclass's calls the C layer's object takes 104 bytes: malloc's 112-byte chunks, not 128;
   /// `make bench`, W9): the one thread that has delivered to this observer
   /// (`rxc_thread_self`, a pointer aligned to more than 2), 0 before any, `manyDeliverers`
   /// once a second one has; plus `inCallback` while a call runs. Written only by the
@@ -65,6 +65,18 @@ import Synchronization
   public final let delivery = Atomic<UInt>(0)
   @inlinable public static var manyDeliverers: UInt { 2 }
   @inlinable public static var inCallback: UInt { 1 }
+  /// What the token is subscribed to (`ObserverEnd+Upstream`). Set once before the token
+  /// exists; afterwards taken only by the one winning `dispose`, or emptied when the token's
+  /// life ends (`emptyUpstream`, `endLoan`).
+  public final var upstream: Upstream = .none
+
+  public enum Upstream {
+    case none
+    case disposable(any Disposable)
+    case subject(any MemberSubject)
+    /// A subject this token borrows, on a loan from its observable (see `SubjectLender`).
+    case lent(Unmanaged<SubjectObservable>)
+  }
 
   public init(magic: UInt64, kind: UInt32) {
     self.magic = magic
@@ -151,9 +163,6 @@ import Synchronization
   func callTerminal(_ event: Event<Value>)
   /// The disposed call: exactly once, after every other.
   func runOnDisposed()
-  /// Takes what the token is subscribed to and cancels it (a subject inside `detaching`).
-  /// True when the subject let go of this observer inline.
-  func cancelUpstream() -> Bool
   /// The last counted reference went (the token is dead): false when the Swift reference
   /// that backed them must stay (a handle kept poisoned).
   func lastCReferenceDropped() -> Bool

@@ -1,7 +1,7 @@
 /// A cold observable: each subscription gets its own sink from `run`. The `SinkDisposer`
 /// returned to the subscriber disposes the sink and its upstream subscription together, even
 /// when dispose races with `run` still setting them up.
-open class Producer<Element>: Observable<Element> {
+@_spi(RxC) open class Producer<Element>: Observable<Element> {
   public override init() { super.init() }
 
   /// Open and inlinable only so that a subclass that knows `Element` can override it with

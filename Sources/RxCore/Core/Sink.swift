@@ -3,7 +3,7 @@ import Synchronization
 /// One subscription's state for one operator: observes `Input` from upstream and forwards
 /// `Output` to `observer`. `forwardOn` drops events once disposed; `dispose` cancels the
 /// whole subscription through `cancel` (the SinkDisposer).
-open class Sink<Input, Output>: Observer<Input>, Disposable {
+@_spi(RxC) open class Sink<Input, Output>: Observer<Input>, Disposable {
   public let observer: Observer<Output>
   public let cancel: any Cancelable
   @usableFromInline let disposedFlag = Atomic<Bool>(false)

@@ -40,7 +40,7 @@ public enum Disposables {
   }
 }
 
-public final class NopDisposable: Disposable {
+@_spi(RxC) public final class NopDisposable: Disposable {
   public static let shared = NopDisposable()
   public func dispose() {}
 }

@@ -18,7 +18,7 @@
 ///
 /// Fields are set by `init`/`fuse`/`setRoot` and emptied by `empty`, so that a caller may
 /// keep an emptied pipeline and refill it (the C layer's spare pipelines).
-open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
+@_spi(RxC) open class FusedPipeline<Stage: FusedStage>: Producer<Value> {
   /// The root when it is an observable (owned), else nil: then `scalar` is the root.
   public final var rootObservable: Unmanaged<Observable<Value>>?
   /// The root when it is a scalar; `.none` otherwise.

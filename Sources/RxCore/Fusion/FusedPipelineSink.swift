@@ -1,7 +1,7 @@
 // rx:value-leaf name=ValuePipelineSink args=ValueStage on=handle next={handleNext(at: element)}
 /// One subscription to a `FusedPipeline`: every element through all of its stages, in one
 /// call. A leaf overrides `on` with `super.on` (see `FusedPipeline`).
-open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
+@_spi(RxC) open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   public let pipeline: FusedPipeline<Stage>
 
   public init(_ pipeline: FusedPipeline<Stage>, observer: Observer<Value>, cancel: any Cancelable) {

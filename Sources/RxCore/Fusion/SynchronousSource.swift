@@ -32,7 +32,7 @@ extension SequenceObservable: SynchronousSource {
 /// of flat_map, concat_map or switch, the root of a map or filter) keeps it as this thread's
 /// spare, and the next `make` on this thread refills it: `flatMap { .just(f($0)) }` then
 /// allocates nothing per element.
-public final class ValueJust: Just<Value> {
+@_spi(RxC) public final class ValueJust: Just<Value> {
   public override init(_ element: Value) { super.init(element) }
   /// A plain element is handed on as a fresh value of its case: `element` is a var (for
   /// reuse), and copying a var of an enum with a boxed case takes an outlined copy and destroy.
@@ -72,7 +72,7 @@ public final class ValueJust: Just<Value> {
 
 // rx:hand-leaf: not a leaf: `range` of `.int` values made inline, pulled by fused loops.
 /// `range` for Value: `.int` elements made inline (no stored closure called per element).
-public final class ValueRange: RangeObservable<Value>, SynchronousSource {
+@_spi(RxC) public final class ValueRange: RangeObservable<Value>, SynchronousSource {
   public init(start: Int64, count: Int) { super.init(start: start, count: count, make: { .int($0) }) }
 
   public override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }

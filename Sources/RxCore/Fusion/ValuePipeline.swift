@@ -29,16 +29,16 @@ extension Observable where Element == Value {
 /// a map's boxed result by `held`. Each closure gets the value borrowed, built where it is
 /// called (a box through `_withUnsafeGuaranteedRef`), so a boxed element costs no retain and
 /// release per step; measured, a `Value` working form cost three of each per map step.
-@usableFromInline enum ValueStage: FusedStage {
+enum ValueStage: FusedStage {
   case map(Unmanaged<ValuePipeline>)
   case filter(Unmanaged<ValuePipeline>)
   /// Only while its pipeline's `init` runs (the stage points back at the pipeline).
   case unset
 
-  @inlinable static func working(_ element: Value) -> Value.PlainBits { Value.bits(of: element) }
-  @inlinable static func working(at element: UnsafePointer<Value>) -> Value.PlainBits { Value.bits(at: element) }
+  static func working(_ element: Value) -> Value.PlainBits { Value.bits(of: element) }
+  static func working(at element: UnsafePointer<Value>) -> Value.PlainBits { Value.bits(at: element) }
 
-  @inlinable @inline(__always) func apply(_ w: inout Value.PlainBits, _ held: inout Value?) throws -> Bool {
+  @inline(__always) func apply(_ w: inout Value.PlainBits, _ held: inout Value?) throws -> Bool {
     switch self {
     case .filter(let p):
       return try Value.withBorrowed(w) { v in try p._withUnsafeGuaranteedRef { try $0.predicate(v) } }
@@ -64,9 +64,9 @@ extension Observable where Element == Value {
     }
   }
 
-  @inlinable static func isPlain(_ w: Value.PlainBits) -> Bool { w.tag != Value.boxedTag }
+  static func isPlain(_ w: Value.PlainBits) -> Bool { w.tag != Value.boxedTag }
 
-  @inlinable static func deliverPlain(_ w: Value.PlainBits, _ deliver: (consuming Value) -> Void) {
+  static func deliverPlain(_ w: Value.PlainBits, _ deliver: (consuming Value) -> Void) {
     switch w.tag {
     case 0: deliver(.int(Int64(bitPattern: w.payload)))
     case 1: deliver(.double(Double(bitPattern: w.payload)))
@@ -77,7 +77,7 @@ extension Observable where Element == Value {
   }
 
   /// `deliverPlain` of a plain Value (a just's element, say).
-  @inlinable static func deliverPlain(_ w: Value, _ deliver: (consuming Value) -> Void) {
+  static func deliverPlain(_ w: Value, _ deliver: (consuming Value) -> Void) {
     switch w {
     case .int(let i): deliver(.int(i))
     case .double(let d): deliver(.double(d))
@@ -90,11 +90,11 @@ extension Observable where Element == Value {
 
 // rx:hand-leaf: not a leaf: the fused pipeline of Swift closures, held as plain fields read borrowed.
 // Specialized for Value (see Value): the overrides inline the generic bodies.
-@usableFromInline final class ValuePipeline: FusedPipeline<ValueStage> {
+final class ValuePipeline: FusedPipeline<ValueStage> {
   /// This stage's closure; the other one is a placeholder never called (two plain fields,
   /// read borrowed: no optional to unwrap, no enum payload to copy).
-  @usableFromInline let transform: (Value) throws -> Value
-  @usableFromInline let predicate: (Value) throws -> Bool
+  let transform: (Value) throws -> Value
+  let predicate: (Value) throws -> Bool
 
   /// Rootless: the caller sets the root (`setRoot`). Called from `init`, that call would cost
   /// a retain/release pair of the new object around it.

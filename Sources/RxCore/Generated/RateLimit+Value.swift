@@ -5,7 +5,7 @@
 
 extension Observable where Element == Value {
   public func rateLimit(_ count: Int, per window: Int64, scheduler: Scheduler, capacity: Int? = nil,
-                        policy: FlowPolicy = .dropNewest, onDropped: ((Value) -> Void)? = nil) -> RateLimit<Value>
+                        policy: FlowPolicy = .dropNewest, onDropped: ((Value) -> Void)? = nil) -> Observable<Value>
   {
     ValueRateLimitProducer(source: self, count: count, window: window, scheduler: scheduler, capacity: capacity,
               policy: policy, onDropped: onDropped)

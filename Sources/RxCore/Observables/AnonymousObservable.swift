@@ -21,7 +21,18 @@ import Synchronization
 }
 
 extension Observable {
-  public static func create(_ subscribe: @escaping (AnonymousObservableSink<Element>) -> any Disposable)
+  /// Each subscription calls `subscribe` with an observer that may be used from any thread;
+  /// its events are serialized and the grammar enforced. The returned disposable is
+  /// disposed when the subscription ends.
+  public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> any Disposable)
+    -> Observable<Element>
+  {
+    AnonymousObservable { sink in subscribe(AnyObserver(eventHandler: { sink.emit($0) })) }
+  }
+
+  /// `create` handing the sink itself (its `emit` reports whether an event was taken, and
+  /// takes an element by pointer): for the C layer, and for callers that count instructions.
+  @_spi(RxC) public static func createWithSink(_ subscribe: @escaping (AnonymousObservableSink<Element>) -> any Disposable)
     -> Observable<Element>
   {
     AnonymousObservable(subscribe)
@@ -30,7 +41,7 @@ extension Observable {
 
 /// The observer handed to a `create` handler. Several threads may emit at once: events go
 /// through a `Drain`, so downstream sees one serialized, well-formed sequence.
-public final class AnonymousObservableSink<Element>: Sink<Element, Element> {
+@_spi(RxC) public final class AnonymousObservableSink<Element>: Sink<Element, Element> {
   public enum Outcome { case accepted, afterStop, afterDispose }
 
   private let drain = Drain<Event<Element>>()

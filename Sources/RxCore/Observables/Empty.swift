@@ -1,5 +1,5 @@
 /// Completes at once.
-public class Empty<Element>: Observable<Element> {
+@_spi(RxC) public class Empty<Element>: Observable<Element> {
   public override init() {}
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
     observer.on(.completed)
@@ -10,7 +10,7 @@ public class Empty<Element>: Observable<Element> {
 // rx:hand-leaf: public (RxC and Swift callers name it); the generator writes internal leaves.
 /// `empty` for Value: its subscribe is specialized (a generic class's vtable entry looks up
 /// `Event<Element>` on every subscription).
-public final class ValueEmpty: Empty<Value> {
+@_spi(RxC) public final class ValueEmpty: Empty<Value> {
   public override init() {}
   public override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
 }

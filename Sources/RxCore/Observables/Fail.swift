@@ -1,5 +1,5 @@
 /// Fails at once with `error` (RxSwift's `Observable.error`).
-public class Fail<Element>: Observable<Element> {
+@_spi(RxC) public class Fail<Element>: Observable<Element> {
   let error: any Error
   public init(_ error: any Error) { self.error = error }
   public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
@@ -10,7 +10,7 @@ public class Fail<Element>: Observable<Element> {
 
 // rx:hand-leaf: public (RxC and Swift callers name it); the generator writes internal leaves.
 /// `error` for Value: its subscribe is specialized (see `ValueEmpty`).
-public final class ValueFail: Fail<Value> {
+@_spi(RxC) public final class ValueFail: Fail<Value> {
   public override init(_ error: any Error) { super.init(error) }
   public override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
 }

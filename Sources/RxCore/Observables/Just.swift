@@ -1,6 +1,6 @@
 /// One element, then completed. Synchronous: needs no sink or disposer of its own. Open so
 /// that a caller that knows `Element` can subclass it with a specialized `subscribe`.
-open class Just<Element>: Observable<Element> {
+@_spi(RxC) open class Just<Element>: Observable<Element> {
   /// Set only while nothing else refers to the object (a `ValueJust` spare being reused).
   public final internal(set) var element: Element
   public init(_ element: Element) { self.element = element }

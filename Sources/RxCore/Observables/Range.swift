@@ -1,6 +1,6 @@
 /// `count` consecutive integers from `start`, mapped into the element type. Synchronous
 /// loop, no trampoline per element (RxSwift schedules each element: 12 allocations each).
-open class RangeObservable<Element>: Producer<Element> {
+@_spi(RxC) open class RangeObservable<Element>: Producer<Element> {
   public let start: Int64
   public let count: Int
   @usableFromInline let make: (Int64) -> Element
@@ -35,7 +35,7 @@ open class RangeObservable<Element>: Producer<Element> {
   }
 }
 
-@usableFromInline final class RangeSink<Element>: Sink<Element, Element> {}
+@_spi(RxC) public final class RangeSink<Element>: Sink<Element, Element> {}
 
 extension Observable where Element == Int64 {
   public static func range(start: Int64, count: Int) -> Observable<Int64> {

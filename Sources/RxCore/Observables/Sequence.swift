@@ -1,7 +1,7 @@
 // rx:value-leaf name=ValueConcatSources args=Observable<Value> super=run
 /// Emits the elements of an array in order, then completes. Synchronous, but it stops as
 /// soon as the subscription is disposed (even from inside an observer callback).
-@usableFromInline class SequenceObservable<Element>: Producer<Element> {
+@_spi(RxC) public class SequenceObservable<Element>: Producer<Element> {
   @usableFromInline let elements: ContiguousArray<Element>
   public init(_ elements: ContiguousArray<Element>) { self.elements = elements }
 
@@ -50,8 +50,8 @@ extension Observable where Element == Value {
 // rx:hand-leaf: @usableFromInline (inlinable code names it); the generator writes internal leaves.
 // Specialized for Value (see Value): a concat_map or flat_map over `of` subscribes one per
 // element, and the generic `run` would look up types each time.
-@usableFromInline final class ValueSequenceObservable: SequenceObservable<Value> {
-  @usableFromInline override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+@_spi(RxC) public final class ValueSequenceObservable: SequenceObservable<Value> {
+  public override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
     super.run(observer, cancel: cancel)

@@ -27,7 +27,7 @@ extension Observable where Element == Value {
 
   /// `combineLatest` with a selector in any of its forms (`.function`: an object shared by every
   /// subscription, called as a method, with no closure context retained per combination).
-  public static func combineLatest(_ sources: [Observable<Value>], selector: CombiningSelector<Value, Value>) -> Observable<Value> {
+  @_spi(RxC) public static func combineLatest(_ sources: [Observable<Value>], selector: CombiningSelector<Value, Value>) -> Observable<Value> {
     ValueCombineLatestProducer(sources: sources, selector: selector)
   }
 }

@@ -2,7 +2,7 @@
 /// place, as a buffer valid only for the call. The buffer form reads the sink's own slots:
 /// no array is filled and emptied per combination, and no element is copied or released
 /// for it (the C layer's combine function takes exactly such a view).
-public enum CombiningSelector<Source, Result> {
+@_spi(RxC) public enum CombiningSelector<Source, Result> {
   case array(([Source]) throws -> Result)
   case buffer((UnsafeBufferPointer<Source>) throws -> Result)
   /// The buffer form as an object, shared by every subscription (so it keeps no state per
@@ -13,7 +13,7 @@ public enum CombiningSelector<Source, Result> {
 
 /// A selector object (`CombiningSelector.function`); also what a sink holds for the two
 /// closure forms (`ClosureCombining`).
-open class CombiningFunction<Source, Result> {
+@_spi(RxC) open class CombiningFunction<Source, Result> {
   public init() {}
 
   /// The result for the combination at `elements`, which stays the caller's (valid for the

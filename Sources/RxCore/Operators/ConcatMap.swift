@@ -16,7 +16,7 @@ extension Observable where Element == Value {
   /// `concatMap` whose selector may hand back an element instead of an observable
   /// (`.element(v)`: what a `just(v)` would emit, with no inner observable).
   @_disfavoredOverload  // a trailing closure that only throws still picks the one above
-  public func concatMap(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
+  @_spi(RxC) public func concatMap(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
     ValueConcatMapProducer(source: self, selecting: selecting)
   }
 }

@@ -48,7 +48,7 @@ extension Observable where Element == Value {
 
   /// `do` whose element hooks are `nextHooks` (the `onNext`/`afterNext` closures of `hooks`
   /// are not called): for hooks that are not Swift closures (the C layer's functions).
-  public func `do`(hooks: DoHooks<Value>, nextHooks: ValueNextHooks) -> Observable<Value> {
+  @_spi(RxC) public func `do`(hooks: DoHooks<Value>, nextHooks: ValueNextHooks) -> Observable<Value> {
     ValueDoHooksProducer(source: self, hooks: hooks, nextHooks: nextHooks)
   }
 }
@@ -57,7 +57,7 @@ extension Observable where Element == Value {
 /// `do`'s element hooks for `Value` as one object, called with the element where it is: no
 /// closure, reabstraction thunk or copy per element (a closure stored in the generic
 /// `DoHooks` is reached through a thunk each way).
-open class ValueNextHooks {
+@_spi(RxC) open class ValueNextHooks {
   public init() {}
   /// Before the element goes downstream.
   open func onNext(at element: UnsafePointer<Value>) {}

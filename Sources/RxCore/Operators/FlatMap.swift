@@ -42,7 +42,7 @@ extension Observable where Element == Value {
 
   /// `flatMap` whose selector may hand back an element instead of an observable
   /// (`.element(v)`: what a `just(v)` would emit, with no inner observable or subscription).
-  public func flatMap(
+  @_spi(RxC) public func flatMap(
     maxConcurrent: Int = 0, selecting: @escaping (Value) throws -> FlatMapSelection
   ) -> Observable<Value> {
     ValueFlatMapProducer(source: self, selecting: selecting, maxConcurrent: maxConcurrent)
@@ -50,7 +50,7 @@ extension Observable where Element == Value {
 }
 
 /// What a Value flat_map's selector maps an element to (see `flatMap(maxConcurrent:selecting:)`).
-public typealias FlatMapSelection = FlatMapSink<Value, Value>.Selected
+@_spi(RxC) public typealias FlatMapSelection = FlatMapSink<Value, Value>.Selected
 
 class FlatMapProducer<Source, Result>: Producer<Result> {
   let source: Observable<Source>
@@ -86,7 +86,7 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
 ///
 /// Open, with inlinable bodies, so that a caller that knows the types can subclass it (and
 /// `FlatMapInner`) and get specialized event paths; `select` and `makeInner` are its hooks.
-open class FlatMapSink<Source, Result>: Sink<Source, Result> {
+@_spi(RxC) open class FlatMapSink<Source, Result>: Sink<Source, Result> {
   public enum Signal {
     case fail(any Error)
     case outerCompleted
@@ -319,7 +319,7 @@ open class FlatMapSink<Source, Result>: Sink<Source, Result> {
 /// not completed by then: an inner that completes while being subscribed (`just`) never
 /// touches the group's lock. Disposing the parent meanwhile still reaches it: the group is
 /// disposed by then, and inserting into a disposed group disposes what is inserted.
-open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
+@_spi(RxC) open class FlatMapInner<Source, Result>: Observer<Result>, Disposable {
   @usableFromInline let parent: FlatMapSink<Source, Result>
   /// Written by `attach` before it sets `inserted`; read by whoever sees that bit.
   private var key: CompositeDisposable.Key?
@@ -464,7 +464,7 @@ final class ValueFlatMapSink: FlatMapSink<Value, Value> {
 }
 
 // rx:hand-leaf: public (RxC's flat_map leaf makes it); the generator writes internal leaves.
-public final class ValueFlatMapInner: FlatMapInner<Value, Value> {
+@_spi(RxC) public final class ValueFlatMapInner: FlatMapInner<Value, Value> {
   public override func on(_ event: Event<Value>) { super.on(event) }
   public override var takesNextByPointer: Bool { true }
   public override func onNext(at element: UnsafePointer<Value>) { parent.submitNext(at: element) }

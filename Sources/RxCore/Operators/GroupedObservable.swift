@@ -30,6 +30,6 @@ public class GroupedObservable<Key, Element>: Observable<Element> {
 
 // rx:hand-leaf: public (RxC hands groups to C); the generator writes internal leaves.
 // Specialized for Value (see Value): the override inlines the generic body.
-public final class ValueGroupedObservable: GroupedObservable<ValueKey, Value> {
+@_spi(RxC) public final class ValueGroupedObservable: GroupedObservable<ValueKey, Value> {
   public override func subscribe(_ observer: Observer<Value>) -> any Disposable { super.subscribe(observer) }
 }

@@ -31,7 +31,7 @@ import Synchronization
 /// Bounded (see ObserveOnBounded.swift): the same queue holds at most `capacity` values; a
 /// bounded sink's drain takes from the head under `headLock`, since an overflowing producer
 /// may take the oldest element from there too.
-public class ObserveOn<Element>: Producer<Element> {
+@_spi(RxC) public class ObserveOn<Element>: Producer<Element> {
   typealias SinkFactory = (Observer<Element>, any Cancelable, Scheduler) -> ObserveOnSink<Element>
   let source: Observable<Element>
   let scheduler: Scheduler
@@ -63,69 +63,69 @@ public class ObserveOn<Element>: Producer<Element> {
   }
 }
 
-@usableFromInline class ObserveOnSink<Element>: Sink<Element, Element> {
-  @usableFromInline typealias Queue = HandoffQueue<Event<Element>>
-  @usableFromInline static var batch: Int { 1024 }
-  @usableFromInline let scheduler: Scheduler
-  @usableFromInline let batching: Bool
+class ObserveOnSink<Element>: Sink<Element, Element> {
+  typealias Queue = HandoffQueue<Event<Element>>
+  static var batch: Int { 1024 }
+  let scheduler: Scheduler
+  let batching: Bool
   public let scheduled = SerialDisposable()
   /// Schedules `drainLoop` without allocating, when the scheduler can (`makeTrigger`).
-  @usableFromInline final let trigger: SchedulerTrigger?
+  final let trigger: SchedulerTrigger?
   /// The same, unretained: a strong reference, even a `let`'s, is retained around the call.
-  @usableFromInline final let fireable: Unmanaged<SchedulerTrigger>?
-  @usableFromInline final let drainAction = ObserveOnDrain<Element>()
-  @usableFromInline final var lingers = false
+  final let fireable: Unmanaged<SchedulerTrigger>?
+  final let drainAction = ObserveOnDrain<Element>()
+  final var lingers = false
   /// When the last drain started (drains only, on the trigger path).
-  @usableFromInline final var lastDrain: Int64 = 0
-  @usableFromInline let pool = Queue.Pool()
+  final var lastDrain: Int64 = 0
+  let pool = Queue.Pool()
   /// Bounded sinks (set once, read by both sides): the limit on queued values, what a value
   /// that finds the queue full does, the counters (kept alive by `flow`; unbounded sinks
   /// point at a spare set), and the upstream subscription the policy `fail` disposes.
-  @usableFromInline final let bounded: Bool
-  @usableFromInline final let capacity: Int
-  @usableFromInline final let policy: FlowPolicy
-  @usableFromInline final let counters: Unmanaged<FlowCounters>
-  @usableFromInline final let flow: FlowCounters?
+  final let bounded: Bool
+  final let capacity: Int
+  final let policy: FlowPolicy
+  final let counters: Unmanaged<FlowCounters>
+  final let flow: FlowCounters?
   /// Told of every value the policy drops (producer's thread).
-  @usableFromInline final let onDropped: ((Element) -> Void)?
+  final let onDropped: ((Element) -> Void)?
   public final let upstream: SingleAssignmentDisposable?
   /// Set (plain stores) only by a drain, read by the producer on every event: see the type's
   /// comment. False for good without a real process barrier.
-  @usableFromInline let streaming = Atomic<Bool>(false)
-  @usableFromInline final var mayStream = false
+  let streaming = Atomic<Bool>(false)
+  final var mayStream = false
   /// How often a drain started and stopped streaming (drain-owned; for tests and tuning).
-  @usableFromInline final var streamsStarted = 0, streamsStopped = 0
+  final var streamsStarted = 0, streamsStopped = 0
   /// Tests: runs on the drain right before it stops streaming (a producer's event sent from
   /// here is one the drain must not strand).
-  @usableFromInline final var beforeStreamingStops: (() -> Void)?
+  final var beforeStreamingStops: (() -> Void)?
   /// The consumer's end: only a drain touches it (through a local copy, stored back before
   /// the drain gives up its turn), with the count of events it has taken.
-  @usableFromInline final var head: Queue.Head
-  @usableFromInline final var consumed = 0
+  final var head: Queue.Head
+  final var consumed = 0
   /// Bounded sinks: elements taken from the queue (delivered, or dropped as the oldest), and
   /// the lock both sides take `head` under.
-  @usableFromInline let taken = Atomic<Int>(0)
-  @usableFromInline let headLock = SpinLock()
+  let taken = Atomic<Int>(0)
+  let headLock = SpinLock()
   /// Bounded sinks, drain only: the last `published` it read. It reads `published` again only
   /// once it has taken that many, so a drain that keeps up does not pull the producer's cache
   /// line over per event.
-  @usableFromInline final var publishedSeen = 0
+  final var publishedSeen = 0
   /// Values this drain delivered since it last added them to the counters (once per batch,
   /// not per event).
-  @usableFromInline final var deliveredSinceFlush: UInt64 = 0
+  final var deliveredSinceFlush: UInt64 = 0
   // The producer writes `tail`, `published` and `wip` on every event and the drain reads the
   // fields above on every event: 64 bytes apart, they never share a cache line.
-  @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+  let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
   /// The producer's end: only `on` touches it.
-  @usableFromInline final var tail: Queue.Tail
+  final var tail: Queue.Tail
   /// Bounded sinks, producer only: the last `taken` it read (it reads `taken` only when this
   /// says full, so an unsaturated producer shares no cache line with the drain per event),
   /// and whether the stream has ended upstream.
-  @usableFromInline final var takenSeen = 0
-  @usableFromInline final var stopped = false
+  final var takenSeen = 0
+  final var stopped = false
   /// Events pushed so far; written only by the producer, after the push (release).
-  @usableFromInline let published = Atomic<Int>(0)
-  @usableFromInline let wip = Atomic<Int>(0)
+  let published = Atomic<Int>(0)
+  let wip = Atomic<Int>(0)
 
   public init(observer: Observer<Element>, cancel: any Cancelable, scheduler: Scheduler,
               limit: FlowLimit? = nil, onDropped: ((Element) -> Void)? = nil)
@@ -155,7 +155,6 @@ public class ObserveOn<Element>: Producer<Element> {
   // Sink's deinit; a concrete subclass's deinit then runs this body specialized.)
   @inline(never) deinit { Queue.destroy(head: head, tail: tail, pool: pool) }
 
-  @inlinable
   open override func on(_ event: Event<Element>) {
     if isDisposed { return }
     if bounded { return gatedOn(event) }
@@ -171,13 +170,12 @@ public class ObserveOn<Element>: Producer<Element> {
 
   /// A subject's hot path. Without this override the base class's generic default would
   /// build the `Event` through runtime metadata lookups on every event (~250 Ir).
-  @inlinable
   open override func onNext(at element: UnsafePointer<Element>) {
     pushNext(element.pointee)
   }
 
   /// `onNext(at:)`'s body, for a subclass that copies its elements more cheaply itself.
-  @inlinable @inline(__always)
+  @inline(__always)
   public final func pushNext(_ element: consuming Element) {
     if isDisposed { return }
     if bounded { return gatedNext(element) }
@@ -188,14 +186,13 @@ public class ObserveOn<Element>: Producer<Element> {
     published(1)
   }
 
-  @inlinable @inline(never)
+  @inline(never)
   final func pushNextIntoNewChunk(_ element: consuming Element) {
     tail.push(.next(element), pool: pool)
     published(1)
   }
 
   /// A replay subject's run: pushed together, published with one atomic.
-  @inlinable
   open override func onNext(contentsOf elements: UnsafeBufferPointer<Element>) {
     if isDisposed || elements.isEmpty { return }
     if bounded {
@@ -208,7 +205,7 @@ public class ObserveOn<Element>: Producer<Element> {
 
   /// Publishes `count` pushed events; unless a streaming drain will see them, signals
   /// `wip`, and the signal that finds it at 0 starts a drain.
-  @inlinable @inline(__always)
+  @inline(__always)
   final func published(_ count: Int) {
     published.store(published.load(ordering: .relaxed) &+ count, ordering: .releasing)
     // The store may still pass the load below in the CPU: the drain's barrier covers that.
@@ -222,26 +219,25 @@ public class ObserveOn<Element>: Producer<Element> {
   /// the producer a wakeup (a futex syscall and Dispatch's queue item, a few microseconds),
   /// and a busy producer's next event is usually much closer than this. It yields while it
   /// waits, so a producer on the same core gets to run.
-  @usableFromInline static var lingerNanos: Int64 { 5_000 }
+  static var lingerNanos: Int64 { 5_000 }
   /// A drain lingers once it has delivered this many events, or from the start when the
   /// previous drain started less than `busyGap` ns before it (a steady stream that comes
   /// too slowly to fill a burst still wakes the drain often); sporadic events never make it
   /// wait.
-  @usableFromInline static var burst: Int { 32 }
-  @usableFromInline static var busyGap: Int64 { 50_000 }
+  static var burst: Int { 32 }
+  static var busyGap: Int64 { 50_000 }
 
   /// A lingering drain waits for this many new events (or the deadline) before it takes
   /// the next batch: taking one or two at a time would move `wip`'s cache line and the
   /// half-written slot lines between the cores on nearly every event.
-  @usableFromInline static var gather: Int { 64 }
+  static var gather: Int { 64 }
 
   /// A drain streams after this many events in a row: the barrier that ends streaming is
   /// then at most a few ns per event.
-  @usableFromInline static var streamAfter: Int { 4096 }
+  static var streamAfter: Int { 4096 }
 
   /// Waits until `gather` more events than `consumed` are published or the linger time is
   /// up; says whether any came.
-  @inlinable
   final func linger(consumed: Int) -> Bool {
     let deadline = MonotonicClock.now() &+ Self.lingerNanos
     while published.load(ordering: .relaxed) &- consumed < Self.gather {
@@ -253,7 +249,6 @@ public class ObserveOn<Element>: Producer<Element> {
 
   /// Ends streaming: after the barrier every event published while the producer saw
   /// `streaming` set is visible here, and every later one signals `wip`.
-  @inlinable
   final func stopStreaming() {
     beforeStreamingStops?()
     streaming.store(false, ordering: .relaxed)
@@ -261,7 +256,6 @@ public class ObserveOn<Element>: Producer<Element> {
     streamsStopped &+= 1
   }
 
-  @inlinable
   public final func scheduleDrain() {
     if let fireable {
       _ = Unmanaged.passUnretained(self).retain()
@@ -277,7 +271,6 @@ public class ObserveOn<Element>: Producer<Element> {
   /// that stops early (disposed, terminal) leaves wip above zero so no other drain can
   /// start; what it leaves queued goes with the sink. Open so that a concrete subclass runs
   /// specialized code (see ObserveOn.init).
-  @inlinable
   open func drainLoop() {
     var head = headForDrain()
     var consumed = self.consumed
@@ -361,14 +354,14 @@ public class ObserveOn<Element>: Producer<Element> {
 
 /// A sink's `drainLoop` as a trigger's action. The pending run holds a reference to the
 /// sink (taken in `scheduleDrain`, given back here), so this one need not.
-@usableFromInline final class ObserveOnDrain<Element>: TriggeredAction {
+final class ObserveOnDrain<Element>: TriggeredAction {
   /// Set once, right after the sink's init. Unmanaged: an unowned(unsafe) reference is
   /// retained around a call all the same.
-  @usableFromInline var sink: Unmanaged<ObserveOnSink<Element>>?
+  var sink: Unmanaged<ObserveOnSink<Element>>?
 
-  @usableFromInline override init() {}
+  override init() {}
 
-  @usableFromInline override func run() {
+  override func run() {
     let sink = sink.unsafelyUnwrapped
     sink._withUnsafeGuaranteedRef { $0.drainLoop() }
     sink.release()

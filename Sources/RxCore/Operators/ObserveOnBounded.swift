@@ -18,7 +18,7 @@ public enum FlowPolicy: Equatable, Sendable {
 /// Counters of one bounded observe_on observable, summed over its subscriptions. Readable
 /// from any thread at any time (relaxed atomics). Values are `received`, then `delivered`,
 /// `dropped`, or still queued (or released by a dispose: nobody was listening any more).
-public final class FlowCounters: @unchecked Sendable {
+@_spi(RxC) public final class FlowCounters: @unchecked Sendable {
   /// Written by producers.
   public let received = Atomic<UInt64>(0)
   public let dropped = Atomic<UInt64>(0)
@@ -26,16 +26,31 @@ public final class FlowCounters: @unchecked Sendable {
   public let overflows = Atomic<UInt64>(0)
   // The drains write `delivered` per event, producers the fields above: apart, they do not
   // share a cache line.
-  @usableFromInline let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
+  let padding: (Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0)
   /// Written by the drains, once per batch.
   public let delivered = Atomic<UInt64>(0)
 
   public init() {}
 }
 
+/// A snapshot of a flow-controlled observable's counters (`FlowCounted.flowStats`).
+public struct FlowStats: Equatable, Sendable {
+  public var received: UInt64
+  public var delivered: UInt64
+  public var dropped: UInt64
+  public var overflows: UInt64
+
+  init(_ counters: FlowCounters) {
+    received = counters.received.load(ordering: .relaxed)
+    delivered = counters.delivered.load(ordering: .relaxed)
+    dropped = counters.dropped.load(ordering: .relaxed)
+    overflows = counters.overflows.load(ordering: .relaxed)
+  }
+}
+
 /// A bounded observe_on subscription's limit: at most `capacity` values queued, `policy` for
 /// a value that finds the queue full, and the counters its sink adds to.
-public struct FlowLimit {
+@_spi(RxC) public struct FlowLimit {
   public let policy: FlowPolicy
   public let capacity: Int
   public let counters: FlowCounters
@@ -56,7 +71,6 @@ let unboundedCounters = FlowCounters()
 extension ObserveOnSink {
   /// The producer's side: values are checked against the capacity, terminal events are
   /// queued as they are (never dropped nor counted).
-  @inlinable
   final func gatedOn(_ event: consuming Event<Element>) {
     switch consume event {
     case .next(let element):
@@ -69,7 +83,6 @@ extension ObserveOnSink {
     }
   }
 
-  @inlinable
   final func gatedNext(_ element: consuming Element) {
     if stopped { return }
     counters._withUnsafeGuaranteedRef { _ = $0.received.wrappingAdd(1, ordering: .relaxed) }
@@ -84,7 +97,6 @@ extension ObserveOnSink {
 
   /// The drain's side: the oldest element, or nil once everything published is taken (the
   /// producer may have dropped the oldest since the drain counted).
-  @inlinable
   final func gatedPop() -> Event<Element>? {
     headLock.lock()
     let n = taken.load(ordering: .relaxed)
@@ -104,7 +116,6 @@ extension ObserveOnSink {
   }
 
   /// Adds what the drain delivered to the counters: after each batch, and before it stops.
-  @inlinable
   final func flushDelivered() {
     if deliveredSinceFlush == 0 { return }
     let n = deliveredSinceFlush
@@ -114,7 +125,6 @@ extension ObserveOnSink {
 
   /// A drain's copy of `head`, which a bounded sink's drain never uses: read under the lock,
   /// since the producer may be moving it.
-  @inlinable
   final func headForDrain() -> Queue.Head {
     if !bounded { return head }
     headLock.lock()
@@ -123,7 +133,7 @@ extension ObserveOnSink {
   }
 
   /// The queue is full: apply the policy.
-  @inlinable @inline(never)
+  @inline(never)
   final func overflow(_ element: consuming Element) {
     switch policy {
     case .dropNewest:
@@ -162,14 +172,12 @@ extension ObserveOnSink {
     }
   }
 
-  @inlinable
   final func reportDropped(_ element: consuming Element) {
     counters._withUnsafeGuaranteedRef { _ = $0.dropped.wrappingAdd(1, ordering: .relaxed) }
     onDropped?(element)
   }
 
   /// Drops `element`, queues the overflow error behind what is queued, disposes upstream.
-  @inlinable
   final func failOverflow(_ element: consuming Element) {
     stopped = true
     counters._withUnsafeGuaranteedRef { _ = $0.overflows.wrappingAdd(1, ordering: .relaxed) }
@@ -181,7 +189,7 @@ extension ObserveOnSink {
 }
 
 /// observe_on with a bounded queue (see `FlowPolicy`); `counters` sums its subscriptions.
-public class BoundedObserveOn<Element>: ObserveOn<Element> {
+@_spi(RxC) public class BoundedObserveOn<Element>: ObserveOn<Element> {
   public let counters: FlowCounters
 
   init(source: Observable<Element>, scheduler: Scheduler, counters: FlowCounters,
@@ -197,7 +205,7 @@ extension ObservableType {
   /// what a value that finds it full does). `onDropped` runs on the producer's thread for
   /// each value the policy drops.
   public func observe(on scheduler: Scheduler, capacity: Int, policy: FlowPolicy,
-                      onDropped: ((Element) -> Void)? = nil) -> BoundedObserveOn<Element>
+                      onDropped: ((Element) -> Void)? = nil) -> Observable<Element>
   {
     let counters = FlowCounters()
     return BoundedObserveOn(source: asObservable(), scheduler: scheduler, counters: counters) {
@@ -209,7 +217,7 @@ extension ObservableType {
 
 extension Observable where Element == Value {
   public func observe(on scheduler: Scheduler, capacity: Int, policy: FlowPolicy,
-                      onDropped: ((Value) -> Void)? = nil) -> BoundedObserveOn<Value>
+                      onDropped: ((Value) -> Void)? = nil) -> Observable<Value>
   {
     ValueBoundedObserveOnProducer(source: self, scheduler: scheduler, capacity: capacity, policy: policy,
                                   onDropped: onDropped)

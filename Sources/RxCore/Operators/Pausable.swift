@@ -14,7 +14,7 @@ extension Observable {
   /// with `RxError.overflow`. `onDropped` runs, with no lock held, on the thread whose event
   /// made the drop.
   public func pausableBuffered(_ pauser: Observable<Bool>, capacity: Int, policy: FlowPolicy,
-                               onDropped: ((Element) -> Void)? = nil) -> PausableProducer<Element, Bool>
+                               onDropped: ((Element) -> Void)? = nil) -> Observable<Element>
   {
     PausableProducer(source: self, pauser: pauser, isOn: { $0 },
                      limit: FlowLimit(policy: policy, capacity: capacity, counters: FlowCounters()),
@@ -30,7 +30,7 @@ extension Observable where Element == Value {
   }
 
   public func pausableBuffered(_ pauser: Observable<Value>, capacity: Int, policy: FlowPolicy,
-                               onDropped: ((Value) -> Void)? = nil) -> PausableProducer<Value, Value>
+                               onDropped: ((Value) -> Void)? = nil) -> Observable<Value>
   {
     ValuePausableProducer(source: self, pauser: pauser, isOn: Value.asPauser,
                           limit: FlowLimit(policy: policy, capacity: capacity, counters: FlowCounters()),
@@ -47,16 +47,18 @@ extension Value {
 
 /// An observable that may keep flow counters: a bounded observe_on, a buffered pausable
 /// (nil for an unbuffered one, which counts nothing).
+/// Swift users cast the observable these operators return: `(o as? any FlowCounted)?.flowStats`.
 public protocol FlowCounted: AnyObject {
-  var flowCounters: FlowCounters? { get }
+  var flowStats: FlowStats? { get }
 }
 
 extension BoundedObserveOn: FlowCounted {
   public var flowCounters: FlowCounters? { counters }
+  public var flowStats: FlowStats? { FlowStats(counters) }
 }
 
 // rx:value-leaf copy=run
-public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
+@_spi(RxC) public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
   let source: Observable<Element>
   let pauser: Observable<Pauser>
   let isOn: (Pauser) throws -> Bool
@@ -65,6 +67,7 @@ public class PausableProducer<Element, Pauser>: Producer<Element>, FlowCounted {
   let onDropped: ((Element) -> Void)?
   public var counters: FlowCounters { limit?.counters ?? unboundedCounters }
   public var flowCounters: FlowCounters? { limit?.counters }
+  public var flowStats: FlowStats? { limit.map { FlowStats($0.counters) } }
 
   init(source: Observable<Element>, pauser: Observable<Pauser>, isOn: @escaping (Pauser) throws -> Bool,
        limit: FlowLimit?, onDropped: ((Element) -> Void)?)

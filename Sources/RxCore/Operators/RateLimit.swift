@@ -8,7 +8,7 @@ import Synchronization
 /// elements (as in a bounded observe_on): completion and an error alike. Under `fail` (and
 /// `block`, which cannot wait here) an overflow drops the element, disposes upstream, and
 /// fails the stream with `RxError.overflow` after the buffered elements.
-public class RateLimit<Element>: Producer<Element>, FlowCounted {
+@_spi(RxC) public class RateLimit<Element>: Producer<Element>, FlowCounted {
   let source: Observable<Element>
   let count: Int
   let window: Int64
@@ -18,6 +18,7 @@ public class RateLimit<Element>: Producer<Element>, FlowCounted {
   /// Summed over the subscriptions.
   public var counters: FlowCounters { limit.counters }
   public var flowCounters: FlowCounters? { limit.counters }
+  public var flowStats: FlowStats? { FlowStats(limit.counters) }
 
   init(source: Observable<Element>, count: Int, window: Int64, scheduler: Scheduler, capacity: Int?,
        policy: FlowPolicy, onDropped: ((Element) -> Void)?)
@@ -148,7 +149,7 @@ extension ObservableType {
   /// At most `count` elements per sliding `window` (see `RateLimit`); `capacity` nil is an
   /// unbounded buffer. `onDropped` runs on the thread whose element made the drop.
   public func rateLimit(_ count: Int, per window: Int64, scheduler: Scheduler, capacity: Int? = nil,
-                        policy: FlowPolicy = .dropNewest, onDropped: ((Element) -> Void)? = nil) -> RateLimit<Element>
+                        policy: FlowPolicy = .dropNewest, onDropped: ((Element) -> Void)? = nil) -> Observable<Element>
   {
     RateLimit(source: asObservable(), count: count, window: window, scheduler: scheduler, capacity: capacity,
               policy: policy, onDropped: onDropped)

@@ -19,14 +19,14 @@ extension Observable where Element == Value {
   /// `flatMapLatest` whose selector may hand back an element instead of an observable
   /// (`.element(v)`: what a `just(v)` would emit, with no inner observable).
   @_disfavoredOverload  // a trailing closure that only throws still picks the one above
-  public func flatMapLatest(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
+  @_spi(RxC) public func flatMapLatest(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
     ValueSwitchProducer(source: self, selecting: { try Value.withBorrowed(at: $0) { try selecting($0) } })
   }
 
   /// `flatMapLatest(selecting:)` whose selector reads each outer element where it is (a
   /// boxed one is then not retained to be looked at).
   @_disfavoredOverload
-  public func flatMapLatest(selectingAt: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection) -> Observable<Value> {
+  @_spi(RxC) public func flatMapLatest(selectingAt: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection) -> Observable<Value> {
     ValueSwitchProducer(source: self, selecting: selectingAt)
   }
 }

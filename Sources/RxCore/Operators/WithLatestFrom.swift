@@ -9,7 +9,7 @@ extension Observable {
 
   /// `withLatestFrom` with a selector object, called with the element and the latest
   /// element of `other`, in that order, as a buffer of two (combine_latest's form).
-  public func withLatestFrom<Result>(
+  @_spi(RxC) public func withLatestFrom<Result>(
     _ other: Observable<Element>, combining: CombiningFunction<Element, Result>
   ) -> Observable<Result> {
     WithLatestFromProducer(source: self, other: other, selector: CombiningLatestSelector(combining))
@@ -23,7 +23,7 @@ extension Observable where Element == Value {
     ValueWithLatestFromProducer(source: self, other: other, selector: ValueClosureLatestSelector(resultSelector))
   }
 
-  public func withLatestFrom(_ other: Observable<Value>, combining: CombiningFunction<Value, Value>)
+  @_spi(RxC) public func withLatestFrom(_ other: Observable<Value>, combining: CombiningFunction<Value, Value>)
     -> Observable<Value>
   {
     ValueWithLatestFromProducer(source: self, other: other, selector: ValueCombiningLatestSelector(combining))

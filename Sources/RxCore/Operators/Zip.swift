@@ -26,7 +26,7 @@ extension Observable where Element == Value {
 
   /// `zip` with a selector in any of its forms (`.function`: an object shared by every
   /// subscription, called as a method, with no closure context retained per combination).
-  public static func zip(_ sources: [Observable<Value>], selector: CombiningSelector<Value, Value>) -> Observable<Value> {
+  @_spi(RxC) public static func zip(_ sources: [Observable<Value>], selector: CombiningSelector<Value, Value>) -> Observable<Value> {
     ValueZipProducer(sources: sources, selector: selector)
   }
 }

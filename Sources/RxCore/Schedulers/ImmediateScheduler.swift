@@ -1,6 +1,6 @@
 /// Runs every action at once, on the calling thread. Delayed work blocks the caller until
 /// it is due, so periodic work is not supported.
-public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
+@_spi(RxC) public final class ImmediateScheduler: Scheduler, @unchecked Sendable {
   public static let instance = ImmediateScheduler()
 
   public override var supportsPeriodic: Bool { false }

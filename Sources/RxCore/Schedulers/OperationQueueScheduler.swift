@@ -32,7 +32,7 @@ public final class OperationQueueScheduler: Scheduler, TimerTarget, @unchecked S
   }
 
   /// A delayed action joins the queue when it is due.
-  public func timerFired(_ action: ScheduledAction) {
+  func timerFired(_ action: ScheduledAction) {
     if !action.isDisposed { submit(action) }
   }
 

@@ -10,7 +10,7 @@
 /// The chain counts as a live object (`Resources`) while it holds its action, not until its
 /// deinit: what is left after the end is an empty shell, which a holder may keep for good
 /// (a released C token under RXC_DEBUG stays allocated, and holds its chain).
-public final class RecursiveAction: Cancelable, @unchecked Sendable {
+@_spi(RxC) public final class RecursiveAction: Cancelable, @unchecked Sendable {
   public enum RecurseResult: Sendable {
     case scheduled
     /// The chain was disposed: nothing is scheduled again.

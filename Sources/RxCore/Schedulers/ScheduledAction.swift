@@ -5,7 +5,7 @@ import Synchronization
 /// the state race owns the closure: the runner drops it after the run, a disposer that
 /// comes first drops it at once, so captured context is freed exactly once, after the last
 /// run or as soon as the action can no longer run.
-open class ScheduledAction: Cancelable, @unchecked Sendable {
+@_spi(RxC) open class ScheduledAction: Cancelable, @unchecked Sendable {
   @usableFromInline static let runningBit = 1
   @usableFromInline static let doneBit = 2
   @usableFromInline let state = Atomic<Int>(0)

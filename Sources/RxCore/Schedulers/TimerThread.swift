@@ -3,7 +3,7 @@ import Synchronization
 
 /// Where a timer's action goes once it is due. Called on the timer thread: hand the action
 /// on (to a queue, a loop), never run the work there.
-public protocol TimerTarget: AnyObject {
+protocol TimerTarget: AnyObject {
   func timerFired(_ action: ScheduledAction)
 }
 

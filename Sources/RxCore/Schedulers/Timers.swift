@@ -1,7 +1,7 @@
 /// Delayed work of the schedulers that have no clock loop of their own (the queue schedulers,
 /// run loops' wake-ups, custom schedulers without `schedule_after`): the process's timer
 /// thread (see TimerThread) hands each due action to its target.
-public enum Timers {
+enum Timers {
   /// Hands `action` to `target` once `delay` ns have passed. Disposing `action` before
   /// then takes it off the timer: it never reaches the target, and its memory goes at once.
   public static func schedule(_ action: ScheduledAction, after delay: Int64, on target: any TimerTarget) {

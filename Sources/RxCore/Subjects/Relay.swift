@@ -28,7 +28,7 @@ public class Relay<Subject: SubjectKind>: Observable<Subject.Element>, Cancelabl
 
   /// See `SubjectBase.attach`.
   @inlinable
-  public final func attach(_ observer: Observer<Element>) -> SubjectSubscription { subject.shared.attach(observer) }
+  public final func attach(_ observer: Observer<Element>) -> any Disposable { subject.shared.attach(observer) }
   @inlinable public final func attachOwned(_ observer: Observer<Element>) { subject.attachOwned(observer) }
   @inlinable public final func detachOwned(_ observer: Observer<Element>) { subject.shared.detachOwned(observer) }
 

@@ -67,7 +67,7 @@ public class SubjectBase<Element>: Observable<Element> {
   /// `subscribe` without the dynamic dispatch, so callers that know `Element` (the C layer)
   /// run specialized code.
   @inlinable
-  public final func attach(_ observer: Observer<Element>) -> SubjectSubscription {
+  public final func attach(_ observer: Observer<Element>) -> any Disposable {
     let subscription = SubjectSubscription.make(owner: self, detach: detach)
     submit(.add(.queued(subscription), observer))
     return subscription

@@ -9,7 +9,7 @@ import Synchronization
 /// Not generic, and it reaches its subject through `detach`, a closure the subject made once
 /// in its (specialized) initializer: so disposing runs specialized code, with no generic
 /// metadata lookups, even though the C layer calls it through `any Disposable`.
-public final class SubjectSubscription: Cancelable {
+@usableFromInline final class SubjectSubscription: Cancelable {
   public typealias Detach = (AnyObject, SubjectSubscription) -> Void
 
   /// Slot in the subject's observer list, or -1 when not in it. Drain-owned.

@@ -1,16 +1,29 @@
 /// Test sources on virtual time (RxTest's `createColdObservable` / `createHotObservable`).
 
 /// Replays its events for each subscriber, each at `offset` after that subscription.
-public final class ColdObservable<Element>: Producer<Element> {
+public final class ColdObservable<Element>: Observable<Element> {
+  private let source: ColdSource<Element>
+
+  public init(scheduler: VirtualTimeScheduler, events: [(offset: Int64, event: Event<Element>)]) {
+    source = ColdSource(scheduler: scheduler, events: events)
+  }
+
+  public override func subscribe(_ observer: Observer<Element>) -> any Disposable {
+    source.subscribe(observer)
+  }
+}
+
+/// `ColdObservable`'s producer (the public class does not expose `Producer`).
+final class ColdSource<Element>: Producer<Element> {
   let scheduler: VirtualTimeScheduler
   let events: [(offset: Int64, event: Event<Element>)]
 
-  public init(scheduler: VirtualTimeScheduler, events: [(offset: Int64, event: Event<Element>)]) {
+  init(scheduler: VirtualTimeScheduler, events: [(offset: Int64, event: Event<Element>)]) {
     self.scheduler = scheduler
     self.events = events
   }
 
-  public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = TestSourceSink(observer: observer, cancel: cancel)
@@ -54,19 +67,18 @@ final class TestSourceSink<Element>: Sink<Element, Element> {
 }
 
 /// Records what a subscription sees, with the virtual time of each event.
-public final class TestRecorder<Element>: Observer<Element> {
+public final class TestRecorder<Element>: ObserverType {
   let scheduler: VirtualTimeScheduler
   public private(set) var events: [(time: Int64, event: Event<Element>)] = []
 
   public init(scheduler: VirtualTimeScheduler) {
     self.scheduler = scheduler
-    super.init()
     Resources.increment()
   }
 
   deinit { Resources.decrement() }
 
-  public override func on(_ event: Event<Element>) {
+  public func on(_ event: Event<Element>) {
     events.append((scheduler.now, event))
   }
 }

@@ -118,12 +118,12 @@ public func rx_flow_stats_get(_ bounded: UnsafeMutablePointer<rx_observable>?, _
   guard Validate.structSize(out, known: MemoryLayout<rx_flow_stats>.size, "rx_flow_stats_get", "out", "rx_flow_stats") != nil,
     let out
   else { return RX_EINVAL }
-  guard let counters = (h.observable as? any FlowCounted)?.flowCounters else {
+  guard let stats = (h.observable as? any FlowCounted)?.flowStats else {
     return fail(RX_EINVAL, "rx_flow_stats_get: not an rx_observe_on_bounded, rx_pausable_buffered or rx_rate_limit observable")
   }
-  out.pointee.received = counters.received.load(ordering: .relaxed)
-  out.pointee.delivered = counters.delivered.load(ordering: .relaxed)
-  out.pointee.dropped = counters.dropped.load(ordering: .relaxed)
-  out.pointee.overflows = counters.overflows.load(ordering: .relaxed)
+  out.pointee.received = stats.received
+  out.pointee.delivered = stats.delivered
+  out.pointee.dropped = stats.dropped
+  out.pointee.overflows = stats.overflows
   return RX_OK
 }

@@ -1,5 +1,7 @@
 import Glibc
-import RxCore
+// The catalog mirrors the C workloads, so a few rows take the C layer's own entry points
+// (a `create` sink, the `do` hooks object, the immediate scheduler, group keys by class).
+@_spi(RxC) import RxCore
 
 /// The catalog on RxCore called directly with `Observable<Value>`, the element type the C
 /// layer uses (Swift callers with it get the core's concrete classes for Value). Shapes as in
@@ -487,9 +489,9 @@ enum RxCoreCatalog {
   static let create: CatalogBody = { n in
     var emitter: AnonymousObservableSink<Value>?
     let c = CountValue()
-    let d = Observable<Value>.create { o in
+    let d = Observable<Value>.createWithSink { o in
       emitter = o
-      return NopDisposable.shared
+      return Disposables.create()
     }.subscribe(c)
     let e = emitter!
     for k in 0..<Int64(n) { e.on(.next(payload(k))) }
