@@ -5,7 +5,8 @@ import Synchronization
 /// An rx_disposable. Its sort is its class: a plain token (a subscription, an action, a
 /// scheduled item) or one of the containers, which are subclasses.
 class DisposableHandle: Handle {
-  let disposable: any Disposable
+  /// A `var` only so that a handle poisoned under RXC_DEBUG lets go of it (`poisoned`).
+  private(set) var disposable: any Disposable
   /// Set by rx_dispose: a disposable that cannot tell (work that already ran, e.g. on a
   /// scheduler that runs it at once) still reads as disposed afterwards.
   private let disposedByCall = Atomic<Bool>(false)
@@ -26,6 +27,8 @@ class DisposableHandle: Handle {
   var isDisposed: Bool {
     disposedByCall.load(ordering: .acquiring) || ((disposable as? any Cancelable)?.isDisposed ?? false)
   }
+
+  override func poisoned() { disposable = NopDisposable.shared }
 
   /// rx_dispose on this handle.
   func dispose() {
@@ -89,19 +92,21 @@ enum DisposableRef {
   }
 }
 
+// The containers are reached through `disposable` (one reference, which RXC_DEBUG's
+// poisoning drops); only their rx_*_set/add entry points cast.
 final class SerialDisposableHandle: DisposableHandle {
-  let serial = SerialDisposable()
-  init() { super.init(serial) }
+  var serial: SerialDisposable { disposable as! SerialDisposable }
+  init() { super.init(SerialDisposable()) }
 }
 
 final class SingleAssignmentDisposableHandle: DisposableHandle {
-  let single = SingleAssignmentDisposable()
-  init() { super.init(single) }
+  var single: SingleAssignmentDisposable { disposable as! SingleAssignmentDisposable }
+  init() { super.init(SingleAssignmentDisposable()) }
 }
 
 final class CompositeDisposableHandle: DisposableHandle {
-  let composite = CompositeDisposable()
-  init() { super.init(composite) }
+  var composite: CompositeDisposable { disposable as! CompositeDisposable }
+  init() { super.init(CompositeDisposable()) }
 }
 
 /// An rx_dispose_bag: releasing its last reference drains it (DisposeBag semantics).

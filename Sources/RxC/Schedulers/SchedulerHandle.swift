@@ -19,6 +19,14 @@ class SchedulerHandle: Handle {
     SchedulerHandle(scheduler).cPointer
   }
 
+  /// A poisoned handle is never deinitialized (Handle keeps it for ever under RXC_DEBUG), so
+  /// it lets go of its scheduler by hand, as SubjectHandle does of its subject: no entry point
+  /// reads a poisoned handle's fields again.
+  override func poisoned() {
+    Unmanaged.passUnretained(scheduler).release()
+    if let closableLoop { Unmanaged.passUnretained(closableLoop).release() }
+  }
+
   var cPointer: UnsafeMutablePointer<rx_scheduler> {
     toC().assumingMemoryBound(to: rx_scheduler.self)
   }
@@ -70,6 +78,11 @@ final class TestSchedulerHandle: SchedulerHandle {
   init() {
     virtual = VirtualTimeScheduler()
     super.init(virtual)
+  }
+
+  override func poisoned() {
+    super.poisoned()
+    Unmanaged.passUnretained(virtual).release()
   }
 
   static func fromTest(_ p: UnsafeRawPointer?, _ fn: StaticString) -> TestSchedulerHandle? {
