@@ -1,8 +1,10 @@
-# What follows from include/rxc.h (scripts/gen-from-header.py, scripts/rxc_header.py): the
+# What follows from include/rxc.h (scripts/gen-from-header.py, through scripts/rxc_header.py
+# on the header's one parser, scripts/docs/header.py, which make docs reads too): the
 # fuzzer's function list and operator calls, the perf workloads of operators with an
 # @example, the sweep's api.txt and docs/OPERATORS.md. Adding an operator edits none of them.
 GEN_DIR := build/gen
-HEADER_GEN := scripts/gen-from-header.py scripts/rxc_header.py include/rxc.h
+HEADER_READ := scripts/rxc_header.py scripts/docs/header.py include/rxc.h
+HEADER_GEN := scripts/gen-from-header.py $(HEADER_READ)
 
 $(GEN_DIR)/fuzz_gen.h: $(HEADER_GEN)
 	@mkdir -p $(@D)
@@ -22,7 +24,7 @@ check-operators-doc:
 
 # The sweep's list of functions and parameter flags (Tests/sweep/gen_api.py), from the header
 # and the library's exports.
-build/sweep/api.txt: include/rxc.h Tests/sweep/gen_api.py $(LIB_REAL)
+build/sweep/api.txt: $(HEADER_READ) Tests/sweep/gen_api.py $(LIB_REAL)
 	@mkdir -p $(@D)
 	$(Q)nm -D --defined-only $(LIB_REAL) > build/sweep/exports.txt
 	$(Q)python3 Tests/sweep/gen_api.py include/rxc.h build/sweep/exports.txt > $@.tmp && mv -f $@.tmp $@

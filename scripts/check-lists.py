@@ -42,7 +42,6 @@ WORKLOAD_EXEMPT = {
 }
 
 header, api = sys.argv[1], sys.argv[2]
-text = open(header).read()
 declared = sorted({f.name for f in rxc_header.functions(header)})
 problems = []
 
@@ -71,15 +70,13 @@ for name in operators:
 NULLABLE_EVERYWHERE = {"ctx", "ctx_free", "destroy", "out_error", "label"}
 
 
+FUNCTIONS = {f.name: f for f in rxc_header.functions(header)}
+
+
 def doc_of(name):
-    """The comment right before name's declaration, and its parameter list."""
-    m = re.search(r"RX_EXPORT[^;(]*?\b%s\s*\(([^;]*)\);" % name, text)
-    if not m:
-        return "", ""
-    before = text[:m.start()]
-    j = before.rfind("*/")
-    i = before.rfind("/**", 0, j)
-    return (before[i:j] if i >= 0 and not before[j + 2:].strip() else ""), m.group(1)
+    """name's doc comment and its parameter list as declared."""
+    f = FUNCTIONS.get(name)
+    return (f.doc, f.params_text) if f else ("", "")
 
 
 def says_nullable(name, param, seen=()):

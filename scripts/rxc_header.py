@@ -1,15 +1,24 @@
-"""What the generators read from include/rxc.h: every exported function, and section 9's
-operators with their family (the `/* family */` comment above them), the first sentence of
-their @abstract and their `@example` call, if any.
+"""What the generators and checks read from include/rxc.h: every exported function, with its
+section, its doc comment, its parameters, and for section 9's operators their family (the
+`/* family */` comment above them), the first sentence of their @abstract and their
+`@example` call, if any. Built on the one parser of the header, scripts/docs/header.py
+(which `make docs` reads too).
 
 An operator with an `@example rx_op(src, ...)` line needs nothing else: the fuzzer's call,
 its perf-guard workload and its marble diagram are made from that call (`src` is the source,
 `other` a second observable, `scheduler` the test scheduler; numbers and NULL as written).
 """
+import os
 import re
+import sys
 from dataclasses import dataclass, field
 
-EXPORT = re.compile(r"RX_EXPORT\s+(?:RX_WARN_UNUSED_RESULT\s+)?([^;(]*?)\b(rx_[a-z0-9_]+)\s*\(([^;]*)\);")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "docs"))
+import header as model  # noqa: E402
+
+# A family comment's first line: lower case words (a longer one is a note to the parser).
+FAMILY = re.compile(r"^[a-z][a-z ,/:-]*$")
+SIGNATURE = re.compile(r"RX_EXPORT\s+(?:RX_WARN_UNUSED_RESULT\s+)?(.*?)\b(rx_[a-z0-9_]+)\s*\((.*)\)\s*;?$", re.S)
 
 
 @dataclass
@@ -21,7 +30,8 @@ class Function:
     family: str = ""
     abstract: str = ""
     example: str = ""
-    doc: str = field(default="", repr=False)
+    doc: str = field(default="", repr=False)  # the doc comment's text, on one line
+    params_text: str = field(default="", repr=False)  # as declared, comments included
 
 
 def _split(text):
@@ -56,30 +66,37 @@ def _params(text):
     return out
 
 
+def _function(decl, comment, section, family):
+    m = SIGNATURE.match(decl.code.strip())
+    if not m:
+        sys.exit(f"rxc_header: cannot read the declaration of {decl.name} (line {decl.line})")
+    # Only a doc comment (/** */) right above a declaration is that function's own.
+    doc = " ".join(comment.text.split()) if comment is not None and comment.doc else ""
+    abstract = ""
+    a = re.search(r"@abstract (.*?)(?= @[a-z]+ |$)", doc)
+    if a:
+        abstract = re.split(r"(?<=\.)\s", a.group(1).strip(), maxsplit=1)[0]
+    e = re.search(r"@example (rx_[a-z0-9_]+\(.*?\))(?= @[a-z]+ |$)", doc)
+    return Function(m.group(2), " ".join(m.group(1).split()), _params(m.group(3)), section,
+                    family if section == "9" else "", abstract, e.group(1) if e else "", doc, m.group(3))
+
+
 def functions(path="include/rxc.h"):
-    text = open(path).read()
-    sections = [(m.start(), m.group(1)) for m in re.finditer(r"^ \* (\d+)\. ", text, re.M)]
-    families = [(m.start(), m.group(1)) for m in re.finditer(r"^/\* ([a-z][a-z ,/:-]*) \*/$", text, re.M)]
+    sections, _ = model.parse(path)
     found = []
-    for m in EXPORT.finditer(text):
-        before = text[:m.start()]
-        section = next((n for pos, n in reversed(sections) if pos < m.start()), "")
-        family = next((f for pos, f in reversed(families) if pos < m.start()), "")
-        doc = ""
-        j = before.rstrip().rfind("*/")
-        if j >= 0 and not before[j + 2:].strip():
-            i = before.rfind("/**", 0, j)
-            if i >= 0:
-                doc = before[i + 3:j]
-        lines = [re.sub(r"^\s*\*\s?", "", ln) for ln in doc.split("\n")]
-        doc = " ".join(" ".join(lines).split())
-        abstract = ""
-        a = re.search(r"@abstract (.*?)(?= @[a-z]+ |$)", doc)
-        if a:
-            abstract = re.split(r"(?<=\.)\s", a.group(1).strip(), maxsplit=1)[0]
-        e = re.search(r"@example (rx_[a-z0-9_]+\(.*?\))(?= @[a-z]+ |$)", doc)
-        found.append(Function(m.group(2), " ".join(m.group(1).split()), _params(m.group(3)), section,
-                              family if section == "9" else "", abstract, e.group(1) if e else "", doc))
+    for s in sections:
+        family = ""
+        for item in s.items:
+            if item[0] == "subsection":
+                family = item[1]
+            elif item[0] == "note" and FAMILY.match(item[1].split("\n")[0]):
+                family = item[1].split("\n")[0]  # "creation, here for its callback types"
+            elif item[0] == "entry":
+                entry = item[1]
+                for i, d in enumerate(entry.decls):
+                    if isinstance(d, model.Decl) and d.exported:
+                        # a comment over a run of declarations documents the first one only
+                        found.append(_function(d, entry.comment if i == 0 else None, s.number or "", family))
     return found
 
 
