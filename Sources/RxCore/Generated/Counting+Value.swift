@@ -33,6 +33,26 @@ final class ValueElementAtProducer: CountingProducer<Value, ElementAtRule> {
   }
 }
 
+final class ValueSkipLastProducer: CountingProducer<Value, SkipLastRule> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSkipLastSink(remaining: count, observer: observer, cancel: cancel)
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
+  }
+}
+
+final class ValueTakeLastProducer: CountingProducer<Value, TakeLastRule> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueTakeLastSink(remaining: count, observer: observer, cancel: cancel)
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
+  }
+}
+
 final class ValueSkipSink: CountingSink<Value, SkipRule> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
@@ -49,4 +69,16 @@ final class ValueElementAtSink: CountingSink<Value, ElementAtRule> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
+}
+
+final class ValueSkipLastSink: CountingSink<Value, SkipLastRule> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
+}
+
+final class ValueTakeLastSink: CountingSink<Value, TakeLastRule> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
 }

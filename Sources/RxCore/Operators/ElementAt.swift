@@ -19,5 +19,9 @@ enum ElementAtRule: CountingRule {
     }
     sink.remaining -= 1
   }
-  static var failsShort: Bool { true }
+
+  /// A source that completes before the element fails the stream.
+  @inline(__always) static func completed<Element>(_ sink: CountingSink<Element, Self>) {
+    sink.forwardTerminal(.error(RxError.argumentOutOfRange))
+  }
 }

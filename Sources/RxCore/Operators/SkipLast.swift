@@ -7,10 +7,19 @@ extension Observable {
   }
 }
 
-/// The producer, its sink and their Value leaves are `Trailing`'s (Trailing.swift).
-typealias SkipLastProducer<Element> = TrailingProducer<Element, SkipLastRule>
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
+typealias SkipLastProducer<Element> = CountingProducer<Element, SkipLastRule>
 
 /// Forwards each element once `count` newer ones arrived; the last `count` are dropped.
-enum SkipLastRule: TrailingRule {
-  static var forwardsEvicted: Bool { true }
+enum SkipLastRule: CountingRule {
+  @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
+    if sink.remaining == 0 { return sink.forwardNext(at: element) }
+    sink.held.append(element.pointee)
+    if sink.held.count > sink.remaining, let oldest = sink.held.popFirst() { sink.forwardNext(owned: oldest) }
+  }
+
+  @inline(__always) static func completed<Element>(_ sink: CountingSink<Element, Self>) {
+    sink.held.removeAll()
+    sink.forwardTerminal(.completed)
+  }
 }

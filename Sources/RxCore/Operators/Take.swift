@@ -18,5 +18,4 @@ enum TakeRule: CountingRule {
     sink.forwardNext(at: element)
     if sink.remaining == 0 { sink.forwardTerminal(.completed) }
   }
-  static var failsShort: Bool { false }
 }

@@ -6,10 +6,25 @@ extension Observable {
   }
 }
 
-/// The producer, its sink and their Value leaves are `Trailing`'s (Trailing.swift).
-typealias TakeLastProducer<Element> = TrailingProducer<Element, TakeLastRule>
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
+typealias TakeLastProducer<Element> = CountingProducer<Element, TakeLastRule>
 
 /// Keeps the newest `count` elements and forwards them when the source completes.
-enum TakeLastRule: TrailingRule {
-  static var forwardsEvicted: Bool { false }
+enum TakeLastRule: CountingRule {
+  @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
+    next(sink, owned: element.pointee)
+  }
+
+  /// The event's own element kept (the leaf copies it into an event once).
+  @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, owned element: Element) {
+    if sink.remaining > 0 { sink.held.append(element, keepingLast: sink.remaining) }
+  }
+
+  @inline(__always) static func completed<Element>(_ sink: CountingSink<Element, Self>) {
+    while let element = sink.held.popFirst() {
+      if sink.wantsNoMoreEvents { break }
+      sink.forwardNext(owned: element)
+    }
+    sink.forwardTerminal(.completed)
+  }
 }
