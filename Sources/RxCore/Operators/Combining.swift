@@ -134,7 +134,11 @@ struct QueuedElements<Source>: CombiningPolicy {
   /// One by one: a run's deinitialize is a runtime call (swift_arrayDestroy) per event.
   @inline(__always)
   func combined(count: Int) {
-    for i in 0..<count { (combination + i).deinitialize(count: 1) }
+    var i = 0
+    while i < count {
+      (combination + i).deinitialize(count: 1)
+      i += 1
+    }
   }
 }
 
@@ -209,10 +213,9 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
   private func next(_ index: Int, at element: UnsafePointer<Source>) {
     let n = count
     if !policy.take(index, at: element, count: n) {
-      // Every other source done (this one's own flag is read only when that may be so).
-      if numberOfDone >= n - 1 && numberOfDone - (sourceDone[index] ? 1 : 0) == n - 1 {
-        forwardTerminal(.completed)
-      }
+      // Every other source is done (this one, emitting, is not: the grammar has no element
+      // after a completion), so no combination can follow.
+      if numberOfDone == n - 1 { forwardTerminal(.completed) }
       return
     }
     let result: Result
