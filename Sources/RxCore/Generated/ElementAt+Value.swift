@@ -5,22 +5,6 @@
 
 extension Observable where Element == Value {
   public func element(at index: Int) -> Observable<Value> {
-    ValueElementAtProducer(source: self, index: index)
+    ValueElementAtProducer(source: self, count: index)
   }
-}
-
-final class ValueElementAtProducer: ElementAtProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueElementAtSink(index: index, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueElementAtSink: ElementAtSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

@@ -8,19 +8,3 @@ extension Observable where Element == Value {
     ValueSkipLastProducer(source: self, count: Swift.max(count, 0))
   }
 }
-
-final class ValueSkipLastProducer: SkipLastProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSkipLastSink(count: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueSkipLastSink: SkipLastSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
-}

@@ -8,28 +8,3 @@ extension Observable where Element == Value {
     ValueSkipUntilProducer(source: self, other: other)
   }
 }
-
-final class ValueSkipUntilProducer: SkipUntilProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSkipUntilSink(observer: observer, cancel: cancel)
-    let subscription = sink.run(source, other)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueSkipUntilSink: SkipUntilSink<Value, Value> {
-  override func makeOther() -> Observer<Value> { ValueSkipUntilOther(parent: self) }
-
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
-}
-
-final class ValueSkipUntilOther: SkipUntilOther<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
-}

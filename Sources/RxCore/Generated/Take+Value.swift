@@ -9,19 +9,3 @@ extension Observable where Element == Value {
     return ValueTakeProducer(source: self, count: count)
   }
 }
-
-final class ValueTakeProducer: TakeProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueTakeSink(remaining: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueTakeSink: TakeSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
-}

@@ -8,19 +8,3 @@ extension Observable where Element == Value {
     ValueTakeLastProducer(source: self, count: Swift.max(count, 0))
   }
 }
-
-final class ValueTakeLastProducer: TakeLastProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueTakeLastSink(count: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueTakeLastSink: TakeLastSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
-}

@@ -8,28 +8,3 @@ extension Observable where Element == Value {
     ValueTakeUntilProducer(source: self, other: other)
   }
 }
-
-final class ValueTakeUntilProducer: TakeUntilProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueTakeUntilSink(observer: observer, cancel: cancel)
-    let subscription = sink.run(source, other)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueTakeUntilSink: TakeUntilSink<Value, Value> {
-  override func makeOther() -> Observer<Value> { ValueTakeUntilOther(parent: self) }
-
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { onSourceNext(at: element) }
-}
-
-final class ValueTakeUntilOther: TakeUntilOther<Value, Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
-}

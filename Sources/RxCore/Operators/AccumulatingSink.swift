@@ -1,7 +1,45 @@
+/// scan and reduce: one producer and one sink, told apart by when the state is emitted
+/// (`Emission`, a type parameter: each sink is compiled with it folded away).
+class AccumulatingProducer<Source, Accumulate, Emission: AccumulationEmission>: Producer<Accumulate> {
+  let source: Observable<Source>
+  let seed: Accumulate
+  let accumulator: (Accumulate, Source) throws -> Accumulate
+
+  init(source: Observable<Source>, seed: Accumulate, accumulator: @escaping (Accumulate, Source) throws -> Accumulate) {
+    self.source = source
+    self.seed = seed
+    self.accumulator = accumulator
+  }
+
+  override func run(_ observer: Observer<Accumulate>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = AccumulatingSink<Source, Accumulate, Emission>(
+      seed: seed, accumulator: accumulator, observer: observer, cancel: cancel)
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
+  }
+}
+
+/// When an accumulating sink emits its state: after each element (scan), or once, when the
+/// source completes (reduce).
+@_spi(RxC) public protocol AccumulationEmission {
+  static var eachStep: Bool { get }
+}
+
+@_spi(RxC) public enum EachStep: AccumulationEmission {
+  @inlinable public static var eachStep: Bool { true }
+}
+
+@_spi(RxC) public enum AtCompletion: AccumulationEmission {
+  @inlinable public static var eachStep: Bool { false }
+}
+
 /// What scan and reduce keep per subscription: the accumulation, and the callback that
 /// advances it as a hook (`accumulate`), so that a leaf in another module calls its own
-/// function in place of a closure (see docs/SPECIALIZATION.md).
-@_spi(RxC) open class AccumulatingSink<Source, Accumulate>: Sink<Source, Accumulate> {
+/// function in place of a closure (see docs/SPECIALIZATION.md). Open, with its body
+/// inlinable (`handle`), so that such a leaf runs it specialized.
+@_spi(RxC) open class AccumulatingSink<Source, Accumulate, Emission: AccumulationEmission>: Sink<Source, Accumulate> {
   /// Nil for a subclass that overrides `accumulate(into:_:)`.
   @usableFromInline let accumulator: ((Accumulate, Source) throws -> Accumulate)?
   @usableFromInline final var state: Accumulate
@@ -32,5 +70,91 @@
       return false
     }
     return true
+  }
+
+  open override func on(_ event: Event<Source>) { handle(event) }
+
+  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
+    switch event {
+    case .next(let element): handleNext(element)
+    case _ where isDisposed: return
+    case .error(let error): forwardTerminal(.error(error))
+    case .completed:
+      if !Emission.eachStep { forwardNext(state) }
+      forwardTerminal(.completed)
+    }
+  }
+
+  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
+  @inlinable @inline(__always) public final func handleNext(_ element: Source) {
+    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
+  }
+
+  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
+  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Source>) {
+    if isDisposed { return }
+    if advance(by: element) && Emission.eachStep { forwardNext(state) }
+  }
+}
+
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
+// Specialized for Value (see Value). The accumulator is kept at its concrete type (see
+// `ValueTakeWhileProducer`); the sink is made by `Emission`, so that it is the final leaf.
+final class ValueAccumulatingProducer<Emission: ValueAccumulationEmission>: AccumulatingProducer<Value, Value, Emission> {
+  let combine: (Value, Value) throws -> Value
+
+  override init(source: Observable<Value>, seed: Value, accumulator: @escaping (Value, Value) throws -> Value) {
+    combine = accumulator
+    super.init(source: source, seed: seed, accumulator: accumulator)
+  }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = Emission.makeValueSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
+    let subscription = source.subscribe(sink)
+    return (consume sink, subscription)
+  }
+}
+
+/// An `Emission` whose `Value` sink is a final, non-generic leaf.
+protocol ValueAccumulationEmission: AccumulationEmission {
+  static func makeValueSink(
+    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
+  ) -> Sink<Value, Value>
+}
+
+extension EachStep: ValueAccumulationEmission {
+  static func makeValueSink(
+    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
+  ) -> Sink<Value, Value> {
+    ValueScanSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
+  }
+}
+
+extension AtCompletion: ValueAccumulationEmission {
+  static func makeValueSink(
+    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
+  ) -> Sink<Value, Value> {
+    ValueReduceSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
+  }
+}
+
+// rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
+// rx:value-leaf name=ValueScanSink args=EachStep on=handle next={handleNext(at: element)}
+// rx:value-leaf name=ValueReduceSink args=AtCompletion on=handle next={handleNext(at: element)}
+/// The accumulation at `Value`, for both emissions: its leaves (final, so their calls to
+/// `accumulate` are direct) only route the events to `handle`.
+class ValueAccumulatingSink<Emission: AccumulationEmission>: AccumulatingSink<Value, Value, Emission> {
+  let combine: (Value, Value) throws -> Value
+
+  init(seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable) {
+    self.combine = combine
+    super.init(seed: seed, accumulator: nil, observer: observer, cancel: cancel)
+  }
+
+  override func accumulate(into state: UnsafeMutablePointer<Value>, _ element: UnsafePointer<Value>) throws {
+    // Both borrowed where they are: `state` is under this sink's exclusive access for the call.
+    state.pointee = try Value.withBorrowed(at: state, element) { try combine($0, $1) }
   }
 }

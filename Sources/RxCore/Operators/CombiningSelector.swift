@@ -23,15 +23,6 @@
   }
 }
 
-extension CombiningSelector {
-  /// The object a sink calls: the selector itself, or one that holds the closure form (one
-  /// per subscription: the array form refills an array of its own).
-  func makeFunction() -> CombiningFunction<Source, Result> {
-    if case .function(let function) = self { return function }
-    return ClosureCombining(self)
-  }
-}
-
 // rx:value-leaf super=combine
 /// A closure form as a `CombiningFunction`. Not final: the `Value` leaf runs its body
 /// specialized (the array form's array operations would look up types otherwise).
@@ -41,14 +32,6 @@ class ClosureCombining<Source, Result>: CombiningFunction<Source, Result> {
 
   override func combine(_ elements: UnsafeBufferPointer<Source>) throws -> Result {
     try combiner.combine(UnsafeMutablePointer(mutating: elements.baseAddress), elements.count)
-  }
-}
-
-extension CombiningSelector where Source == Value, Result == Value {
-  /// `makeFunction` with the closure forms' `Value` leaf.
-  func makeValueFunction() -> CombiningFunction<Value, Value> {
-    if case .function(let function) = self { return function }
-    return ValueClosureCombining(self)
   }
 }
 
@@ -64,7 +47,7 @@ struct Combiner<Source, Result> {
     switch selector {
     case .buffer(let select): (inPlace, withArray) = (select, nil)
     case .array(let select): (inPlace, withArray) = (nil, select)
-    case .function: preconditionFailure("a selector object is called as it is (makeFunction)")
+    case .function: preconditionFailure("a selector object is called as it is (CombiningProducer.makeFunction)")
     }
   }
 

@@ -22,16 +22,7 @@ extension Observable where Element == Value {
 }
 
 // rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=run map=ConcatMapSink:ValueConcatSink
-class ConcatMapProducer<Source, Result>: Producer<Result> {
-  let source: Observable<Source>
-  /// Nil for a leaf whose sink overrides `select`.
-  let selector: ((Source) throws -> Observable<Result>)?
-
-  init(source: Observable<Source>, selector: ((Source) throws -> Observable<Result>)?) {
-    self.source = source
-    self.selector = selector
-  }
-
+class ConcatMapProducer<Source, Result>: SelectingProducer<Source, Result> {
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
@@ -39,6 +30,14 @@ class ConcatMapProducer<Source, Result>: Producer<Result> {
     let subscription = sink.run(source)
     return (consume sink, subscription)
   }
+}
+
+/// What goes through a ConcatMapSink's drain.
+enum ConcatMapSignal<Result> {
+  case fail(any Error)
+  case outerCompleted
+  case enqueue(Observable<Result>)
+  case inner(Event<Result>)
 }
 
 /// Events are serialized through one Drain (see FlatMapSink). The drain only decides which
@@ -50,37 +49,16 @@ class ConcatMapProducer<Source, Result>: Producer<Result> {
 /// A synchronous inner (a bare element from `select`, or a `just` or `of` the leaf knows)
 /// that arrives with no inner active is delivered at once, in one pass through the drain,
 /// with nothing left pending.
-class ConcatMapSink<Source, Result>: Sink<Source, Result> {
-  typealias Selected = FlatMapSink<Source, Result>.Selected
+class ConcatMapSink<Source, Result>: SelectingSink<Source, Result, ConcatMapSignal<Result>> {
+  typealias Signal = ConcatMapSignal<Result>
 
-  enum Signal {
-    case fail(any Error)
-    case outerCompleted
-    case enqueue(Observable<Result>)
-    case inner(Event<Result>)
-  }
-
-  let selector: ((Source) throws -> Observable<Result>)?
-  let drain = Drain<Signal>()
   let trampoline = Drain<Void>()
   let pending = Mutex<Observable<Result>?>(nil)
   let hasPending = Atomic<Bool>(false)  // lets the common event path skip the trampoline
-  let sourceSubscription = SingleAssignmentDisposable()
-  let innerSubscription = SerialDisposable()
   // Drain-owned state.
   var waiting = RingBuffer<Observable<Result>>()
   var innerActive = false
   var sourceDone = false
-
-  init(selector: ((Source) throws -> Observable<Result>)?, observer: Observer<Result>, cancel: any Cancelable) {
-    self.selector = selector
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  func run(_ source: Observable<Source>) -> any Disposable {
-    sourceSubscription.trySet(source.subscribe(self))
-    return BinaryDisposable(sourceSubscription, innerSubscription)
-  }
 
   /// The inner for one outer element (a hook: a Value leaf may hand back a bare element).
   func select(_ element: Source) throws -> Selected { .observable(try selector.unsafelyUnwrapped(element)) }

@@ -1,54 +1,27 @@
 extension Observable {
-  // rx:value-overload
+  // rx:value-overload map=ElementAtProducer:ValueElementAtProducer
   /// The element at `index`, then completed; fails with `RxError.argumentOutOfRange` if the
   /// source completes first.
   public func element(at index: Int) -> Observable<Element> {
-    ElementAtProducer(source: self, index: index)
+    ElementAtProducer(source: self, count: index)
   }
 }
 
-// rx:value-leaf copy=run
-class ElementAtProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let index: Int
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
+typealias ElementAtProducer<Element> = CountingProducer<Element, ElementAtRule>
 
-  init(source: Observable<Element>, index: Int) {
-    self.source = source
-    self.index = index
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ElementAtSink(index: index, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-// rx:value-leaf on next=next
-class ElementAtSink<Element>: Sink<Element, Element> {
-  var remaining: Int
-
-  init(index: Int, observer: Observer<Element>, cancel: any Cancelable) {
-    self.remaining = index
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  override func on(_ event: Event<Element>) {
-    switch event {
-    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
-    case .error: forwardTerminal(event)
-    case .completed: forwardTerminal(.error(RxError.argumentOutOfRange))
+/// Forwards the element after `count` others, then completes.
+enum ElementAtRule: CountingRule {
+  @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
+    if sink.remaining == 0 {
+      sink.forwardNext(at: element)
+      sink.forwardTerminal(.completed)
     }
+    sink.remaining -= 1
   }
 
-  /// `on(.next)` of the element at `element`, forwarded where it is (no event built).
-  @inline(__always) final func next(at element: UnsafePointer<Element>) {
-    if remaining == 0 {
-      forwardNext(at: element)
-      forwardTerminal(.completed)
-    }
-    remaining -= 1
+  /// A source that completes before the element fails the stream.
+  @inline(__always) static func completed<Element>(_ sink: CountingSink<Element, Self>) {
+    sink.forwardTerminal(.error(RxError.argumentOutOfRange))
   }
 }

@@ -1,5 +1,5 @@
 extension Observable {
-  // rx:value-overload
+  // rx:value-overload map=SkipLastProducer:ValueSkipLastProducer
   /// All but the last `count` elements: each element is forwarded once `count` newer ones
   /// have arrived, so the last `count` are never emitted. `skipLast(0)` mirrors the source.
   public func skipLast(_ count: Int) -> Observable<Element> {
@@ -7,50 +7,19 @@ extension Observable {
   }
 }
 
-// rx:value-leaf copy=run
-class SkipLastProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let count: Int
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
+typealias SkipLastProducer<Element> = CountingProducer<Element, SkipLastRule>
 
-  init(source: Observable<Element>, count: Int) {
-    self.source = source
-    self.count = count
+/// Forwards each element once `count` newer ones arrived; the last `count` are dropped.
+enum SkipLastRule: CountingRule {
+  @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
+    if sink.remaining == 0 { return sink.forwardNext(at: element) }
+    sink.held.append(element.pointee)
+    if sink.held.count > sink.remaining, let oldest = sink.held.popFirst() { sink.forwardNext(owned: oldest) }
   }
 
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = SkipLastSink(count: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-// rx:value-leaf on next=next
-class SkipLastSink<Element>: Sink<Element, Element> {
-  let count: Int
-  /// The newest elements, at most `count`: the ones that may still turn out to be last.
-  var held = RingBuffer<Element>()
-
-  init(count: Int, observer: Observer<Element>, cancel: any Cancelable) {
-    self.count = count
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  override func on(_ event: Event<Element>) {
-    switch event {
-    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
-    case .error, .completed:
-      held.removeAll()
-      forwardTerminal(event)
-    }
-  }
-
-  /// `on(.next)` of the element at `element`: forwarded where it is when nothing is held back,
-  /// else kept, and the oldest kept one handed over.
-  @inline(__always) final func next(at element: UnsafePointer<Element>) {
-    if count == 0 { return forwardNext(at: element) }
-    held.append(element.pointee)
-    if held.count > count, let oldest = held.popFirst() { forwardNext(owned: oldest) }
+  @inline(__always) static func completed<Element>(_ sink: CountingSink<Element, Self>) {
+    sink.held.removeAll()
+    sink.forwardTerminal(.completed)
   }
 }

@@ -1,5 +1,5 @@
 extension Observable {
-  // rx:value-overload
+  // rx:value-overload map=SkipUntilProducer:ValueSkipUntilProducer
   /// Drops elements until `other` emits an element, then forwards the rest. An error of
   /// `other` fails the stream. If the source completes before `other` emitted, the
   /// subscription ends with no event (as in RxSwift); observers see it as dropped.
@@ -8,97 +8,5 @@ extension Observable {
   }
 }
 
-// rx:value-leaf copy=run
-class SkipUntilProducer<Element, Other>: Producer<Element> {
-  let source: Observable<Element>
-  let other: Observable<Other>
-
-  init(source: Observable<Element>, other: Observable<Other>) {
-    self.source = source
-    self.other = other
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = SkipUntilSink<Element, Other>(observer: observer, cancel: cancel)
-    let subscription = sink.run(source, other)
-    return (consume sink, subscription)
-  }
-}
-
-// rx:value-leaf copy=makeOther on next={onSourceNext(at: element)}
-/// Source and other events are serialized through one Drain.
-class SkipUntilSink<Element, Other>: Sink<Element, Element> {
-  enum Signal {
-    case source(Event<Element>)
-    case other(Event<Other>)
-  }
-
-  let drain = Drain<Signal>()
-  let sourceSubscription = SingleAssignmentDisposable()
-  let otherSubscription = SingleAssignmentDisposable()
-  var forwarding = false  // drain-owned
-
-  func run(_ source: Observable<Element>, _ other: Observable<Other>) -> any Disposable {
-    sourceSubscription.trySet(source.subscribe(self))
-    if !wantsNoMoreEvents { otherSubscription.trySet(other.subscribe(makeOther())) }
-    return BinaryDisposable(sourceSubscription, otherSubscription)
-  }
-
-  /// The observer of `other` (a hook for the Value leaf).
-  func makeOther() -> Observer<Other> { SkipUntilOther(parent: self) }
-
-  // Inline when the drain is free: the event is handled where it is, not copied into a signal.
-  override func on(_ event: Event<Element>) {
-    drain.submit(.source(event), inline: { handleSource(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
-  }
-
-  /// `on(.next)` by pointer: when the drain is free the element is forwarded (or skipped)
-  /// where it is, with no event built, copied or destroyed.
-  @inline(__always) final func onSourceNext(at element: UnsafePointer<Element>) {
-    drain.submit(.source(.next(element.pointee)), inline: { if forwarding { forwardNext(at: element) } }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
-  }
-
-  final func submit(_ signal: Signal) { drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
-
-  private func handleSource(_ event: Event<Element>) {
-    if isDisposed { return }
-    switch event {
-    case .next:
-      if forwarding { forwardOn(event) }
-    case .error(let error):
-      forwardTerminal(.error(error))
-    case .completed:
-      if forwarding {
-        forwardTerminal(.completed)
-      } else {
-        observer.dropped()
-        dispose()
-      }
-    }
-  }
-
-  private func handle(_ signal: Signal) {
-    if isDisposed { return }
-    switch signal {
-    case .source(let event):
-      handleSource(event)
-    case .other(.next):
-      forwarding = true
-      otherSubscription.dispose()
-    case .other(.error(let error)):
-      forwardTerminal(.error(error))
-    case .other(.completed):
-      otherSubscription.dispose()
-    }
-  }
-}
-
-// rx:value-leaf on next=copy super=wantsNoMoreEvents
-class SkipUntilOther<Element, Other>: Observer<Other> {
-  let parent: SkipUntilSink<Element, Other>
-  init(parent: SkipUntilSink<Element, Other>) { self.parent = parent }
-  override func on(_ event: Event<Other>) { parent.submit(.other(event)) }
-  override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
-}
+/// The producer and its Value leaves are `UntilProducer`'s (Until.swift).
+typealias SkipUntilProducer<Element, Other> = UntilProducer<Element, Other, SkipGate>

@@ -38,16 +38,7 @@ extension Observable where Element == Observable<Value> {
 }
 
 // rx:value-leaf name=ValueSwitchLatestProducer args=Observable<Value>,Value copy=run map=SwitchSink:ValueSwitchLatestSink
-class SwitchProducer<Source, Result>: Producer<Result> {
-  let source: Observable<Source>
-  /// Nil for a leaf whose sink overrides `select`.
-  let selector: ((Source) throws -> Observable<Result>)?
-
-  init(source: Observable<Source>, selector: ((Source) throws -> Observable<Result>)?) {
-    self.source = source
-    self.selector = selector
-  }
-
+class SwitchProducer<Source, Result>: SelectingProducer<Source, Result> {
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
@@ -57,6 +48,14 @@ class SwitchProducer<Source, Result>: Producer<Result> {
   }
 }
 
+/// What goes through a SwitchSink's drain.
+enum SwitchSignal<Result> {
+  case fail(any Error)
+  case outerCompleted
+  case switched(UInt64)
+  case inner(Event<Result>, UInt64)
+}
+
 /// Inner events and the outer terminal event are serialized through one Drain (see
 /// FlatMapSink); outer elements are handled directly in `on`, so the new inner observable
 /// is subscribed outside the drain. Each inner subscription carries an id, announced to
@@ -64,20 +63,9 @@ class SwitchProducer<Source, Result>: Producer<Result> {
 ///
 /// A synchronous inner (a bare element from `select`, or a `just` or `of` the leaf knows) has
 /// no subscription: its switch, elements and completion go through the drain in one pass.
-class SwitchSink<Source, Result>: Sink<Source, Result> {
-  typealias Selected = FlatMapSink<Source, Result>.Selected
+class SwitchSink<Source, Result>: SelectingSink<Source, Result, SwitchSignal<Result>> {
+  typealias Signal = SwitchSignal<Result>
 
-  enum Signal {
-    case fail(any Error)
-    case outerCompleted
-    case switched(UInt64)
-    case inner(Event<Result>, UInt64)
-  }
-
-  let selector: ((Source) throws -> Observable<Result>)?
-  let drain = Drain<Signal>()
-  let sourceSubscription = SingleAssignmentDisposable()
-  let innerSubscription = SerialDisposable()
   // Touched only by `on`, which upstream serializes.
   var nextId: UInt64 = 0
   /// An inner subscription was put in `innerSubscription` and not yet replaced: a
@@ -87,16 +75,6 @@ class SwitchSink<Source, Result>: Sink<Source, Result> {
   var latest: UInt64 = 0
   var hasLatest = false
   var sourceDone = false
-
-  init(selector: ((Source) throws -> Observable<Result>)?, observer: Observer<Result>, cancel: any Cancelable) {
-    self.selector = selector
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  func run(_ source: Observable<Source>) -> any Disposable {
-    sourceSubscription.trySet(source.subscribe(self))
-    return BinaryDisposable(sourceSubscription, innerSubscription)
-  }
 
   /// The inner for the outer element at `element` (a hook: a Value leaf may hand back a
   /// bare element, and reads the element in place).

@@ -1,5 +1,5 @@
 extension Observable {
-  // rx:value-overload
+  // rx:value-overload map=TakeProducer:ValueTakeProducer
   /// The first `count` elements, then completed. `take(0)` completes without subscribing.
   public func take(_ count: Int) -> Observable<Element> {
     if count <= 0 { return Empty() }
@@ -7,46 +7,15 @@ extension Observable {
   }
 }
 
-// rx:value-leaf copy=run
-class TakeProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let count: Int
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
+typealias TakeProducer<Element> = CountingProducer<Element, TakeRule>
 
-  init(source: Observable<Element>, count: Int) {
-    self.source = source
-    self.count = count
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = TakeSink(remaining: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-// rx:value-leaf on next=next
-class TakeSink<Element>: Sink<Element, Element> {
-  var remaining: Int
-
-  init(remaining: Int, observer: Observer<Element>, cancel: any Cancelable) {
-    self.remaining = remaining
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  override func on(_ event: Event<Element>) {
-    switch event {
-    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
-    case .error, .completed: forwardTerminal(event)
-    }
-  }
-
-  /// `on(.next)` of the element at `element`, forwarded where it is (no event built).
-  @inline(__always) final func next(at element: UnsafePointer<Element>) {
-    if remaining <= 0 { return }
-    remaining -= 1
-    forwardNext(at: element)
-    if remaining == 0 { forwardTerminal(.completed) }
+/// Forwards `count` elements, then completes.
+enum TakeRule: CountingRule {
+  @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
+    if sink.remaining <= 0 { return }
+    sink.remaining -= 1
+    sink.forwardNext(at: element)
+    if sink.remaining == 0 { sink.forwardTerminal(.completed) }
   }
 }

@@ -1,54 +1,30 @@
 extension Observable {
-  // rx:value-overload
+  // rx:value-overload map=TakeLastProducer:ValueTakeLastProducer
   /// The last `count` elements, emitted when the source completes.
   public func takeLast(_ count: Int) -> Observable<Element> {
     TakeLastProducer(source: self, count: Swift.max(count, 0))
   }
 }
 
-// rx:value-leaf copy=run
-class TakeLastProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let count: Int
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
+typealias TakeLastProducer<Element> = CountingProducer<Element, TakeLastRule>
 
-  init(source: Observable<Element>, count: Int) {
-    self.source = source
-    self.count = count
+/// Keeps the newest `count` elements and forwards them when the source completes.
+enum TakeLastRule: CountingRule {
+  @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
+    next(sink, owned: element.pointee)
   }
 
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = TakeLastSink(count: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
-  }
-}
-
-// rx:value-leaf on next=copy
-class TakeLastSink<Element>: Sink<Element, Element> {
-  let count: Int
-  var elements = RingBuffer<Element>()
-
-  init(count: Int, observer: Observer<Element>, cancel: any Cancelable) {
-    self.count = count
-    super.init(observer: observer, cancel: cancel)
+  /// The event's own element kept (the leaf copies it into an event once).
+  @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, owned element: Element) {
+    if sink.remaining > 0 { sink.held.append(element, keepingLast: sink.remaining) }
   }
 
-  override func on(_ event: Event<Element>) {
-    switch event {
-    case .next(let element):
-      if count == 0 { return }
-      elements.append(element, keepingLast: count)
-    case .error(let error):
-      elements.removeAll()
-      forwardTerminal(.error(error))
-    case .completed:
-      while let element = elements.popFirst() {
-        if wantsNoMoreEvents { break }
-        forwardNext(owned: element)
-      }
-      forwardTerminal(.completed)
+  @inline(__always) static func completed<Element>(_ sink: CountingSink<Element, Self>) {
+    while let element = sink.held.popFirst() {
+      if sink.wantsNoMoreEvents { break }
+      sink.forwardNext(owned: element)
     }
+    sink.forwardTerminal(.completed)
   }
 }
