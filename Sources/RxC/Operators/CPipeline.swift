@@ -143,9 +143,9 @@ struct CStage: FusedStage {
 
   /// A pipeline of one stage: that step alone, no loop.
   @inline(__always)
-  static func run(one stage: UnsafePointer<CStage>, _ v: inout rx_value, _ held: inout RxValue?) throws -> Bool {
+  static func run(one stage: CStage, _ v: inout rx_value, _ held: inout RxValue?) throws -> Bool {
     var err: UnsafeMutablePointer<rx_error>? = nil
-    return try stage.pointee.step(&v, &held, &err)
+    return try stage.step(&v, &held, &err)
   }
 
   /// One hop of `run`: false if filtered out. `err` is nil before and after (else thrown).

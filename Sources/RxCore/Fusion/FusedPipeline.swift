@@ -191,10 +191,7 @@
     if let first = UnsafePointer(stages.baseAddress) {
       guard try Stage.run(first, first + stages.count, &w, &held, stopped) else { return .dropped }
     } else {
-      // `step` read in place (a final stored property: its own address, nothing copied).
-      guard try withUnsafeMutablePointer(to: &step, { try Stage.run(one: $0, &w, &held) }) else {
-        return .dropped
-      }
+      guard try Stage.run(one: step, &w, &held) else { return .dropped }
     }
     // Consumed: a boxed output is moved on, not copied, and nothing is destroyed when no
     // step made a box. A plain result first: `held` may keep a box an earlier step made.

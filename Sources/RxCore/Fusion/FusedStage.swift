@@ -36,7 +36,7 @@ public protocol FusedStage {
   ) throws -> Bool
 
   /// `run` of a pipeline of one stage (no other step, no `stopped` check).
-  static func run(one stage: UnsafePointer<Self>, _ w: inout Working, _ held: inout Value?) throws -> Bool
+  static func run(one stage: Self, _ w: inout Working, _ held: inout Value?) throws -> Bool
 
   /// This stage as one that a later stage follows in a pipeline's buffer (`fuse` marks each
   /// but the last): a `run` may stop at the unmarked one rather than compare with `end`.
@@ -59,8 +59,8 @@ extension FusedStage {
   @inlinable @inline(__always) public func followed() -> Self { self }
 
   @inlinable @inline(__always)
-  public static func run(one stage: UnsafePointer<Self>, _ w: inout Working, _ held: inout Value?) throws -> Bool {
-    try stage.pointee.apply(&w, &held)
+  public static func run(one stage: Self, _ w: inout Working, _ held: inout Value?) throws -> Bool {
+    try stage.apply(&w, &held)
   }
 
   /// `apply` per stage.
