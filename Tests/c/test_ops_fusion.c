@@ -93,6 +93,20 @@ RX_TEST(fusion_boxed_values_between_stages) {
   rx_release(c), rx_release(b), rx_release(a);
 }
 
+/* A box a stage made outlives a later plain result until the element is done: a box again
+   after it, a drop, a plain or a boxed end each leave nothing behind. */
+RX_TEST(fusion_box_then_plain_then_box_again) {
+  rx_observable *a = rx_map(INTS(1, 10, 100), to_str, NULL, NULL); /* 's1' 's10' 's100' */
+  rx_observable *b = rx_map(a, str_len, NULL, NULL);                 /* 2 3 4, plain */
+  rx_observable *c = rx_map(b, to_str, NULL, NULL);                  /* 's2' 's3' 's4' */
+  rx_observable *e = rx_filter(b, is_even, NULL, NULL);              /* drops 3 */
+  CHECK_STR(run_log(rx_retain(c)), "'s2' 's3' 's4' |.");
+  CHECK_STR(run_log(rx_retain(e)), "2 4 |.");
+  rx_observable *f = rx_filter(c, str_not_s2, NULL, NULL);
+  CHECK_STR(run_log(rx_map(f, str_len, NULL, NULL)), "2 2 |.");
+  rx_release(f), rx_release(e), rx_release(c), rx_release(b), rx_release(a);
+}
+
 RX_TEST(fusion_error_in_a_middle_stage_stops_the_later_ones) {
   hot h;
   counter later = {0};

@@ -82,6 +82,21 @@ struct CStage: FusedStage {
   let map: rx_map_fn?
   let filter: rx_predicate_fn?
   let ctx: UnsafeMutableRawPointer?
+  /// A later stage follows this one in the buffer (`run` stops after a stage without, so the
+  /// loop keeps no end pointer: one register less across the calls).
+  var hasNext = false
+
+  init(map: rx_map_fn?, filter: rx_predicate_fn?, ctx: UnsafeMutableRawPointer?) {
+    self.map = map
+    self.filter = filter
+    self.ctx = ctx
+  }
+
+  func followed() -> CStage {
+    var s = self
+    s.hasNext = true
+    return s
+  }
 
   @inline(__always) static func working(_ element: RxValue) -> rx_value { element.c }
   @inline(__always) static func working(at element: UnsafePointer<RxValue>) -> rx_value { element.pointee.c }
@@ -105,6 +120,62 @@ struct CStage: FusedStage {
     v = value.c
     held = value
     return true
+  }
+
+  /// The fused loop: one error slot for the whole chain (set only by a failing callback,
+  /// which ends it), a plain map result taken as it is, and `held` touched only for a box.
+  /// Per hop: the disposed check, the stage's kind, the call, the error and result-kind
+  /// checks.
+  @inline(__always)
+  static func run(
+    _ first: UnsafePointer<CStage>, _ end: UnsafePointer<CStage>, _ v: inout rx_value, _ held: inout RxValue?,
+    _ stopped: () -> Bool
+  ) throws -> Bool {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    var s = first
+    while true {
+      guard try s.pointee.step(&v, &held, &err) else { return false }
+      if !s.pointee.hasNext { return true }
+      if stopped() { return false }
+      s += 1
+    }
+  }
+
+  /// A pipeline of one stage: that step alone, no loop.
+  @inline(__always)
+  static func run(one stage: CStage, _ v: inout rx_value, _ held: inout RxValue?) throws -> Bool {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    return try stage.step(&v, &held, &err)
+  }
+
+  /// One hop of `run`: false if filtered out. `err` is nil before and after (else thrown).
+  @inline(__always)
+  func step(_ v: inout rx_value, _ held: inout RxValue?, _ err: inout UnsafeMutablePointer<rx_error>?) throws
+    -> Bool
+  {
+    if let map {
+      let r = map(ctx, v, &err)
+      if _fastPath(err == nil && r.kind.rawValue < RX_STRING.rawValue) {
+        v = r
+      } else {
+        v = try Self.takeMapResult(r, err, &held)
+      }
+      return true
+    }
+    let pass = filter.unsafelyUnwrapped(ctx, v, &err)
+    if _slowPath(err != nil) { try CallbackResult.check(err, "rx_filter") }
+    return pass
+  }
+
+  /// A map result that is a box (owned by `held` from now on; its view returned) or comes
+  /// with an error (thrown). `v` stays in registers: it is not passed here.
+  @inline(never)
+  static func takeMapResult(_ r: rx_value, _ err: UnsafeMutablePointer<rx_error>?, _ held: inout RxValue?) throws
+    -> rx_value
+  {
+    let value = try CallbackResult.value(r, err, "rx_map")
+    held = value
+    return value.c
   }
 
   @inline(__always) static func isPlain(_ v: rx_value) -> Bool { v.kind.rawValue < RX_STRING.rawValue }

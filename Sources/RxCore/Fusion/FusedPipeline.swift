@@ -25,15 +25,16 @@
   public final var scalar: Value = .none
   /// The pipeline this one extends (owned): keeps the earlier stages' resources alive.
   @usableFromInline final var previous: Unmanaged<FusedPipeline<Stage>>?
-  /// The earlier stages, in order: a plain buffer (an array would be retained and released
-  /// per element); empty, so no allocation, for a single stage.
-  public final var earlier: UnsafeMutableBufferPointer<Stage>
+  /// Every stage, in order, `step` last, once this extends another pipeline: a plain buffer
+  /// (an array would be retained and released per element), which the stage loop walks.
+  /// Empty, so no allocation, for a single stage (`step` alone).
+  public final var stages: UnsafeMutableBufferPointer<Stage>
   public final var step: Stage
   /// What `step` needs kept alive (owned), if anything.
   public final var owner: Unmanaged<AnyObject>?
 
   public init(_ step: Stage) {
-    earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
+    stages = UnsafeMutableBufferPointer(start: nil, count: 0)
     self.step = step
   }
 
@@ -41,8 +42,8 @@
     rootObservable?.release()
     previous?.release()
     owner?.release()
-    _ = earlier.deinitialize()
-    earlier.deallocate()
+    _ = stages.deinitialize()
+    stages.deallocate()
   }
 
   /// Sets the root (all empty before): `source`'s own root and stages if it is a pipeline of
@@ -57,18 +58,25 @@
     }
   }
 
-  /// Extends pipeline `pu`: its root, and its stages as this one's earlier ones.
+  /// Extends pipeline `pu`: its root, and its stages then `step` as this one's stages
+  /// (`step` is set before).
   @inlinable @inline(never)
   public final func fuse(with pu: Unmanaged<FusedPipeline<Stage>>) {
     let p = pu._withUnsafeGuaranteedRef { $0 }
     if let o = p.rootObservable { rootObservable = o.retain() } else { scalar = p.scalar }
     previous = pu.retain()
-    earlier = UnsafeMutableBufferPointer<Stage>.allocate(capacity: p.earlier.count + 1)
-    _ = earlier.initialize(from: p.earlier)
-    (earlier.baseAddress! + p.earlier.count).initialize(to: p.step)
+    let before = max(p.stages.count, 1)
+    stages = UnsafeMutableBufferPointer<Stage>.allocate(capacity: before + 1)
+    if p.stages.isEmpty {
+      stages.baseAddress!.initialize(to: p.step)
+    } else {
+      _ = stages.initialize(from: p.stages)
+    }
+    stages[before - 1] = stages[before - 1].followed()
+    (stages.baseAddress! + before).initialize(to: step)
   }
 
-  /// Back to the state of a new pipeline with no root, no earlier stages and no owner (each
+  /// Back to the state of a new pipeline with no root, no stage buffer and no owner (each
   /// released if there); `step` stays until it is overwritten.
   @inlinable @inline(__always)
   public final func empty() {
@@ -80,7 +88,7 @@
     } else {
       withUnsafeMutablePointer(to: &scalar) { $0.initialize(to: .none) }  // nothing to destroy
     }
-    if previous != nil || owner != nil || earlier.baseAddress != nil { emptyTheRest() }
+    if previous != nil || owner != nil || stages.baseAddress != nil { emptyTheRest() }
   }
 
   @inlinable @inline(never)
@@ -89,9 +97,9 @@
     previous = nil
     owner?.release()
     owner = nil
-    _ = earlier.deinitialize()
-    earlier.deallocate()
-    earlier = UnsafeMutableBufferPointer(start: nil, count: 0)
+    _ = stages.deinitialize()
+    stages.deallocate()
+    stages = UnsafeMutableBufferPointer(start: nil, count: 0)
   }
 
   open override func subscribe(_ observer: Observer<Value>) -> any Disposable { subscribeFused(observer) }
@@ -170,28 +178,26 @@
     return (consume sink, subscription)
   }
 
-  /// One step, unless the sink is disposed.
-  @inlinable @inline(__always)
-  static func apply(_ s: Stage, _ w: inout Stage.Working, _ held: inout Value?, _ sink: Sink<Value, Value>?) throws -> Bool {
-    if let sink, sink.isDisposed { return false }
-    return try s.apply(&w, &held)
-  }
-
-  /// `input` through every stage up to this one. With a sink, no step runs once it is
-  /// disposed (a racing upstream event must not reach a user function).
+  /// `input` through every stage up to this one, in one loop (`FusedStage.run`). With a
+  /// sink, no step runs once it is disposed: the caller checks before the first step (a
+  /// racing upstream event must not reach a user function), the loop after each step (a
+  /// callback that disposed).
   @inlinable @inline(__always)
   public final func process(_ input: Stage.Working, _ sink: Sink<Value, Value>?) throws -> FusedOutcome<Stage.Working> {
     var w = input
     var held: Value? = nil
-    for s in earlier {
-      guard try Self.apply(s, &w, &held, sink) else { return .dropped }
+    let unretained = sink.map { Unmanaged.passUnretained($0) }  // captured: no retain per element
+    let stopped = { unretained?._withUnsafeGuaranteedRef { $0.isDisposed } ?? false }
+    if let first = UnsafePointer(stages.baseAddress) {
+      guard try Stage.run(first, first + stages.count, &w, &held, stopped) else { return .dropped }
+    } else {
+      guard try Stage.run(one: step, &w, &held) else { return .dropped }
     }
-    guard try Self.apply(step, &w, &held, sink) else { return .dropped }
-    switch consume held {  // consumed: no outlined destroy of a nil on the plain path
-    case .some(let out): return .output(out)
-    case .none: break
+    // Consumed: a boxed output is moved on, not copied, and nothing is destroyed when no
+    // step made a box. A plain result first: `held` may keep a box an earlier step made.
+    switch consume held {
+    case .some(let out): return Stage.isPlain(w) ? .plain(w) : .output(out)
+    case .none: return Stage.isPlain(w) ? .plain(w) : .input
     }
-    if Stage.isPlain(w) { return .plain(w) }
-    return .input
   }
 }

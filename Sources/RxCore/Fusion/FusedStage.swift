@@ -21,6 +21,27 @@ public protocol FusedStage {
   /// `w` through this step; false if it is filtered out. A callback's error is thrown.
   func apply(_ w: inout Working, _ held: inout Value?) throws -> Bool
 
+  /// `w` through the stages from `first` up to `end` (at least one), in order; false if one
+  /// filtered it out, or if `stopped()` became true after a step (a step's callback disposed
+  /// the subscription: no later step may run). A callback's error is thrown.
+  ///
+  /// The fused loop: a stage type whose steps share per-element state (the C layer's error
+  /// slot) writes its own, so a hop costs its call and a few instructions. A step that makes
+  /// a box sets `held` to it; a step with a plain result need not clear `held` (the box it
+  /// replaced lives until the element is done): `w` is plain, or the box in `held` if set,
+  /// or the input's.
+  static func run(
+    _ first: UnsafePointer<Self>, _ end: UnsafePointer<Self>, _ w: inout Working, _ held: inout Value?,
+    _ stopped: () -> Bool
+  ) throws -> Bool
+
+  /// `run` of a pipeline of one stage (no other step, no `stopped` check).
+  static func run(one stage: Self, _ w: inout Working, _ held: inout Value?) throws -> Bool
+
+  /// This stage as one that a later stage follows in a pipeline's buffer (`fuse` marks each
+  /// but the last): a `run` may stop at the unmarked one rather than compare with `end`.
+  func followed() -> Self
+
   /// True if `w` holds no box: it can then be delivered as a plain value (`deliverPlain`) with
   /// no owner. A stage whose working form is always owned by `held` or the input says false.
   static func isPlain(_ w: Working) -> Bool
@@ -34,6 +55,28 @@ public protocol FusedStage {
 extension FusedStage {
   @inlinable @inline(__always)
   public static func working(at element: UnsafePointer<Value>) -> Working { working(element.pointee) }
+
+  @inlinable @inline(__always) public func followed() -> Self { self }
+
+  @inlinable @inline(__always)
+  public static func run(one stage: Self, _ w: inout Working, _ held: inout Value?) throws -> Bool {
+    try stage.apply(&w, &held)
+  }
+
+  /// `apply` per stage.
+  @inlinable @inline(__always)
+  public static func run(
+    _ first: UnsafePointer<Self>, _ end: UnsafePointer<Self>, _ w: inout Working, _ held: inout Value?,
+    _ stopped: () -> Bool
+  ) throws -> Bool {
+    var s = first
+    while true {
+      guard try s.pointee.apply(&w, &held) else { return false }
+      s += 1
+      if s == end { return true }
+      if stopped() { return false }
+    }
+  }
 }
 
 /// What the steps of a pipeline made of one element.

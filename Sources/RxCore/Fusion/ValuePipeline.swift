@@ -57,8 +57,7 @@ enum ValueStage: FusedStage {
       case .ptr(let q): w = Value.PlainBits(payload: UInt64(UInt(bitPattern: q)), tag: 3)
       case .none: w = Value.PlainBits(payload: 0, tag: 5)
       }
-      if held != nil { held = nil }
-      return true
+      return true  // `held` may keep the box `w` was: see `FusedStage.run`
     case .unset:
       preconditionFailure("a stage runs before its pipeline is made")
     }
