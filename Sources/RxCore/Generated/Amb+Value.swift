@@ -12,7 +12,7 @@ final class ValueAmbProducer: AmbProducer<Value> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = ValueAmbSink(count: sources.count, observer: observer, cancel: cancel)
-    let subscription = sink.run(sources)
+    let subscription = sink.subscribeAll(sources)
     return (consume sink, subscription)
   }
 }

@@ -5,24 +5,6 @@
 
 extension Observable where Element == Value {
   public func catchAndReturn(_ element: Value) -> Observable<Value> {
-    ValueCatchProducer(source: self, handler: { _ in Just(element) })
+    ValueCatchProducer(source: self) { terminal, _ in terminal.error.map { _ in Just(element) } }
   }
-}
-
-final class ValueCatchProducer: CatchProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueCatchSink(handler: handler, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueCatchSink: CatchSink<Value> {
-  override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
-
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

@@ -3,6 +3,42 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+final class ValueCatchProducer: ContinuingProducer<Value, CatchRule> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueCatchSink(continuation: continuation, observer: observer, cancel: cancel)
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
+  }
+}
+
+final class ValueSwitchIfEmptyProducer: ContinuingProducer<Value, SwitchIfEmptyRule> {
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ValueSwitchIfEmptySink(continuation: continuation, observer: observer, cancel: cancel)
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
+  }
+}
+
+final class ValueCatchSink: ContinuingSink<Value, CatchRule> {
+  override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
+
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
+}
+
+final class ValueSwitchIfEmptySink: ContinuingSink<Value, SwitchIfEmptyRule> {
+  override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
+
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
+}
+
 final class ValueContinuationProxy: ContinuationProxy<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }

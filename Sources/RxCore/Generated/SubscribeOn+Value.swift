@@ -3,6 +3,20 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func subscribe(on scheduler: Scheduler) -> Observable<Value> {
+    ValueSubscribeOnProducer(source: self, scheduler: scheduler)
+  }
+}
+
+final class ValueSubscribeOnProducer: SubscribeOn<Value> {
+  override func makeSink(_ observer: Observer<Value>, _ cancel: any Cancelable) -> SubscribeOnSink<Value> {
+    ValueSubscribeOnSink(observer: observer, cancel: cancel)
+  }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
+}
+
 final class ValueSubscribeOnSink: SubscribeOnSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }

@@ -5,24 +5,9 @@
 
 extension Observable where Element == Value {
   public func ifEmpty(switchTo fallback: Observable<Value>) -> Observable<Value> {
-    ValueSwitchIfEmptyProducer(source: self, fallback: fallback)
+    ValueSwitchIfEmptyProducer(source: self) { terminal, sawElement in
+      if case .completed = terminal, !sawElement { return fallback }
+      return nil
+    }
   }
-}
-
-final class ValueSwitchIfEmptyProducer: SwitchIfEmptyProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSwitchIfEmptySink(fallback: fallback, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
-  }
-}
-
-final class ValueSwitchIfEmptySink: SwitchIfEmptySink<Value> {
-  override func makeProxy() -> Observer<Value> { ValueContinuationProxy(parent: self) }
-
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
 }

@@ -23,13 +23,11 @@ class GenerateObservable<State>: Producer<State> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = GenerateSink(parent: self, observer: observer, cancel: cancel)
-    let recursion = RecursiveScheduling(scheduler: scheduler)
-    recursion.start { sink.step() }
-    return (sink, recursion.pending)
+    return (sink, RecursiveScheduling.start(on: scheduler) { sink.step() })
   }
 }
 
-final class GenerateSink<State>: Sink<State, State> {
+final class GenerateSink<State>: SteppingSink<State> {
   let condition: (State) throws -> Bool
   let iterate: (State) throws -> State
   var state: State
@@ -44,11 +42,7 @@ final class GenerateSink<State>: Sink<State, State> {
 
   /// Emits the next state, or ends; false when no step should follow.
   final func step() -> Bool {
-    if isDisposed { return false }
-    if observer.wantsNoMoreEvents {
-      dispose()
-      return false
-    }
+    guard mayStep() else { return false }
     do {
       if first { first = false } else { state = try iterate(state) }
       guard try condition(state) else {
@@ -59,8 +53,7 @@ final class GenerateSink<State>: Sink<State, State> {
       forwardTerminal(.error(error))
       return false
     }
-    forwardOn(.next(state))
-    return !isDisposed
+    return emit(state)
   }
 }
 

@@ -15,29 +15,16 @@ class RepeatElementObservable<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = RepeatElementSink(element: element, observer: observer, cancel: cancel)
-    let recursion = RecursiveScheduling(scheduler: scheduler)
-    recursion.start { sink.emit() }
-    return (sink, recursion.pending)
+    return (sink, RecursiveScheduling.start(on: scheduler) { sink.mayStep() && sink.emit(sink.element) })
   }
 }
 
-final class RepeatElementSink<Element>: Sink<Element, Element> {
+final class RepeatElementSink<Element>: SteppingSink<Element> {
   let element: Element
 
   init(element: Element, observer: Observer<Element>, cancel: any Cancelable) {
     self.element = element
     super.init(observer: observer, cancel: cancel)
-  }
-
-  /// Forwards one value; false once nobody wants more.
-  final func emit() -> Bool {
-    if isDisposed { return false }
-    if observer.wantsNoMoreEvents {
-      dispose()
-      return false
-    }
-    forwardOn(.next(element))
-    return !isDisposed
   }
 }
 

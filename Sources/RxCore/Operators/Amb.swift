@@ -28,7 +28,7 @@ class AmbProducer<Element>: Producer<Element> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = AmbSink<Element>(count: sources.count, observer: observer, cancel: cancel)
-    let subscription = sink.run(sources)
+    let subscription = sink.subscribeAll(sources)
     return (consume sink, subscription)
   }
 }
@@ -37,29 +37,7 @@ class AmbProducer<Element>: Producer<Element> {
 /// Events of all sources are serialized through one Drain: the first one decides the winner.
 class AmbSink<Element>: IndexedSink<Element, Element> {
   let drain = Drain<(Int, Event<Element>)>()
-  let subscriptions: [SingleAssignmentDisposable]
   var winner = -1  // drain-owned
-
-  init(count: Int, observer: Observer<Element>, cancel: any Cancelable) {
-    subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  func run(_ sources: [Observable<Element>]) -> any Disposable {
-    for i in sources.indices {
-      if wantsNoMoreEvents { break }
-      // A source that already lost (an earlier one emitted while being subscribed) is
-      // not subscribed at all.
-      if subscriptions[i].isDisposed { continue }
-      subscriptions[i].trySet(sources[i].subscribe(makeObserver(i)))
-    }
-    return CompositeDisposable(disposables: subscriptions)
-  }
-
-  /// The observer of the i-th source (a hook for the Value leaf).
-  func makeObserver(_ index: Int) -> Observer<Element> {
-    IndexedObserver(parent: self, index: index)
-  }
 
   override func submit(_ index: Int, _ event: Event<Element>) {
     // Inline when the drain is free: the event is handled where it is, not copied into an item.

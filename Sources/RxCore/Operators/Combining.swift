@@ -149,7 +149,6 @@ struct QueuedElements<Source>: CombiningPolicy {
 class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSink<Source, Result> {
   let parent: CombiningProducer<Source, Result, Policy>
   let drain = Drain<(Int, Event<Source>)>()
-  let subscriptions: [SingleAssignmentDisposable]
   var policy: Policy
   let sourceDone: UnsafeMutablePointer<Bool>
   let count: Int
@@ -160,12 +159,11 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
   init(parent: CombiningProducer<Source, Result, Policy>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
     count = parent.sources.count
-    subscriptions = (0..<count).map { _ in SingleAssignmentDisposable() }
     policy = Policy(count: count)
     sourceDone = .allocate(capacity: count)
     sourceDone.initialize(repeating: false, count: count)
     combiner = parent.makeFunction()
-    super.init(observer: observer, cancel: cancel)
+    super.init(count: count, observer: observer, cancel: cancel)
   }
 
   deinit {
@@ -187,16 +185,7 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
       forwardTerminal(.completed)
       return NopDisposable.shared
     }
-    for i in 0..<count {
-      if wantsNoMoreEvents { break }
-      subscriptions[i].trySet(parent.sources[i].subscribe(makeObserver(i)))
-    }
-    return CompositeDisposable(disposables: subscriptions)
-  }
-
-  /// The observer of the i-th source (a hook for the Value leaf).
-  func makeObserver(_ index: Int) -> Observer<Source> {
-    IndexedObserver(parent: self, index: index)
+    return subscribeAll(parent.sources)
   }
 
   override func submit(_ index: Int, _ event: Event<Source>) {

@@ -1,8 +1,48 @@
-/// A sink that may continue with a second observable once its source has terminated
-/// (catch's handler result, switch_if_empty's fallback). The source is done before the
-/// second one is subscribed, so their events never overlap and need no serialization.
-class ContinuingSink<Element>: Sink<Element, Element> {
+/// catch and switch_if_empty: one producer and one sink that may continue with a second
+/// observable once the source has terminated (the handler's result, the fallback). The
+/// source is done before the second one is subscribed, so their events never overlap and
+/// need no serialization. The `Rule` (a type parameter, folded away in each sink's code)
+/// says whether the sink notes that an element went by.
+protocol ContinuationRule {
+  /// switch_if_empty: the continuation asks whether an element went by.
+  static var tracksElements: Bool { get }
+}
+
+/// Given the source's terminal event and whether an element went by, the observable to go
+/// on with, or nil to forward the event; a thrown error fails the stream with that error.
+typealias Continuation<Element> = (_ terminal: Event<Element>, _ sawElement: Bool) throws -> Observable<Element>?
+
+// rx:value-leaf name=ValueCatchProducer args=Value,CatchRule copy=run
+// rx:value-leaf name=ValueSwitchIfEmptyProducer args=Value,SwitchIfEmptyRule copy=run
+class ContinuingProducer<Element, Rule: ContinuationRule>: Producer<Element> {
+  let source: Observable<Element>
+  let continuation: Continuation<Element>
+
+  init(source: Observable<Element>, continuation: @escaping Continuation<Element>) {
+    self.source = source
+    self.continuation = continuation
+  }
+
+  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = ContinuingSink<Element, Rule>(continuation: continuation, observer: observer, cancel: cancel)
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
+  }
+}
+
+// rx:value-leaf name=ValueCatchSink args=Value,CatchRule copy=makeProxy on next=next
+// rx:value-leaf name=ValueSwitchIfEmptySink args=Value,SwitchIfEmptyRule copy=makeProxy on next=next
+class ContinuingSink<Element, Rule: ContinuationRule>: Sink<Element, Element> {
+  let continuation: Continuation<Element>
   let subscription = SerialDisposable()
+  var sawElement = false
+
+  init(continuation: @escaping Continuation<Element>, observer: Observer<Element>, cancel: any Cancelable) {
+    self.continuation = continuation
+    super.init(observer: observer, cancel: cancel)
+  }
 
   /// Subscribes the source; returns the subscription of whichever is current. Final, so
   /// that a leaf producer's call gets it specialized.
@@ -13,11 +53,25 @@ class ContinuingSink<Element>: Sink<Element, Element> {
     return subscription
   }
 
-  /// Lets the terminated source's subscription go and forwards `next` from now on.
-  final func continueWith(_ next: Observable<Element>) {
-    let second = SingleAssignmentDisposable()
-    subscription.set(second)
-    second.trySet(next.subscribe(makeProxy()))
+  override func on(_ event: Event<Element>) {
+    if isDisposed { return }
+    if case .next(let element) = event { return _withUnprotectedUnsafePointer(to: element) { next(at: $0) } }
+    let second: Observable<Element>?
+    do { second = try continuation(event, sawElement) } catch {
+      forwardTerminal(.error(error))
+      return
+    }
+    guard let second else { return forwardTerminal(event) }
+    // Lets the terminated source's subscription go and forwards `second` from now on.
+    let current = SingleAssignmentDisposable()
+    subscription.set(current)
+    current.trySet(second.subscribe(makeProxy()))
+  }
+
+  /// `on(.next)` of the element at `element`, forwarded where it is (no event built).
+  @inline(__always) final func next(at element: UnsafePointer<Element>) {
+    if Rule.tracksElements { sawElement = true }
+    forwardNext(at: element)
   }
 
   /// The observer of the second observable (a leaf gives its own).

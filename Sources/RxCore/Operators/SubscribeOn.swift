@@ -1,18 +1,13 @@
+// rx:value-leaf name=ValueSubscribeOnProducer copy=makeSink super=run
 /// Subscribes to the source on `scheduler`, and disposes that subscription there too
 /// (RxSwift's SubscribeOnSink + ScheduledDisposable).
 class SubscribeOn<Element>: Producer<Element> {
-  public typealias SinkFactory = (Observer<Element>, any Cancelable) -> SubscribeOnSink<Element>
   let source: Observable<Element>
   let scheduler: Scheduler
-  let makeSink: SinkFactory
 
-  /// `makeSink`: a concrete subclass from a caller that knows `Element` (see ObserveOn).
-  public init(source: Observable<Element>, scheduler: Scheduler,
-              makeSink: @escaping SinkFactory = { SubscribeOnSink(observer: $0, cancel: $1) })
-  {
+  public init(source: Observable<Element>, scheduler: Scheduler) {
     self.source = source
     self.scheduler = scheduler
-    self.makeSink = makeSink
   }
 
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
@@ -28,6 +23,10 @@ class SubscribeOn<Element>: Producer<Element> {
       disposeEverything.set(ScheduledDisposable(scheduler: scheduler, disposable: subscription))
     })
     return (sink, disposeEverything)
+  }
+
+  func makeSink(_ observer: Observer<Element>, _ cancel: any Cancelable) -> SubscribeOnSink<Element> {
+    SubscribeOnSink(observer: observer, cancel: cancel)
   }
 }
 
@@ -65,27 +64,8 @@ final class ScheduledDisposable: Cancelable {
 }
 
 extension ObservableType {
+  // rx:value-overload map=SubscribeOn:ValueSubscribeOnProducer
   public func subscribe(on scheduler: Scheduler) -> Observable<Element> {
     SubscribeOn(source: asObservable(), scheduler: scheduler)
-  }
-}
-
-extension Observable where Element == Value {
-  public func subscribe(on scheduler: Scheduler) -> Observable<Value> {
-    ValueSubscribeOnProducer(source: self, scheduler: scheduler)
-  }
-}
-
-// rx:hand-leaf: hands the generic init a factory of its leaf sink, not the generic body.
-// Specialized for Value (see Value): the overrides inline the generic bodies.
-final class ValueSubscribeOnProducer: SubscribeOn<Value> {
-  init(source: Observable<Value>, scheduler: Scheduler) {
-    super.init(source: source, scheduler: scheduler) { ValueSubscribeOnSink(observer: $0, cancel: $1) }
-  }
-
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    super.run(observer, cancel: cancel)
   }
 }

@@ -15,6 +15,14 @@ final class RecursiveScheduling: @unchecked Sendable {
 
   public init(scheduler: Scheduler) { self.scheduler = scheduler }
 
+  /// A source's `run`: starts `step` on `scheduler`; returns the subscription to hand back.
+  @inline(__always)
+  static func start(on scheduler: Scheduler, _ step: @escaping () -> Bool) -> any Disposable {
+    let recursion = RecursiveScheduling(scheduler: scheduler)
+    recursion.start(step)
+    return recursion.pending
+  }
+
   /// Schedules `step`, and again after each run that returns true. The loop of a scheduler
   /// that runs actions inline is inlined into the source, with its step.
   @inline(__always)
@@ -46,6 +54,25 @@ final class RecursiveScheduling: @unchecked Sendable {
       if once.leaveScheduled() { return }
       if !step() { return }
     }
+  }
+}
+
+/// The sink of a source that emits one element per step (generate, repeatElement).
+class SteppingSink<Element>: Sink<Element, Element> {
+  /// Whether a step may run: false (disposing the sink if nobody wants more) if not.
+  @inline(__always) final func mayStep() -> Bool {
+    if isDisposed { return false }
+    if observer.wantsNoMoreEvents {
+      dispose()
+      return false
+    }
+    return true
+  }
+
+  /// Forwards the step's element; false when no step should follow.
+  @inline(__always) final func emit(_ element: Element) -> Bool {
+    forwardOn(.next(element))
+    return !isDisposed
   }
 }
 
