@@ -77,10 +77,11 @@ RX_TEST(debug_released_container_lets_go_of_its_children) {
   counter c = {0};
   rx_scheduler *test = rx_test_scheduler_new();
   rx_disposable *all = rx_composite_disposable_new();
-  CHECK_OK(rx_composite_disposable_add(all, rx_schedule_after(test, 1000, count_run, &c, counter_free)));
-  kept[0] = test, kept[1] = all;
+  rx_disposable *action = rx_schedule_after(test, 1000, count_run, &c, counter_free);
+  CHECK_OK(rx_composite_disposable_add(all, action));
   rx_release(all);
   rx_disposable *other = rx_disposable_create(count_run, &c, NULL);
+  kept[0] = test, kept[1] = all, kept[2] = action, kept[3] = other;
   CHECK_EQ(rx_composite_disposable_add(all, other), RX_EHANDLE);
   check_reported_released();
   rx_release(other);
