@@ -195,8 +195,11 @@ extension SubjectKind {
 
   /// `emit(.next(element))`, the per-event path: when the drain is idle the element goes to
   /// `takeNext` at once, with no `SubjectOp` built, copied or destroyed. An element that
-  /// would reach nobody (see `unobserved`) does not even enter the drain.
-  @inlinable @discardableResult
+  /// would reach nobody (see `unobserved`) does not even enter the drain. Always inlined:
+  /// as a call of its own it saved and restored five registers and built a frame per event
+  /// on top of its caller's (through `rx_subject_on_next`, which now jumps to the one
+  /// frame: W1 160 -> 145 instructions per event).
+  @inlinable @inline(__always) @discardableResult
   public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
     let base = shared
     return base.drain.emitNext(
@@ -206,8 +209,9 @@ extension SubjectKind {
   }
 
   /// `emitNext` of the element at `element`, read where it is: a value the caller lends (a box
-  /// it holds) is copied only if the subject keeps it or has to queue it.
-  @inlinable @discardableResult
+  /// it holds) is copied only if the subject keeps it or has to queue it. Always inlined, as
+  /// `emitNext` is.
+  @inlinable @inline(__always) @discardableResult
   public func emitNext(at element: UnsafePointer<Element>) -> SubjectOutcome {
     let base = shared
     return base.drain.emitNext(
