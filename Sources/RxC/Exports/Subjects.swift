@@ -124,7 +124,7 @@ private func emitNext(_ h: Unmanaged<SubjectHandle>, at p: UnsafePointer<RxValue
     case .other: return h.core.emitNext(p.pointee)
     }
   }
-  return status(outcome, "rx_subject_on_next")
+  return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK  // no call per event
 }
 
 /// No retain/release: the caller's reference keeps the handle, and the handle the subject,
@@ -135,7 +135,7 @@ private func emitNext(_ h: Unmanaged<SubjectHandle>, _ v: RxValue) -> rx_status 
     if let publish = h.publish { return publish._withUnsafeGuaranteedRef { $0.emitNext(v) } }
     return emitNextDirect(h, v)
   }
-  return status(outcome, "rx_subject_on_next")
+  return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK  // no call per event
 }
 
 @c(rx_subject_on_error)
