@@ -63,21 +63,25 @@ public func rx_replay_relay_new_unbounded() -> UnsafeMutablePointer<rx_subject>?
 
 @c(rx_subject_on_next)
 public func rx_subject_on_next(_ subject: UnsafeMutablePointer<rx_subject>?, _ value: rx_value) -> rx_status {
-  // The hot case in a frame of its own (nothing is live across the call, so nothing is
-  // saved): an integer into a live subject, a publish subject called directly. Everything
-  // else, checks and messages included, is `subjectOnNext`.
-  if value.kind == RX_INT, let p = UnsafeRawPointer(subject), UInt(bitPattern: p) & 15 == 0,
+  // The hot case, a tail call with no frame of its own: an integer into a live publish
+  // subject. One branch per check (combined, they cost 4 more instructions per event).
+  // Everything else, checks and messages included, is `subjectOnNext`.
+  guard value.kind == RX_INT, let p = UnsafeRawPointer(subject) else { return subjectOnNext(subject, value) }
+  guard UInt(bitPattern: p) & 15 == 0,
     p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic,
     p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == ObjectKind.subject.rawValue
-  {
-    let h = Unmanaged<SubjectHandle>.fromOpaque(p)
-    if let publish = h._withUnsafeGuaranteedRef({ $0.publish }) {
-      let outcome = publish._withUnsafeGuaranteedRef { $0.emitNext(.int(value.i)) }
-      return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK
-    }
-    return intoOtherKind(h, value.i)
-  }
-  return subjectOnNext(subject, value)
+  else { return subjectOnNext(subject, value) }
+  let h = Unmanaged<SubjectHandle>.fromOpaque(p)
+  guard let publish = h._withUnsafeGuaranteedRef({ $0.publish }) else { return intoOtherKind(h, value.i) }
+  return publish._withUnsafeGuaranteedRef { intoPublish($0, value.i) }
+}
+
+/// An integer into a publish subject: `emitNext` inlined here, in the one frame of the path
+/// (`rx_subject_on_next` jumps here).
+@inline(never)
+private func intoPublish(_ publish: PublishSubject<RxValue>, _ i: Int64) -> rx_status {
+  let outcome = publish.emitNext(.int(i))
+  return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK
 }
 
 /// An integer into a subject of another kind than publish.
@@ -120,7 +124,7 @@ private func emitNext(_ h: Unmanaged<SubjectHandle>, at p: UnsafePointer<RxValue
     case .other: return h.core.emitNext(p.pointee)
     }
   }
-  return status(outcome, "rx_subject_on_next")
+  return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK  // no call per event
 }
 
 /// No retain/release: the caller's reference keeps the handle, and the handle the subject,
@@ -131,7 +135,7 @@ private func emitNext(_ h: Unmanaged<SubjectHandle>, _ v: RxValue) -> rx_status 
     if let publish = h.publish { return publish._withUnsafeGuaranteedRef { $0.emitNext(v) } }
     return emitNextDirect(h, v)
   }
-  return status(outcome, "rx_subject_on_next")
+  return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK  // no call per event
 }
 
 @c(rx_subject_on_error)

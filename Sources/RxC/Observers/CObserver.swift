@@ -48,7 +48,9 @@ final class CObserver: ObserverEnd, ObserverEndCalls, Cancelable {
   /// callback.
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<RxValue>) {
-    next(RxValue.c(at: element))
+    // Converted inside the call window: nothing but the pointer lives across the window's
+    // rare out-of-line call (`claimDeliverer`), so one register is saved, not two.
+    deliver { callbacks.on_next?(callbacks.ctx, RxValue.c(at: element)) }
   }
 
   /// A subject's delivery to this observer and the C observers listed after it: the value

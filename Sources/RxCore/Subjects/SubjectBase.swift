@@ -195,8 +195,11 @@ extension SubjectKind {
 
   /// `emit(.next(element))`, the per-event path: when the drain is idle the element goes to
   /// `takeNext` at once, with no `SubjectOp` built, copied or destroyed. An element that
-  /// would reach nobody (see `unobserved`) does not even enter the drain.
-  @inlinable @discardableResult
+  /// would reach nobody (see `unobserved`) does not even enter the drain. Always inlined:
+  /// as a call of its own it saved and restored five registers and built a frame per event
+  /// on top of its caller's (through `rx_subject_on_next`, which now jumps to the one
+  /// frame: W1 160 -> 145 instructions per event).
+  @inlinable @inline(__always) @discardableResult
   public func emitNext(_ element: borrowing Element) -> SubjectOutcome {
     let base = shared
     return base.drain.emitNext(
@@ -206,8 +209,9 @@ extension SubjectKind {
   }
 
   /// `emitNext` of the element at `element`, read where it is: a value the caller lends (a box
-  /// it holds) is copied only if the subject keeps it or has to queue it.
-  @inlinable @discardableResult
+  /// it holds) is copied only if the subject keeps it or has to queue it. Always inlined, as
+  /// `emitNext` is.
+  @inlinable @inline(__always) @discardableResult
   public func emitNext(at element: UnsafePointer<Element>) -> SubjectOutcome {
     let base = shared
     return base.drain.emitNext(
@@ -227,6 +231,56 @@ extension SubjectKind {
     } else {
       base.drain.submitQueued(.add(.owned(observer), observer)) { [me = Unmanaged.passUnretained(base)] op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
     }
+  }
+}
+
+/// The drain's step of `emitNext`, beside its one caller: the whole per-event path of a
+/// subject (flags, drain, delivery) reads in this file.
+extension Drain {
+  /// The `.next` path every subject shares: when the drain is idle, `deliver` runs inline on
+  /// the caller's element (no `SubjectOp` or `Event` built, copied or destroyed); otherwise the
+  /// element is queued as an event, for whoever holds the drain; when `unobserved` says it
+  /// would reach nobody, neither. `deliver` runs only while the subject is neither stopped
+  /// nor disposed. `handle` is the subject's drain handler
+  /// (reach the subject through `Unmanaged._withUnsafeGuaranteedRef`: a strong or even an
+  /// `unowned(unsafe)` capture costs a retain/release of it per call).
+  @inlinable @inline(__always)
+  func emitNext<Element>(
+    _ element: borrowing Element, _ flags: borrowing Atomic<UInt32>, unobserved: () -> Bool,
+    live: () -> Bool, deliver: (borrowing Element) -> Void, _ handle: (Item) -> Void
+  ) -> SubjectOutcome where Item == SubjectOp<Element> {
+    let s = flags.load(ordering: .acquiring)
+    if s & SubjectFlags.disposed != 0 { return .afterDispose }
+    if s & SubjectFlags.stopped != 0 { return .ignoredAfterStop }
+    if unobserved() { return .accepted }  // the drain would take it and deliver it to nobody
+    if enter(handle) {
+      if live() { deliver(element) }
+      exit(handle)
+    } else {
+      submitQueued(.event(.next(copy element)), handle)
+    }
+    return .accepted
+  }
+
+  /// `emitNext` of the element at `element`, which `deliver` reads in place: copied only into
+  /// the queue. (Not the borrowing form through a pointer: measured, that costs the plain
+  /// path a store and reload per event; nor the element passed on as `pointee`: that copies.)
+  @inlinable @inline(__always)
+  func emitNext<Element>(
+    at element: UnsafePointer<Element>, _ flags: borrowing Atomic<UInt32>, unobserved: () -> Bool,
+    live: () -> Bool, deliver: (UnsafePointer<Element>) -> Void, _ handle: (Item) -> Void
+  ) -> SubjectOutcome where Item == SubjectOp<Element> {
+    let s = flags.load(ordering: .acquiring)
+    if s & SubjectFlags.disposed != 0 { return .afterDispose }
+    if s & SubjectFlags.stopped != 0 { return .ignoredAfterStop }
+    if unobserved() { return .accepted }
+    if enter(handle) {
+      if live() { deliver(element) }
+      exit(handle)
+    } else {
+      submitQueued(.event(.next(element.pointee)), handle)
+    }
+    return .accepted
   }
 }
 

@@ -36,8 +36,11 @@ import CRxcCore
       observer(bits)._withUnsafeGuaranteedRef(body)
     } else {
       subscription(bits)._withUnsafeGuaranteedRef { s in
-        if !s.isDisposed, let o = s.observer {
-          unsafeBitCast(o, to: Unmanaged<Observer<Element>>.self)._withUnsafeGuaranteedRef(body)
+        // A listed subscription always holds its observer (`insert` sets it before the
+        // slot exists, `release` clears it after the slot is gone): no nil test per event.
+        if !s.isDisposed {
+          unsafeBitCast(s.observer.unsafelyUnwrapped, to: Unmanaged<Observer<Element>>.self)
+            ._withUnsafeGuaranteedRef(body)
         }
       }
     }
@@ -174,16 +177,27 @@ import CRxcCore
   @inlinable @inline(__always)
   static func deliverNext(at p: UnsafePointer<Element>, _ base: UnsafeMutablePointer<UInt>, _ n: Int) {
     if n == 1 { return deliverNext(at: p, to: base[0]) }  // one subscriber: no loop
-    var i = 0
-    while i < n {
-      let bits = base[i]
-      // A run member with more slots after it.
-      if bits & SubjectRun.tagMask == 0 && i &+ 1 < n {
-        i &+= observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p, run: SubjectRun(base + i)) }
-        continue
+    deliverNext(at: p, toEach: base, n)
+  }
+
+  /// `deliverNext` to any number of slots but one (none too: an event queued before the
+  /// last observer left). Out of line: inlined, its loop kept registers busy that the
+  /// one-subscriber path then spilled (W1: +2 instructions per event). Walks the slots by
+  /// address (the last slot may head a run too: the sentinel ends it), so the element's
+  /// address stays in a register (share_10: 24 -> 21 instructions per delivery here).
+  @inlinable @inline(never)
+  static func deliverNext(at p: UnsafePointer<Element>, toEach base: UnsafeMutablePointer<UInt>, _ n: Int) {
+    var slot = base
+    let end = base + n
+    while slot < end {  // none after the last observer left while an event was queued
+      let bits = slot.pointee
+      if bits & SubjectRun.tagMask == 0 {
+        // A run member: it serves the slots of its class after it as well.
+        slot += observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p, run: SubjectRun(slot)) }
+      } else {
+        deliverNext(at: p, to: bits)
+        slot += 1
       }
-      deliverNext(at: p, to: bits)
-      i &+= 1
     }
   }
 
