@@ -35,7 +35,7 @@ public func rx_emitter_next(_ emitter: UnsafeMutablePointer<rx_emitter>?, _ valu
 
 @inline(__always)
 private func emitNext(_ h: Unmanaged<EmitterHandle>, at p: UnsafePointer<RxValue>) -> rx_status {
-  status(h._withUnsafeGuaranteedRef { $0.withSink { $0.emitNext(at: p) } }, "rx_emitter_next")
+  status(h._withUnsafeGuaranteedRef { $0.sink.emitNext(at: p) }, "rx_emitter_next")
 }
 
 @c(rx_emitter_error)

@@ -3,33 +3,18 @@ import CRxc
 
 /// The rx_emitter of one rx_create subscription: a C handle on the core sink.
 final class EmitterHandle: Handle {
-  /// Unmanaged, so that a handle poisoned under RXC_DEBUG can let go of the sink (no entry
-  /// point reaches a poisoned handle's sink again).
-  private let sinkRef: Unmanaged<AnonymousObservableSink<RxValue>>
-  private var holdsSink = true
+  /// A `let`, read per element with no retain (rx_emitter_next).
+  let sink: AnonymousObservableSink<RxValue>
 
   init(_ sink: AnonymousObservableSink<RxValue>) {
-    self.sinkRef = Unmanaged.passRetained(sink)
+    self.sink = sink
     super.init(kind: .emitter)
   }
 
-  deinit {
-    if holdsSink { sinkRef.release() }
-  }
-
-  override func poisoned() {
-    holdsSink = false
-    sinkRef.release()
-  }
-
-  /// The sink, for as long as the caller holds this handle.
-  var sink: AnonymousObservableSink<RxValue> { sinkRef.takeUnretainedValue() }
-
-  /// The sink lent to `body` with no retain (rx_emitter_next, per element).
-  @inline(__always)
-  func withSink<R>(_ body: (AnonymousObservableSink<RxValue>) -> R) -> R {
-    sinkRef._withUnsafeGuaranteedRef(body)
-  }
+  /// A poisoned handle is never deinitialized (Handle keeps it for ever under RXC_DEBUG), so
+  /// it lets go of its sink by hand, as SubjectHandle does of its subject: no entry point
+  /// reads a poisoned handle's fields again.
+  override func poisoned() { Unmanaged.passUnretained(sink).release() }
 
   var cPointer: UnsafeMutablePointer<rx_emitter> {
     Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_emitter.self)
