@@ -61,6 +61,30 @@ final class FusionTests: XCTestCase {
     o.map { .int(Self.int($0) + 1) }.filter { Self.int($0) % 2 == 0 }.map { .int(Self.int($0) * 2) }
   }
 
+  /// A synchronous loop asks its chain whether anyone wants more only after something may
+  /// have stopped (`SynchronousStop`): a take further down still ends it at once, on the
+  /// generic range and array loops as on the Value ones.
+  func testSynchronousLoopsStopAtOnceWhenATakeFurtherDownCompletes() {
+    var calls = 0
+    var got: [Int64] = []
+    _ = Observable<Int64>.range(start: 0, count: 1_000_000)
+      .map { v -> Int64 in calls += 1; return v }
+      .scan(0, accumulator: +)
+      .take(3)
+      .subscribe(onNext: { got.append($0) })
+    XCTAssertEqual(got, [0, 1, 3])
+    XCTAssertEqual(calls, 3)
+    calls = 0
+    got = []
+    _ = Observable<Int64>.from(Array(0..<100))
+      .map { v -> Int64 in calls += 1; return v }
+      .scan(0, accumulator: +)
+      .take(2)
+      .subscribe(onNext: { got.append($0) })
+    XCTAssertEqual(got, [0, 1])
+    XCTAssertEqual(calls, 2)
+  }
+
   func testAMapFilterMapChainIsOnePipelineSubscribingItsSourceOnce() {
     let source = HotSource<Value>()
     let fused = chain(source.observable)

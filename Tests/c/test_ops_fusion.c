@@ -4,6 +4,9 @@
  * subscription, flat_map inners join its group only if still running. Each must behave
  * exactly like the unfused operators. */
 #include "ops_support.h"
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 
 static rx_value plus1(void *ctx, rx_value v, rx_error **err) {
   (void)err;
@@ -299,6 +302,122 @@ RX_TEST(fusion_range_stops_when_downstream_is_done) {
   rx_observable *fm = A(rx_flat_map(A(rx_range(0, 1000)), counted_just, &f, NULL));
   CHECK_STR(run_log(rx_take(fm, 2)), "0 1 |.");
   CHECK_EQ(f.calls, 2);
+}
+
+/* A synchronous loop asks its chain whether anyone still wants events only after something
+   may have stopped; every way a chain stops must still end the loop at once: an operator
+   completing, a user error, the subscriber disposing its own token, a blocking call. */
+static rx_value sum_acc(void *ctx, rx_value acc, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  return rx_int(acc.i + v.i);
+}
+typedef struct disposing_sub {
+  rx_disposable *token;
+  int seen, stop_at;
+  bool disposed_inside;
+} disposing_sub;
+static void dispose_at_next(void *ctx, rx_value v) {
+  (void)v;
+  disposing_sub *s = ctx;
+  if (++s->seen == s->stop_at && s->token != NULL) {
+    CHECK_OK(rx_dispose(s->token));
+    s->disposed_inside = true;
+  }
+}
+
+RX_TEST(sync_loops_stop_at_once_whoever_stops) {
+  counter c = {0};
+  /* take, element_at and take_while behind an operator that is not fused with the root */
+  rx_observable *m = A(rx_map(A(rx_range(0, 1000000)), plus1, &c, NULL));
+  CHECK_STR(run_log(rx_take(A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL)), 3)), "1 3 6 |.");
+  CHECK_EQ(c.calls, 3);
+  c.calls = 0;
+  m = A(rx_map(A(rx_range(0, 1000000)), plus1, &c, NULL));
+  CHECK_STR(run_log(rx_element_at(A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL)), 4)), "15 |.");
+  CHECK_EQ(c.calls, 5);
+  c.calls = 0;
+  m = A(rx_map(A(rx_of((rx_value[]){rx_int(1), rx_int(2), rx_int(3), rx_int(4)}, 4)), plus1, &c, NULL));
+  CHECK_STR(run_log(rx_take(A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL)), 2)), "2 5 |.");
+  CHECK_EQ(c.calls, 2);
+  /* a user error further down */
+  c.calls = 0;
+  m = A(rx_map(A(rx_range(0, 1000000)), plus1, &c, NULL));
+  CHECK_STR(run_log(rx_map(A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL)), fail_on_3, NULL, NULL)),
+            "1 #1001(three).");
+  CHECK_EQ(c.calls, 2);
+  /* a blocking first */
+  c.calls = 0;
+  m = A(rx_map(A(rx_range(0, 1000000)), plus1, &c, NULL));
+  rx_value first = rx_none();
+  rx_error *err = NULL;
+  CHECK_OK(rx_blocking_first(A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL)), -1, &first, &err));
+  CHECK_EQ(first.i, 1);
+  CHECK_EQ(c.calls, 1);
+  pool_drain();
+}
+
+static rx_observable *the_chain(void *ctx, rx_value v, rx_error **err) {
+  (void)v, (void)err;
+  return rx_retain(ctx);
+}
+
+RX_TEST(sync_loops_stop_when_the_subscriber_disposes_inside_a_callback) {
+  /* The token exists once rx_subscribe returns, so the loop runs later: a flat_map on a
+     subject subscribes the synchronous chain when the subject emits. */
+  counter c = {0};
+  rx_observable *m = A(rx_map(A(rx_range(0, 1000000)), plus1, &c, NULL));
+  rx_observable *chain = A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL));
+  rx_subject *go = rx_publish_subject_new();
+  rx_observable *started = A(rx_flat_map(A(rx_subject_as_observable(go)), the_chain, chain, NULL));
+  disposing_sub sub = {.stop_at = 3};
+  sub.token = rx_subscribe(started, (rx_observer){.on_next = dispose_at_next, .ctx = &sub});
+  CHECK(sub.token != NULL);
+  CHECK_OK(rx_subject_on_next(go, rx_int(0)));
+  CHECK(sub.disposed_inside);
+  CHECK_EQ(sub.seen, 3);
+  CHECK_EQ(c.calls, 3);
+  rx_release(sub.token);
+  rx_release(go);
+  pool_drain();
+}
+
+/* A stop made on another thread (take_until's other source) ends a synchronous loop that
+   would otherwise run for ever. */
+typedef struct stopper {
+  rx_subject *trigger;
+  atomic_long *calls;
+} stopper;
+static void *stop_later(void *arg) {
+  stopper *s = arg;
+  while (atomic_load(s->calls) < 1000) sched_yield();
+  CHECK_OK(rx_subject_on_next(s->trigger, rx_int(0)));
+  return NULL;
+}
+static rx_value count_calls(void *ctx, rx_value v, rx_error **err) {
+  (void)err;
+  atomic_fetch_add((atomic_long *)ctx, 1);
+  return v;
+}
+
+static void note_end(void *ctx) { (*(int *)ctx)++; }
+
+RX_TEST(sync_loops_stop_when_another_thread_stops_them) {
+  atomic_long calls = 0;
+  rx_subject *trigger = rx_publish_subject_new();
+  rx_observable *m = A(rx_map(A(rx_range(0, (size_t)INT64_MAX)), count_calls, &calls, NULL));
+  rx_observable *chain = A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL));
+  rx_observable *until = A(rx_take_until(chain, A(rx_subject_as_observable(trigger))));
+  stopper s = {trigger, &calls};
+  pthread_t t;
+  CHECK_EQ(pthread_create(&t, NULL, stop_later, &s), 0);
+  int ends = 0;
+  rx_disposable *d = rx_subscribe(until, (rx_observer){.on_completed = note_end, .on_disposed = note_end, .ctx = &ends});
+  CHECK_EQ(pthread_join(t, NULL), 0);
+  CHECK_EQ(ends, 2); /* completed, then disposed */
+  CHECK(atomic_load(&calls) >= 1000);
+  rx_release(d);
+  rx_release(trigger);
+  pool_drain();
 }
 
 RX_TEST(fusion_range_error_stops_the_loop) {

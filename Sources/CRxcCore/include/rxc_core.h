@@ -111,6 +111,11 @@ void swift_unownedRelease(void *object);
 extern __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t rxc_member_call_;
 static inline uintptr_t rxc_member_call(void) { return rxc_member_call_; }
 static inline void rxc_set_member_call(uintptr_t call) { rxc_member_call_ = call; }
+/* stop_epoch.c: bumped on this thread whenever an observer may have stopped wanting events
+ * (see SynchronousStop.swift). Initial-exec TLS: one add relative to the thread pointer. */
+extern __attribute__((tls_model("initial-exec"))) _Thread_local uintptr_t rxc_stop_epoch_;
+static inline uintptr_t rxc_stop_epoch(void) { return rxc_stop_epoch_; }
+static inline void rxc_stop_epoch_bump(void) { rxc_stop_epoch_++; }
 /* The Swift runtime's uniqueness test of an object's strong count (no retain). */
 _Bool swift_isUniquelyReferenced_nonNull_native(const void *object);
 

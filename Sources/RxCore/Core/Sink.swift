@@ -79,6 +79,7 @@ import Synchronization
   open func dispose() {
     if disposedFlag.load(ordering: .acquiring) { return }
     disposedFlag.store(true, ordering: .releasing)
+    SynchronousStop.noteStop()
     cancel.dispose()
   }
 }

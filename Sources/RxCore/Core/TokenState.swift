@@ -70,11 +70,15 @@ import Synchronization
   /// Sets `flags`; returns the state before.
   @discardableResult @inlinable @inline(__always)
   public func set(_ flags: TokenState.Flags) -> TokenState {
-    TokenState(raw: word.bitwiseOr(flags.rawValue, ordering: .acquiringAndReleasing).oldValue)
+    SynchronousStop.noteStop()
+    return TokenState(raw: word.bitwiseOr(flags.rawValue, ordering: .acquiringAndReleasing).oldValue)
   }
 
   /// `set` when nothing else is published with the flags.
-  @inlinable @inline(__always) public func setRelaxed(_ flags: TokenState.Flags) { word.bitwiseOr(flags.rawValue, ordering: .relaxed) }
+  @inlinable @inline(__always) public func setRelaxed(_ flags: TokenState.Flags) {
+    SynchronousStop.noteStop()
+    word.bitwiseOr(flags.rawValue, ordering: .relaxed)
+  }
 
   /// Drops one C reference; returns the state before.
   @inlinable @inline(__always) public func dropOneCReference() -> TokenState {
@@ -94,6 +98,7 @@ import Synchronization
 
   /// Replaces the state by `update(old)` in one read-modify-write; returns the old state.
   @inlinable @inline(__always) public func update(_ update: (TokenState) -> TokenState) -> TokenState {
+    SynchronousStop.noteStop()
     var old = word.load(ordering: .relaxed)
     while true {
       let r = word.compareExchange(expected: old, desired: update(TokenState(raw: old)).raw, ordering: .acquiringAndReleasing)

@@ -45,6 +45,7 @@ public final class RefCountDisposable: Cancelable {
   /// The primary owner lets go: disposes the underlying disposable now if no dependent is
   /// left, else when the last one is disposed.
   public func dispose() {
+    SynchronousStop.noteStop()  // a window or group may stop wanting events
     let taken: (any Disposable)? = state.withLock { s in
       if s.primaryDisposed { return nil }
       s.primaryDisposed = true
@@ -54,6 +55,7 @@ public final class RefCountDisposable: Cancelable {
   }
 
   fileprivate func release() {
+    SynchronousStop.noteStop()  // a group by may stop wanting events
     let taken: (any Disposable)? = state.withLock { s in
       if s.underlying == nil { return nil }
       s.count -= 1

@@ -58,12 +58,14 @@
   /// sink, event or subscription per element. The same events and checks as the source's own
   /// loop: it stops once this sink is disposed or nobody downstream wants more.
   ///
-  /// `wantsNoMoreEvents` is asked before the first element and after each one delivered:
-  /// only a delivery (or a dispose, which `isDisposed` sees) can change it.
+  /// `wantsNoMoreEvents` is asked before the first element and after a delivery that may
+  /// have stopped someone (`SynchronousStop`); a dispose of this sink `isDisposed` sees.
   @inlinable public final func run<Source: SynchronousSource>(_ source: Source) where Source.Element == Value {
     let downstream = observer  // a local: through `self` it is retained around every call
     if downstream.wantsNoMoreEvents { return on(.completed) }
     var elements = source.pull()
+    var stop = SynchronousStop()
+    _ = stop.mayHaveStopped()  // asked just above
     while !isDisposed, let v = elements.next() {
       let out: FusedOutcome<Stage.Working>
       do { out = try pipeline.process(Stage.working(v), self) } catch {
@@ -76,7 +78,7 @@
       case .input: forwardNext(v)
       case .dropped: break
       }
-      if delivers && downstream.wantsNoMoreEvents { break }
+      if delivers && stop.mayHaveStopped() && downstream.wantsNoMoreEvents { break }
     }
     on(.completed)
   }

@@ -23,12 +23,22 @@
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = RangeSink(observer: observer, cancel: cancel)
-    // `sink.wantsNoMoreEvents` and `forwardOn`, spelled out with `observer` held in a local:
-    // through `sink` the compiler retains and releases the sink around every call.
+    // `sink.wantsNoMoreEvents` and `forwardNext`, spelled out with `observer` held in a local:
+    // through `sink` the compiler retains and releases the sink around every call. By
+    // pointer where the observer takes it: no `Event` built and destroyed per element.
     var i: Int64 = 0
-    while i < Int64(count), !sink.isDisposed, !observer.wantsNoMoreEvents {
-      observer.on(.next(make(start &+ i)))
-      i += 1
+    var stop = SynchronousStop()
+    if observer.takesNextByPointer {
+      while i < Int64(count), !sink.isDisposed, !(stop.mayHaveStopped() && observer.wantsNoMoreEvents) {
+        let element = make(start &+ i)
+        _withUnprotectedUnsafePointer(to: element) { observer.onNext(at: $0) }
+        i += 1
+      }
+    } else {
+      while i < Int64(count), !sink.isDisposed, !(stop.mayHaveStopped() && observer.wantsNoMoreEvents) {
+        observer.on(.next(make(start &+ i)))
+        i += 1
+      }
     }
     sink.forwardTerminal(.completed)
     return (sink, NopDisposable.shared)

@@ -13,8 +13,9 @@
     // `let`, and the subscriber holds the producer for the call.
     elements.withUnsafeBufferPointer { buffer in
       guard var p = buffer.baseAddress else { return }
+      var stop = SynchronousStop()
       for _ in 0..<buffer.count {
-        if sink.wantsNoMoreEvents { break }
+        if sink.wantsNoMoreEvents(&stop) { break }
         sink.forwardNext(at: p)
         p += 1
       }

@@ -97,7 +97,10 @@ final class BlockingCollector<Element>: Observer<Element> {
       }
       return true
     }
-    if signalNow { signal.signal() }
+    if signalNow {
+      SynchronousStop.noteStop()
+      signal.signal()
+    }
   }
 
   var finished: Bool { state.withLock { $0.done } }

@@ -154,7 +154,8 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
   where S.Element == Source {
     group.insert(sourceSubscription)
     var elements = source.pull()
-    while !wantsNoMoreEvents, let element = elements.next() { onNext(element) }
+    var stop = SynchronousStop()
+    while !wantsNoMoreEvents(&stop), let element = elements.next() { onNext(element) }
     on(.completed)
     sourceSubscription.trySet(NopDisposable.shared)
     return group
@@ -164,7 +165,8 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
   @inlinable public final func run(count: Int, _ element: (Int) -> Source) -> any Disposable {
     group.insert(sourceSubscription)
     var i = 0
-    while i < count, !wantsNoMoreEvents {
+    var stop = SynchronousStop()
+    while i < count, !wantsNoMoreEvents(&stop) {
       onNext(element(i))
       i += 1
     }

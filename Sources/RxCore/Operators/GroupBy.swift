@@ -172,6 +172,7 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   override func dropped() {
     if done { return }
     done = true
+    SynchronousStop.noteStop()
     for group in allGroups { group.dispose() }
     super.dropped()
   }
@@ -180,6 +181,7 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   /// ends whether or not groups are still subscribed (they heard the end).
   final func end(_ error: (any Error)?) {
     done = true
+    SynchronousStop.noteStop()
     for group in allGroups { group.on(error.map { .error($0) } ?? .completed) }
     forwardOn(error.map { .error($0) } ?? .completed)
     subscription.dispose()

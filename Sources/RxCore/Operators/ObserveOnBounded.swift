@@ -78,6 +78,7 @@ extension ObserveOnSink {
     case let stop:
       if stopped { return }
       stopped = true
+      SynchronousStop.noteStop()
       tail.push(stop, pool: pool)
       published(1)
     }
@@ -180,6 +181,7 @@ extension ObserveOnSink {
   /// Drops `element`, queues the overflow error behind what is queued, disposes upstream.
   final func failOverflow(_ element: consuming Element) {
     stopped = true
+    SynchronousStop.noteStop()
     counters._withUnsafeGuaranteedRef { _ = $0.overflows.wrappingAdd(1, ordering: .relaxed) }
     reportDropped(element)
     tail.push(.error(RxError.overflow), pool: pool)
