@@ -368,7 +368,7 @@ RX_TEST(sync_loops_stop_when_the_subscriber_disposes_inside_a_callback) {
   rx_observable *m = A(rx_map(A(rx_range(0, 1000000)), plus1, &c, NULL));
   rx_observable *chain = A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL));
   rx_subject *go = rx_publish_subject_new();
-  rx_observable *started = A(rx_flat_map(A(rx_subject_as_observable(go)), the_chain, chain, NULL));
+  rx_observable *started = A(rx_flat_map(rx_subject_as_observable(go), the_chain, chain, NULL));
   disposing_sub sub = {.stop_at = 3};
   sub.token = rx_subscribe(started, (rx_observer){.on_next = dispose_at_next, .ctx = &sub});
   CHECK(sub.token != NULL);
@@ -376,8 +376,7 @@ RX_TEST(sync_loops_stop_when_the_subscriber_disposes_inside_a_callback) {
   CHECK(sub.disposed_inside);
   CHECK_EQ(sub.seen, 3);
   CHECK_EQ(c.calls, 3);
-  rx_release(sub.token);
-  rx_release(go);
+  rx_release(go); /* (rx_dispose released the token) */
   pool_drain();
 }
 
@@ -406,7 +405,7 @@ RX_TEST(sync_loops_stop_when_another_thread_stops_them) {
   rx_subject *trigger = rx_publish_subject_new();
   rx_observable *m = A(rx_map(A(rx_range(0, (size_t)INT64_MAX)), count_calls, &calls, NULL));
   rx_observable *chain = A(rx_scan(m, rx_int(0), sum_acc, NULL, NULL));
-  rx_observable *until = A(rx_take_until(chain, A(rx_subject_as_observable(trigger))));
+  rx_observable *until = A(rx_take_until(chain, rx_subject_as_observable(trigger)));
   stopper s = {trigger, &calls};
   pthread_t t;
   CHECK_EQ(pthread_create(&t, NULL, stop_later, &s), 0);
@@ -537,4 +536,184 @@ RX_TEST(fusion_concat_map_of_inner_waits_for_a_running_inner) {
   hot_end(&inner_hot[0]);
   rx_release(cm);
   pool_drain();
+}
+
+/* ---- stateful stages: scan, take and skip join a fused chain ---------------------------- */
+
+/* A chain of map/filter/scan/take/skip, run through librxc and through a plain C model of the
+   same operators; the logs must agree, for every root (range, of, just, a subject) and for
+   chains that end early (take) or drop the element a take let through last. */
+typedef enum { S_MAP, S_FILTER, S_SCAN, S_TAKE, S_SKIP } stage_kind;
+typedef struct chain_stage {
+  stage_kind kind;
+  int64_t n;
+} chain_stage;
+
+static rx_value add_n(void *ctx, rx_value v, rx_error **err) {
+  (void)err;
+  return rx_int(v.i + *(const int64_t *)ctx);
+}
+static bool not_multiple_of(void *ctx, rx_value v, rx_error **err) {
+  (void)err;
+  return v.i % *(const int64_t *)ctx != 0;
+}
+
+/* Each stage's observable goes to `made` (released by the caller). */
+static rx_observable *made[16];
+static int n_made;
+static void release_made(void) {
+  while (n_made) rx_release(made[--n_made]);
+}
+
+static rx_observable *build_chain(rx_observable *root, const chain_stage *st, int n) {
+  rx_observable *o = root;
+  for (int k = 0; k < n; k++) {
+    rx_observable *next = NULL;
+    switch (st[k].kind) {
+    case S_MAP: next = rx_map(o, add_n, (void *)&st[k].n, NULL); break;
+    case S_FILTER: next = rx_filter(o, not_multiple_of, (void *)&st[k].n, NULL); break;
+    case S_SCAN: next = rx_scan(o, rx_int(st[k].n), sum_acc, NULL, NULL); break;
+    case S_TAKE: next = rx_take(o, (size_t)st[k].n); break;
+    case S_SKIP: next = rx_skip(o, (size_t)st[k].n); break;
+    }
+    CHECK(next != NULL);
+    made[n_made++] = next;
+    o = next;
+  }
+  return o;
+}
+
+/* The model: the expected log of the chain over inputs 0..count-1. */
+static void model_chain(const chain_stage *st, int n, int count, char *out, size_t cap) {
+  int64_t state[8];
+  bool done = false;
+  for (int k = 0; k < n; k++) state[k] = st[k].kind == S_SCAN ? st[k].n : st[k].n;
+  out[0] = 0;
+  for (int64_t i = 0; i < count && !done; i++) {
+    int64_t v = i;
+    bool pass = true, last = false;
+    for (int k = 0; k < n && pass; k++) {
+      switch (st[k].kind) {
+      case S_MAP: v += st[k].n; break;
+      case S_FILTER: pass = v % st[k].n != 0; break;
+      case S_SCAN: state[k] += v; v = state[k]; break;
+      case S_TAKE:
+        if (state[k] <= 0) { pass = false; break; }
+        if (--state[k] == 0) last = true;
+        break;
+      case S_SKIP:
+        if (state[k] > 0) { state[k]--; pass = false; }
+        break;
+      }
+    }
+    if (pass) {
+      char b[32];
+      snprintf(b, sizeof b, "%s%lld", out[0] ? " " : "", (long long)v);
+      strncat(out, b, cap - strlen(out) - 1);
+    }
+    if (last) done = true;
+  }
+  strncat(out, out[0] ? " |." : "|.", cap - strlen(out) - 1);
+}
+
+static void check_chain(const chain_stage *st, int n, int count, int root_kind) {
+  char want[2048];
+  if (root_kind == 2) count = 1; /* rx_just(0) */
+  model_chain(st, n, count, want, sizeof want);
+  rx_observable *root;
+  rx_value vals[64];
+  for (int i = 0; i < count && i < 64; i++) vals[i] = rx_int(i);
+  if (root_kind == 0) root = rx_range(0, (size_t)count);
+  else if (root_kind == 1) root = rx_of(vals, (size_t)count);
+  else root = rx_just(rx_int(0));
+  made[n_made++] = root;
+  /* a map first, so that the chain is a pipeline the stateful stages join */
+  chain_stage head = {S_MAP, 0};
+  rx_observable *o = build_chain(build_chain(root, &head, 1), st, n);
+  /* twice: a subscription's counts and accumulators are its own */
+  for (int k = 0; k < 2; k++) {
+    rec r;
+    rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+    rx_dispose(d);
+    CHECK_STR(r.log, want);
+  }
+  release_made();
+}
+
+static void check_chain_on_subject(const chain_stage *st, int n, int count) {
+  char want[2048];
+  model_chain(st, n, count, want, sizeof want);
+  rx_subject *s = rx_publish_subject_new();
+  chain_stage head = {S_MAP, 0};
+  rx_observable *o = build_chain(build_chain(rx_subject_as_observable(s), &head, 1), st, n); /* borrowed */
+  rec r1, r2;
+  rx_disposable *d1 = rx_subscribe(o, rec_observer(&r1));
+  rx_disposable *d2 = rx_subscribe(o, rec_observer(&r2));
+  for (int i = 0; i < count; i++) rx_subject_on_next(s, rx_int(i));
+  rx_subject_on_completed(s);
+  CHECK_STR(r1.log, want);
+  CHECK_STR(r2.log, want);
+  rx_release(d1);
+  rx_release(d2);
+  rx_release(s);
+  release_made();
+}
+
+RX_TEST(fusion_stateful_stages_agree_with_the_model) {
+  uint32_t seed = 12345;
+  for (int round = 0; round < 300; round++) {
+    chain_stage st[6];
+    int n = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 6;
+    for (int k = 0; k < n; k++) {
+      uint32_t r = (seed = seed * 1103515245u + 12345u) >> 16;
+      st[k].kind = (stage_kind)(r % 5);
+      st[k].n = st[k].kind == S_FILTER ? 2 + (int64_t)(r / 5 % 3) : (int64_t)(r / 5 % 5);
+      if (st[k].kind == S_TAKE && st[k].n == 0) st[k].n = 1;
+    }
+    int count = 1 + (int)(((seed = seed * 1103515245u + 12345u) >> 16) % 20);
+    check_chain(st, n, count, round % 3);
+    check_chain_on_subject(st, n, count);
+  }
+}
+
+RX_TEST(fusion_take_stage_completes_at_once_and_lets_go_of_its_source) {
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = A(rx_take(A(rx_map(rx_subject_as_observable(s), plus1, NULL, NULL)), 2));
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  CHECK_EQ(rx_subject_has_observers(s), true);
+  rx_subject_on_next(s, rx_int(1));
+  rx_subject_on_next(s, rx_int(2)); /* the last: completes with no further element */
+  CHECK_STR(r.log, "2 3 |.");
+  CHECK_EQ(rx_subject_has_observers(s), false);
+  rx_release(d);
+  rx_release(s);
+  pool_drain();
+}
+
+static rx_value concat_acc(void *ctx, rx_value acc, rx_value v, rx_error **err) {
+  (void)ctx, (void)err;
+  char b[256];
+  snprintf(b, sizeof b, "%s%lld", rx_value_string(acc), (long long)v.i);
+  return rx_string(b);
+}
+static rx_value fail_acc_at_3(void *ctx, rx_value acc, rx_value v, rx_error **err) {
+  (void)ctx;
+  if (v.i == 3) {
+    *err = user_error("acc");
+    return rx_none();
+  }
+  return rx_int(acc.i + v.i);
+}
+
+RX_TEST(fusion_scan_stage_boxed_accumulator_and_errors) {
+  rx_value seed = rx_string("s");
+  rx_observable *m = A(rx_map(A(rx_range(0, 4)), plus1, NULL, NULL));
+  rx_observable *sc = A(rx_scan(m, seed, concat_acc, NULL, NULL));
+  rx_value_release(seed);
+  rx_retain(sc);
+  CHECK_STR(run_log(rx_take(sc, 3)), "'s1' 's12' 's123' |.");
+  CHECK_STR(run_log(sc), "'s1' 's12' 's123' 's1234' |.");
+  m = A(rx_map(A(rx_range(0, 10)), plus1, NULL, NULL));
+  CHECK_STR(run_log(rx_scan(m, rx_int(0), fail_acc_at_3, NULL, NULL)), "1 3 #1001(acc).");
 }

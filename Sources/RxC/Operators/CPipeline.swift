@@ -1,26 +1,53 @@
 import CRxc
 @_spi(RxC) import RxCore
 
-/// rx_map's and rx_filter's observable: the core's fused pipeline (`FusedPipeline`, which has
-/// all of the Rx behaviour) with C function stages, as a leaf class for its specialized code.
-/// What is here is marshalling (`CStage`) and handle memory: the pipeline's C context, the
-/// rx_just value of a handle as its root, and this thread's spare pipeline.
+/// The observable of rx_map, rx_filter, rx_scan, and of rx_take and rx_skip over one of
+/// these: the core's fused pipeline (`FusedPipeline`, which has all of the Rx behaviour) with
+/// C function stages, as a leaf class for its specialized code. What is here is marshalling
+/// (`CStage`, `CStatefulStage`) and handle memory: the pipeline's C context, the rx_just
+/// value of a handle as its root, and this thread's spare pipeline.
 final class CPipeline: FusedPipeline<CStage> {
+  /// Some stage keeps state per subscription (`isStateful`, kept at `make`).
+  private(set) var stateful = false
+
   static func map(_ source: ObservableHandle, _ fn: rx_map_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
     -> CPipeline
   {
-    make(source, CStage(map: fn, filter: nil, ctx: ctx), ctxFree)
+    make(source, CStage(map: fn, filter: nil, ctx: ctx), owning: ctxFree.map { CContext(ctx, $0) })
   }
 
   static func filter(
     _ source: ObservableHandle, _ fn: rx_predicate_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
   ) -> CPipeline {
-    make(source, CStage(map: nil, filter: fn, ctx: ctx), ctxFree)
+    make(source, CStage(map: nil, filter: fn, ctx: ctx), owning: ctxFree.map { CContext(ctx, $0) })
+  }
+
+  /// rx_scan: the accumulator as a stage, `seed` (borrowed) copied.
+  static func scan(
+    _ source: ObservableHandle, seed: RxValue, _ fn: rx_accumulate_fn, _ ctx: UnsafeMutableRawPointer?,
+    _ ctxFree: rx_free_fn?
+  ) -> CPipeline {
+    let template = CStatefulStage.Template(.scan(fn, ctx, seed: seed), ctxFree.map { CContext(ctx, $0) })
+    return make(source, template.cStage, owning: template)
+  }
+
+  /// rx_take (n > 0) or rx_skip (n > 0) of a pipeline: a counting stage.
+  static func counting(_ source: ObservableHandle, take n: Int) -> CPipeline {
+    let template = CStatefulStage.Template(.take(n), nil)
+    return make(source, template.cStage, owning: template)
+  }
+
+  static func counting(_ source: ObservableHandle, skip n: Int) -> CPipeline {
+    let template = CStatefulStage.Template(.skip(n), nil)
+    return make(source, template.cStage, owning: template)
   }
 
   /// A new pipeline, or this thread's spare refilled (see `recycle`).
   @inline(__always)
-  private static func make(_ source: ObservableHandle, _ stage: CStage, _ ctxFree: rx_free_fn?) -> CPipeline {
+  /// `owner` is taken over (no retain of it here: two locked instructions per pipeline).
+  private static func make(_ source: ObservableHandle, _ stage: CStage, owning owner: consuming AnyObject?)
+    -> CPipeline
+  {
     let pipeline: CPipeline
     if let p = rxc_spare_take_pipeline() {
       pipeline = Unmanaged<CPipeline>.fromOpaque(p).takeRetainedValue()
@@ -28,8 +55,14 @@ final class CPipeline: FusedPipeline<CStage> {
     } else {
       pipeline = CPipeline(stage)
     }
-    if let ctxFree { pipeline.owner = Unmanaged<AnyObject>.passRetained(CContext(stage.ctx, ctxFree)) }
+    if let owner = consume owner { pipeline.owner = Unmanaged<AnyObject>.passRetained(consume owner) }
     pipeline.setRoot(from: source)
+    pipeline.stateful = pipeline.isStateful
+    // Stateful stages run from a sink's copy, so a scalar root becomes a `just` to subscribe.
+    if pipeline.stateful && pipeline.rootObservable == nil {
+      pipeline.rootObservable = Unmanaged.passRetained(ValueJust(pipeline.scalar))
+      pipeline.scalar = .none
+    }
     return pipeline
   }
 
@@ -64,7 +97,8 @@ final class CPipeline: FusedPipeline<CStage> {
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    start(CPipelineSink(self, observer: observer, cancel: cancel))
+    if stateful { return start(CStatefulPipelineSink(self, observer: observer, cancel: cancel)) }
+    return start(CPipelineSink(self, stages: stages, observer: observer, cancel: cancel))
   }
 }
 
@@ -72,6 +106,30 @@ final class CPipelineSink: FusedPipelineSink<CStage> {
   override func on(_ event: Event<RxValue>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
+}
+
+/// The sink of a pipeline with a scan, take or skip stage: it runs a copy of the stages of
+/// its own (see `CStatefulStage`), and completes once a take stage has let its last through.
+final class CStatefulPipelineSink: FusedPipelineSink<CStage> {
+  init(_ pipeline: CPipeline, observer: Observer<RxValue>, cancel: any Cancelable) {
+    super.init(pipeline, stages: pipeline.stages, observer: observer, cancel: cancel)
+    let (stages, ends) = CStatefulStage.copies(of: pipeline.allStages)
+    (runStages, endsAfterElement) = (stages, ends)
+  }
+
+  deinit { CStatefulStage.release(runStages, endsAfterElement.unsafelyUnwrapped) }
+
+  override func on(_ event: Event<RxValue>) {
+    guard case .next(let v) = event else { return handle(event) }
+    handleNext(v)
+    endIfLast()
+  }
+
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<RxValue>) {
+    handleNext(at: element)
+    endIfLast()
+  }
 }
 
 /// One rx_map or rx_filter function as a fused stage: exactly one of the two, called with
@@ -91,6 +149,10 @@ struct CStage: FusedStage {
     self.filter = filter
     self.ctx = ctx
   }
+
+  /// A scan, take or skip: a C function of this file's own over a state as its ctx (the
+  /// pipeline's template, or in a sink's copy of the stages that subscription's own).
+  var isStateful: Bool { CStatefulStage.isStep(map: map, filter: filter) }
 
   func followed() -> CStage {
     var s = self

@@ -102,6 +102,12 @@
     stages = UnsafeMutableBufferPointer(start: nil, count: 0)
   }
 
+  /// Every stage, in order, `step` last (a copy, for a sink that runs its own).
+  public final var allStages: [Stage] { stages.isEmpty ? [step] : Array(stages) }
+
+  /// Some stage keeps state per subscription.
+  public final var isStateful: Bool { stages.isEmpty ? step.isStateful : stages.contains { $0.isStateful } }
+
   open override func subscribe(_ observer: Observer<Value>) -> any Disposable { subscribeFused(observer) }
 
   /// `subscribe`'s body, for a leaf in another module (see `FusedPipelineSink.handle`; so is
@@ -118,7 +124,7 @@
   @inlinable final func emitScalar(_ observer: Observer<Value>) {
     let input = scalar
     let out: FusedOutcome<Stage.Working>
-    do { out = try process(Stage.working(input), nil) } catch {
+    do { out = try process(Stage.working(input), nil, stages) } catch {
       observer.on(.error(error))
       return
     }
@@ -136,7 +142,7 @@
   @inlinable @inline(__always)
   public final func runScalar(_ next: (Stage.Working) -> Void) throws {
     let input = Stage.working(scalar)  // borrowed: this pipeline holds the scalar's box
-    switch try process(input, nil) {
+    switch try process(input, nil, stages) {
     case .dropped: break
     case .plain(let w): next(w)
     case .output(let out): withExtendedLifetime(out) { next(Stage.working(out)) }
@@ -149,7 +155,7 @@
   open override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    start(FusedPipelineSink(self, observer: observer, cancel: cancel))
+    start(FusedPipelineSink(self, stages: stages, observer: observer, cancel: cancel))
   }
 
   /// Subscribes `sink` to the root, or runs a synchronous root's loop in it.
@@ -182,14 +188,21 @@
   /// sink, no step runs once it is disposed: the caller checks before the first step (a
   /// racing upstream event must not reach a user function), the loop after each step (a
   /// callback that disposed).
+  ///
+  /// `buffer` is the stages to run: this pipeline's `stages`, or a sink's copy of them when
+  /// some keep state per subscription (`FusedPipelineSink.runStages`, see
+  /// `FusedStage.isStateful`); empty for `step` alone. (Not an optional chosen here: that
+  /// cost 20 instructions per element on range -> map -> filter -> map.)
   @inlinable @inline(__always)
-  public final func process(_ input: Stage.Working, _ sink: Sink<Value, Value>?) throws -> FusedOutcome<Stage.Working> {
+  public final func process(
+    _ input: Stage.Working, _ sink: Sink<Value, Value>?, _ buffer: UnsafeMutableBufferPointer<Stage>
+  ) throws -> FusedOutcome<Stage.Working> {
     var w = input
     var held: Value? = nil
     let unretained = sink.map { Unmanaged.passUnretained($0) }  // captured: no retain per element
     let stopped = { unretained?._withUnsafeGuaranteedRef { $0.isDisposed } ?? false }
-    if let first = UnsafePointer(stages.baseAddress) {
-      guard try Stage.run(first, first + stages.count, &w, &held, stopped) else { return .dropped }
+    if let first = UnsafePointer(buffer.baseAddress) {
+      guard try Stage.run(first, first + buffer.count, &w, &held, stopped) else { return .dropped }
     } else {
       guard try Stage.run(one: step, &w, &held) else { return .dropped }
     }

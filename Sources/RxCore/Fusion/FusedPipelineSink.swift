@@ -3,10 +3,27 @@
 /// call. A leaf overrides `on` with `super.on` (see `FusedPipeline`).
 @_spi(RxC) open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   public let pipeline: FusedPipeline<Stage>
+  /// The stages this subscription runs: the pipeline's, or when some keep state (see
+  /// `FusedStage.isStateful`) a copy of its own, which a leaf makes and frees.
+  public final var runStages: UnsafeMutableBufferPointer<Stage>
+  /// Set by a stage that ends the subscription once the element it let through is handled (a
+  /// take that reached its count): the sink then completes.
+  public final var endsAfterElement: UnsafeMutablePointer<Bool>? = nil
 
-  public init(_ pipeline: FusedPipeline<Stage>, observer: Observer<Value>, cancel: any Cancelable) {
+  /// `stages`: the pipeline's (the caller reads them: read here, it cost a retain of it).
+  public init(
+    _ pipeline: FusedPipeline<Stage>, stages: UnsafeMutableBufferPointer<Stage>, observer: Observer<Value>,
+    cancel: any Cancelable
+  ) {
+    runStages = stages
     self.pipeline = pipeline
     super.init(observer: observer, cancel: cancel)
+  }
+
+  /// After an element: completes if a stage said this was the last one (a leaf with a take
+  /// stage calls it after `handleNext`; the stateless leaves do not pay for the check).
+  @inlinable @inline(__always) public final func endIfLast() {
+    if let e = endsAfterElement, e.pointee { forwardTerminal(.completed) }
   }
 
   open override func on(_ event: Event<Value>) { handle(event) }
@@ -26,7 +43,7 @@
   @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Value>) {
     if isDisposed { return }
     let out: FusedOutcome<Stage.Working>
-    do { out = try pipeline.process(Stage.working(at: element), self) } catch {
+    do { out = try pipeline.process(Stage.working(at: element), self, runStages) } catch {
       forwardTerminal(.error(error))
       return
     }
@@ -42,7 +59,7 @@
   @inlinable @inline(__always) public final func handleNext(_ v: Value) {
     if isDisposed { return }
     let out: FusedOutcome<Stage.Working>
-    do { out = try pipeline.process(Stage.working(v), self) } catch {
+    do { out = try pipeline.process(Stage.working(v), self, runStages) } catch {
       forwardTerminal(.error(error))
       return
     }
@@ -61,6 +78,13 @@
   /// `wantsNoMoreEvents` is asked before the first element and after a delivery that may
   /// have stopped someone (`SynchronousStop`); a dispose of this sink `isDisposed` sees.
   @inlinable public final func run<Source: SynchronousSource>(_ source: Source) where Source.Element == Value {
+    // Two copies of the loop: a pipeline without a take stage checks no end flag.
+    if let ends = endsAfterElement { runLoop(source, ends) } else { runLoop(source, nil) }
+  }
+
+  @inlinable @inline(__always)
+  final func runLoop<Source: SynchronousSource>(_ source: Source, _ ends: UnsafeMutablePointer<Bool>?)
+  where Source.Element == Value {
     let downstream = observer  // a local: through `self` it is retained around every call
     if downstream.wantsNoMoreEvents { return on(.completed) }
     var elements = source.pull()
@@ -68,7 +92,7 @@
     _ = stop.mayHaveStopped()  // asked just above
     while !isDisposed, let v = elements.next() {
       let out: FusedOutcome<Stage.Working>
-      do { out = try pipeline.process(Stage.working(v), self) } catch {
+      do { out = try pipeline.process(Stage.working(v), self, runStages) } catch {
         return forwardTerminal(.error(error))
       }
       let delivers = out.delivers
@@ -78,6 +102,7 @@
       case .input: forwardNext(v)
       case .dropped: break
       }
+      if let ends, ends.pointee { break }
       if delivers && stop.mayHaveStopped() && downstream.wantsNoMoreEvents { break }
     }
     on(.completed)

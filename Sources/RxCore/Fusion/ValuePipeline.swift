@@ -116,6 +116,6 @@ final class ValuePipeline: FusedPipeline<ValueStage> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    start(ValuePipelineSink(self, observer: observer, cancel: cancel))
+    start(ValuePipelineSink(self, stages: stages, observer: observer, cancel: cancel))
   }
 }
