@@ -42,14 +42,17 @@ static long catalog_size_for(double max_ms, double ns_per_event) {
   return n < 1000 ? 1000 : n > 4e6 ? 4000000 : (long)n;
 }
 
-/* `prog --list` prints the names; `prog --time MS [name ...]` times them (all without names). */
+/* `prog --list` prints the names; `prog --time MS [name ...]` times them (all without names);
+   `prog --count N [name ...]` prints what each delivers for N events, as `workloads N` does
+   (a twin delivers what its workload delivers). */
 static int catalog_main(const char *impl, const catalog_workload *ws, size_t count, int argc, char **argv) {
   if (argc == 2 && !strcmp(argv[1], "--list")) {
     for (size_t w = 0; w < count; w++) printf("%s\n", ws[w].name);
     return 0;
   }
-  if (argc < 3 || strcmp(argv[1], "--time")) {
-    fprintf(stderr, "usage: %s --list | --time MS [workload ...]\n", argv[0]);
+  int counting = argc >= 3 && !strcmp(argv[1], "--count");
+  if (argc < 3 || (!counting && strcmp(argv[1], "--time"))) {
+    fprintf(stderr, "usage: %s --list | --time MS [workload ...] | --count N [workload ...]\n", argv[0]);
     return 2;
   }
   double max_ms = atof(argv[2]);
@@ -57,6 +60,10 @@ static int catalog_main(const char *impl, const catalog_workload *ws, size_t cou
     int picked = argc == 3;
     for (int a = 3; a < argc; a++) picked |= !strcmp(argv[a], ws[w].name);
     if (!picked) continue;
+    if (counting) {
+      printf("%s %ld\n", ws[w].name, ws[w].run(atol(argv[2])));
+      continue;
+    }
     long n = catalog_size_for(max_ms / 10, catalog_time_one(&ws[w], 1000));
     n = catalog_size_for(max_ms, catalog_time_one(&ws[w], n));
     double ns = catalog_time_one(&ws[w], n);

@@ -64,6 +64,23 @@ FLOOR(pass) {
   EACH(NEXT(v);)
   return done();
 }
+FLOOR(relay) { /* no completion: a relay, or the first of two subjects (amb, concat) */
+  BEGIN;
+  EACH(NEXT(v);)
+  return delivered;
+}
+FLOOR(subject_behavior) { /* the initial value first */
+  BEGIN;
+  NEXT(RX_INT(0));
+  EACH(NEXT(v);)
+  return done();
+}
+FLOOR(behavior_relay) {
+  BEGIN;
+  NEXT(RX_INT(0));
+  EACH(NEXT(v);)
+  return delivered;
+}
 FLOOR(start_with) {
   BEGIN;
   NEXT(RX_INT(1));
@@ -223,11 +240,12 @@ static void emit(rx_value r) {
   if (r.kind != RX_INT) rx_value_release(r);
 }
 
-/* ---- two subjects, each event into both (per event: the pair) */
+/* ---- two subjects, each event into both (per event: the pair); no completion, as in
+   workloads.c */
 FLOOR(merge) {
   BEGIN;
   EACH(NEXT(v); NEXT(v);)
-  return done();
+  return delivered;
 }
 /* combine_latest(a, b, f): from the second value on, each value makes one call of f with
    the two latest values (on the stack) and one on_next. */
@@ -239,7 +257,7 @@ static long combining(long n, rx_combine_fn volatile *f) {
        if (have_b) emit((*f)(NULL, latest2, 2, &err));
        latest2[1] = v; /* b's event */
        have_b = true; emit((*f)(NULL, latest2, 2, &err));)
-  return done();
+  return delivered;
 }
 FLOOR(combine) { return combining(n, &sum2_fp); }
 FLOOR(combine_strings) { return combining(n, &first_of_fp); }
@@ -247,7 +265,7 @@ FLOOR(combine_strings) { return combining(n, &first_of_fp); }
 static long zipping(long n, rx_combine_fn volatile *f) {
   BEGIN;
   EACH(rx_value pair[2] = {v, v}; emit((*f)(NULL, pair, 2, &err));)
-  return done();
+  return delivered;
 }
 FLOOR(zip) { return zipping(n, &sum2_fp); }
 FLOOR(zip_strings) { return zipping(n, &first_of_fp); }
@@ -261,7 +279,7 @@ static long with_latest(long n, rx_combine_fn volatile *f) {
     emit((*f)(NULL, both, 2, &err));
   } both[1] = v;
        have_b = true;)
-  return done();
+  return delivered;
 }
 FLOOR(with_latest) { return with_latest(n, &sum2_fp); }
 FLOOR(with_latest_strings) { return with_latest(n, &first_of_fp); }
@@ -274,12 +292,12 @@ FLOOR(sample) { /* a's latest value goes out at b's event */
          have = false;
          NEXT(latest_a);
        })
-  return done();
+  return delivered;
 }
 /* amb, concat, merge_max(1): a's events go through, b's meet no subscriber */
-#define f_amb f_pass
-#define f_concat f_pass
-#define f_merge_max f_pass
+#define f_amb f_relay
+#define f_concat f_relay
+#define f_merge_max f_relay
 
 /* ---- the strings rows that copy what they are lent */
 FLOOR(map_strings) {
@@ -344,13 +362,13 @@ FLOOR(observe_on_bounded_full) { /* 4 slots, drop oldest: each event past the fo
   rx_value q[4];
   EACH(if (k >= 4) drop_fp(NULL, q[k & 3]); q[k & 3] = v;)
   for (long k = n > 4 ? n - 4 : 0; k < n; k++) NEXT(q[k & 3]);
-  return done();
+  return delivered;
 }
 FLOOR(pausable) { /* the pauser opens at k % 8 < 4, every other event */
   BEGIN;
   bool open = false;
   EACH(if (k % 2 == 0) open = k % 8 < 4; if (open) NEXT(v);)
-  return done();
+  return delivered;
 }
 FLOOR(group_by) { /* the key, a look-up among the groups, the group's subscriber */
   BEGIN;
@@ -371,7 +389,7 @@ FLOOR(group_by) { /* the key, a look-up among the groups, the group's subscriber
     return got;                       \
   }
 WITH_STRINGS(subject_publish_strings, f_pass)
-WITH_STRINGS(subject_behavior_strings, f_pass)
+WITH_STRINGS(subject_behavior_strings, f_subject_behavior)
 WITH_STRINGS(subject_replay_strings, f_pass)
 WITH_STRINGS(share_strings, f_pass)
 WITH_STRINGS(share_replay_strings, f_pass)
@@ -381,9 +399,9 @@ WITH_STRINGS(sample_strings, f_sample)
 #define AS(name, f) {#name, f}
 #define W(name) {#name, f_##name}
 static const catalog_workload floors[] = {
-  AS(subject_publish, f_pass), AS(subject_behavior, f_pass), AS(subject_replay, f_pass),
-  AS(subject_replay_all, f_pass), W(subject_async), AS(subject_publish_relay, f_pass),
-  AS(subject_behavior_relay, f_pass), AS(subject_replay_relay, f_pass),
+  AS(subject_publish, f_pass), W(subject_behavior), AS(subject_replay, f_pass),
+  AS(subject_replay_all, f_pass), W(subject_async), AS(subject_publish_relay, f_relay),
+  AS(subject_behavior_relay, f_behavior_relay), AS(subject_replay_relay, f_relay),
   W(map), W(filter), W(map_filter_map), W(scan), W(reduce), W(take), W(skip), W(take_while), W(skip_while),
   W(distinct), W(distinct_eq), W(element_at), W(first), W(last), W(ignore), W(take_last),
   W(default_if_empty), AS(switch_if_empty, f_pass), W(compact_map), W(take_while_inclusive),
