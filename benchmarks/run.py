@@ -156,6 +156,11 @@ def build_c():
     sh([cc, "-std=gnu11", "-O2", "-gdwarf-4", "-Wall", "-Wextra", "-I" + os.path.join(ROOT, "include"),
         "-I" + os.path.join(ROOT, "Tests", "perf"), "-I" + c, os.path.join(c, "floor.c"),
         "-o", os.path.join(OUT, "floor"), "-L" + LIBDIR, "-lrxc", "-Wl,-rpath," + LIBDIR])
+    # The catalog through include/rxc.hpp, flags as benchmarks/cpp's (none without a g++).
+    if shutil.which(os.environ.get("GXX", "g++")):
+        sh([os.environ.get("GXX", "g++"), "-std=c++17", "-O2", "-DNDEBUG", "-pthread",
+            "-I" + os.path.join(ROOT, "include"), "-I" + c, os.path.join(BENCH, "cpp", "catalog_rxc.cpp"),
+            "-o", os.path.join(OUT, "catalog_rxc"), "-L" + LIBDIR, "-lrxc", "-Wl,-rpath," + LIBDIR])
     sh([cc, "-O2", "-gdwarf-4", "-Wall", "-Wextra", "-I" + os.path.join(ROOT, "include"),
         os.path.join(c, "contended.c"), os.path.join(c, "baseline.c"),
         "-o", os.path.join(OUT, "contended"), "-L" + LIBDIR, "-lrxc", "-Wl,-rpath," + LIBDIR,
@@ -340,9 +345,9 @@ def instructions(c_bin, swift_bin, timed_results):
 
 # ---------------------------------------------------------------- the catalog
 
-CATALOG_IMPLS = ["rxc", "rxcore", "opencombine", "rxswift", "floor", "rxcpp"]
+CATALOG_IMPLS = ["rxc", "rxcore", "opencombine", "rxswift", "floor", "rxcpp", "rxc_hpp"]
 CATALOG_LABEL = {"rxc": "librxc (C ABI)", "rxcore": "RxCore (Swift, Value)", "floor": "floor (raw C)",
-                 "rxcpp": "RxCpp",
+                 "rxcpp": "RxCpp", "rxc_hpp": "rxc.hpp",
                  "opencombine": "OpenCombine", "rxswift": "RxSwift", "raw": "raw C (mutex)"}
 
 
@@ -375,6 +380,8 @@ def twin_programs(names):
     """(impl, program) for the floor and, when built, the RxCpp twins. Each names its
     workloads as workloads.c does; a name the catalog lacks is a twin gone stale: said loudly."""
     progs = [("floor", os.path.join(OUT, "floor"))]
+    if os.path.exists(os.path.join(OUT, "catalog_rxc")):
+        progs.append(("rxc_hpp", os.path.join(OUT, "catalog_rxc")))
     rxcpp = rxcpp_catalog()
     if rxcpp:
         progs.append(("rxcpp", rxcpp))
@@ -474,7 +481,7 @@ def catalog_table(rows, t, instr, rxcpp_built=True):
 
     head = ("| workload | shape | librxc ns/event | librxc instr/event | RxCore (Swift, Value) "
             "| RxCore/librxc | OpenCombine | RxSwift | OpenCombine/librxc | RxSwift/librxc "
-            "| floor | librxc/floor | RxCpp | RxCpp/librxc |")
+            "| floor | librxc/floor | RxCpp | RxCpp/librxc | rxc.hpp | rxc.hpp/librxc |")
     lines = [head, "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"]
     for name, shape in rows:
         ir = instr.get(name)
@@ -483,7 +490,8 @@ def catalog_table(rows, t, instr, rxcpp_built=True):
                      f"| {ratio(name, 'rxcore')} | {cell(name, 'opencombine')} | {cell(name, 'rxswift')} "
                      f"| {ratio(name, 'opencombine')} | {ratio(name, 'rxswift')} "
                      f"| {cell(name, 'floor')} | {ratio(name, 'rxc', 'floor')} "
-                     f"| {rxcpp(name, lambda: cell(name, 'rxcpp'))} | {rxcpp(name, lambda: ratio(name, 'rxcpp'))} |")
+                     f"| {rxcpp(name, lambda: cell(name, 'rxcpp'))} | {rxcpp(name, lambda: ratio(name, 'rxcpp'))} "
+                     f"| {cell(name, 'rxc_hpp')} | {ratio(name, 'rxc_hpp')} |")
     return "\n".join(lines)
 
 
@@ -781,7 +789,10 @@ def main():
                 "stands in where the name differs (distinct → distinct_until_changed, catch → "
                 "on_error_resume_next, share → publish().ref_count(), flat_map_latest → "
                 "map + switch_on_next, do → tap); n/a where RxCpp has none (see "
-                "benchmarks/README.md). RxCpp/librxc above 1 means librxc is faster. "
+                "benchmarks/README.md). RxCpp/librxc above 1 means librxc is faster. **rxc.hpp** "
+                "(`benchmarks/cpp/catalog_rxc.cpp`): the int rows again through the C++ API over "
+                "the C ABI, lambdas for the user functions, the same g++ flags; rxc.hpp/librxc is "
+                "what a C++ caller pays over a C caller. "
                 + (f"{rxcpp_desc()}, from RXCPP_PATH." if rxcpp_built else
                    "RxCpp: not built in this run (RXCPP_PATH unset).") + "\n\n")
             fh.write(cat_tab + "\n\n")
