@@ -255,6 +255,7 @@ static const catalog_workload twins[] = {
   OP(flat_map_latest, map(to_just).switch_on_next()),
   OP(concat_map, concat_map(to_pair)),
   OP(catch, on_error_resume_next([](std::exception_ptr) { return observable<>::just<int64_t>(0); })),
+  OP(catch_return, on_error_resume_next([](std::exception_ptr) { return observable<>::just<int64_t>(0); })),
   OP(retry, retry(3)),
   OP(do, tap([](int64_t) { delivered++; })),
   OP(take_until, take_until(observable<>::never<int64_t>())),
