@@ -17,7 +17,12 @@ Observable<Value>, OpenCombine and, when RXSWIFT_PATH names a RxSwift 6 checkout
 instructions per event for librxc from one callgrind run per size (the per-workload dumps);
 and the contended workload (4 threads into one publish subject). BENCH_CATALOG_RUNS=R passes
 (3; 1 with BENCH_QUICK), BENCH_CATALOG_MAX_MS=T per timed run (100; 10 with BENCH_QUICK),
-BENCH_NO_CATALOG=1 skips it.
+BENCH_NO_CATALOG=1 skips it. Beside librxc, for the synchronous per-event rows, the floor
+(benchmarks/c/floor.c: the same user calls through function pointers, no library between
+them) and, when RXCPP_CATALOG names the program `make bench-rxcpp-catalog` builds (`make bench`
+passes it when RXCPP_PATH is set; run directly with RXCPP_PATH, this script asks make for it),
+RxCpp twins (benchmarks/cpp/catalog_rxcpp.cpp). All three print the same RESULT lines and are
+joined by workload name.
 """
 import concurrent.futures
 import glob
@@ -46,6 +51,7 @@ CATALOG_MAX_MS = int(os.environ.get("BENCH_CATALOG_MAX_MS", "10" if QUICK else "
 # Events per workload of the two callgrind runs (difference / size difference).
 CATALOG_CG_SIZES = (200, 600) if QUICK else (1000, 3000)
 # Absolute: Package.swift resolves a relative path from benchmarks/swift.
+RXCPP_PATH = os.path.abspath(os.environ["RXCPP_PATH"]) if os.environ.get("RXCPP_PATH") else None
 RXSWIFT_PATH = os.path.abspath(os.environ["RXSWIFT_PATH"]) if os.environ.get("RXSWIFT_PATH") else None
 if RXSWIFT_PATH:
     # A scratch path of its own: in a shared one, the RxSwift module a previous build left
@@ -145,6 +151,16 @@ def build_c():
         sh([cc, "-std=gnu11", "-O2", "-gdwarf-4", "-Wall", "-Wextra",
             "-I" + os.path.join(ROOT, "include"), "-I" + gen, workloads, "-o", os.path.join(OUT, name),
             "-L" + lib, "-lrxc", "-Wl,-rpath," + lib])
+    # The catalog's floor: the workloads' own user functions (Tests/perf/user_fns.h), called
+    # through function pointers in plain loops; librxc only for the values they make.
+    sh([cc, "-std=gnu11", "-O2", "-gdwarf-4", "-Wall", "-Wextra", "-I" + os.path.join(ROOT, "include"),
+        "-I" + os.path.join(ROOT, "Tests", "perf"), "-I" + c, os.path.join(c, "floor.c"),
+        "-o", os.path.join(OUT, "floor"), "-L" + LIBDIR, "-lrxc", "-Wl,-rpath," + LIBDIR])
+    # The catalog through include/rxc.hpp, flags as benchmarks/cpp's (none without a g++).
+    if shutil.which(os.environ.get("GXX", "g++")):
+        sh([os.environ.get("GXX", "g++"), "-std=c++17", "-O2", "-DNDEBUG", "-pthread",
+            "-I" + os.path.join(ROOT, "include"), "-I" + c, os.path.join(BENCH, "cpp", "catalog_rxc.cpp"),
+            "-o", os.path.join(OUT, "catalog_rxc"), "-L" + LIBDIR, "-lrxc", "-Wl,-rpath," + LIBDIR])
     sh([cc, "-O2", "-gdwarf-4", "-Wall", "-Wextra", "-I" + os.path.join(ROOT, "include"),
         os.path.join(c, "contended.c"), os.path.join(c, "baseline.c"),
         "-o", os.path.join(OUT, "contended"), "-L" + LIBDIR, "-lrxc", "-Wl,-rpath," + LIBDIR,
@@ -223,11 +239,13 @@ def binary_for(impl, c_bin, swift_bin):
     return c_bin if impl in ("raw", "rxc") else swift_bin
 
 
-def run_capture(cmd, env=None):
+def run_capture(cmd, env=None, partial=False):
+    """The program's standard output, or None if it failed (with partial, what it printed
+    before it failed: the rows it finished)."""
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if r.returncode != 0:
         log(f"FAILED ({r.returncode}): {' '.join(cmd)}\n{r.stdout}{r.stderr}")
-        return None
+        return r.stdout if partial else None
     return r.stdout
 
 
@@ -327,9 +345,53 @@ def instructions(c_bin, swift_bin, timed_results):
 
 # ---------------------------------------------------------------- the catalog
 
-CATALOG_IMPLS = ["rxc", "rxcore", "opencombine", "rxswift"]
-CATALOG_LABEL = {"rxc": "librxc (C ABI)", "rxcore": "RxCore (Swift, Value)",
+CATALOG_IMPLS = ["rxc", "rxcore", "opencombine", "rxswift", "floor", "rxcpp", "rxc_hpp"]
+CATALOG_LABEL = {"rxc": "librxc (C ABI)", "rxcore": "RxCore (Swift, Value)", "floor": "floor (raw C)",
+                 "rxcpp": "RxCpp", "rxc_hpp": "rxc.hpp",
                  "opencombine": "OpenCombine", "rxswift": "RxSwift", "raw": "raw C (mutex)"}
+
+
+def rxcpp_catalog():
+    """The RxCpp twins' program, or None (not built: RXCPP_PATH unset, or the build failed)."""
+    path = os.environ.get("RXCPP_CATALOG")
+    if not path and RXCPP_PATH:
+        path = os.path.join(ROOT, "build", "cpp", "bench", "catalog_rxcpp", "catalog_rxcpp")
+        try:
+            sh(["make", "-C", ROOT, "--no-print-directory", "bench-rxcpp-catalog", "RXCPP_PATH=" + RXCPP_PATH])
+        except subprocess.CalledProcessError:
+            log("RxCpp twins: the build failed; the RxCpp column says so")
+            return None
+    if path and os.path.exists(path):
+        return path
+    if path:
+        log(f"RxCpp twins: {path} does not exist")
+    return None
+
+
+def rxcpp_desc():
+    """Which RxCpp the column measured, for RESULTS.md."""
+    if not RXCPP_PATH:
+        return f"RxCpp: the program RXCPP_CATALOG names ({os.environ.get('RXCPP_CATALOG')})"
+    r = subprocess.run(["git", "-C", RXCPP_PATH, "log", "-1", "--format=%h %cs"], stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, text=True)
+    at = f" at {r.stdout.strip()}" if r.returncode == 0 and r.stdout.strip() else ""
+    return f"RxCpp{at}, from RXCPP_PATH"
+
+
+def twin_programs(names):
+    """(impl, program) for the floor and, when built, the RxCpp twins. Each names its
+    workloads as workloads.c does; a name the catalog lacks is a twin gone stale: said loudly."""
+    progs = [("floor", os.path.join(OUT, "floor"))]
+    if os.path.exists(os.path.join(OUT, "catalog_rxc")):
+        progs.append(("rxc_hpp", os.path.join(OUT, "catalog_rxc")))
+    rxcpp = rxcpp_catalog()
+    if rxcpp:
+        progs.append(("rxcpp", rxcpp))
+    for impl, prog in progs:
+        stale = [n for n in (run_capture([prog, "--list"]) or "").split() if n not in names]
+        if stale:
+            log(f"WARNING: {prog} times workloads the catalog does not have: {', '.join(stale)}")
+    return progs
 
 
 def catalog_list():
@@ -337,7 +399,7 @@ def catalog_list():
     return [tuple(line.split("\t", 1)) for line in (out or "").splitlines() if "\t" in line]
 
 
-def catalog_timed(names, swift_bin):
+def catalog_timed(names, swift_bin, twins=()):
     """CATALOG_RUNS passes; in each, one process per program runs every workload once
     (warm-ups, then one timed run), so a workload's runs are a pass (tens of seconds) apart.
     Min and median over the passes."""
@@ -346,9 +408,10 @@ def catalog_timed(names, swift_bin):
     for p in range(CATALOG_RUNS):
         for cmd in ([os.path.join(OUT, "workloads"), "--time", ms] + names,
                     [os.path.join(OUT, "contended"), "--time", ms],
-                    [swift_bin, "--catalog", ms] + names + ["contended"]):
+                    [swift_bin, "--catalog", ms] + names + ["contended"],
+                    *([prog, "--time", ms] + names for _, prog in twins)):
             log(f"catalog pass {p + 1}/{CATALOG_RUNS}: {os.path.basename(cmd[0])} {' '.join(cmd[1:3])}")
-            out = run_capture(cmd)
+            out = run_capture(cmd, partial=True)
             for key, r in parse(out or "").items():
                 passes.setdefault(key, []).append(r)
     results = {}
@@ -394,7 +457,7 @@ def catalog_instructions():
     return {name: (b[name] - a[name]) / (n2 - n1) for name in a if name in b}
 
 
-def catalog_table(rows, t, instr):
+def catalog_table(rows, t, instr, rxcpp_built=True):
     def cell(name, impl, with_median=False):
         r = t.get((name, impl))
         if r is None:
@@ -406,21 +469,31 @@ def catalog_table(rows, t, instr):
             c += f" (med {fmt(r['median_ns'])})"
         return c
 
-    def ratio(name, impl):
-        a, b = t.get((name, impl), {}), t.get((name, "rxc"), {})
+    def ratio(name, impl, over="rxc"):
+        a, b = t.get((name, impl), {}), t.get((name, over), {})
         if "min_ns" not in a or "min_ns" not in b or b["min_ns"] == 0:
             return "—"
         return f"{a['min_ns'] / b['min_ns']:.1f}×"
 
+    def rxcpp(name, cellf):
+        # absent from a built program: RxCpp has no such operator
+        if not rxcpp_built:
+            return "not built"
+        return cellf() if (name, "rxcpp") in t else "n/a"
+
     head = ("| workload | shape | librxc ns/event | librxc instr/event | RxCore (Swift, Value) "
-            "| RxCore/librxc | OpenCombine | RxSwift | OpenCombine/librxc | RxSwift/librxc |")
+            "| RxCore/librxc | OpenCombine | RxSwift | OpenCombine/librxc | RxSwift/librxc "
+            "| floor | librxc/floor | RxCpp | RxCpp/librxc | rxc.hpp | rxc.hpp/librxc |")
     lines = [head, "|" + "|".join(["---"] * (head.count("|") - 1)) + "|"]
     for name, shape in rows:
         ir = instr.get(name)
         lines.append(f"| {name} | {shape} | {cell(name, 'rxc', True)} | "
                      f"{fmt(ir, 0) if ir is not None else '—'} | {cell(name, 'rxcore')} "
                      f"| {ratio(name, 'rxcore')} | {cell(name, 'opencombine')} | {cell(name, 'rxswift')} "
-                     f"| {ratio(name, 'opencombine')} | {ratio(name, 'rxswift')} |")
+                     f"| {ratio(name, 'opencombine')} | {ratio(name, 'rxswift')} "
+                     f"| {cell(name, 'floor')} | {ratio(name, 'rxc', 'floor')} "
+                     f"| {rxcpp(name, lambda: cell(name, 'rxcpp'))} | {rxcpp(name, lambda: ratio(name, 'rxcpp'))} "
+                     f"| {cell(name, 'rxc_hpp')} | {ratio(name, 'rxc_hpp')} |")
     return "\n".join(lines)
 
 
@@ -436,6 +509,30 @@ def rxcore_summary(rows, t, limit=1.5):
             over.append(f"{name} {a['min_ns'] / b['min_ns']:.2f}×")
     return (f"RxCore (Swift) within {limit}× of the C ABI's time: {measured - len(over)} of {measured} rows"
             + (f"; above: {', '.join(over)}." if over else "."))
+
+
+def floor_summary(rows, t, limit=2.0):
+    """Issue 32's budgets in two sentences: rows within `limit` of the floor (with the spread
+    of librxc/floor), rows where RxCpp is faster than librxc."""
+    ratios, faster, both = [], [], 0
+    for name, _ in rows:
+        f, r, c = (t.get((name, i), {}) for i in ("floor", "rxc", "rxcpp"))
+        if "min_ns" in f and "min_ns" in r and f["min_ns"] > 0:
+            ratios.append((r["min_ns"] / f["min_ns"], name))
+        if "min_ns" in c and "min_ns" in r and r["min_ns"] > 0:
+            both += 1
+            if c["min_ns"] < r["min_ns"]:
+                faster.append(f"{name} {c['min_ns'] / r['min_ns']:.2f}×")
+    if not ratios:
+        return "No floor measured."
+    ratios.sort()
+    text = (f"librxc within {limit:g}× of the floor: {sum(x <= limit for x, _ in ratios)} of {len(ratios)} rows "
+            f"(librxc/floor from {ratios[0][0]:.1f}× for {ratios[0][1]} to {ratios[-1][0]:.1f}× for "
+            f"{ratios[-1][1]}, median {statistics.median(x for x, _ in ratios):.1f}×).")
+    if both:
+        text += (f" RxCpp faster than librxc: {len(faster)} of {both} rows"
+                 + (f" (RxCpp/librxc: {', '.join(faster)})." if faster else "."))
+    return text
 
 
 def contended_table(t):
@@ -458,13 +555,14 @@ def catalog(swift_bin):
         return None
     names = [name for name, _ in rows]
     start = time.time()
-    t = catalog_timed(names, swift_bin)
+    twins = twin_programs(names)
+    t = catalog_timed(names, swift_bin, twins)
     log(f"catalog: timed runs done in {time.time() - start:.0f} s; callgrind")
     instr = catalog_instructions()
     log(f"catalog: callgrind done in {time.time() - start:.0f} s")
     na = sorted(f"{name} {CATALOG_LABEL[i]}: {r['na'].removeprefix('n/a ').strip('()')}" for (name, i), r in t.items()
                 if "na" in r and i in CATALOG_IMPLS and name in names)
-    return rows, t, instr, na
+    return rows, t, instr, na, any(impl == "rxcpp" for impl, _ in twins)
 
 
 # ---------------------------------------------------------------- report
@@ -624,12 +722,14 @@ def main():
     print()
     print(tab)
     if cat:
-        rows, ct, cinstr, cna = cat
-        cat_tab, cont_tab = catalog_table(rows, ct, cinstr), contended_table(ct)
+        rows, ct, cinstr, cna, rxcpp_built = cat
+        cat_tab, cont_tab = catalog_table(rows, ct, cinstr, rxcpp_built), contended_table(ct)
         print()
         print(cat_tab)
         print()
         print(rxcore_summary(rows, ct))
+        print()
+        print(floor_summary(rows, ct))
         print()
         print(cont_tab)
     na = sorted({f"{w} {LABEL[i]}: {r['na']}" for (w, i), r in t.items() if "na" in r})
@@ -671,8 +771,38 @@ def main():
                 "dumps, difference over size difference. "
                 + ("RxSwift: built from RXSWIFT_PATH." if RXSWIFT_PATH else
                    "RxSwift: not built in this run (RXSWIFT_PATH unset).") + "\n\n")
+            fh.write(
+                "**floor** (`benchmarks/c/floor.c`), for the synchronous per-event rows: a plain C loop "
+                "that makes, per event, the user calls librxc makes for that workload, and only those: "
+                "subject → map → subscriber is one call of the map function `inc` and one of the "
+                "subscriber's on_next; map → filter → map is inc, keep_all, inc and on_next; "
+                "combine_latest is one call of `sum2` over the two latest values (on the stack) and "
+                "one on_next per value after the first. The functions are the workload's own "
+                "(`Tests/perf/user_fns.h`; `inc` and `add` make their result with `rx_int`, a call "
+                "into librxc, as the user's code does), each called through a volatile function "
+                "pointer that the compiler can neither inline nor hoist. Between the calls the "
+                "loop keeps only the state that decides them (a count, an accumulator, the latest "
+                "value): no buffers, locks or retains of its own. The rows it has no loop for "
+                "(inner observables, schedulers, lifecycles, buffers) show —. librxc/floor is "
+                "what librxc costs per event over the user's own calls.\n\n"
+                "**RxCpp** (`benchmarks/cpp/catalog_rxcpp.cpp`): C++ twins of the workloads, same "
+                "names and shapes, `int64_t` payloads (`std::string` for the strings rows), the same "
+                "user functions as lambdas, built with `g++ -std=c++17 -O2 -DNDEBUG` as the C++ "
+                "benchmark is, one translation unit per twin (in one unit with all the others, g++ "
+                "stops devirtualizing RxCpp's observer calls and its rows get up to 2× slower), "
+                "linked into one program (`make bench-rxcpp-catalog`). The closest RxCpp operator "
+                "stands in where the name differs (distinct → distinct_until_changed, catch → "
+                "on_error_resume_next, share → publish().ref_count(), flat_map_latest → "
+                "map + switch_on_next, do → tap); n/a where RxCpp has none (see "
+                "benchmarks/README.md). RxCpp/librxc above 1 means librxc is faster. "
+                + (f"{rxcpp_desc()}." if rxcpp_built else
+                   "RxCpp: not built in this run (RXCPP_PATH unset).") + "\n\n"
+                "**rxc.hpp** (`benchmarks/cpp/catalog_rxc.cpp`): the int rows again through the "
+                "C++ API over the C ABI, lambdas for the user functions, the same g++ flags; "
+                "rxc.hpp/librxc is what a C++ caller pays over a C caller.\n\n")
             fh.write(cat_tab + "\n\n")
             fh.write(rxcore_summary(rows, ct) + "\n\n")
+            fh.write(floor_summary(rows, ct) + "\n\n")
             fh.write("### Contended: four threads emitting into one subject\n\n")
             fh.write("Four threads send n/4 events each into one publish subject (OpenCombine: "
                      "PassthroughSubject) with one subscriber that sums them; ns per event = wall "

@@ -88,6 +88,38 @@ $(CPP_BENCH_DIR)/overhead_c: benchmarks/cpp/overhead_c.c include/rxc.h $(LIB_REA
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 -O2 -g -Iinclude $< -o $@ $(CPP_BENCH_LIB)
 
+# The catalog's RxCpp twins (benchmarks/cpp/catalog_rxcpp.cpp) for `make bench`: one object
+# per entry of its table (-DTWIN=k; the file says why) and one for its main, linked into one
+# program. About 4 s of g++ per entry (without -g, which only slows the build); `make bench`
+# builds them with -j2.
+RXCPP_CATALOG_FLAGS := $(filter-out -g,$(CPP_BENCH_FLAGS))
+RXCPP_CATALOG_SRC  := benchmarks/cpp/catalog_rxcpp.cpp
+RXCPP_CATALOG_DIR  := $(CPP_BENCH_DIR)/catalog_rxcpp
+RXCPP_CATALOG      := $(RXCPP_CATALOG_DIR)/catalog_rxcpp
+RXCPP_CATALOG_RE   := ^  (W|OP|TWO|STR|STR_TWO)[(]
+RXCPP_CATALOG_N    := $(shell grep -cE '$(RXCPP_CATALOG_RE)' $(RXCPP_CATALOG_SRC) 2>/dev/null)
+RXCPP_CATALOG_OBJS := $(patsubst %,$(RXCPP_CATALOG_DIR)/twin%.o,$(shell seq 0 $$(expr $(RXCPP_CATALOG_N) - 1)))
+RXCPP_CATALOG_DEPS := $(RXCPP_CATALOG_SRC) benchmarks/c/catalog_time.h $(RXCPP_INCLUDE)/rxcpp/rx.hpp
+
+$(RXCPP_CATALOG_DIR)/twin%.o: $(RXCPP_CATALOG_DEPS) | ensure-cpp
+	@mkdir -p $(@D)
+	@echo "  CXX     $(RXCPP_CATALOG_SRC) (twin $*)"
+	$(Q)$(GXX) $(RXCPP_CATALOG_FLAGS) -DTWIN=$* -Ibenchmarks/c -I$(RXCPP_INCLUDE) -c $< -o $@
+$(RXCPP_CATALOG_DIR)/main.o: $(RXCPP_CATALOG_DEPS) | ensure-cpp
+	@mkdir -p $(@D)
+	$(Q)$(GXX) $(RXCPP_CATALOG_FLAGS) -DTWIN_MAIN -Ibenchmarks/c -I$(RXCPP_INCLUDE) -c $< -o $@
+$(RXCPP_CATALOG): $(RXCPP_CATALOG_DIR)/main.o $(RXCPP_CATALOG_OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(GXX) $(RXCPP_CATALOG_FLAGS) $^ -o $@
+
+.PHONY: bench-rxcpp-catalog
+# make bench-rxcpp-catalog RXCPP_PATH=<RxCpp checkout>: build/cpp/bench/catalog_rxcpp/catalog_rxcpp (make bench runs it)
+bench-rxcpp-catalog:
+	@test -n "$(RXCPP_PATH)" || { echo "bench-rxcpp-catalog: set RXCPP_PATH to an RxCpp checkout"; exit 1; }
+	@test -f $(RXCPP_INCLUDE)/rxcpp/rx.hpp || { echo "bench-rxcpp-catalog: RXCPP_PATH=$(RXCPP_PATH) has no Rx/v2/src/rxcpp/rx.hpp"; exit 1; }
+	@echo "  CXX     $(RXCPP_CATALOG_N) RxCpp twins of the catalog (a few minutes)"
+	$(Q)$(MAKE) --no-print-directory -j2 $(RXCPP_CATALOG)
+
 ## make bench-cpp  rxc.hpp's benchmark (RXCPP_PATH=<RxCpp checkout> adds RxCpp), callgrind overhead over the C ABI, compile times; writes benchmarks/cpp/RESULTS.md
 bench-cpp: $(CPP_BENCH_DIR)/bench_rxc $(CPP_BENCH_DIR)/overhead_c $(CPP_BENCH_DIR)/overhead_cpp
 	@$(ENSURE) valgrind:valgrind

@@ -10,7 +10,7 @@
 #                           must run specialized code too; table build/perf/metadata-swift.md
 PERF_DIR := build/perf
 
-$(PERF_DIR)/workloads: Tests/perf/workloads.c $(LIB_REAL) include/rxc.h build/gen/workloads_gen.h
+$(PERF_DIR)/workloads: Tests/perf/workloads.c Tests/perf/user_fns.h $(LIB_REAL) include/rxc.h build/gen/workloads_gen.h
 	@mkdir -p $(@D)
 	@echo "  CC      $<"
 	$(Q)$(CC) -std=gnu11 -O1 -g -Wall -Wextra -Iinclude -Ibuild/gen $< -o $@ -Lbuild/lib -lrxc $(RPATH_FLAGS)

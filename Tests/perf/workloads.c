@@ -19,30 +19,11 @@
 #include <valgrind/callgrind.h>
 
 #include "rxc.h"
+#include "user_fns.h" /* the subscriber and the operators' functions */
 #include "workloads_gen.h" /* build/gen: the workloads of operators with an @example */
 
-static long delivered;
-static void count_next(void *ctx, rx_value v) { (void)ctx; (void)v; delivered++; }
-static void count_error(void *ctx, const rx_error *e) { (void)ctx; (void)e; delivered++; }
-static void count_completed(void *ctx) { (void)ctx; delivered++; }
 static const rx_observer counter = {.on_next = count_next, .on_error = count_error, .on_completed = count_completed};
 
-static rx_value inc(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_int(v.i + 1); }
-static bool keep_all(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)v; (void)e; return true; }
-static bool keep_none(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)v; (void)e; return false; }
-static rx_value add(void *ctx, rx_value acc, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_int(acc.i + v.i); }
-static rx_value sum2(void *ctx, const rx_value *vs, size_t n, rx_error **e) {
-  (void)ctx; (void)e;
-  int64_t s = 0;
-  for (size_t k = 0; k < n; k++) s += vs[k].i;
-  return rx_int(s);
-}
-static bool keep_odd_inc(void *ctx, rx_value v, rx_value *out, rx_error **e) {
-  (void)ctx; (void)e;
-  *out = rx_int(v.i + 1);
-  return v.i % 2;
-}
-static bool int_eq(void *ctx, rx_value a, rx_value b) { (void)ctx; return a.i == b.i; }
 static rx_observable *to_just(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_just(v); }
 static rx_observable *to_pair(void *ctx, rx_value v, rx_error **e) {
   (void)ctx; (void)e;
@@ -51,7 +32,6 @@ static rx_observable *to_pair(void *ctx, rx_value v, rx_error **e) {
 }
 static rx_observable *recover(void *ctx, const rx_error *err) { (void)ctx; (void)err; return rx_just(rx_int(0)); }
 
-static long n_events;
 static rx_scheduler *test_sched;
 
 /* The payload of event k: the integer k, or for the *_strings workloads one of two strings,
@@ -59,16 +39,6 @@ static rx_scheduler *test_sched;
 static rx_value strings[2];
 static int send_strings;
 static rx_value payload(long k) { return send_strings ? strings[k & 1] : RX_INT(k); }
-/* The operators' functions for strings: each hands back a value it was lent. */
-static rx_value same(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_value_retain(v); }
-static rx_value latest(void *ctx, rx_value acc, rx_value v, rx_error **e) {
-  (void)ctx; (void)acc; (void)e;
-  return rx_value_retain(v);
-}
-static rx_value first_of(void *ctx, const rx_value *vs, size_t n, rx_error **e) {
-  (void)ctx; (void)n; (void)e;
-  return rx_value_retain(vs[0]);
-}
 
 /* ---- shapes --------------------------------------------------------------------------- */
 
@@ -177,7 +147,6 @@ MAKER(op_as_maybe, rx_as_maybe(src))
 MAKER(op_as_completable, rx_as_completable(src))
 MAKER(op_observe_on, rx_observe_on(src, rx_scheduler_current_thread()))
 MAKER(op_subscribe_on, rx_subscribe_on(src, rx_scheduler_immediate()))
-static void ignore_drop(void *ctx, rx_value v) {}
 static const rx_flow_options roomy = {sizeof(rx_flow_options), 1 << 20, RX_OVERFLOW_DROP_OLDEST, 0, ignore_drop, NULL, NULL};
 MAKER(op_observe_on_bounded, rx_observe_on_bounded(src, rx_scheduler_current_thread(), &roomy))
 
@@ -437,7 +406,6 @@ static void w_repeat_element(void) {
   drain_source(t);
   rx_release(r);
 }
-static bool below_n(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return v.i < n_events; }
 static void w_generate(void) { drain_source(rx_generate(RX_INT(0), NULL, below_n, inc, NULL, NULL)); }
 /* just(i) -> make -> subscribe + dispose, per lifecycle: for operators that end a
    subscription at a second element. */
@@ -555,7 +523,6 @@ static void subscribe_group(void *ctx, rx_value v) {
   rx_value_release(key);
   g->d[g->n++] = rx_subscribe(rx_value_observable(v), counter);
 }
-static rx_value mod4(void *ctx, rx_value v, rx_error **e) { (void)ctx; (void)e; return rx_int(v.i & 3); }
 static rx_value mod4_name(void *ctx, rx_value v, rx_error **e) {
   static const char *const names[] = {"north", "east", "south", "west"};
   (void)ctx; (void)e;
