@@ -7,19 +7,19 @@ import CRxc
 /// (`CStage`, `CStatefulStage`) and handle memory: the pipeline's C context, the rx_just
 /// value of a handle as its root, and this thread's spare pipeline.
 final class CPipeline: FusedPipeline<CStage> {
-  /// Some stage keeps state per subscription (`isStateful`, kept at `make`).
+  /// Some stage keeps state per subscription (see `FusedStage.isStateful`).
   private(set) var stateful = false
 
   static func map(_ source: ObservableHandle, _ fn: rx_map_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
     -> CPipeline
   {
-    make(source, CStage(map: fn, filter: nil, ctx: ctx), owning: ctxFree.map { CContext(ctx, $0) })
+    make(source, CStage(map: fn, filter: nil, ctx: ctx), ctxFree)
   }
 
   static func filter(
     _ source: ObservableHandle, _ fn: rx_predicate_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
   ) -> CPipeline {
-    make(source, CStage(map: nil, filter: fn, ctx: ctx), owning: ctxFree.map { CContext(ctx, $0) })
+    make(source, CStage(map: nil, filter: fn, ctx: ctx), ctxFree)
   }
 
   /// rx_scan: the accumulator as a stage, `seed` (borrowed) copied.
@@ -28,42 +28,54 @@ final class CPipeline: FusedPipeline<CStage> {
     _ ctxFree: rx_free_fn?
   ) -> CPipeline {
     let template = CStatefulStage.Template(.scan(fn, ctx, seed: seed), ctxFree.map { CContext(ctx, $0) })
-    return make(source, template.cStage, owning: template)
+    return makeStateful(source, template)
   }
 
   /// rx_take (n > 0) or rx_skip (n > 0) of a pipeline: a counting stage.
   static func counting(_ source: ObservableHandle, take n: Int) -> CPipeline {
     let template = CStatefulStage.Template(.take(n), nil)
-    return make(source, template.cStage, owning: template)
+    return makeStateful(source, template)
   }
 
   static func counting(_ source: ObservableHandle, skip n: Int) -> CPipeline {
     let template = CStatefulStage.Template(.skip(n), nil)
-    return make(source, template.cStage, owning: template)
+    return makeStateful(source, template)
   }
 
   /// A new pipeline, or this thread's spare refilled (see `recycle`).
   @inline(__always)
-  /// `owner` is taken over (no retain of it here: two locked instructions per pipeline).
-  private static func make(_ source: ObservableHandle, _ stage: CStage, owning owner: consuming AnyObject?)
-    -> CPipeline
-  {
-    let pipeline: CPipeline
-    if let p = rxc_spare_take_pipeline() {
-      pipeline = Unmanaged<CPipeline>.fromOpaque(p).takeRetainedValue()
-      pipeline.step = stage
-    } else {
-      pipeline = CPipeline(stage)
-    }
-    if let owner = consume owner { pipeline.owner = Unmanaged<AnyObject>.passRetained(consume owner) }
+  private static func make(_ source: ObservableHandle, _ stage: CStage, _ ctxFree: rx_free_fn?) -> CPipeline {
+    let pipeline = refilled(stage)
+    if let ctxFree { pipeline.owner = Unmanaged<AnyObject>.passRetained(CContext(stage.ctx, ctxFree)) }
     pipeline.setRoot(from: source)
-    pipeline.stateful = pipeline.isStateful
-    // Stateful stages run from a sink's copy, so a scalar root becomes a `just` to subscribe.
-    if pipeline.stateful && pipeline.rootObservable == nil {
-      pipeline.rootObservable = Unmanaged.passRetained(ValueJust(pipeline.scalar))
-      pipeline.scalar = .none
-    }
+    if _slowPath(source.isStatefulPipeline) { pipeline.becomeStateful() }
     return pipeline
+  }
+
+  /// `make` for a stage with state: the template is the pipeline's owner.
+  private static func makeStateful(_ source: ObservableHandle, _ template: CStatefulStage.Template) -> CPipeline {
+    let pipeline = refilled(template.cStage)
+    pipeline.owner = Unmanaged<AnyObject>.passRetained(template)
+    pipeline.setRoot(from: source)
+    pipeline.becomeStateful()
+    return pipeline
+  }
+
+  @inline(__always)
+  private static func refilled(_ stage: CStage) -> CPipeline {
+    guard let p = rxc_spare_take_pipeline() else { return CPipeline(stage) }
+    let pipeline = Unmanaged<CPipeline>.fromOpaque(p).takeRetainedValue()
+    pipeline.step = stage
+    return pipeline
+  }
+
+  /// Stateful stages run from a sink's copy, so a scalar root becomes a `just` to subscribe.
+  private func becomeStateful() {
+    stateful = true
+    if rootObservable == nil {
+      rootObservable = Unmanaged.passRetained(ValueJust(scalar))
+      scalar = .none
+    }
   }
 
   /// The root from a handle: its rx_just value (copied without the generic enum copy), or its
@@ -88,17 +100,27 @@ final class CPipeline: FusedPipeline<CStage> {
     var pipeline = core.takeRetainedValue()
     guard isKnownUniquelyReferenced(&pipeline), mayReuseUniqueObject() else { return }
     pipeline.empty()
+    pipeline.stateful = false
     let p = Unmanaged.passRetained(consume pipeline)
     if !rxc_spare_put_pipeline(p.toOpaque()) { p.release() }
   }
 
   override func subscribe(_ observer: Observer<RxValue>) -> any Disposable { subscribeFused(observer) }
 
+  @inline(__always)  // into `subscribe` (measured: 28 instructions per subscription otherwise)
   override func run(_ observer: Observer<RxValue>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    if stateful { return start(CStatefulPipelineSink(self, observer: observer, cancel: cancel)) }
+    if _slowPath(stateful) { return runStateful(observer, cancel: cancel) }
     return start(CPipelineSink(self, stages: stages, observer: observer, cancel: cancel))
+  }
+
+  /// Out of line: a second inlined `start` kept `run` from being inlined into `subscribe`.
+  @inline(never)
+  private func runStateful(_ observer: Observer<RxValue>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    start(CStatefulPipelineSink(self, observer: observer, cancel: cancel))
   }
 }
 
@@ -250,5 +272,13 @@ struct CStage: FusedStage {
     case RX_PTR: deliver(.ptr(v.ptr))
     default: deliver(.none)
     }
+  }
+}
+
+extension ObservableHandle {
+  /// The handle is a pipeline with a stateful stage (which a stage over it inherits).
+  var isStatefulPipeline: Bool {
+    guard sort == .pipeline, let core = unretainedCore else { return false }
+    return unsafeBitCast(core, to: Unmanaged<CPipeline>.self)._withUnsafeGuaranteedRef { $0.stateful }
   }
 }

@@ -70,13 +70,15 @@ import Synchronization
   /// Sets `flags`; returns the state before.
   @discardableResult @inlinable @inline(__always)
   public func set(_ flags: TokenState.Flags) -> TokenState {
-    SynchronousStop.noteStop()
+    // A dispose may end a synchronous loop upstream; a terminal event reaches an observer
+    // end through a sink that disposes itself after it (and bumps then).
+    if flags.contains(.disposed) { SynchronousStop.noteStop() }  // (folds away at each call site)
     return TokenState(raw: word.bitwiseOr(flags.rawValue, ordering: .acquiringAndReleasing).oldValue)
   }
 
   /// `set` when nothing else is published with the flags.
   @inlinable @inline(__always) public func setRelaxed(_ flags: TokenState.Flags) {
-    SynchronousStop.noteStop()
+    if flags.contains(.disposed) { SynchronousStop.noteStop() }
     word.bitwiseOr(flags.rawValue, ordering: .relaxed)
   }
 
@@ -98,7 +100,7 @@ import Synchronization
 
   /// Replaces the state by `update(old)` in one read-modify-write; returns the old state.
   @inlinable @inline(__always) public func update(_ update: (TokenState) -> TokenState) -> TokenState {
-    SynchronousStop.noteStop()
+    SynchronousStop.noteStop()  // (its one caller, a dispose, sets `.stopped`)
     var old = word.load(ordering: .relaxed)
     while true {
       let r = word.compareExchange(expected: old, desired: update(TokenState(raw: old)).raw, ordering: .acquiringAndReleasing)
