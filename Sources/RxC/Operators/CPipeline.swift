@@ -7,7 +7,7 @@ import CRxc
 /// (`CStage`, `CStatefulStage`) and handle memory: the pipeline's C context, the rx_just
 /// value of a handle as its root, and this thread's spare pipeline.
 final class CPipeline: FusedPipeline<CStage> {
-  /// Some stage keeps state per subscription (see `FusedStage.isStateful`).
+  /// Some stage keeps state per subscription (`CStage.isStateful`).
   private(set) var stateful = false
 
   static func map(_ source: ObservableHandle, _ fn: rx_map_fn, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?)
@@ -22,22 +22,30 @@ final class CPipeline: FusedPipeline<CStage> {
     make(source, CStage(map: nil, filter: fn, ctx: ctx), ctxFree)
   }
 
+  // Scan, take and skip join a fused chain and start none (alone, their own sinks are
+  // cheaper): each factory returns nil unless `source` is a pipeline, and the caller then
+  // makes the core's operator.
+
   /// rx_scan: the accumulator as a stage, `seed` (borrowed) copied.
   static func scan(
     _ source: ObservableHandle, seed: RxValue, _ fn: rx_accumulate_fn, _ ctx: UnsafeMutableRawPointer?,
     _ ctxFree: rx_free_fn?
-  ) -> CPipeline {
+  ) -> CPipeline? {
+    guard source.sort == .pipeline else { return nil }
     let template = CStatefulStage.Template(.scan(fn, ctx, seed: seed), ctxFree.map { CContext(ctx, $0) })
     return makeStateful(source, template)
   }
 
-  /// rx_take (n > 0) or rx_skip (n > 0) of a pipeline: a counting stage.
-  static func counting(_ source: ObservableHandle, take n: Int) -> CPipeline {
+  /// rx_take or rx_skip: a counting stage (n > 0; take(0) completes at once, skip(0) is the
+  /// source itself: neither a stage).
+  static func counting(_ source: ObservableHandle, take n: Int) -> CPipeline? {
+    guard source.sort == .pipeline, n > 0 else { return nil }
     let template = CStatefulStage.Template(.take(n), nil)
     return makeStateful(source, template)
   }
 
-  static func counting(_ source: ObservableHandle, skip n: Int) -> CPipeline {
+  static func counting(_ source: ObservableHandle, skip n: Int) -> CPipeline? {
+    guard source.sort == .pipeline, n > 0 else { return nil }
     let template = CStatefulStage.Template(.skip(n), nil)
     return makeStateful(source, template)
   }
@@ -135,7 +143,7 @@ final class CPipelineSink: FusedPipelineSink<CStage> {
 final class CStatefulPipelineSink: FusedPipelineSink<CStage> {
   init(_ pipeline: CPipeline, observer: Observer<RxValue>, cancel: any Cancelable) {
     super.init(pipeline, stages: pipeline.stages, observer: observer, cancel: cancel)
-    let (stages, ends) = CStatefulStage.copies(of: pipeline.allStages)
+    let (stages, ends) = CStatefulStage.copies(of: pipeline)
     (runStages, endsAfterElement) = (stages, ends)
   }
 

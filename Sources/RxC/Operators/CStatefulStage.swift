@@ -133,11 +133,13 @@ struct CStatefulStage {
 
   /// A subscription's stages: `stages` with each stateful one over a fresh state (a copy of
   /// its template's), and the flag a take sets to end the subscription.
-  static func copies(of stages: [CStage]) -> (UnsafeMutableBufferPointer<CStage>, UnsafeMutablePointer<Bool>) {
+  static func copies(of pipeline: CPipeline) -> (UnsafeMutableBufferPointer<CStage>, UnsafeMutablePointer<Bool>) {
     let ends = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
     ends.initialize(to: false)
-    let own = UnsafeMutableBufferPointer<CStage>.allocate(capacity: stages.count)
-    for (k, stage) in stages.enumerated() {
+    let count = max(pipeline.stages.count, 1)  // (none: `step` alone)
+    let own = UnsafeMutableBufferPointer<CStage>.allocate(capacity: count)
+    for k in 0..<count {
+      let stage = pipeline.stages.isEmpty ? pipeline.step : pipeline.stages[k]
       var copy = stage
       if stage.isStateful {
         let template = stage.ctx.unsafelyUnwrapped.assumingMemoryBound(to: CStatefulStage.self)

@@ -102,12 +102,6 @@
     stages = UnsafeMutableBufferPointer(start: nil, count: 0)
   }
 
-  /// Every stage, in order, `step` last (a copy, for a sink that runs its own).
-  public final var allStages: [Stage] { stages.isEmpty ? [step] : Array(stages) }
-
-  /// Some stage keeps state per subscription.
-  public final var isStateful: Bool { stages.isEmpty ? step.isStateful : stages.contains { $0.isStateful } }
-
   open override func subscribe(_ observer: Observer<Value>) -> any Disposable { subscribeFused(observer) }
 
   /// `subscribe`'s body, for a leaf in another module (see `FusedPipelineSink.handle`; so is
@@ -190,8 +184,8 @@
   /// callback that disposed).
   ///
   /// `buffer` is the stages to run: this pipeline's `stages`, or a sink's copy of them when
-  /// some keep state per subscription (`FusedPipelineSink.runStages`, see
-  /// `FusedStage.isStateful`); empty for `step` alone. (Not an optional chosen here: that
+  /// some keep state per subscription (`FusedPipelineSink.runStages`; the C layer's scan,
+  /// take and skip stages); empty for `step` alone. (Not an optional chosen here: that
   /// cost 20 instructions per element on range -> map -> filter -> map.)
   @inlinable @inline(__always)
   public final func process(

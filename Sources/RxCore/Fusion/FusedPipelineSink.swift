@@ -3,8 +3,8 @@
 /// call. A leaf overrides `on` with `super.on` (see `FusedPipeline`).
 @_spi(RxC) open class FusedPipelineSink<Stage: FusedStage>: Sink<Value, Value> {
   public let pipeline: FusedPipeline<Stage>
-  /// The stages this subscription runs: the pipeline's, or when some keep state (see
-  /// `FusedStage.isStateful`) a copy of its own, which a leaf makes and frees.
+  /// The stages this subscription runs: the pipeline's, or when some keep state per
+  /// subscription a copy of its own, which a leaf makes and frees.
   public final var runStages: UnsafeMutableBufferPointer<Stage>
   /// Set by a stage that ends the subscription once the element it let through is handled (a
   /// take that reached its count): the sink then completes.

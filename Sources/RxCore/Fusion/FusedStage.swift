@@ -42,11 +42,6 @@ public protocol FusedStage {
   /// but the last): a `run` may stop at the unmarked one rather than compare with `end`.
   func followed() -> Self
 
-  /// The stage keeps state per subscription (a scan's accumulator, a take's count): its
-  /// pipeline then runs, per subscription, from a copy of the stages the sink owns
-  /// (`FusedPipelineSink.runStages`), never from the shared buffer, and never without a sink.
-  var isStateful: Bool { get }
-
   /// True if `w` holds no box: it can then be delivered as a plain value (`deliverPlain`) with
   /// no owner. A stage whose working form is always owned by `held` or the input says false.
   static func isPlain(_ w: Working) -> Bool
@@ -62,8 +57,6 @@ extension FusedStage {
   public static func working(at element: UnsafePointer<Value>) -> Working { working(element.pointee) }
 
   @inlinable @inline(__always) public func followed() -> Self { self }
-
-  @inlinable public var isStateful: Bool { false }
 
   @inlinable @inline(__always)
   public static func run(one stage: Self, _ w: inout Working, _ held: inout Value?) throws -> Bool {

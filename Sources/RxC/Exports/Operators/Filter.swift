@@ -17,15 +17,14 @@ public func rx_filter(
 @c(rx_take)
 public func rx_take(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_take") else { return nil }
-  // Over a pipeline, a stage of it (take(0) completes at once: not a stage).
-  if h.sort == .pipeline && n > 0 { return ObservableHandle.make(CPipeline.counting(h, take: Int(clamping: n))) }
+  if let p = CPipeline.counting(h, take: Int(clamping: n)) { return ObservableHandle.make(p) }
   return ObservableHandle.make(h.observable.take(Int(clamping: n)))
 }
 
 @c(rx_skip)
 public func rx_skip(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_skip") else { return nil }
-  if h.sort == .pipeline && n > 0 { return ObservableHandle.make(CPipeline.counting(h, skip: Int(clamping: n))) }
+  if let p = CPipeline.counting(h, skip: Int(clamping: n)) { return ObservableHandle.make(p) }
   return ObservableHandle.make(h.observable.skip(Int(clamping: n)))
 }
 

@@ -21,8 +21,7 @@ public func rx_scan(
   guard let h = ObservableHandle.from(src, "rx_scan") else { return nil }
   guard let fn else { setLastError("rx_scan: fn is NULL"); return nil }
   guard let seed = RxValue.from(seed, "rx_scan") else { return nil }
-  // A stateful stage joins a fused chain and starts none: alone, its own sink is cheaper.
-  if h.sort == .pipeline { return ObservableHandle.make(CPipeline.scan(h, seed: seed, fn, ctx, ctxFree)) }
+  if let p = CPipeline.scan(h, seed: seed, fn, ctx, ctxFree) { return ObservableHandle.make(p) }
   let f = CFunction(fn, ctx, ctxFree)
   return ObservableHandle.make(CCallbackProducer(h.observable) { CScanSink(seed: seed, fn: f, observer: $0, cancel: $1) })
 }
