@@ -36,12 +36,13 @@ let package = Package(
     .target(name: "CRxcCore"),
     // RxCore's live-object counters (per-thread, in C for initial-exec TLS). Not exported.
     .target(name: "CRxResources"),
-    // Pure Swift Rx core: generic over the element type, no C types.
+    // The Rx core: generic over the element type; its C end (Sources/RxCore/C, the observer
+    // end) calls C callbacks with the value and function types of include/rxc.h, no handles.
     .target(
       name: "RxCore",
-      dependencies: ["CRxcCore", "CRxResources"],
+      dependencies: ["CRxc", "CRxcCore", "CRxResources"],
       swiftSettings: [.unsafeFlags(hotFlags + ["-cross-module-optimization"])]),
-    // The C ABI: @c exports, handle boxing and validation, value marshalling. No Rx logic.
+    // The C ABI: @c exports, handles and their validation, reading C values. No Rx logic.
     .target(
       name: "RxC",
       dependencies: ["CRxc", "CRxcCore", "RxCore"],

@@ -36,11 +36,11 @@ class DisposableHandle: Handle {
     disposable.dispose()
   }
 
-  /// Any rx_disposable: a subscription token (a `CObserver`) or a handle of this class.
+  /// Any rx_disposable: a subscription token (a `ObserverEnd`) or a handle of this class.
   static func from(_ p: UnsafeRawPointer?, _ fn: StaticString, _ arg: StaticString = "disposable")
     -> DisposableRef?
   {
-    if let p, Validate.isLive(p, .disposable), let token = CObserver.token(at: p) { return .token(token) }
+    if let p, Validate.isLive(p, .disposable), let token = ObserverEnd.token(at: p) { return .token(token) }
     return Validate.handle(p, .disposable, as: DisposableHandle.self, fn, arg).map { .handle($0) }
   }
 
@@ -59,7 +59,7 @@ class DisposableHandle: Handle {
 /// What an rx_disposable pointer refers to: a subscription (its observer is the token) or a
 /// disposable handle (actions, scheduled work, connections, the containers).
 enum DisposableRef {
-  case token(CObserver)
+  case token(ObserverEnd)
   case handle(DisposableHandle)
 
   var disposable: any Disposable {

@@ -5,7 +5,7 @@ import CRxc
 
 @c(rx_retain)
 public func rx_retain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
-  if let handle, Validate.isLive(handle, .disposable), let token = CObserver.token(at: handle) {
+  if let handle, Validate.isLive(handle, .disposable), let token = ObserverEnd.token(at: handle) {
     guard token.retainC() else {
       setLastError("rx_retain: handle was already released")
       return nil
@@ -29,8 +29,8 @@ public func rx_release(_ handle: UnsafeRawPointer?) {
   guard let handle else { return }
   // Tokens and observables without a dynamic cast (ObservableHandle is the kind's only
   // class) or a retain: the last Swift reference goes outside the borrow.
-  if Validate.isLive(handle, .disposable), CObserver.isToken(handle) {
-    return CObserver.release(token: UnsafeMutableRawPointer(mutating: handle))
+  if Validate.isLive(handle, .disposable), ObserverEnd.isToken(handle) {
+    return ObserverEnd.release(token: UnsafeMutableRawPointer(mutating: handle))
   }
   if Validate.isLive(handle, .observable) {
     let h = Unmanaged<ObservableHandle>.fromOpaque(handle)

@@ -1,4 +1,5 @@
 import CRxc
+@_spi(RxC) import RxCore
 
 // rxc.h section 4: errors carried by streams.
 

@@ -1,4 +1,5 @@
 import CRxc
+@_spi(RxC) import RxCore
 
 // rxc.h section 2, status and misuse: rx_status_string, rx_last_error, rx_version.
 

@@ -15,7 +15,7 @@ public func rx_subscribe(_ source: UnsafeMutablePointer<rx_observable>?, _ obser
   guard let core else { return subscribe(observer, toScalarOf: h) }  // rx_just
   switch sort {
   case .subject:  // (the hot paths of subscribe + dispose, and of just -> map -> subscribe)
-    return CObserver.subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<SubjectObservable>.self))
+    return ObserverEnd.subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<SubjectObservable>.self))
   case .pipeline:
     return subscribe(observer, to: unsafeBitCast(core, to: Unmanaged<CPipeline>.self))
   case .observable:
@@ -34,14 +34,14 @@ func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
 private func subscribe(_ observer: rx_observer, toScalarOf h: Unmanaged<ObservableHandle>)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  h._withUnsafeGuaranteedRef { h in CObserver.runToEnd(observer) { $0(h.scalarC) } }
+  h._withUnsafeGuaranteedRef { h in ObserverEnd.runToEnd(observer) { $0(h.scalarC) } }
 }
 
 @inline(never)
 private func subscribe(_ observer: rx_observer, to source: Unmanaged<CPipeline>) -> UnsafeMutablePointer<rx_disposable> {
   source._withUnsafeGuaranteedRef { pipeline in
-    if pipeline.rootObservable == nil { return CObserver.runToEnd(observer) { try pipeline.runScalar($0) } }
-    return CObserver.subscribe(observer, to: pipeline)
+    if pipeline.rootObservable == nil { return ObserverEnd.runToEnd(observer) { try pipeline.runScalar($0) } }
+    return ObserverEnd.subscribe(observer, to: pipeline)
   }
 }
 
@@ -51,19 +51,19 @@ private func subscribe(_ observer: rx_observer, to source: Unmanaged<Observable<
 {
   source._withUnsafeGuaranteedRef { observable in
     if type(of: observable) == SubjectObservable.self {
-      return CObserver.subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: SubjectObservable.self)))
+      return ObserverEnd.subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: SubjectObservable.self)))
     }
     if type(of: observable) == CPipeline.self {
       return subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: CPipeline.self)))
     }
-    return CObserver.subscribe(observer, to: observable)
+    return ObserverEnd.subscribe(observer, to: observable)
   }
 }
 
 @c(rx_dispose)
 public func rx_dispose(_ d: UnsafeMutablePointer<rx_disposable>?) -> rx_status {
   // A subscription token, reached without retain/release (the caller's reference keeps it).
-  if let d, Validate.isLive(d, .disposable), CObserver.isToken(d) { return CObserver.dispose(token: d) }
+  if let d, Validate.isLive(d, .disposable), ObserverEnd.isToken(d) { return ObserverEnd.dispose(token: d) }
   return disposeHandle(d)
 }
 

@@ -1,4 +1,5 @@
 import CRxc
+@_spi(RxC) import RxCore
 
 func setLastError(_ message: String) {
   message.withCString { rxc_set_last_error($0) }

@@ -1,4 +1,5 @@
 import CRxc
+@_spi(RxC) import RxCore
 
 /// Entry checks. Each returns the object (borrowed from C's reference) or sets
 /// rx_last_error() and returns nil. Reads 16 bytes past the object header: enough for any
@@ -37,7 +38,7 @@ enum Validate {
       setLastError("\(fn): \(arg) is a \(actual), expected \(kind.name)")
       return nil
     }
-    if kind == .disposable && CObserver.isToken(p) {  // only a .disposable can be a token
+    if kind == .disposable && ObserverEnd.isToken(p) {  // only a .disposable can be a token
       setLastError("\(fn): \(arg) is a subscription token, not a \(kind.name) of the expected sort")
       return nil
     }
@@ -100,7 +101,7 @@ enum Validate {
         : "\(fn): not a librxc handle")
       return nil
     }
-    precondition(!CObserver.isToken(p), "a subscription token is not an AbiObject (callers take tokens first)")
+    precondition(!ObserverEnd.isToken(p), "a subscription token is not an AbiObject (callers take tokens first)")
     return Unmanaged<AbiObject>.fromOpaque(p).takeUnretainedValue()
   }
 

@@ -1,3 +1,4 @@
+@_spi(RxC) import RxCore
 /// Stored RxValues that are refilled and emptied by hand (the rx_just value of a spare
 /// handle or pipeline, once per just -> map -> subscribe lifecycle). Swift's copy and destroy
 /// of the enum are outlined calls that switch over every case; only a box holds a reference,

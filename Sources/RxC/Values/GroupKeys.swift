@@ -30,10 +30,10 @@ enum GroupKeys {
   /// `value` as a group key; RX_ERROR_TYPE for a kind that cannot be one.
   static func key(_ value: RxValue, _ fn: StaticString) throws -> ValueKey {
     if let key = ValueKey(value) { return key }
-    if let box = value.box {
-      switch box.valueKind {
-      case RX_STRING: return ValueKey(content: unsafeDowncast(box, to: StringBox.self))
-      case RX_BYTES: return ValueKey(content: unsafeDowncast(box, to: BytesBox.self))
+    if case .boxed(let object) = value {
+      switch unsafeDowncast(object, to: ValueBox.self).valueKind {
+      case RX_STRING: return ValueKey(content: unsafeDowncast(object, to: StringBox.self))
+      case RX_BYTES: return ValueKey(content: unsafeDowncast(object, to: BytesBox.self))
       default: break
       }
     }

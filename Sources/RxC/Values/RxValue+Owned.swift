@@ -1,4 +1,5 @@
 import CRxc
+@_spi(RxC) import RxCore
 
 extension RxValue {
   /// Takes over an owned value a C callback returned: the callback's reference to the box

@@ -1,3 +1,4 @@
+@_spi(RxC) import RxCore
 /// The box a sink sent last, kept so that its next result can reuse it: once every other
 /// reference is gone (the subscriber kept no retained copy), nobody can see the box change,
 /// and a new result costs no allocation. A box someone still holds is left to them.

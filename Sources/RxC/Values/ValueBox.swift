@@ -2,26 +2,6 @@ import CRxc
 import Glibc
 @_spi(RxC) import RxCore
 
-/// An immutable, reference-counted value payload. Swift's own reference count is the C one:
-/// rx_value_retain/release retain and release this object, and the core's copies of an
-/// RxValue do the same through ARC, so every box is freed exactly once.
-class ValueBox: AbiObject, @unchecked Sendable {
-  let valueKind: rx_kind
-
-  init(_ kind: rx_kind) {
-    self.valueKind = kind
-    super.init(kind: .value)
-    Resources.increment()
-  }
-
-  deinit {
-    magic = AbiObject.deadMagic
-    Resources.decrement()
-  }
-
-  func isEqual(to other: ValueBox) -> Bool { self === other }
-}
-
 /// A NUL-terminated UTF-8 copy, so rx_value_string can hand out a stable pointer.
 final class StringBox: ValueBox {
   let bytes: UnsafeMutablePointer<CChar>

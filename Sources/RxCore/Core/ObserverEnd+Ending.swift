@@ -4,7 +4,7 @@ import Synchronization
 /// How an `ObserverEnd`'s subscription ends: a terminal event, a drop by its source, or a
 /// dispose; and the hand-off that makes the disposed call exactly once, after every other
 /// call (the delivering side is in ObserverEnd.swift).
-extension ObserverEndCalls {
+extension ObserverEnd {
   /// A deliverer that saw STOPPED: if a disposer left the disposed call to it (PENDING),
   /// make it.
   @inlinable

@@ -4,7 +4,7 @@ import Synchronization
 /// The counted references to an `ObserverEnd`'s token (the C references: taken by
 /// subscribe, dropped by dispose and release), and when the Swift reference behind them
 /// goes.
-extension ObserverEndCalls {
+extension ObserverEnd {
   @inlinable
   public func retainC() -> Bool { state.addCReferenceIfAlive() }
 

@@ -1,3 +1,4 @@
+import CRxc
 import CRxcCore
 
 /// An `ObserverEnd` as a subject's member: listed without a subscription object (on a loan,
@@ -31,7 +32,7 @@ extension ObserverEnd {
   }
 }
 
-extension ObserverEndCalls {
+extension ObserverEnd {
   /// The subject's notice that it let go (`Observer.detachedFromSubject`).
   @inlinable
   public func detachedFromSubjectNotice() {
@@ -49,5 +50,16 @@ extension ObserverEndCalls {
     if old.has(.listedRetained) || (old.cReferences == 0 && !keepsDeadTokens) {
       Self.retire(Unmanaged.passUnretained(self))
     }
+  }
+}
+extension ObserverEnd {
+  /// A subscription to a subject's observable: its token.
+  @inlinable @inline(__always)
+  public static func subscribe(_ callbacks: rx_observer, to subject: Unmanaged<SubjectObservable>)
+    -> UnsafeMutablePointer<rx_disposable>
+  {
+    let o = make(callbacks)
+    o._withUnsafeGuaranteedRef { observer in subject._withUnsafeGuaranteedRef { $0.attach(observer) } }
+    return o.toOpaque().assumingMemoryBound(to: rx_disposable.self)
   }
 }

@@ -1,3 +1,4 @@
+import CRxc
 import CRxcCore
 import Synchronization
 
@@ -35,7 +36,7 @@ import Synchronization
 /// (SPI `RxC`), whose subclass makes the calls: not `package`, because a package class
 /// cannot be subclassed from another module, and a package generic body is not specialized
 /// there (each call would go through a witness table: +37 instructions per callback).
-@_spi(RxC) open class ObserverEnd: Observer<Value> {
+@_spi(RxC) public final class ObserverEnd: Observer<Value>, Cancelable {
   /// Tags of `rxc_member_call`: this observer's own subject call.
   @inlinable public static var attaching: UInt { 1 }
   @inlinable public static var detaching: UInt { 2 }
@@ -78,11 +79,22 @@ import Synchronization
     case lent(Unmanaged<SubjectObservable>)
   }
 
-  public init(magic: UInt64, kind: UInt32) {
-    self.magic = magic
-    self.kind = kind
+  /// The C observer's calls (`var` only for reuse, `revive`).
+  public var callbacks: rx_observer
+
+  public init(_ callbacks: rx_observer) {
+    Resources.increment()  // first: after the stores, ARC keeps a retain/release of self around it
+    self.callbacks = callbacks
+    magic = AbiObject.liveMagic
+    kind = ObjectKind.disposable.rawValue
     state = AtomicTokenState(TokenState(oneReference: []))
     super.init()
+    rxc_set_token_class(unsafeBitCast(ObserverEnd.self as AnyClass, to: UnsafeRawPointer.self))
+  }
+
+  deinit {
+    if slot != Self.spareSlot { Resources.decrement() }  // a spare was counted out already
+    endLoan()
   }
 
   /// A spare made live again with one counted reference (its subclass resets the rest).
@@ -154,25 +166,97 @@ import Synchronization
       state.setRelaxed(.listedRetained)
     }
   }
+
+  // MARK: the C calls
+
+  public override func on(_ event: Event<Value>) {
+    // Plain payloads are read straight out of the event: binding the whole Value would
+    // copy it (an outlined copy and destroy per callback).
+    var v = rx_value()
+    switch event {
+    case .next(.int(let i)): v.kind = RX_INT; v.i = i
+    case .next(.double(let d)): v.kind = RX_DOUBLE; v.d = d
+    case .next(.bool(let b)): v.kind = RX_BOOL; v.b = b
+    case .next(.ptr(let p)): v.kind = RX_PTR; v.ptr = p
+    case .next(.none): v.kind = RX_NONE
+    case .next(.boxed(let box)): return withExtendedLifetime(box) { next(Value.boxed(box).c) }
+    case .error, .completed: return stop(with: event)
+    }
+    next(v)
+  }
+
+  /// A subject's or observe_on's delivery (see `Observer.onNext(at:)`): straight to the C
+  /// callback.
+  public override var takesNextByPointer: Bool { true }
+  public override func onNext(at element: UnsafePointer<Value>) {
+    // Converted inside the call window: nothing but the pointer lives across the window's
+    // rare out-of-line call (`claimDeliverer`), so one register is saved, not two.
+    deliver { callbacks.on_next?(callbacks.ctx, Value.c(at: element)) }
+  }
+
+  /// A subject's delivery to this observer and the C observers listed after it: the value
+  /// is converted once, and each observer's `next` is a direct call.
+  public override func onNext(at element: UnsafePointer<Value>, run: SubjectRun) -> Int {
+    let v = Value.c(at: element)
+    return deliverToRun(run) { $0.nextInRun(v) }
+  }
+
+  /// Only with an on_next: a run's observers have one (`nextInRun` calls it unchecked).
+  public override var deliversRuns: Bool { callbacks.on_next != nil }
+
+  @inline(__always)
+  private func nextInRun(_ value: rx_value) {
+    deliver { callbacks.on_next.unsafelyUnwrapped(callbacks.ctx, value) }
+  }
+
+  @inline(__always)
+  private func next(_ value: rx_value) {
+    deliver { callbacks.on_next?(callbacks.ctx, value) }
+  }
+
+  /// A run of elements (a replay subject's buffer) in one callback window.
+  public override func onNext(contentsOf elements: UnsafeBufferPointer<Value>) {
+    guard let onNext = callbacks.on_next else { return }
+    let ctx = callbacks.ctx
+    deliverEach(elements) { onNext(ctx, Value.c(at: $0)) }
+  }
+
+  public override func detachedFromSubject() { detachedFromSubjectNotice() }
+
+  /// The source dropped this observer (a disposed subject), or a tap's subscription ended.
+  public override func dropped() { droppedBySource() }
+
+  // MARK: the calls (`ObserverEndCalls`)
+
+  public func callTerminal(_ event: Event<Value>) {
+    switch event {
+    case .next: break
+    case .error(let error):
+      let e = ErrorObject.from(error)
+      callbacks.on_error?(callbacks.ctx, e.cPointer)
+      withExtendedLifetime(e) {}
+    case .completed:
+      callbacks.on_completed?(callbacks.ctx)
+    }
+  }
+
+  public func runOnDisposed() { callbacks.on_disposed?(callbacks.ctx) }
+
+  public var keepsDeadTokens: Bool { debugPoison }
+
+  @inline(__always)
+  public func lastCReferenceDropped() -> Bool {
+    magic = AbiObject.deadMagic
+    // Poisoned tokens stay allocated for ever and stop counting as live (see Handle).
+    if debugPoison {
+      Resources.decrement()
+      return false
+    }
+    return true
+  }
 }
 
-/// What an `ObserverEnd` calls, which its (final) subclass provides: the protocol's
-/// functions are generic over it, so each call is a direct one.
-@_spi(RxC) public protocol ObserverEndCalls: ObserverEnd {
-  /// The terminal call (the error or the completion), inside a marked call window.
-  func callTerminal(_ event: Event<Value>)
-  /// The disposed call: exactly once, after every other.
-  func runOnDisposed()
-  /// The last counted reference went (the token is dead): false when the Swift reference
-  /// that backed them must stay (a handle kept poisoned).
-  func lastCReferenceDropped() -> Bool
-  /// Dead tokens stay allocated (and poisoned): their references are never let go of.
-  var keepsDeadTokens: Bool { get }
-  /// Releases the Swift reference that backed the counted references (or a listing's).
-  static func retire(_ o: Unmanaged<Self>)
-}
-
-extension ObserverEndCalls {
+extension ObserverEnd {
   /// One call, if the subscription has not stopped, in a marked window.
   @inlinable @inline(__always)
   public func deliver(_ call: () -> Void) {
@@ -184,12 +268,12 @@ extension ObserverEndCalls {
   /// A subject's delivery to this observer and the observers of its class listed after it
   /// (see `Observer.onNext(at:run:)`): `each` makes the call on each, in its window.
   @inlinable @inline(__always)
-  public func deliverToRun(_ run: SubjectRun, _ each: (Self) -> Void) -> Int {
+  public func deliverToRun(_ run: SubjectRun, _ each: (ObserverEnd) -> Void) -> Int {
     let cls = Unmanaged.passUnretained(self).toOpaque().load(as: UnsafeRawPointer.self)
     each(self)
     var slot = run.first + 1
     while SubjectRun.isMember(slot.pointee, ofClass: cls) {
-      Unmanaged<Self>.fromOpaque(SubjectRun.object(slot.pointee))._withUnsafeGuaranteedRef { each($0) }
+      Unmanaged<ObserverEnd>.fromOpaque(SubjectRun.object(slot.pointee))._withUnsafeGuaranteedRef { each($0) }
       slot += 1
     }
     return slot - run.first

@@ -1,4 +1,5 @@
 import CRxc
+@_spi(RxC) import RxCore
 
 // rxc.h section 9, callbacks by reference: by-value callbacks that forward to the
 // by-reference functions of an rx_by_ref (their ctx), for FFIs whose callbacks cannot take

@@ -10,12 +10,12 @@ public func rx_do(_ src: UnsafeMutablePointer<rx_observable>?, _ tap: rx_observe
   -> UnsafeMutablePointer<rx_observable>?
 {
   guard let h = ObservableHandle.from(src, "rx_do") else { return nil }
-  // Each subscription gets its own CObserver on the tap's callbacks, so the tap gets the
+  // Each subscription gets its own ObserverEnd on the tap's callbacks, so the tap gets the
   // same guarantees as a subscriber (no overlap, on_disposed once and last). The factory
   // holds the context; every DoSink holds the factory.
   let context = CContext(tap.ctx, ctxFree)
   return ObservableHandle.make(h.observable.do(tap: {
-    withExtendedLifetime(context) { CObserver(tap) }
+    withExtendedLifetime(context) { ObserverEnd(tap) }
   }))
 }
 

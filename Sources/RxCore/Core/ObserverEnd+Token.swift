@@ -1,13 +1,12 @@
 import CRxc
 import CRxcCore
-@_spi(RxC) import RxCore
 
 /// A C observer as the rx_disposable token of its subscription: made (or reused) at
 /// subscribe, counted C references, rx_dispose and rx_release.
-extension CObserver {
+extension ObserverEnd {
   /// The token of a subscription that ended inside rx_subscribe (see `runToEnd`).
-  @inline(__always)
-  static func ended(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
+  @inlinable @inline(__always)
+  public static func ended(_ callbacks: rx_observer) -> Unmanaged<ObserverEnd> {
     let o = make(callbacks)
     o._withUnsafeGuaranteedRef { $0.state.storeUnshared(TokenState(oneReference: [.stopped, .final])) }
     return o
@@ -19,8 +18,8 @@ extension CObserver {
   /// so none of the delivery handshake is needed: the token is born ended.
   /// `run` hands the element, if there is one, to its argument (valid for that call), or
   /// throws.
-  @inline(__always)
-  static func runToEnd(_ callbacks: rx_observer, _ run: (_ next: (rx_value) -> Void) throws -> Void)
+  @inlinable @inline(__always)
+  public static func runToEnd(_ callbacks: rx_observer, _ run: (_ next: (rx_value) -> Void) throws -> Void)
     -> UnsafeMutablePointer<rx_disposable>
   {
     let token = ended(callbacks).toOpaque()
@@ -37,8 +36,8 @@ extension CObserver {
   }
 
   /// A subscription to any other observable: its token.
-  @inline(never)
-  static func subscribe(_ callbacks: rx_observer, to observable: Observable<RxValue>) -> UnsafeMutablePointer<rx_disposable> {
+  @inlinable @inline(never)
+  public static func subscribe(_ callbacks: rx_observer, to observable: Observable<Value>) -> UnsafeMutablePointer<rx_disposable> {
     make(callbacks)._withUnsafeGuaranteedRef { o in
       o.attach(observable.subscribe(o))
       return o.token
@@ -46,48 +45,48 @@ extension CObserver {
   }
 
   /// A new observer, returned with the one reference that its C token will own.
-  @inline(__always)
-  static func make(_ callbacks: rx_observer) -> Unmanaged<CObserver> {
+  @inlinable @inline(__always)
+  public static func make(_ callbacks: rx_observer) -> Unmanaged<ObserverEnd> {
     if let p = rxc_spare_take_token() {
-      let o = Unmanaged<CObserver>.fromOpaque(p)
+      let o = Unmanaged<ObserverEnd>.fromOpaque(p)
       o._withUnsafeGuaranteedRef { $0.revive(callbacks) }
       return o
     }
-    return Unmanaged.passRetained(CObserver(callbacks))
+    return Unmanaged.passRetained(ObserverEnd(callbacks))
   }
 
   /// The token: this object (its C reference is the one `make` returned).
-  var token: UnsafeMutablePointer<rx_disposable> {
+  public var token: UnsafeMutablePointer<rx_disposable> {
     Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_disposable.self)
   }
 
-  func releaseC() {
+  @inlinable public func releaseC() {
     if dropCReference() { Self.retire(Unmanaged.passUnretained(self)) }
   }
 
   /// The object behind a pointer already checked to be a live rx_disposable: a token when its
   /// class is exactly this one.
-  static func token(at p: UnsafeRawPointer) -> CObserver? {
-    isToken(p) ? Unmanaged<CObserver>.fromOpaque(p).takeUnretainedValue() : nil
+  @inlinable public static func token(at p: UnsafeRawPointer) -> ObserverEnd? {
+    isToken(p) ? Unmanaged<ObserverEnd>.fromOpaque(p).takeUnretainedValue() : nil
   }
 
-  @inline(__always)
-  static func isToken(_ p: UnsafeRawPointer) -> Bool {
+  @inlinable @inline(__always)
+  public static func isToken(_ p: UnsafeRawPointer) -> Bool {
     p.load(as: UnsafeRawPointer.self) == rxc_token_class()
   }
 
   /// rx_dispose on a token (checked live).
-  @inline(__always)
-  static func dispose(token p: UnsafeMutableRawPointer) -> rx_status {
-    let token = Unmanaged<CObserver>.fromOpaque(p)
+  @inlinable @inline(__always)
+  public static func dispose(token p: UnsafeMutableRawPointer) -> rx_status {
+    let token = Unmanaged<ObserverEnd>.fromOpaque(p)
     if token._withUnsafeGuaranteedRef({ $0.disposeAndDropCReference() }) { retire(token) }
     return RX_OK
   }
 
   /// rx_release on a token (checked live).
-  @inline(never)
-  static func release(token p: UnsafeMutableRawPointer) {
-    let token = Unmanaged<CObserver>.fromOpaque(p)
+  @inlinable @inline(never)
+  public static func release(token p: UnsafeMutableRawPointer) {
+    let token = Unmanaged<ObserverEnd>.fromOpaque(p)
     if token._withUnsafeGuaranteedRef({ $0.dropOnlyReference() }) {
       token._withUnsafeGuaranteedRef { $0.magic = AbiObject.deadMagic }
       return retireUnique(token)

@@ -1,15 +1,14 @@
 import CRxc
 import Glibc
-@_spi(RxC) import RxCore
 
 /// An rx_error: an immutable code and message. Like value boxes, its Swift reference count
 /// is its C reference count, because streams keep errors (a terminated subject replays its
 /// error to late subscribers) and hand the same object back out.
-final class ErrorObject: AbiObject, Error, @unchecked Sendable {
-  let code: Int32
-  let message: UnsafeMutablePointer<CChar>
+@_spi(RxC) public final class ErrorObject: AbiObject, Error, @unchecked Sendable {
+  public let code: Int32
+  public let message: UnsafeMutablePointer<CChar>
 
-  init(code: Int32, message: UnsafePointer<CChar>?) {
+  public init(code: Int32, message: UnsafePointer<CChar>?) {
     self.code = code
     let n = message.map { strlen($0) } ?? 0
     self.message = .allocate(capacity: n + 1)
@@ -19,7 +18,7 @@ final class ErrorObject: AbiObject, Error, @unchecked Sendable {
     Resources.increment()
   }
 
-  static func make(code: Int32, _ message: String) -> ErrorObject {
+  public static func make(code: Int32, _ message: String) -> ErrorObject {
     message.withCString { ErrorObject(code: code, message: $0) }
   }
 
@@ -31,7 +30,7 @@ final class ErrorObject: AbiObject, Error, @unchecked Sendable {
 
   /// The rx_error for any error a stream carries: ours as is, the core's RxError with its
   /// code, anything else as RX_ERROR_UNKNOWN.
-  static func from(_ error: any Error) -> ErrorObject {
+  public static func from(_ error: any Error) -> ErrorObject {
     // The core's errors found by their type first: a failing `as? ErrorObject` on one walks
     // the runtime's whole cast path (~390 instructions, per error a C observer gets), the
     // type check costs ~80.
@@ -41,7 +40,7 @@ final class ErrorObject: AbiObject, Error, @unchecked Sendable {
     return make(code: Int32(RX_ERROR_UNKNOWN), "\(error)")
   }
 
-  var cPointer: UnsafePointer<rx_error> {
+  public var cPointer: UnsafePointer<rx_error> {
     UnsafePointer(Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_error.self))
   }
 }

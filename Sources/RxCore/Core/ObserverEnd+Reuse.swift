@@ -1,6 +1,5 @@
 import CRxc
 import CRxcCore
-@_spi(RxC) import RxCore
 
 /// Each thread keeps the last token it let go of for its next subscription (as it keeps
 /// observable handles, see ObservableHandle.retire): a subscribe + dispose then skips a
@@ -8,26 +7,26 @@ import CRxcCore
 /// on_disposed has run; it holds no upstream), dead (dead magic, not counted by Resources)
 /// and owned by the thread's slot; the thread's exit releases it. Never under RXC_DEBUG,
 /// where released tokens stay poisoned (they never get here).
-extension CObserver {
+extension ObserverEnd {
   /// A reserved `slot` value: this object is a spare, already counted out of Resources.
-  static var spareSlot: Int32 { Int32.min }
+  @inlinable public static var spareSlot: Int32 { Int32.min }
 
   /// Releases the Swift reference that backed the token's C references (or a listing's):
   /// kept as this thread's spare if nothing else holds the object and the slot is free.
-  @inline(__always)
-  static func retire(_ o: Unmanaged<CObserver>) {
+  @inlinable @inline(__always)
+  public static func retire(_ o: Unmanaged<ObserverEnd>) {
     var obs = o.takeRetainedValue()
     guard isKnownUniquelyReferenced(&obs), mayReuseUniqueObject() else { return }
     obs.emptyUpstream()
     Resources.decrement()
     obs.slot = spareSlot
     let p = Unmanaged.passRetained(consume obs).toOpaque()
-    if !keepAsSpare(p, { rxc_spare_put_token($0) }) { Unmanaged<CObserver>.fromOpaque(p).release() }
+    if !keepAsSpare(p, { rxc_spare_put_token($0) }) { Unmanaged<ObserverEnd>.fromOpaque(p).release() }
   }
 
   /// `retire` for a token known to have no other reference (`dropOnlyReference`).
-  @inline(__always)
-  static func retireUnique(_ o: Unmanaged<CObserver>) {
+  @inlinable @inline(__always)
+  public static func retireUnique(_ o: Unmanaged<ObserverEnd>) {
     o._withUnsafeGuaranteedRef {
       $0.emptyUpstream()
       $0.slot = spareSlot
@@ -37,7 +36,7 @@ extension CObserver {
   }
 
   /// A spare made live again with one C reference, for `callbacks`.
-  func revive(_ callbacks: rx_observer) {
+  @usableFromInline func revive(_ callbacks: rx_observer) {
     Resources.increment()
     revive(magic: AbiObject.liveMagic)
     self.callbacks = callbacks
