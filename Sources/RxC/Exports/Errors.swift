@@ -20,11 +20,3 @@ public func rx_error_message(_ error: UnsafePointer<rx_error>?) -> UnsafePointer
   guard let e = ErrorObject.fromC(error, "rx_error_message") else { return nil }
   return UnsafePointer(e.message)
 }
-
-extension ErrorObject {
-  static func fromC(_ p: UnsafePointer<rx_error>?, _ fn: StaticString, _ arg: StaticString = "error")
-    -> ErrorObject?
-  {
-    Validate.handle(UnsafeRawPointer(p), .error, as: ErrorObject.self, fn, arg)
-  }
-}

@@ -1,41 +1,7 @@
 import CRxc
 @_spi(RxC) import RxCore
 
-/// Turns what an operator's C callback hands back (an owned result, an owned error in its
-/// `error` out-parameter) into Swift values and thrown errors, taking ownership exactly once.
-enum CallbackResult {
-  /// The error a callback set: its C reference becomes the Swift one.
-  static func takeError(_ p: UnsafeMutablePointer<rx_error>, _ fn: StaticString) -> ErrorObject {
-    guard ErrorObject.fromC(UnsafePointer(p), fn, "*error") != nil else {
-      return ErrorObject.make(code: Int32(RX_ERROR_UNKNOWN), "\(fn): the callback set *error to something that is not an rx_error")
-    }
-    return Unmanaged<ErrorObject>.fromOpaque(UnsafeRawPointer(p)).takeRetainedValue()
-  }
-
-  static func check(_ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws {
-    if let error { throw takeError(error, fn) }
-  }
-
-  /// An owned value returned by a callback that may have set `error`.
-  @inline(__always)
-  static func value(_ result: rx_value, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws -> RxValue {
-    if error == nil && result.kind.rawValue < RX_STRING.rawValue, let v = RxValue.from(result, fn) { return v }
-    return try valueSlow(result, error, fn)
-  }
-
-  @inline(never)  // kept out of the per-element loops that inline `value`
-  static func valueSlow(_ result: rx_value, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString) throws -> RxValue {
-    if let error {
-      // A failing callback may still have returned an owned value: free it.
-      if result.kind.rawValue >= RX_STRING.rawValue { _ = RxValue.takeOwned(result, fn) }
-      throw takeError(error, fn)
-    }
-    guard let v = RxValue.takeOwned(result, fn) else {
-      throw ErrorObject.make(code: Int32(RX_ERROR_TYPE), "\(fn): the callback returned an invalid value")
-    }
-    return v
-  }
-
+extension CallbackResult {
   /// An owned observable returned by a callback that may have set `error`.
   static func observable(
     _ result: UnsafeMutablePointer<rx_observable>?, _ error: UnsafeMutablePointer<rx_error>?, _ fn: StaticString

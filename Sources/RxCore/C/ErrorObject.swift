@@ -44,3 +44,11 @@ import Glibc
     UnsafePointer(Unmanaged.passUnretained(self).toOpaque().assumingMemoryBound(to: rx_error.self))
   }
 }
+
+@_spi(RxC) extension ErrorObject {
+  public static func fromC(_ p: UnsafePointer<rx_error>?, _ fn: StaticString, _ arg: StaticString = "error")
+    -> ErrorObject?
+  {
+    Validate.handle(UnsafeRawPointer(p), .error, as: ErrorObject.self, fn, arg)
+  }
+}

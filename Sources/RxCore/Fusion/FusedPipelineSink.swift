@@ -95,12 +95,12 @@
       do { out = try pipeline.process(Stage.working(v), self, runStages) } catch {
         return forwardTerminal(.error(error))
       }
-      let delivers = out.delivers
+      var delivers = true
       switch consume out {
       case .plain(let w): forwardPlain(w)
       case .output(let value): forwardNext(value)
       case .input: forwardNext(v)
-      case .dropped: break
+      case .dropped: delivers = false
       }
       if let ends, ends.pointee { break }
       if delivers && stop.mayHaveStopped() && downstream.wantsNoMoreEvents { break }

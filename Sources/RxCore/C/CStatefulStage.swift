@@ -1,5 +1,4 @@
 import CRxc
-@_spi(RxC) import RxCore
 
 /// A fused stage that keeps state per subscription: rx_scan's accumulator, the count of an
 /// rx_take or rx_skip over a pipeline. Each is an ordinary `CStage` (a map or a filter)
@@ -8,27 +7,27 @@ import CRxc
 /// a template (`Template`, the pipeline's owner); each subscription's sink runs a copy of the
 /// stages (`copies`) in which every such stage points to a state of its own, so subscriptions
 /// share no count or accumulator, and map -> scan -> filter -> take is one loop in one sink.
-struct CStatefulStage {
-  enum Kind {
-    case scan(rx_accumulate_fn, UnsafeMutableRawPointer?, seed: RxValue)
+@_spi(RxC) public struct CStatefulStage {
+  public enum Kind {
+    case scan(rx_accumulate_fn, UnsafeMutableRawPointer?, seed: Value)
     case take(Int)
     case skip(Int)
   }
 
   /// scan: the user's function and its ctx (plain fields: the step reads them per element).
-  let accumulate: rx_accumulate_fn?
-  let userCtx: UnsafeMutableRawPointer?
-  let isTake: Bool
+  public let accumulate: rx_accumulate_fn?
+  public let userCtx: UnsafeMutableRawPointer?
+  public let isTake: Bool
   /// take: elements still to let through; skip: elements still to drop.
-  var count: Int
+  public var count: Int
   /// scan: the accumulator's C view (plain, or a view of `accumulator`'s box).
-  var acc: rx_value
+  public var acc: rx_value
   /// scan: owns a boxed accumulator (`.none` for a plain one).
-  var accumulator: RxValue
+  public var accumulator: Value
   /// take: the sink's flag that ends the subscription after this element.
-  var ends: UnsafeMutablePointer<Bool>?
+  public var ends: UnsafeMutablePointer<Bool>?
 
-  init(_ kind: Kind) {
+  public init(_ kind: Kind) {
     switch kind {
     case .scan(let fn, let ctx, let seed): (accumulate, userCtx, isTake, count, accumulator) = (fn, ctx, false, 0, seed)
     case .take(let n): (accumulate, userCtx, isTake, count, accumulator) = (nil, nil, true, n, .none)
@@ -42,12 +41,12 @@ struct CStatefulStage {
 
   /// rx_scan as a map: the new accumulator, owned by the caller as a map result is (a plain
   /// value, or the box retained once more), or with *err set.
-  static let scanStep: rx_map_fn = { state, v, err in
+  public static let scanStep: rx_map_fn = { state, v, err in
     state.unsafelyUnwrapped.assumingMemoryBound(to: CStatefulStage.self).pointee.scan(v, err.unsafelyUnwrapped)
   }
 
   /// rx_take as a filter: true for the first `count` elements; the last one sets `ends`.
-  static let takeStep: rx_predicate_fn = { state, _, _ in
+  public static let takeStep: rx_predicate_fn = { state, _, _ in
     let s = state.unsafelyUnwrapped.assumingMemoryBound(to: CStatefulStage.self)
     if s.pointee.count <= 0 { return false }  // (the sink completes once the count runs out)
     s.pointee.count &-= 1
@@ -59,7 +58,7 @@ struct CStatefulStage {
   }
 
   /// rx_skip as a filter: false for the first `count` elements.
-  static let skipStep: rx_predicate_fn = { state, _, _ in
+  public static let skipStep: rx_predicate_fn = { state, _, _ in
     let s = state.unsafelyUnwrapped.assumingMemoryBound(to: CStatefulStage.self)
     if s.pointee.count <= 0 { return true }
     s.pointee.count &-= 1
@@ -91,12 +90,12 @@ struct CStatefulStage {
     } catch {
       // Owned, as a callback's error is (CallbackResult takes it back).
       err.pointee = Unmanaged.passRetained(ErrorObject.from(error)).toOpaque().assumingMemoryBound(to: rx_error.self)
-      return rx_none()
+      return rx_value(kind: RX_NONE, i: 0)
     }
   }
 
   /// Whether a stage's function is one of these steps.
-  static func isStep(map: rx_map_fn?, filter: rx_predicate_fn?) -> Bool {
+  public static func isStep(map: rx_map_fn?, filter: rx_predicate_fn?) -> Bool {
     if let map { return address(map) == address(scanStep) }
     if let filter { return address(filter) == address(takeStep) || address(filter) == address(skipStep) }
     return false
@@ -108,11 +107,11 @@ struct CStatefulStage {
 
   /// The pipeline's copy of a stage's state, which each subscription's starts from: owned by
   /// the pipeline (`FusedPipeline.owner`) with the callback's context.
-  final class Template {
+  public final class Template {
     let state: UnsafeMutablePointer<CStatefulStage>
     let context: CContext?
 
-    init(_ kind: Kind, _ context: CContext?) {
+    public init(_ kind: Kind, _ context: CContext?) {
       state = .allocate(capacity: 1)
       state.initialize(to: CStatefulStage(kind))
       self.context = context
@@ -124,7 +123,7 @@ struct CStatefulStage {
     }
 
     /// The stage over this state.
-    var cStage: CStage {
+    public var cStage: CStage {
       let ctx = UnsafeMutableRawPointer(state)
       if state.pointee.accumulate != nil { return CStage(map: CStatefulStage.scanStep, filter: nil, ctx: ctx) }
       return CStage(map: nil, filter: state.pointee.isTake ? CStatefulStage.takeStep : CStatefulStage.skipStep, ctx: ctx)
@@ -133,7 +132,7 @@ struct CStatefulStage {
 
   /// A subscription's stages: `stages` with each stateful one over a fresh state (a copy of
   /// its template's), and the flag a take sets to end the subscription.
-  static func copies(of pipeline: CPipeline) -> (UnsafeMutableBufferPointer<CStage>, UnsafeMutablePointer<Bool>) {
+  public static func copies(of pipeline: CPipeline) -> (UnsafeMutableBufferPointer<CStage>, UnsafeMutablePointer<Bool>) {
     let ends = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
     ends.initialize(to: false)
     let count = max(pipeline.stages.count, 1)  // (none: `step` alone)
@@ -155,7 +154,7 @@ struct CStatefulStage {
   }
 
   /// Frees what `copies` made.
-  static func release(_ own: UnsafeMutableBufferPointer<CStage>, _ ends: UnsafeMutablePointer<Bool>) {
+  public static func release(_ own: UnsafeMutableBufferPointer<CStage>, _ ends: UnsafeMutablePointer<Bool>) {
     for stage in own where stage.isStateful {
       let state = stage.ctx.unsafelyUnwrapped.assumingMemoryBound(to: CStatefulStage.self)
       state.deinitialize(count: 1)

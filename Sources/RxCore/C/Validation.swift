@@ -1,18 +1,17 @@
 import CRxc
-@_spi(RxC) import RxCore
 
 /// Entry checks. Each returns the object (borrowed from C's reference) or sets
 /// rx_last_error() and returns nil. Reads 16 bytes past the object header: enough for any
 /// pointer into readable memory; a wild pointer into unmapped memory cannot be caught.
-enum Validate {
-  static func object(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
+@_spi(RxC) public enum Validate {
+  public static func object(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
     -> AbiObject?
   {
     unretainedObject(p, kind, fn, arg)?.takeUnretainedValue()
   }
 
   /// `object`, not retained: for a caller that borrows it under C's reference.
-  static func unretainedObject(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
+  public static func unretainedObject(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
     -> Unmanaged<AbiObject>?
   {
     guard let p else {
@@ -50,7 +49,7 @@ enum Validate {
   /// A versioned struct's `struct_size` (its first field, a size_t): the size the caller
   /// declared, or nil (and rx_last_error()) when NULL or below `known`, this library's size
   /// of the struct. Fields added later go at the end, so a larger size is the caller's.
-  static func structSize(_ p: UnsafeRawPointer?, known: Int, _ fn: StaticString, _ arg: StaticString, _ type: StaticString)
+  public static func structSize(_ p: UnsafeRawPointer?, known: Int, _ fn: StaticString, _ arg: StaticString, _ type: StaticString)
     -> Int?
   {
     guard let p else {
@@ -67,7 +66,7 @@ enum Validate {
 
   /// False (and rx_last_error()) when a newer caller set fields of a versioned struct that
   /// this library does not know: bytes `known..<size` must be zero.
-  static func unknownFieldsZero(_ p: UnsafeRawPointer, known: Int, size: Int, _ fn: StaticString, _ arg: StaticString)
+  public static func unknownFieldsZero(_ p: UnsafeRawPointer, known: Int, size: Int, _ fn: StaticString, _ arg: StaticString)
     -> Bool
   {
     let bytes = p.assumingMemoryBound(to: UInt8.self)
@@ -78,14 +77,14 @@ enum Validate {
     return true
   }
 
-  static func isLive(_ p: UnsafeRawPointer, _ kind: ObjectKind) -> Bool {
+  public static func isLive(_ p: UnsafeRawPointer, _ kind: ObjectKind) -> Bool {
     UInt(bitPattern: p) & 15 == 0
       && p.load(fromByteOffset: AbiObject.magicOffset, as: UInt64.self) == AbiObject.liveMagic
       && p.load(fromByteOffset: AbiObject.kindOffset, as: UInt32.self) == kind.rawValue
   }
 
   /// Any live ABI object, whatever its kind (rx_retain / rx_release).
-  static func anyObject(_ p: UnsafeRawPointer?, _ fn: StaticString) -> AbiObject? {
+  public static func anyObject(_ p: UnsafeRawPointer?, _ fn: StaticString) -> AbiObject? {
     guard let p else {
       setLastError("\(fn): handle is NULL")
       return nil
@@ -107,7 +106,7 @@ enum Validate {
 
   /// A handle of `kind` that must also be of class `T` (its "sort": a serial disposable, a
   /// test scheduler, a behavior subject...). Wrong sort is RX_EHANDLE.
-  static func handle<T: AbiObject>(
+  public static func handle<T: AbiObject>(
     _ p: UnsafeRawPointer?, _ kind: ObjectKind, as type: T.Type, _ fn: StaticString,
     _ arg: StaticString, sortName: StaticString? = nil
   ) -> T? {
@@ -120,12 +119,12 @@ enum Validate {
   }
 }
 
-extension Validate {
+@_spi(RxC) extension Validate {
   /// The same checks as `object`, returning the pointer rather than a Swift reference, for
   /// hot paths that reach the object with `_withUnsafeGuaranteedRef` (no retain/release).
   /// Only for kinds whose every object is of one final class (e.g. `.subject`).
-  @inline(__always)
-  static func pointer(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
+  @inlinable @inline(__always)
+  public static func pointer(_ p: UnsafeRawPointer?, _ kind: ObjectKind, _ fn: StaticString, _ arg: StaticString)
     -> UnsafeRawPointer?
   {
     if let p, UInt(bitPattern: p) & 15 == 0,
@@ -141,8 +140,8 @@ extension Validate {
   /// `handle(p, kind, as: T.self, ...)` for a final class `T`, run on the object borrowed
   /// from C's reference (no retain/release, no dynamic cast: the class is compared); nil
   /// (and rx_last_error()) as `handle` would.
-  @inline(__always)
-  static func borrowing<T: AbiObject, R>(
+  @inlinable @inline(__always)
+  public static func borrowing<T: AbiObject, R>(
     _ p: UnsafeRawPointer?, _ kind: ObjectKind, as type: T.Type, _ fn: StaticString, _ arg: StaticString,
     sortName: StaticString, _ body: (T) -> R
   ) -> R? {
