@@ -70,16 +70,23 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   /// (drain-owned; initialized once `hasLatest`).
   let latest = UnsafeMutablePointer<Other>.allocate(capacity: 1)
   var hasLatest = false
+  /// The selector's argument buffer (`LatestSelector.argumentsSize`; nil when 0), and
+  /// whether `latest` changed since the selector last saw it (drain-owned).
+  let arguments: UnsafeMutableRawPointer?
+  var latestChanged = true
 
   init(parent: WithLatestFromProducer<Source, Other, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
     selector = parent.selector
+    let size = selector.argumentsSize
+    arguments = size > 0 ? .allocate(byteCount: size, alignment: 16) : nil
     super.init(observer: observer, cancel: cancel)
   }
 
   deinit {
     if hasLatest { latest.deinitialize(count: 1) }
     latest.deallocate()
+    arguments?.deallocate()
   }
 
   func run() -> any Disposable {
@@ -110,11 +117,12 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 
   private func keepLatest(at element: UnsafePointer<Other>) {
     if hasLatest {
-      latest.pointee = element.pointee
+      Slot.assign(latest, copying: element)
     } else {
-      latest.initialize(to: element.pointee)
+      Slot.initialize(latest, copying: element)
       hasLatest = true
     }
+    latestChanged = true
   }
 
   private func handle(_ signal: Signal) {
@@ -134,10 +142,17 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   /// A source element (drain-owned): combined with the latest of the other, if any.
   private func next(at element: UnsafePointer<Source>) {
     if !hasLatest { return }
-    // Handed over where it is made: a `let` assigned in a `do` lives in memory, and the event
-    // got a copy of it.
-    do { forwardNext(owned: try selector.select(element, latest)) } catch {
-      forwardTerminal(.error(error))
+    // Made in place and handed over by pointer: no copy of the result.
+    withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { slot in
+      let result = slot.baseAddress.unsafelyUnwrapped
+      do {
+        try selector.select(element, latest, arguments: arguments, latestChanged: latestChanged, into: result)
+      } catch {
+        return forwardTerminal(.error(error))
+      }
+      latestChanged = false
+      forwardNext(at: result)
+      Slot.destroy(result)
     }
   }
 
