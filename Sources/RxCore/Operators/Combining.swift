@@ -314,7 +314,8 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
   @inline(__always) @discardableResult
   private func combine(changed: Int) -> Bool {
     let n = count
-    return withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { slot in
+    return _withUnprotectedUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { slot in
+      // (Unprotected: no stack-protector check per element for this slot.)
       let result = slot.baseAddress.unsafelyUnwrapped
       do {
         defer { policy.combined(count: n) }

@@ -46,7 +46,7 @@ class CombiningLatestSelector<Element, Result>: LatestSelector<Element, Element,
     _ element: UnsafePointer<Element>, _ latest: UnsafePointer<Element>, arguments: UnsafeMutableRawPointer?,
     latestChanged: Bool, into result: UnsafeMutablePointer<Result>
   ) throws {
-    try withUnsafeTemporaryAllocation(of: Element.self, capacity: 2) { pair in
+    try _withUnprotectedUnsafeTemporaryAllocation(of: Element.self, capacity: 2) { pair in
       // Bitwise views of the caller's two elements, valid for the call: neither is copied
       // (retained) into the pair nor destroyed out of it.
       let base = UnsafeMutableRawPointer(pair.baseAddress.unsafelyUnwrapped)

@@ -109,12 +109,18 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 
   /// An element of the other source by pointer: copied once, into `latest` (an event is built
   /// only if the drain is held).
+  /// (The drain's `submit` spelled out, as in `onSourceNext`.)
   final func submitOtherNext(at element: UnsafePointer<Other>) {
-    drain.submit(.other(.next(element.pointee)), inline: { if !isDisposed { keepLatest(at: element) } }) {
-      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    let me = Unmanaged.passUnretained(self)
+    if drain.enter({ item in me._withUnsafeGuaranteedRef { $0.handle(item) } }) {
+      if !isDisposed { keepLatest(at: element) }
+      drain.exit { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    } else {
+      drain.submitQueued(.other(.next(element.pointee))) { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
     }
   }
 
+  @inline(__always)
   private func keepLatest(at element: UnsafePointer<Other>) {
     if hasLatest {
       Slot.assign(latest, copying: element)
@@ -133,17 +139,26 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   }
 
   /// A source element by pointer: combined where it is when the drain is free.
+  /// The drain's `submit` spelled out: its `inline` closure, with the element's work
+  /// inlined, stayed a call of its own. (Closure literals at each call: a closure in a `let`
+  /// is allocated per call.)
   final func onSourceNext(at element: UnsafePointer<Source>) {
-    drain.submit(.source(.next(element.pointee)), inline: { if !isDisposed { next(at: element) } }) {
-      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    let me = Unmanaged.passUnretained(self)
+    if drain.enter({ item in me._withUnsafeGuaranteedRef { $0.handle(item) } }) {
+      if !isDisposed { next(at: element) }
+      drain.exit { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    } else {
+      drain.submitQueued(.source(.next(element.pointee))) { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
     }
   }
 
   /// A source element (drain-owned): combined with the latest of the other, if any.
+  @inline(__always)
   private func next(at element: UnsafePointer<Source>) {
     if !hasLatest { return }
     // Made in place and handed over by pointer: no copy of the result.
-    withUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { slot in
+    _withUnprotectedUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { slot in
+      // (Unprotected: no stack-protector check per element for this slot.)
       let result = slot.baseAddress.unsafelyUnwrapped
       do {
         try selector.select(element, latest, arguments: arguments, latestChanged: latestChanged, into: result)
