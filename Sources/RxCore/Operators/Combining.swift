@@ -231,8 +231,8 @@ enum Slot {
   }
 }
 
-// rx:value-leaf name=ValueCombineLatestSink args=Value,Value,LatestElements<Value> copy=makeObserver super=submit,submitNext
-// rx:value-leaf name=ValueZipSink args=Value,Value,QueuedElements<Value> copy=makeObserver super=submit,submitNext
+// rx:value-leaf name=ValueCombineLatestSink args=Value,Value,LatestElements<Value> copy=makeObserver map=IndexedObserver:ValueCombineLatestObserver super=submit,submitNext
+// rx:value-leaf name=ValueZipSink args=Value,Value,QueuedElements<Value> copy=makeObserver map=IndexedObserver:ValueZipObserver super=submit,submitNext
 /// Events of all sources are serialized through one Drain; the state below is touched only
 /// by the draining thread (and by deinit, after it).
 class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSink<Source, Result> {
@@ -349,4 +349,34 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
       }
     }
   }
+}
+
+// rx:hand-leaf: calls its sink's final leaf directly (one call per element, not a vtable hop).
+/// The observer of one source of a `Value` combine_latest.
+final class ValueCombineLatestObserver: IndexedObserver<Value, Value> {
+  /// `parent` at its leaf type, unretained (`parent` holds it): no retain and release per call.
+  let sink: Unmanaged<ValueCombineLatestSink>
+  init(parent: ValueCombineLatestSink, index: Int) {
+    sink = .passUnretained(parent)
+    super.init(parent: parent, index: index)
+  }
+  override func on(_ event: Event<Value>) { sink._withUnsafeGuaranteedRef { $0.submit(index, event) } }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { sink._withUnsafeGuaranteedRef { $0.submitNext(index, at: element) } }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
+
+// rx:hand-leaf: calls its sink's final leaf directly (one call per element, not a vtable hop).
+/// The observer of one source of a `Value` zip.
+final class ValueZipObserver: IndexedObserver<Value, Value> {
+  /// `parent` at its leaf type, unretained (`parent` holds it): no retain and release per call.
+  let sink: Unmanaged<ValueZipSink>
+  init(parent: ValueZipSink, index: Int) {
+    sink = .passUnretained(parent)
+    super.init(parent: parent, index: index)
+  }
+  override func on(_ event: Event<Value>) { sink._withUnsafeGuaranteedRef { $0.submit(index, event) } }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { sink._withUnsafeGuaranteedRef { $0.submitNext(index, at: element) } }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
