@@ -6,6 +6,10 @@ class LatestSelector<Source, Other, Result> {
   /// `argumentStride`, twice); 0: none.
   var argumentsSize: Int { 0 }
 
+  /// The selector as a `CombiningFunction` over (element, latest), for a sink that calls it
+  /// directly; nil for a closure. (Non-nil only when `Other` is `Source`.)
+  var combining: CombiningFunction<Source, Result>? { nil }
+
   /// The result for the element at `element` with the one at `latest`, initialized at
   /// `result`; both stay the caller's (read in place: neither is copied for the call).
   /// `arguments`: the subscription's buffer of `argumentsSize` bytes (nil for 0), and whether
@@ -41,6 +45,7 @@ class CombiningLatestSelector<Element, Result>: LatestSelector<Element, Element,
   init(_ function: CombiningFunction<Element, Result>) { self.function = function }
 
   override var argumentsSize: Int { 2 * function.argumentStride }
+  override var combining: CombiningFunction<Element, Result>? { function }
 
   override func select(
     _ element: UnsafePointer<Element>, _ latest: UnsafePointer<Element>, arguments: UnsafeMutableRawPointer?,

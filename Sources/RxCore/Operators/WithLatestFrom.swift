@@ -66,9 +66,16 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   let drain = Drain<Signal>()
   let sourceSubscription = SingleAssignmentDisposable()
   let otherSubscription = SingleAssignmentDisposable()
+  /// The selector object when the selector is one (`LatestSelector.combining`): called here
+  /// directly over `pair`, one virtual call per element rather than two. Unretained (the
+  /// selector holds it): a strong optional is retained and released around every call.
+  let combining: Unmanaged<CombiningFunction<Source, Result>>?
+  /// Two slots: the element's bits go in the first for a call of `combining` (a view, never
+  /// retained or destroyed); the second is `latest`.
+  let pair: UnsafeMutablePointer<Other>
   /// The latest element of `other`, in a slot of its own so the selector reads it in place
   /// (drain-owned; initialized once `hasLatest`).
-  let latest = UnsafeMutablePointer<Other>.allocate(capacity: 1)
+  let latest: UnsafeMutablePointer<Other>
   var hasLatest = false
   /// The selector's argument buffer (`LatestSelector.argumentsSize`; nil when 0), and
   /// whether `latest` changed since the selector last saw it (drain-owned).
@@ -78,6 +85,9 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   init(parent: WithLatestFromProducer<Source, Other, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
     selector = parent.selector
+    combining = selector.combining.map { .passUnretained($0) }
+    pair = .allocate(capacity: 2)
+    latest = pair + 1
     let size = selector.argumentsSize
     arguments = size > 0 ? .allocate(byteCount: size, alignment: 16) : nil
     super.init(observer: observer, cancel: cancel)
@@ -85,7 +95,7 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 
   deinit {
     if hasLatest { latest.deinitialize(count: 1) }
-    latest.deallocate()
+    pair.deallocate()
     arguments?.deallocate()
   }
 
@@ -161,7 +171,17 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
       // (Unprotected: no stack-protector check per element for this slot.)
       let result = slot.baseAddress.unsafelyUnwrapped
       do {
-        try selector.select(element, latest, arguments: arguments, latestChanged: latestChanged, into: result)
+        if let combining {
+          // Source is Other here (`LatestSelector.combining`).
+          UnsafeMutableRawPointer(pair).copyMemory(from: element, byteCount: MemoryLayout<Source>.size)
+          try combining._withUnsafeGuaranteedRef {
+            try $0.apply(
+              UnsafeRawPointer(pair).assumingMemoryBound(to: Source.self), count: 2, arguments: arguments,
+              changed: latestChanged ? -1 : 0, into: result)
+          }
+        } else {
+          try selector.select(element, latest, arguments: arguments, latestChanged: latestChanged, into: result)
+        }
       } catch {
         return forwardTerminal(.error(error))
       }
