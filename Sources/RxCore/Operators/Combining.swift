@@ -44,7 +44,7 @@ protocol CombiningPolicy<Source> {
   /// Takes an element of source `index`: true when a combination stands at `combination`.
   mutating func take(_ index: Int, at element: UnsafePointer<Source>, count: Int) -> Bool
   /// After the selector's call over `combination` (it may have thrown).
-  func combined(count: Int)
+  mutating func combined(count: Int)
 }
 
 /// combine_latest: each source's latest element, in place (slot i is initialized once source
@@ -83,7 +83,7 @@ struct LatestElements<Source>: CombiningPolicy {
 
   /// The latest elements stay for the next combination.
   @inline(__always)
-  func combined(count: Int) {}
+  mutating func combined(count: Int) {}
 }
 
 /// zip: each source's waiting elements; the n-th elements of all sources make a combination,
@@ -92,6 +92,8 @@ struct QueuedElements<Source>: CombiningPolicy {
   let queues: UnsafeMutablePointer<ElementQueue<Source>>
   let combination: UnsafeMutablePointer<Source>
   var numberOfNonEmpty = 0
+  /// The slot of `combination` that holds the caller's element lent (see `take`), or -1.
+  var lent = -1
 
   init(count: Int) {
     queues = .allocate(capacity: count)
@@ -112,8 +114,10 @@ struct QueuedElements<Source>: CombiningPolicy {
   mutating func take(_ index: Int, at element: UnsafePointer<Source>, count n: Int) -> Bool {
     if queues[index].isEmpty && numberOfNonEmpty == n - 1 {
       // Every other source has one waiting: this element completes a combination as it
-      // is, without a turn through its queue.
-      Slot.initialize(combination + index, copying: element)
+      // is, without a turn through its queue, and lent for the call (the caller's, valid
+      // until `combined`): neither retained nor released.
+      Slot.lend(combination + index, element)
+      lent = index
       takeFirsts(except: index, count: n)
       return true
     }
@@ -134,14 +138,16 @@ struct QueuedElements<Source>: CombiningPolicy {
     }
   }
 
-  /// One by one: a run's deinitialize is a runtime call (swift_arrayDestroy) per event.
+  /// One by one: a run's deinitialize is a runtime call (swift_arrayDestroy) per event. The
+  /// lent element is not destroyed: it was never copied.
   @inline(__always)
-  func combined(count: Int) {
+  mutating func combined(count: Int) {
     var i = 0
     while i < count {
-      Slot.destroy(combination + i)
+      if i != lent { Slot.destroy(combination + i) }
       i += 1
     }
+    lent = -1
   }
 }
 
@@ -214,6 +220,14 @@ enum Slot {
   static func initialize<T>(_ slot: UnsafeMutablePointer<T>, copying element: UnsafePointer<T>) {
     if isPlain(element) { return copyBits(slot, element) }
     slot.initialize(to: element.pointee)
+  }
+
+  /// Fills the uninitialized `slot` with the bits of the element at `element`, not copied
+  /// (no retain): the caller's, lent while it stays valid; never destroyed from `slot`.
+  @inline(__always)
+  static func lend<T>(_ slot: UnsafeMutablePointer<T>, _ element: UnsafePointer<T>) {
+    if T.self == Value.self && MemoryLayout<Value>.size == 9 { return copyBits(slot, element) }
+    UnsafeMutableRawPointer(slot).copyMemory(from: element, byteCount: MemoryLayout<T>.size)
   }
 
   /// Replaces the element in `slot` with a copy of the one at `element`.
@@ -317,13 +331,15 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
     return _withUnprotectedUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { slot in
       // (Unprotected: no stack-protector check per element for this slot.)
       let result = slot.baseAddress.unsafelyUnwrapped
+      // `combined` on both ways out, not in a `defer`: that one stayed a call of its own.
       do {
-        defer { policy.combined(count: n) }
         try combiner.apply(policy.combination, count: n, arguments: arguments, changed: changed, into: result)
       } catch {
+        policy.combined(count: n)
         forwardTerminal(.error(error))
         return false
       }
+      policy.combined(count: n)
       argumentsCurrent = Policy.keepsCombination
       forwardNext(at: result)
       Slot.destroy(result)
