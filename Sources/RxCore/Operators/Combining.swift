@@ -71,6 +71,11 @@ struct LatestElements<Source>: CombiningPolicy {
 
   @inline(__always)
   mutating func take(_ index: Int, at element: UnsafePointer<Source>, count: Int) -> Bool {
+    // Once every source emitted (the steady state), every slot is initialized.
+    if numberOfValues == count {
+      Slot.assign(combination + index, copying: element)
+      return true
+    }
     if !emitted[index] {
       Slot.initialize(combination + index, copying: element)
       emitted[index] = true
