@@ -4,5 +4,5 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueCombiningLatestSelector: CombiningLatestSelector<Value, Value> {
-  override func select( _ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>, arguments: UnsafeMutableRawPointer?, latestChanged: Bool, into result: UnsafeMutablePointer<Value> ) throws { try super.select(element, latest, arguments: arguments, latestChanged: latestChanged, into: result) }
+  override func select( _ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>, into result: UnsafeMutablePointer<Value> ) throws { try super.select(element, latest, into: result) }
 }

@@ -77,18 +77,19 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   /// (drain-owned; initialized once `hasLatest`).
   let latest: UnsafeMutablePointer<Other>
   var hasLatest = false
-  /// The selector's argument buffer (`LatestSelector.argumentsSize`; nil when 0), and
-  /// whether `latest` changed since the selector last saw it (drain-owned).
+  /// `combining`'s argument buffer for the pair (nil when it keeps none), and whether
+  /// `latest` changed since `combining` last saw it (drain-owned).
   let arguments: UnsafeMutableRawPointer?
   var latestChanged = true
 
   init(parent: WithLatestFromProducer<Source, Other, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
     selector = parent.selector
-    combining = selector.combining.map { .passUnretained($0) }
+    let function = selector.combining
+    combining = function.map { .passUnretained($0) }
     pair = .allocate(capacity: 2)
     latest = pair + 1
-    let size = selector.argumentsSize
+    let size = 2 * (function?.argumentStride ?? 0)
     arguments = size > 0 ? .allocate(byteCount: size, alignment: 16) : nil
     super.init(observer: observer, cancel: cancel)
   }
@@ -172,7 +173,8 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
       let result = slot.baseAddress.unsafelyUnwrapped
       do {
         if let combining {
-          // Source is Other here (`LatestSelector.combining`).
+          // Source is Other here (`LatestSelector.combining`). The element is new every
+          // time; the latest only when `other` emitted since.
           UnsafeMutableRawPointer(pair).copyMemory(from: element, byteCount: MemoryLayout<Source>.size)
           try combining._withUnsafeGuaranteedRef {
             try $0.apply(
@@ -180,7 +182,7 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
               changed: latestChanged ? -1 : 0, into: result)
           }
         } else {
-          try selector.select(element, latest, arguments: arguments, latestChanged: latestChanged, into: result)
+          try selector.select(element, latest, into: result)
         }
       } catch {
         return forwardTerminal(.error(error))
