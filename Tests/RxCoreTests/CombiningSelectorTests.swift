@@ -175,4 +175,64 @@ final class CombiningSelectorTests: XCTestCase {
     }
     XCTAssertNil(released, "the selector object outlived its observables")
   }
+  /// A selector object that keeps what it derives from each element in the subscription's
+  /// argument buffer (as the C layer keeps its rx_value views) and refreshes only the element
+  /// the sink says changed: every call must still see each element as it is.
+  final class Remembering: CombiningFunction<Value, Value> {
+    var calls = 0, refreshedAll = 0, stale = 0
+    override var argumentStride: Int { MemoryLayout<Int64>.stride }
+    override func apply(
+      _ elements: UnsafePointer<Value>?, count: Int, arguments: UnsafeMutableRawPointer?, changed: Int,
+      into result: UnsafeMutablePointer<Value>
+    ) throws {
+      calls += 1
+      let kept = arguments!.assumingMemoryBound(to: Int64.self)
+      if changed < 0 {
+        refreshedAll += 1
+        for i in 0..<count { kept[i] = CombiningSelectorTests.n(elements![i]) }
+      } else {
+        kept[changed] = CombiningSelectorTests.n(elements![changed])
+      }
+      var digits: Int64 = 0
+      for i in 0..<count {
+        if kept[i] != CombiningSelectorTests.n(elements![i]) { stale += 1 }
+        digits = digits * 100 + kept[i]
+      }
+      if digits < 0 { throw OpTestError(code: 3) }
+      result.initialize(to: .int(digits))
+    }
+  }
+
+  func testArgumentBufferIsRefreshedExactlyWhereElementsChanged() {
+    let f = Remembering()
+    let s = [PublishSubject<Value>(), PublishSubject<Value>(), PublishSubject<Value>()]
+    let sources = s.map { $0.asObservable() }
+    let rc = Recorder<Value>(), rz = Recorder<Value>(), rw = Recorder<Value>()
+    let ds = [
+      Observable.combineLatest(sources, selector: .function(f)).subscribe(rc),
+      Observable.zip(sources, selector: .function(f)).subscribe(rz),
+      sources[0].withLatestFrom(sources[1], combining: f).subscribe(rw),
+    ]
+    s[0].on(.next(.int(1)))
+    s[1].on(.next(.boxed(Token(2))))
+    s[2].on(.next(.int(3)))
+    s[0].on(.next(.boxed(Token(4))))
+    s[1].on(.next(.int(5)))
+    s[1].on(.next(.int(6)))
+    s[0].on(.next(.int(7)))
+    s[2].on(.next(.boxed(Token(8))))
+    s[2].on(.next(.int(9)))
+    s[0].on(.next(.int(10)))
+    XCTAssertEqual(ints(rc), [10203, 40203, 40503, 40603, 70603, 70608, 70609, 100609])
+    XCTAssertEqual(ints(rz), [10203, 40508, 70609])
+    XCTAssertEqual(ints(rw), [402, 706, 1006])
+    XCTAssertEqual(f.stale, 0)
+    // Once per subscription for combine_latest, every zip combination, and with_latest_from
+    // whenever the other source moved (the first call included).
+    XCTAssertEqual(f.refreshedAll, 1 + 3 + 2)
+    s[0].on(.next(.int(-1)))  // the selector throws: each subscription fails on its own
+    XCTAssertEqual(rc.errorCode, 3)
+    XCTAssertEqual(rw.errorCode, 3)
+    ds.forEach { $0.dispose() }
+  }
 }

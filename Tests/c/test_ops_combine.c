@@ -358,6 +358,202 @@ RX_TEST(with_latest_from_null_fn_and_errors) {
   CHECK(rx_with_latest_from(NULL, NULL, NULL, NULL, NULL) == NULL);
 }
 
+/* ---- the combining operators' C argument arrays ----
+ * Each subscription keeps the array it hands the combine function and refreshes only the
+ * slots whose element changed: these check that every call sees exactly the current
+ * elements, boxed ones included (a stale view of a released string would be read after
+ * free), at arity 3, through zip's queues, and from several threads. */
+typedef struct seen {
+  rec r;
+  int calls;
+} seen;
+static void emit_value(hot *h, rx_value v) {
+  rx_emitter_next(h->em, v);
+  rx_value_release(v);
+}
+static void emit_str(hot *h, const char *s) { emit_value(h, rx_string(s)); }
+/* Logs its arguments as "(a,b,c)" and returns that text as an owned string. */
+static rx_value log_args(void *ctx, const rx_value *v, size_t n, rx_error **err) {
+  (void)err;
+  seen *s = ctx;
+  char buf[512] = "(", item[256];
+  for (size_t i = 0; i < n; i++) {
+    fmt_value(v[i], item, sizeof item);
+    if (i) strncat(buf, ",", sizeof buf - strlen(buf) - 1);
+    strncat(buf, item, sizeof buf - strlen(buf) - 1);
+  }
+  strncat(buf, ")", sizeof buf - strlen(buf) - 1);
+  rec_append(&s->r, buf);
+  s->calls++;
+  return rx_string(buf);
+}
+
+RX_TEST(combining_args_combine_latest_three_sources_follow_each_slot) {
+  seen s = {0};
+  multi m;
+  multi_start(&m, 3);
+  multi_subscribe(&m, rx_combine_latest(m.src, 3, log_args, &s, NULL));
+  hot_next(&m.h[0], 1);
+  emit_str(&m.h[1], "a");
+  CHECK_EQ(s.calls, 0);
+  emit_value(&m.h[2], rx_double(2.5));
+  emit_str(&m.h[1], "b");
+  hot_next(&m.h[1], 7); /* a plain value replaces a boxed one */
+  emit_str(&m.h[0], "c");
+  emit_str(&m.h[2], "d");
+  hot_completed(&m.h[0]);
+  emit_value(&m.h[2], rx_bool(true));
+  hot_completed(&m.h[1]);
+  hot_completed(&m.h[2]);
+  CHECK_STR(s.r.log, "(1,'a',2.5) (1,'b',2.5) (1,7,2.5) ('c',7,2.5) ('c',7,'d') ('c',7,T)");
+  CHECK_EQ(m.r.nexts, 6);
+  CHECK(strstr(m.r.log, "'('c',7,T)' |.") != NULL);
+  multi_end(&m);
+}
+
+RX_TEST(combining_args_zip_three_sources_queues_grow_and_wrap) {
+  seen s = {0};
+  multi m;
+  multi_start(&m, 3);
+  multi_subscribe(&m, rx_zip(m.src, 3, log_args, &s, NULL));
+  /* Ten waiting on source 0 (its queue grows twice), strings and ints alternating. */
+  for (int i = 1; i <= 10; i++) {
+    char t[8];
+    snprintf(t, sizeof t, "s%d", i);
+    if (i % 2) hot_next(&m.h[0], i);
+    else emit_str(&m.h[0], t);
+  }
+  for (int i = 1; i <= 10; i++) hot_next(&m.h[1], 10 * i);
+  CHECK_EQ(s.calls, 0);
+  for (int i = 1; i <= 3; i++) emit_str(&m.h[2], i == 2 ? "y" : "x");
+  CHECK_STR(s.r.log, "(1,10,'x') ('s2',20,'y') (3,30,'x')");
+  /* The rings turn: sources 1 and 2 refill while source 0 drains. */
+  for (int i = 4; i <= 10; i++) {
+    hot_next(&m.h[2], i);
+    hot_next(&m.h[1], 100 + i);
+    hot_next(&m.h[0], 1000 + i);
+  }
+  CHECK_EQ(s.calls, 10);
+  CHECK(strstr(s.r.log, "(9,90,9) ('s10',100,10)") != NULL);
+  /* Elements still queued at dispose (strings among them) are freed with the sink. */
+  emit_str(&m.h[0], "left");
+  hot_next(&m.h[1], 5);
+  multi_end(&m);
+}
+
+RX_TEST(combining_args_with_latest_from_follow_other) {
+  seen s = {0};
+  multi m;
+  multi_start(&m, 2);
+  multi_subscribe(&m, rx_with_latest_from(m.src[0], m.src[1], log_args, &s, NULL));
+  emit_str(&m.h[1], "x");
+  hot_next(&m.h[0], 1);
+  hot_next(&m.h[0], 2); /* the latest unchanged: its view is kept */
+  emit_str(&m.h[1], "y");
+  emit_str(&m.h[1], "z");
+  emit_str(&m.h[0], "w");
+  hot_next(&m.h[1], 5);
+  hot_next(&m.h[0], 3);
+  CHECK_STR(s.r.log, "(1,'x') (2,'x') ('w','z') (3,5)");
+  multi_end(&m);
+}
+
+/* Fails once the first argument exceeds 1, returning an owned string anyway (freed). */
+static rx_value fail_with_string(void *ctx, const rx_value *v, size_t n, rx_error **err) {
+  (void)ctx;
+  if (n > 0 && v[0].kind == RX_INT && v[0].i > 1) *err = user_error("no");
+  return rx_string("owned");
+}
+
+RX_TEST(combining_args_errors_from_the_combine_function) {
+  rx_observable *(*make[])(rx_observable *const *, size_t, rx_combine_fn, void *, rx_free_fn) = {
+      rx_combine_latest, rx_zip};
+  for (int k = 0; k < 2; k++) {
+    multi m;
+    multi_start(&m, 3);
+    multi_subscribe(&m, make[k](m.src, 3, fail_with_string, NULL, NULL));
+    for (int i = 0; i < 3; i++) hot_next(&m.h[i], 1);
+    for (int i = 0; i < 3; i++) hot_next(&m.h[i], 2);
+    CHECK_STR(m.r.log, "'owned' #1001(no).");
+    for (int i = 0; i < 3; i++) CHECK_EQ(m.h[i].disposed, 1);
+    multi_end(&m);
+  }
+  multi m;
+  multi_start(&m, 2);
+  multi_subscribe(&m, rx_with_latest_from(m.src[0], m.src[1], fail_with_string, NULL, NULL));
+  emit_str(&m.h[1], "kept");
+  hot_next(&m.h[0], 1);
+  hot_next(&m.h[0], 2);
+  CHECK_STR(m.r.log, "'owned' #1001(no).");
+  multi_end(&m);
+}
+
+/* Three threads emit 1..n each into one combining operator: calls never overlap, and each
+ * call's arguments are the current elements (combine_latest: one slot moved by one since the
+ * previous call; zip: the k-th of each). */
+enum { ARGS_MAX = 3 };
+typedef struct args_par {
+  atomic_int inside, overlaps, bad;
+  int zip, calls, completed;
+  int64_t last[ARGS_MAX];
+} args_par;
+static rx_value check_args(void *ctx, const rx_value *v, size_t n, rx_error **err) {
+  (void)err;
+  args_par *p = ctx;
+  if (atomic_fetch_add(&p->inside, 1) != 0) atomic_fetch_add(&p->overlaps, 1);
+  int moved = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (v[i].kind != RX_INT) atomic_fetch_add(&p->bad, 1);
+    if (p->zip) {
+      if (v[i].i != p->calls + 1) atomic_fetch_add(&p->bad, 1);
+    } else if (p->calls > 0 && v[i].i != p->last[i]) {
+      moved++;
+      if (v[i].i != p->last[i] + 1) atomic_fetch_add(&p->bad, 1);
+    }
+    p->last[i] = v[i].i;
+  }
+  if (!p->zip && p->calls > 0 && moved != 1) atomic_fetch_add(&p->bad, 1);
+  p->calls++;
+  atomic_fetch_sub(&p->inside, 1);
+  return rx_int(v[0].i);
+}
+static void args_completed(void *ctx) { ((args_par *)ctx)->completed++; }
+static void *emit_subject(void *arg) {
+  rx_subject *s = arg;
+  int64_t n = rxtest_scale(20000, 4);
+  for (int64_t i = 1; i <= n; i++) rx_subject_on_next(s, rx_int(i));
+  rx_subject_on_completed(s);
+  return NULL;
+}
+
+RX_TEST(combining_args_from_several_threads) {
+  int64_t n = rxtest_scale(20000, 4);
+  for (int zip = 0; zip < 2; zip++) {
+    rx_subject *s[ARGS_MAX];
+    rx_observable *src[ARGS_MAX];
+    for (int i = 0; i < ARGS_MAX; i++) {
+      s[i] = rx_publish_subject_new();
+      src[i] = rx_subject_as_observable(s[i]);
+    }
+    args_par p = {0};
+    p.zip = zip;
+    rx_observable *op = (zip ? rx_zip : rx_combine_latest)(src, ARGS_MAX, check_args, &p, NULL);
+    rx_observer o = {NULL, NULL, args_completed, NULL, &p};
+    rx_disposable *d = rx_subscribe(op, o);
+    pthread_t t[ARGS_MAX];
+    for (int i = 0; i < ARGS_MAX; i++) pthread_create(&t[i], NULL, emit_subject, s[i]);
+    for (int i = 0; i < ARGS_MAX; i++) pthread_join(t[i], NULL);
+    CHECK_EQ(atomic_load(&p.overlaps), 0);
+    CHECK_EQ(atomic_load(&p.bad), 0);
+    CHECK_EQ(p.completed, 1);
+    if (zip) CHECK_EQ(p.calls, n);
+    for (int i = 0; i < ARGS_MAX; i++) CHECK_EQ(p.last[i], n);
+    rx_dispose(d);
+    rx_release(op);
+    for (int i = 0; i < ARGS_MAX; i++) rx_release(s[i]); /* src[i]: borrowed */
+  }
+}
+
 /* ---- start_with ---- */
 RX_TEST(start_with_cases) {
   rx_value pre[] = {rx_int(1), rx_int(2)};

@@ -89,28 +89,80 @@ enum CAdapt {
 
   /// The C combine function as a selector object (rx_combine_latest, rx_zip,
   /// rx_with_latest_from): the sink calls it as a method, with no closure context to retain
-  /// and release per combination, and it reads the combination in place (the sink's slots,
-  /// valid for the call): the C function gets views of them on the stack, with no copy and
-  /// no allocation.
+  /// and release per combination. Each subscription keeps the C argument array in its
+  /// argument buffer: views of the sink's slots (valid while those hold their elements), so a
+  /// combination converts only the element that changed and copies nothing else, with no
+  /// allocation. Final, with a pointer-only `apply`: the sink's one virtual call lands here
+  /// directly (no reabstraction thunk).
   final class Combining: CombiningFunction<RxValue, RxValue> {
     let fn: rx_combine_fn
     let context: CContext
+    /// `context.ctx`, one load nearer.
+    let ctx: UnsafeMutableRawPointer?
     let name: StaticString
     init(_ fn: rx_combine_fn, _ context: CContext, _ name: StaticString) {
-      (self.fn, self.context, self.name) = (fn, context, name)
+      (self.fn, self.context, self.ctx, self.name) = (fn, context, context.ctx, name)
     }
-    override func combine(_ values: UnsafeBufferPointer<RxValue>) throws -> RxValue {
+
+    override var argumentStride: Int { MemoryLayout<rx_value>.stride }
+
+    override func apply(
+      _ elements: UnsafePointer<RxValue>?, count: Int, arguments: UnsafeMutableRawPointer?, changed: Int,
+      into result: UnsafeMutablePointer<RxValue>
+    ) throws {
+      guard let elements, let arguments, count > 0 else { return try applyOnStack(elements, count, into: result) }
+      let views = arguments.assumingMemoryBound(to: rx_value.self)
+      if changed >= 0 {
+        views[changed] = RxValue.c(at: elements + changed)
+      } else {
+        for k in 0..<count { views[k] = RxValue.c(at: elements + k) }
+      }
+      var err: UnsafeMutablePointer<rx_error>? = nil
+      // Unprotected: no stack-protector check for the one local whose address C gets.
+      let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, views, count, $0) }
+      try store(r, err, into: result)
+    }
+
+    /// `apply` for a caller without an argument buffer (or with no elements): the views on
+    /// the stack. Out of line, so `apply` keeps a small frame.
+    @inline(never)
+    private func applyOnStack(
+      _ elements: UnsafePointer<RxValue>?, _ count: Int, into result: UnsafeMutablePointer<RxValue>
+    ) throws {
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r: rx_value
-      if let base = values.baseAddress, values.count > 0 {
-        r = withUnsafeTemporaryAllocation(of: rx_value.self, capacity: values.count) { views in
-          for k in 0..<values.count { views.initializeElement(at: k, to: RxValue.c(at: base + k)) }
-          return fn(context.ctx, views.baseAddress, values.count, &err)
+      if let elements, count > 0 {
+        r = withUnsafeTemporaryAllocation(of: rx_value.self, capacity: count) { views in
+          for k in 0..<count { views.initializeElement(at: k, to: RxValue.c(at: elements + k)) }
+          return fn(ctx, views.baseAddress, count, &err)
         }
       } else {
-        r = fn(context.ctx, nil, 0, &err)
+        r = fn(ctx, nil, 0, &err)
       }
-      return try CallbackResult.value(r, err, name)
+      try store(r, err, into: result)
+    }
+
+    /// The callback's result into `result`: an int, double or pointer by its 64 bits under the
+    /// tag kind - 1 (the layout `RxValue.c(at:)` reads), with no jump table; anything else
+    /// (an error, a bool, a box to check) as `CallbackResult.value` takes it.
+    @inline(__always)
+    private func store(_ r: rx_value, _ err: UnsafeMutablePointer<rx_error>?, into result: UnsafeMutablePointer<RxValue>) throws {
+      let kind = r.kind.rawValue
+      // RX_INT, RX_DOUBLE, RX_PTR: bits 1, 2 and 4.
+      if err == nil, MemoryLayout<RxValue>.size == 9, kind < 32, (UInt32(0b10110) &>> kind) & 1 != 0 {
+        let raw = UnsafeMutableRawPointer(result)
+        raw.storeBytes(of: r.i, as: Int64.self)
+        raw.storeBytes(of: UInt8(truncatingIfNeeded: kind &- 1), toByteOffset: 8, as: UInt8.self)
+        return
+      }
+      result.initialize(to: try CallbackResult.value(r, err, name))
+    }
+
+    override func combine(_ values: UnsafeBufferPointer<RxValue>) throws -> RxValue {
+      let result = UnsafeMutablePointer<RxValue>.allocate(capacity: 1)
+      defer { result.deallocate() }
+      try apply(values.baseAddress, count: values.count, arguments: nil, changed: -1, into: result)
+      return result.move()
     }
   }
 

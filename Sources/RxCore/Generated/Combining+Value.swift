@@ -35,7 +35,7 @@ final class ValueZipProducer: CombiningProducer<Value, Value, QueuedElements<Val
 
 final class ValueCombineLatestSink: CombiningSink<Value, Value, LatestElements<Value>> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index)
+    ValueCombineLatestObserver(parent: self, index: index)
   }
 
   override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
@@ -44,7 +44,7 @@ final class ValueCombineLatestSink: CombiningSink<Value, Value, LatestElements<V
 
 final class ValueZipSink: CombiningSink<Value, Value, QueuedElements<Value>> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index)
+    ValueZipObserver(parent: self, index: index)
   }
 
   override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }

@@ -4,5 +4,5 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueClosureCombining: ClosureCombining<Value, Value> {
-  override func combine(_ elements: UnsafeBufferPointer<Value>) throws -> Value { try super.combine(elements) }
+  override func apply( _ elements: UnsafePointer<Value>?, count: Int, arguments: UnsafeMutableRawPointer?, changed: Int, into result: UnsafeMutablePointer<Value> ) throws { try super.apply(elements, count: count, arguments: arguments, changed: changed, into: result) }
 }

@@ -4,5 +4,5 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueCombiningLatestSelector: CombiningLatestSelector<Value, Value> {
-  override func select(_ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>) throws -> Value { try super.select(element, latest) }
+  override func select( _ element: UnsafePointer<Value>, _ latest: UnsafePointer<Value>, into result: UnsafeMutablePointer<Value> ) throws { try super.select(element, latest, into: result) }
 }

@@ -16,19 +16,46 @@
 @_spi(RxC) open class CombiningFunction<Source, Result> {
   public init() {}
 
+  /// Bytes per source of each subscription's argument buffer (see `apply`): room for what
+  /// the function derives from each element (the C layer: its `rx_value` view), so a
+  /// combination refreshes only what changed. 0 (the default): no buffer. Read once per
+  /// subscription.
+  open var argumentStride: Int { 0 }
+
+  /// What the sinks call: the result for the `count` elements at `elements` (the caller's,
+  /// valid for the call), initialized at `result`. `arguments` is the subscription's buffer of
+  /// `count * argumentStride` bytes (nil when the stride is 0), which only this function
+  /// writes; `changed` is the one element that differs from the previous call with that
+  /// buffer, or -1 when any may (the first call included). Pointers and integers only: an
+  /// override for a concrete type needs no reabstraction thunk in the vtable (a method that
+  /// returned `Result` would, a call and a copy of the result per combination).
+  open func apply(
+    _ elements: UnsafePointer<Source>?, count: Int, arguments: UnsafeMutableRawPointer?, changed: Int,
+    into result: UnsafeMutablePointer<Result>
+  ) throws {
+    result.initialize(to: try combine(UnsafeBufferPointer(start: elements, count: count)))
+  }
+
   /// The result for the combination at `elements`, which stays the caller's (valid for the
-  /// call only).
+  /// call only). The plain form a subclass may override instead of `apply`.
   open func combine(_ elements: UnsafeBufferPointer<Source>) throws -> Result {
     preconditionFailure("CombiningFunction.combine is abstract")
   }
 }
 
-// rx:value-leaf super=combine
+// rx:value-leaf super=apply
 /// A closure form as a `CombiningFunction`. Not final: the `Value` leaf runs its body
 /// specialized (the array form's array operations would look up types otherwise).
 class ClosureCombining<Source, Result>: CombiningFunction<Source, Result> {
   var combiner: Combiner<Source, Result>
   init(_ selector: CombiningSelector<Source, Result>) { combiner = Combiner(selector) }
+
+  override func apply(
+    _ elements: UnsafePointer<Source>?, count: Int, arguments: UnsafeMutableRawPointer?, changed: Int,
+    into result: UnsafeMutablePointer<Result>
+  ) throws {
+    result.initialize(to: try combiner.combine(UnsafeMutablePointer(mutating: elements), count))
+  }
 
   override func combine(_ elements: UnsafeBufferPointer<Source>) throws -> Result {
     try combiner.combine(UnsafeMutablePointer(mutating: elements.baseAddress), elements.count)

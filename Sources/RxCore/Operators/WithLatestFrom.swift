@@ -66,20 +66,38 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   let drain = Drain<Signal>()
   let sourceSubscription = SingleAssignmentDisposable()
   let otherSubscription = SingleAssignmentDisposable()
+  /// The selector object when the selector is one (`LatestSelector.combining`): called here
+  /// directly over `pair`, one virtual call per element rather than two. Unretained (the
+  /// selector holds it): a strong optional is retained and released around every call.
+  let combining: Unmanaged<CombiningFunction<Source, Result>>?
+  /// Two slots: the element's bits go in the first for a call of `combining` (a view, never
+  /// retained or destroyed); the second is `latest`.
+  let pair: UnsafeMutablePointer<Other>
   /// The latest element of `other`, in a slot of its own so the selector reads it in place
   /// (drain-owned; initialized once `hasLatest`).
-  let latest = UnsafeMutablePointer<Other>.allocate(capacity: 1)
+  let latest: UnsafeMutablePointer<Other>
   var hasLatest = false
+  /// `combining`'s argument buffer for the pair (nil when it keeps none), and whether
+  /// `latest` changed since `combining` last saw it (drain-owned).
+  let arguments: UnsafeMutableRawPointer?
+  var latestChanged = true
 
   init(parent: WithLatestFromProducer<Source, Other, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
     selector = parent.selector
+    let function = selector.combining
+    combining = function.map { .passUnretained($0) }
+    pair = .allocate(capacity: 2)
+    latest = pair + 1
+    let size = 2 * (function?.argumentStride ?? 0)
+    arguments = size > 0 ? .allocate(byteCount: size, alignment: 16) : nil
     super.init(observer: observer, cancel: cancel)
   }
 
   deinit {
     if hasLatest { latest.deinitialize(count: 1) }
-    latest.deallocate()
+    pair.deallocate()
+    arguments?.deallocate()
   }
 
   func run() -> any Disposable {
@@ -102,19 +120,26 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 
   /// An element of the other source by pointer: copied once, into `latest` (an event is built
   /// only if the drain is held).
+  /// (The drain's `submit` spelled out, as in `onSourceNext`.)
   final func submitOtherNext(at element: UnsafePointer<Other>) {
-    drain.submit(.other(.next(element.pointee)), inline: { if !isDisposed { keepLatest(at: element) } }) {
-      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    let me = Unmanaged.passUnretained(self)
+    if drain.enter({ item in me._withUnsafeGuaranteedRef { $0.handle(item) } }) {
+      if !isDisposed { keepLatest(at: element) }
+      drain.exit { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    } else {
+      drain.submitQueued(.other(.next(element.pointee))) { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
     }
   }
 
+  @inline(__always)
   private func keepLatest(at element: UnsafePointer<Other>) {
     if hasLatest {
-      latest.pointee = element.pointee
+      Slot.assign(latest, copying: element)
     } else {
-      latest.initialize(to: element.pointee)
+      Slot.initialize(latest, copying: element)
       hasLatest = true
     }
+    latestChanged = true
   }
 
   private func handle(_ signal: Signal) {
@@ -125,19 +150,46 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   }
 
   /// A source element by pointer: combined where it is when the drain is free.
+  /// The drain's `submit` spelled out: its `inline` closure, with the element's work
+  /// inlined, stayed a call of its own. (Closure literals at each call: a closure in a `let`
+  /// is allocated per call.)
   final func onSourceNext(at element: UnsafePointer<Source>) {
-    drain.submit(.source(.next(element.pointee)), inline: { if !isDisposed { next(at: element) } }) {
-      [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
+    let me = Unmanaged.passUnretained(self)
+    if drain.enter({ item in me._withUnsafeGuaranteedRef { $0.handle(item) } }) {
+      if !isDisposed { next(at: element) }
+      drain.exit { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    } else {
+      drain.submitQueued(.source(.next(element.pointee))) { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
     }
   }
 
   /// A source element (drain-owned): combined with the latest of the other, if any.
+  @inline(__always)
   private func next(at element: UnsafePointer<Source>) {
     if !hasLatest { return }
-    // Handed over where it is made: a `let` assigned in a `do` lives in memory, and the event
-    // got a copy of it.
-    do { forwardNext(owned: try selector.select(element, latest)) } catch {
-      forwardTerminal(.error(error))
+    // Made in place and handed over by pointer: no copy of the result.
+    _withUnprotectedUnsafeTemporaryAllocation(of: Result.self, capacity: 1) { slot in
+      // (Unprotected: no stack-protector check per element for this slot.)
+      let result = slot.baseAddress.unsafelyUnwrapped
+      do {
+        if let combining {
+          // Source is Other here (`LatestSelector.combining`). The element is new every
+          // time; the latest only when `other` emitted since.
+          UnsafeMutableRawPointer(pair).copyMemory(from: element, byteCount: MemoryLayout<Source>.size)
+          try combining._withUnsafeGuaranteedRef {
+            try $0.apply(
+              UnsafeRawPointer(pair).assumingMemoryBound(to: Source.self), count: 2, arguments: arguments,
+              changed: latestChanged ? -1 : 0, into: result)
+          }
+        } else {
+          try selector.select(element, latest, into: result)
+        }
+      } catch {
+        return forwardTerminal(.error(error))
+      }
+      latestChanged = false
+      forwardNext(at: result)
+      Slot.destroy(result)
     }
   }
 
