@@ -111,7 +111,7 @@ final class ValueAccumulatingProducer<Emission: ValueAccumulationEmission>: Accu
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = Emission.makeValueSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
+    let sink = Emission.valueSink.init(seed: seed, combine: combine, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
@@ -119,25 +119,15 @@ final class ValueAccumulatingProducer<Emission: ValueAccumulationEmission>: Accu
 
 /// An `Emission` whose `Value` sink is a final, non-generic leaf.
 protocol ValueAccumulationEmission: AccumulationEmission {
-  static func makeValueSink(
-    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
-  ) -> Sink<Value, Value>
+  static var valueSink: ValueAccumulatingSink<Self>.Type { get }
 }
 
 extension EachStep: ValueAccumulationEmission {
-  static func makeValueSink(
-    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
-  ) -> Sink<Value, Value> {
-    ValueScanSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
-  }
+  static var valueSink: ValueAccumulatingSink<Self>.Type { ValueScanSink.self }
 }
 
 extension AtCompletion: ValueAccumulationEmission {
-  static func makeValueSink(
-    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
-  ) -> Sink<Value, Value> {
-    ValueReduceSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
-  }
+  static var valueSink: ValueAccumulatingSink<Self>.Type { ValueReduceSink.self }
 }
 
 // rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
@@ -148,7 +138,9 @@ extension AtCompletion: ValueAccumulationEmission {
 class ValueAccumulatingSink<Emission: AccumulationEmission>: AccumulatingSink<Value, Value, Emission> {
   let combine: (Value, Value) throws -> Value
 
-  init(seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable) {
+  required init(
+    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
+  ) {
     self.combine = combine
     super.init(seed: seed, accumulator: nil, observer: observer, cancel: cancel)
   }

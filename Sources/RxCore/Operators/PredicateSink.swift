@@ -101,7 +101,7 @@ final class ValuePredicateProducer<Rule: ValuePredicateRule>: PredicateProducer<
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = Rule.makeValueSink(test: test, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
+    let sink = Rule.valueSink.init(test: test, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
@@ -109,10 +109,7 @@ final class ValuePredicateProducer<Rule: ValuePredicateRule>: PredicateProducer<
 
 /// A `Rule` whose `Value` sink is a final, non-generic leaf.
 protocol ValuePredicateRule: PredicateRule {
-  static func makeValueSink(
-    test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>,
-    cancel: any Cancelable
-  ) -> Sink<Value, Value>
+  static var valueSink: ValuePredicateSink<Self>.Type { get }
 }
 
 // rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
@@ -123,7 +120,10 @@ protocol ValuePredicateRule: PredicateRule {
 class ValuePredicateSink<Rule: PredicateRule>: PredicateSink<Value, Rule> {
   let predicateOfValue: (Value) throws -> Bool
 
-  init(test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>, cancel: any Cancelable) {
+  required init(
+    test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>,
+    cancel: any Cancelable
+  ) {
     predicateOfValue = test
     super.init(predicate: nil, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
   }
