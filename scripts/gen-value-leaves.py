@@ -31,7 +31,8 @@ type arguments than `Value` for each parameter) with:
 
 copies the operator into `extension Observable where Element == Value`, at `Value` (the
 function's own type parameters too), constructing the leaves: that overload is the one a
-caller with an `Observable<Value>` gets. A `Value` class whose body is not the generic one
+caller with an `Observable<Value>` gets. A construction written with its type arguments
+(`CountingProducer<Element, TakeRule>(`) becomes the leaf annotated at those arguments. A `Value` class whose body is not the generic one
 stays hand-written beside its operator, under a comment `// rx:hand-leaf: <why>`.
 --check fails when the committed files differ from a fresh generation, or when a
 hand-written `class Value...` in RxCore has no such comment.
@@ -265,6 +266,15 @@ def gen_leaf(classes, k, spec):
     return "\n".join(lines)
 
 
+def by_args(classes):
+    """`G<A, B>` (spaces dropped) -> the leaf of generic class G at those type arguments."""
+    m = {}
+    for k in classes.values():
+        for s in k.specs:
+            m[k.name + "<" + ",".join(leaf_args(k, s)[p] for p in k.params).replace(" ", "") + ">"] = leaf_name(k, s)
+    return m
+
+
 def gen_overload(classes, spec, text):
     head = text[:text.index("(")]
     fm = re.search(r"func\s+\w+<([^>]*)>", head)
@@ -273,7 +283,13 @@ def gen_overload(classes, spec, text):
         for p in split_top(fm.group(1), ","):
             mapping[p.split(":")[0].strip()] = "Value"
         text = text.replace("<" + fm.group(1) + ">", "", 1)
-    text = construct_leaves(substitute(text, mapping), leaf_map(classes, spec))
+    text = substitute(text, mapping)
+    # A construction written with its type arguments (`CountingProducer<Element, SkipRule>(`)
+    # becomes the leaf annotated at those arguments: no typealias and `map=` needed.
+    leaves = by_args(classes)
+    text = re.sub(r"\b(\w+<[^()\n]*?>)\(",
+                  lambda m: leaves.get(m.group(1).replace(" ", ""), m.group(1)) + "(", text)
+    text = construct_leaves(text, leaf_map(classes, spec))
     # From `extension ObservableType`: the Value overload is on `Observable`, which is its own.
     return text.replace("asObservable()", "self").rstrip()
 
