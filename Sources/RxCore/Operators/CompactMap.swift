@@ -32,7 +32,7 @@ class CompactMapProducer<Source, Result>: Producer<Result> {
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`select`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-@_spi(RxC) open class CompactMapSink<Source, Result>: Sink<Source, Result> {
+@_spi(RxC) open class CompactMapSink<Source, Result>: ElementSink<Source, Result> {
   /// Nil for a subclass that overrides `select(at:into:)`.
   @usableFromInline let transform: ((Source) throws -> Result?)?
 
@@ -47,24 +47,7 @@ class CompactMapProducer<Source, Result>: Producer<Result> {
     result = try transform!(element.pointee)
   }
 
-  open override func on(_ event: Event<Source>) { handle(event) }
-
-  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
-    switch event {
-    case .next(let element): handleNext(element)
-    case _ where isDisposed: return
-    case .error(let error): forwardTerminal(.error(error))
-    case .completed: forwardTerminal(.completed)
-    }
-  }
-
-  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
-  @inlinable @inline(__always) public final func handleNext(_ element: Source) {
-    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
-  }
-
-  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
-  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Source>) {
+  @inlinable @inline(__always) open override func handleNext(at element: UnsafePointer<Source>) {
     // No user call once disposed: a racing upstream event must not reach the C callback.
     if isDisposed { return }
     var result: Result? = nil

@@ -34,7 +34,7 @@ class PredicateProducer<Element, Rule: PredicateRule>: Producer<Element> {
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-@_spi(RxC) open class PredicateSink<Element, Rule: PredicateRule>: Sink<Element, Element> {
+@_spi(RxC) open class PredicateSink<Element, Rule: PredicateRule>: ElementSink<Element, Element> {
   /// Nil for a subclass that overrides `test(at:)`.
   @usableFromInline let predicate: ((Element) throws -> Bool)?
   /// take(while:) and take(until:): the answer that ends the stream, and whether the element
@@ -60,23 +60,7 @@ class PredicateProducer<Element, Rule: PredicateRule>: Producer<Element> {
     try predicate!(element.pointee)
   }
 
-  open override func on(_ event: Event<Element>) { handle(event) }
-
-  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
-    switch event {
-    case .next(let element): handleNext(element)
-    case _ where isDisposed: return
-    case .error, .completed: forwardTerminal(event)
-    }
-  }
-
-  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
-  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
-    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
-  }
-
-  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
-  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
+  @inlinable @inline(__always) open override func handleNext(at element: UnsafePointer<Element>) {
     if isDisposed { return }
     Rule.next(self, at: element)
   }
