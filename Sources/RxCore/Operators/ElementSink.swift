@@ -1,8 +1,8 @@
 /// What the sinks that call a function on each element (compact_map, distinct, scan/reduce,
-/// skip/take(while:)) route alike: a `.next` goes to `handleNext(at:)` with the element in
-/// place, a terminal event to `terminate(_:)` unless disposed. Open, with its bodies
-/// inlinable, so that a final leaf (which overrides neither) calls its operator's bodies
-/// directly, specialized (see docs/SPECIALIZATION.md).
+/// filter, skip/take(while:)) route alike: a `.next` goes to `handleNext(at:)` with the
+/// element in place, a terminal event to `terminate(_:)` unless disposed. Open, with its
+/// bodies inlinable, so that a final leaf (which overrides neither) calls its operator's
+/// bodies directly, specialized (see docs/SPECIALIZATION.md).
 @_spi(RxC) open class ElementSink<Source, Result>: Sink<Source, Result> {
   open override func on(_ event: Event<Source>) { handle(event) }
 

@@ -1,6 +1,6 @@
-/// skip(while:) and take(while:)/take(until:): one producer and one sink that ask a predicate
-/// of each element; the `Rule` (a type parameter, folded away in each sink's code) says what
-/// the answer does.
+/// filter, skip(while:) and take(while:)/take(until:): one producer and one sink that ask a
+/// predicate of each element; the `Rule` (a type parameter, folded away in each sink's code)
+/// says what the answer does.
 class PredicateProducer<Element, Rule: PredicateRule>: Producer<Element> {
   let source: Observable<Element>
   let predicate: (Element) throws -> Bool
