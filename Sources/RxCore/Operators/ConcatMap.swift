@@ -21,14 +21,12 @@ extension Observable where Element == Value {
   }
 }
 
-// rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=run map=ConcatMapSink:ValueConcatSink
-class ConcatMapProducer<Source, Result>: SelectingProducer<Source, Result> {
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
+// rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=makeSink super=run map=ConcatMapSink:ValueConcatSink
+class ConcatMapProducer<Source, Result>: SelectingProducer<Source, Result, ConcatMapSignal<Result>> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> SelectingSink<Source, Result, ConcatMapSignal<Result>>
   {
-    let sink = ConcatMapSink(selector: selector, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+    ConcatMapSink(selector: selector, observer: observer, cancel: cancel)
   }
 }
 
@@ -228,13 +226,15 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
     super.init(source: source, selector: nil)
   }
 
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> SelectingSink<Value, Value, ConcatMapSignal<Value>>
+  {
+    ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
+  }
+
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
-  }
+  { super.run(observer, cancel: cancel) }
 }
 
 // rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
