@@ -196,6 +196,7 @@ def signature(sig):
 
 
 def forward_args(sig):
+    sig = STRIP.sub("", sig)  # `@inline(__always)` has parentheses too
     start = sig.index("(")
     params = split_top(sig[start:], ")")[0][1:]
     out = []

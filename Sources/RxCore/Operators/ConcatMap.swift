@@ -226,15 +226,13 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
     super.init(source: source, selector: nil)
   }
 
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> SelectingSink<Value, Value, ConcatMapSignal<Value>>
-  {
-    ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
-  }
-
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
-  { super.run(observer, cancel: cancel) }
+  {
+    let sink = ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
+  }
 }
 
 // rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.

@@ -17,7 +17,8 @@ class SelectingProducer<Source, Result, Signal>: Producer<Result> {
     preconditionFailure("SelectingProducer.makeSink is abstract")
   }
 
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
+  /// Inlined into a leaf's `super.run`, where `makeSink` is then a direct call.
+  @inline(__always) override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = makeSink(observer, cancel: cancel)
