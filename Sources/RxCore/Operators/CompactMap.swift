@@ -2,31 +2,19 @@ extension Observable {
   /// Transforms each element and forwards the results that are not nil; a thrown error
   /// fails the stream.
   public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
-    CompactMapProducer(source: self, transform: transform)
+    CompactMapProducer(source: self, transform)
   }
 }
 
 extension Observable where Element == Value {
   public func compactMap(_ transform: @escaping (Value) throws -> Value?) -> Observable<Value> {
-    ValueCompactMapProducer(source: self, transform: transform)
+    ValueCompactMapProducer(source: self, transform)
   }
 }
 
-class CompactMapProducer<Source, Result>: Producer<Result> {
-  let source: Observable<Source>
-  let transform: (Source) throws -> Result?
-
-  init(source: Observable<Source>, transform: @escaping (Source) throws -> Result?) {
-    self.source = source
-    self.transform = transform
-  }
-
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = CompactMapSink(transform: transform, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+class CompactMapProducer<Source, Result>: UnaryProducer<Source, Result, (Source) throws -> Result?> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
+    CompactMapSink(transform: parameter, observer: observer, cancel: cancel)
   }
 }
 
@@ -69,9 +57,9 @@ class CompactMapProducer<Source, Result>: Producer<Result> {
 final class ValueCompactMapProducer: CompactMapProducer<Value, Value> {
   let select: (Value) throws -> Value?
 
-  override init(source: Observable<Value>, transform: @escaping (Value) throws -> Value?) {
+  override init(source: Observable<Value>, _ transform: @escaping (Value) throws -> Value?) {
     self.select = transform
-    super.init(source: source, transform: transform)
+    super.init(source: source, transform)
   }
 
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
