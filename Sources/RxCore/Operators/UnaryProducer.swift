@@ -23,3 +23,8 @@ class UnaryProducer<Source, Result, Parameter>: Producer<Result> {
     return (consume sink, subscription)
   }
 }
+
+extension UnaryProducer where Parameter == Void {
+  /// The operators with no parameter (last, single, ignore_elements).
+  convenience init(source: Observable<Source>) { self.init(source: source, ()) }
+}
