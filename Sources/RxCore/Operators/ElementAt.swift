@@ -3,7 +3,7 @@ extension Observable {
   /// The element at `index`, then completed; fails with `RxError.argumentOutOfRange` if the
   /// source completes first.
   public func element(at index: Int) -> Observable<Element> {
-    CountingProducer<Element, ElementAtRule>(source: self, count: index)
+    CountingProducer<Element, ElementAtRule>(source: self, index)
   }
 }
 

@@ -2,7 +2,7 @@ extension Observable {
   // rx:value-overload
   /// Drops the first `count` elements.
   public func skip(_ count: Int) -> Observable<Element> {
-    CountingProducer<Element, SkipRule>(source: self, count: count)
+    CountingProducer<Element, SkipRule>(source: self, count)
   }
 }
 

@@ -3,7 +3,7 @@ extension Observable {
   /// All but the last `count` elements: each element is forwarded once `count` newer ones
   /// have arrived, so the last `count` are never emitted. `skipLast(0)` mirrors the source.
   public func skipLast(_ count: Int) -> Observable<Element> {
-    CountingProducer<Element, SkipLastRule>(source: self, count: Swift.max(count, 0))
+    CountingProducer<Element, SkipLastRule>(source: self, Swift.max(count, 0))
   }
 }
 

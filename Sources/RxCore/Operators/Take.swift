@@ -3,7 +3,7 @@ extension Observable {
   /// The first `count` elements, then completed. `take(0)` completes without subscribing.
   public func take(_ count: Int) -> Observable<Element> {
     if count <= 0 { return Empty() }
-    return CountingProducer<Element, TakeRule>(source: self, count: count)
+    return CountingProducer<Element, TakeRule>(source: self, count)
   }
 }
 

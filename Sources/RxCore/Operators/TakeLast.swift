@@ -2,7 +2,7 @@ extension Observable {
   // rx:value-overload
   /// The last `count` elements, emitted when the source completes.
   public func takeLast(_ count: Int) -> Observable<Element> {
-    CountingProducer<Element, TakeLastRule>(source: self, count: Swift.max(count, 0))
+    CountingProducer<Element, TakeLastRule>(source: self, Swift.max(count, 0))
   }
 }
 
