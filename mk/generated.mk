@@ -1,13 +1,14 @@
 # Generated sources: the Value leaves of RxCore's operators (scripts/gen-value-leaves.py writes
-# Sources/RxCore/Generated/*+Value.swift from the `// rx:value-leaf` and `// rx:value-overload`
-# annotations beside each generic operator; docs/SPECIALIZATION.md says why they exist).
+# Sources/RxCore/Generated/*+Value.swift, and RxC's leaves in Sources/RxC/Generated, from the
+# `// rx:value-leaf` and `// rx:value-overload` annotations beside each generic operator;
+# docs/SPECIALIZATION.md says why they exist).
 
-## make generate-leaves  rewrite Sources/RxCore/Generated from the operators' annotations
+## make generate-leaves  rewrite Sources/RxCore/Generated and Sources/RxC/Generated from the annotations
 .PHONY: generate-leaves
 generate-leaves:
 	$(Q)python3 scripts/gen-value-leaves.py
 
-## make check-generated  fail when Sources/RxCore/Generated differs from a fresh generation
+## make check-generated  fail when a Generated folder differs from a fresh generation
 .PHONY: check-generated
 check-generated:
 	@mkdir -p $(LOGS)

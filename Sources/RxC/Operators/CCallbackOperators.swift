@@ -60,8 +60,12 @@ extension CFunction where Fn == rx_compact_map_fn {
   }
 }
 
-/// rx_scan.
-final class CScanSink: ScanSink<RxValue, RxValue> {
+// rx:value-leaf name=CScanSink args=EachStep on=handle next={handleNext(at: element)}
+// rx:value-leaf name=CReduceSink args=AtCompletion on=handle next={handleNext(at: element)}
+/// rx_scan and rx_reduce: the core's accumulation with the C function as its step. Generic
+/// over the emission; its final leaves (generated) only route the events to `handle`, and
+/// their calls of `accumulate` are direct.
+class CAccumulatingSink<Emission: AccumulationEmission>: AccumulatingSink<RxValue, RxValue, Emission> {
   let fn: CFunction<rx_accumulate_fn>
 
   init(seed: RxValue, fn: CFunction<rx_accumulate_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
@@ -69,38 +73,21 @@ final class CScanSink: ScanSink<RxValue, RxValue> {
     super.init(seed: seed, accumulator: nil, observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<RxValue>) { handle(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
   @inline(__always) override func accumulate(into state: UnsafeMutablePointer<RxValue>, _ element: UnsafePointer<RxValue>)
     throws
-  { state.pointee = try fn(state, element, "rx_scan") }
+  { state.pointee = try fn(state, element, Emission.eachStep ? "rx_scan" : "rx_reduce") }
 }
 
-/// rx_reduce.
-final class CReduceSink: ReduceSink<RxValue, RxValue> {
-  let fn: CFunction<rx_accumulate_fn>
-
-  init(seed: RxValue, fn: CFunction<rx_accumulate_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
-    self.fn = fn
-    super.init(seed: seed, accumulator: nil, observer: observer, cancel: cancel)
-  }
-
-  override func on(_ event: Event<RxValue>) { handle(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
-  @inline(__always) override func accumulate(into state: UnsafeMutablePointer<RxValue>, _ element: UnsafePointer<RxValue>)
-    throws
-  { state.pointee = try fn(state, element, "rx_reduce") }
-}
-
-/// rx_take_while, rx_take_while_inclusive, rx_take_until_predicate.
-final class CTakeWhileSink: TakeWhileSink<RxValue> {
+// rx:value-leaf name=CTakeWhileSink args=TakeWhileRule on=handle next={handleNext(at: element)}
+// rx:value-leaf name=CSkipWhileSink args=SkipWhileRule on=handle next={handleNext(at: element)}
+/// rx_take_while, rx_take_while_inclusive, rx_take_until_predicate and rx_skip_while: the
+/// core's predicate sink with the C function as its test, generic over the rule as above.
+class CPredicateSink<Rule: PredicateRule>: PredicateSink<RxValue, Rule> {
   let fn: CFunction<rx_predicate_fn>
   let name: StaticString
 
   init(
-    _ fn: CFunction<rx_predicate_fn>, _ name: StaticString, stopsOn: Bool, inclusive: Bool,
+    _ fn: CFunction<rx_predicate_fn>, _ name: StaticString, stopsOn: Bool = false, inclusive: Bool = false,
     observer: Observer<RxValue>, cancel: any Cancelable
   ) {
     self.fn = fn
@@ -108,27 +95,7 @@ final class CTakeWhileSink: TakeWhileSink<RxValue> {
     super.init(predicate: nil, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<RxValue>) { handle(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
   @inline(__always) override func test(at element: UnsafePointer<RxValue>) throws -> Bool { try fn(element, name) }
-}
-
-/// rx_skip_while.
-final class CSkipWhileSink: SkipWhileSink<RxValue> {
-  let fn: CFunction<rx_predicate_fn>
-
-  init(_ fn: CFunction<rx_predicate_fn>, observer: Observer<RxValue>, cancel: any Cancelable) {
-    self.fn = fn
-    super.init(predicate: nil, observer: observer, cancel: cancel)
-  }
-
-  override func on(_ event: Event<RxValue>) { handle(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<RxValue>) { handleNext(at: element) }
-  @inline(__always) override func test(at element: UnsafePointer<RxValue>) throws -> Bool {
-    try fn(element, "rx_skip_while")
-  }
 }
 
 /// rx_compact_map.

@@ -5,18 +5,16 @@
 
 extension Observable where Element == Value {
   public func ifEmpty(default element: Value) -> Observable<Value> {
-    ValueDefaultIfEmptyProducer(source: self, element: element)
+    ValueDefaultIfEmptyProducer(source: self, element)
   }
 }
 
 final class ValueDefaultIfEmptyProducer: DefaultIfEmptyProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueDefaultIfEmptySink(element: element, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueDefaultIfEmptySink(element: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueDefaultIfEmptySink: DefaultIfEmptySink<Value> {

@@ -5,6 +5,6 @@
 
 extension Observable where Element == Value {
   public func element(at index: Int) -> Observable<Value> {
-    ValueElementAtProducer(source: self, count: index)
+    ValueElementAtProducer(source: self, index)
   }
 }

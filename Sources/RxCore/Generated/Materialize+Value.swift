@@ -4,23 +4,19 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueMaterializeProducer: MaterializeProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueMaterializeSink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueMaterializeSink(pack: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueMaterializeEventsProducer: MaterializeProducer<Value, Event<Value>> {
-  override func run(_ observer: Observer<Event<Value>>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueMaterializeEventsSink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Event<Value>>, cancel: any Cancelable) -> Sink<Value, Event<Value>> {
+    ValueMaterializeEventsSink(pack: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Event<Value>>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueMaterializeSink: MaterializeSink<Value, Value> {

@@ -4,21 +4,19 @@
 // directly, so it is compiled specialized for Value.
 
 extension Observable where Element == Value {
-  public func asSingle() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, trait: .single) }
+  public func asSingle() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, .single) }
 
-  public func asMaybe() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, trait: .maybe) }
+  public func asMaybe() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, .maybe) }
 
-  public func asCompletable() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, trait: .completable) }
+  public func asCompletable() -> Observable<Value> { ValuePrimitiveTraitProducer(source: self, .completable) }
 }
 
 final class ValuePrimitiveTraitProducer: PrimitiveTraitProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValuePrimitiveTraitSink(trait: trait, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValuePrimitiveTraitSink(trait: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValuePrimitiveTraitSink: PrimitiveTraitSink<Value> {

@@ -5,6 +5,6 @@
 
 extension Observable where Element == Value {
   public func skip(_ count: Int) -> Observable<Value> {
-    ValueSkipProducer(source: self, count: count)
+    ValueSkipProducer(source: self, count)
   }
 }

@@ -5,6 +5,6 @@
 
 extension Observable where Element == Value {
   public func skipLast(_ count: Int) -> Observable<Value> {
-    ValueSkipLastProducer(source: self, count: Swift.max(count, 0))
+    ValueSkipLastProducer(source: self, Swift.max(count, 0))
   }
 }

@@ -4,13 +4,13 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueSwitchLatestProducer: SwitchProducer<Observable<Value>, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable)
+    -> SelectingSink<Observable<Value>, Value, SwitchSignal<Value>>
   {
-    let sink = ValueSwitchLatestSink(selector: selector, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+    ValueSwitchLatestSink(selector: selector, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueSwitchInner: SwitchInner<Value, Value> {

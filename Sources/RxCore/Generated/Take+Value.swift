@@ -6,6 +6,6 @@
 extension Observable where Element == Value {
   public func take(_ count: Int) -> Observable<Value> {
     if count <= 0 { return Empty() }
-    return ValueTakeProducer(source: self, count: count)
+    return ValueTakeProducer(source: self, count)
   }
 }

@@ -5,6 +5,6 @@
 
 extension Observable where Element == Value {
   public func takeLast(_ count: Int) -> Observable<Value> {
-    ValueTakeLastProducer(source: self, count: Swift.max(count, 0))
+    ValueTakeLastProducer(source: self, Swift.max(count, 0))
   }
 }

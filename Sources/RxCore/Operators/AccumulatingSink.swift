@@ -39,7 +39,7 @@ class AccumulatingProducer<Source, Accumulate, Emission: AccumulationEmission>: 
 /// advances it as a hook (`accumulate`), so that a leaf in another module calls its own
 /// function in place of a closure (see docs/SPECIALIZATION.md). Open, with its body
 /// inlinable (`handle`), so that such a leaf runs it specialized.
-@_spi(RxC) open class AccumulatingSink<Source, Accumulate, Emission: AccumulationEmission>: Sink<Source, Accumulate> {
+@_spi(RxC) open class AccumulatingSink<Source, Accumulate, Emission: AccumulationEmission>: ElementSink<Source, Accumulate> {
   /// Nil for a subclass that overrides `accumulate(into:_:)`.
   @usableFromInline let accumulator: ((Accumulate, Source) throws -> Accumulate)?
   @usableFromInline final var state: Accumulate
@@ -72,26 +72,14 @@ class AccumulatingProducer<Source, Accumulate, Emission: AccumulationEmission>: 
     return true
   }
 
-  open override func on(_ event: Event<Source>) { handle(event) }
-
-  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
-    switch event {
-    case .next(let element): handleNext(element)
-    case _ where isDisposed: return
-    case .error(let error): forwardTerminal(.error(error))
-    case .completed:
-      if !Emission.eachStep { forwardNext(state) }
-      forwardTerminal(.completed)
-    }
+  /// reduce emits its state before it completes.
+  @inlinable open override func terminate(_ event: Event<Source>) {
+    if case .error(let error) = event { return forwardTerminal(.error(error)) }
+    if !Emission.eachStep { forwardNext(state) }
+    forwardTerminal(.completed)
   }
 
-  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
-  @inlinable @inline(__always) public final func handleNext(_ element: Source) {
-    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
-  }
-
-  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
-  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Source>) {
+  @inlinable @inline(__always) open override func handleNext(at element: UnsafePointer<Source>) {
     if isDisposed { return }
     if advance(by: element) && Emission.eachStep { forwardNext(state) }
   }
@@ -111,7 +99,7 @@ final class ValueAccumulatingProducer<Emission: ValueAccumulationEmission>: Accu
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = Emission.makeValueSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
+    let sink = Emission.valueSink.init(seed: seed, combine: combine, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
@@ -119,25 +107,15 @@ final class ValueAccumulatingProducer<Emission: ValueAccumulationEmission>: Accu
 
 /// An `Emission` whose `Value` sink is a final, non-generic leaf.
 protocol ValueAccumulationEmission: AccumulationEmission {
-  static func makeValueSink(
-    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
-  ) -> Sink<Value, Value>
+  static var valueSink: ValueAccumulatingSink<Self>.Type { get }
 }
 
 extension EachStep: ValueAccumulationEmission {
-  static func makeValueSink(
-    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
-  ) -> Sink<Value, Value> {
-    ValueScanSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
-  }
+  static var valueSink: ValueAccumulatingSink<Self>.Type { ValueScanSink.self }
 }
 
 extension AtCompletion: ValueAccumulationEmission {
-  static func makeValueSink(
-    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
-  ) -> Sink<Value, Value> {
-    ValueReduceSink(seed: seed, combine: combine, observer: observer, cancel: cancel)
-  }
+  static var valueSink: ValueAccumulatingSink<Self>.Type { ValueReduceSink.self }
 }
 
 // rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
@@ -148,7 +126,9 @@ extension AtCompletion: ValueAccumulationEmission {
 class ValueAccumulatingSink<Emission: AccumulationEmission>: AccumulatingSink<Value, Value, Emission> {
   let combine: (Value, Value) throws -> Value
 
-  init(seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable) {
+  required init(
+    seed: Value, combine: @escaping (Value, Value) throws -> Value, observer: Observer<Value>, cancel: any Cancelable
+  ) {
     self.combine = combine
     super.init(seed: seed, accumulator: nil, observer: observer, cancel: cancel)
   }

@@ -2,37 +2,25 @@ extension Observable {
   /// Transforms each element and forwards the results that are not nil; a thrown error
   /// fails the stream.
   public func compactMap<Result>(_ transform: @escaping (Element) throws -> Result?) -> Observable<Result> {
-    CompactMapProducer(source: self, transform: transform)
+    CompactMapProducer(source: self, transform)
   }
 }
 
 extension Observable where Element == Value {
   public func compactMap(_ transform: @escaping (Value) throws -> Value?) -> Observable<Value> {
-    ValueCompactMapProducer(source: self, transform: transform)
+    ValueCompactMapProducer(source: self, transform)
   }
 }
 
-class CompactMapProducer<Source, Result>: Producer<Result> {
-  let source: Observable<Source>
-  let transform: (Source) throws -> Result?
-
-  init(source: Observable<Source>, transform: @escaping (Source) throws -> Result?) {
-    self.source = source
-    self.transform = transform
-  }
-
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = CompactMapSink(transform: transform, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+class CompactMapProducer<Source, Result>: UnaryProducer<Source, Result, (Source) throws -> Result?> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
+    CompactMapSink(transform: parameter, observer: observer, cancel: cancel)
   }
 }
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`select`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-@_spi(RxC) open class CompactMapSink<Source, Result>: Sink<Source, Result> {
+@_spi(RxC) open class CompactMapSink<Source, Result>: ElementSink<Source, Result> {
   /// Nil for a subclass that overrides `select(at:into:)`.
   @usableFromInline let transform: ((Source) throws -> Result?)?
 
@@ -47,24 +35,7 @@ class CompactMapProducer<Source, Result>: Producer<Result> {
     result = try transform!(element.pointee)
   }
 
-  open override func on(_ event: Event<Source>) { handle(event) }
-
-  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
-    switch event {
-    case .next(let element): handleNext(element)
-    case _ where isDisposed: return
-    case .error(let error): forwardTerminal(.error(error))
-    case .completed: forwardTerminal(.completed)
-    }
-  }
-
-  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
-  @inlinable @inline(__always) public final func handleNext(_ element: Source) {
-    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
-  }
-
-  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
-  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Source>) {
+  @inlinable @inline(__always) open override func handleNext(at element: UnsafePointer<Source>) {
     // No user call once disposed: a racing upstream event must not reach the C callback.
     if isDisposed { return }
     var result: Result? = nil
@@ -86,9 +57,9 @@ class CompactMapProducer<Source, Result>: Producer<Result> {
 final class ValueCompactMapProducer: CompactMapProducer<Value, Value> {
   let select: (Value) throws -> Value?
 
-  override init(source: Observable<Value>, transform: @escaping (Value) throws -> Value?) {
+  override init(source: Observable<Value>, _ transform: @escaping (Value) throws -> Value?) {
     self.select = transform
-    super.init(source: source, transform: transform)
+    super.init(source: source, transform)
   }
 
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)

@@ -21,14 +21,12 @@ extension Observable where Element == Value {
   }
 }
 
-// rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=run map=ConcatMapSink:ValueConcatSink
-class ConcatMapProducer<Source, Result>: SelectingProducer<Source, Result> {
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
+// rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=makeSink super=run map=ConcatMapSink:ValueConcatSink
+class ConcatMapProducer<Source, Result>: SelectingProducer<Source, Result, ConcatMapSignal<Result>> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> SelectingSink<Source, Result, ConcatMapSignal<Result>>
   {
-    let sink = ConcatMapSink(selector: selector, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+    ConcatMapSink(selector: selector, observer: observer, cancel: cancel)
   }
 }
 

@@ -21,26 +21,15 @@ extension CountingRule {
   }
 }
 
-// rx:value-leaf name=ValueSkipProducer args=Value,SkipRule copy=run
-// rx:value-leaf name=ValueTakeProducer args=Value,TakeRule copy=run
-// rx:value-leaf name=ValueElementAtProducer args=Value,ElementAtRule copy=run
-// rx:value-leaf name=ValueSkipLastProducer args=Value,SkipLastRule copy=run
-// rx:value-leaf name=ValueTakeLastProducer args=Value,TakeLastRule copy=run
-class CountingProducer<Element, Rule: CountingRule>: Producer<Element> {
-  let source: Observable<Element>
-  let count: Int
-
-  init(source: Observable<Element>, count: Int) {
-    self.source = source
-    self.count = count
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = CountingSink<Element, Rule>(remaining: count, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf name=ValueSkipProducer args=Value,SkipRule copy=makeSink super=run
+// rx:value-leaf name=ValueTakeProducer args=Value,TakeRule copy=makeSink super=run
+// rx:value-leaf name=ValueElementAtProducer args=Value,ElementAtRule copy=makeSink super=run
+// rx:value-leaf name=ValueSkipLastProducer args=Value,SkipLastRule copy=makeSink super=run
+// rx:value-leaf name=ValueTakeLastProducer args=Value,TakeLastRule copy=makeSink super=run
+/// The parameter is the count the sink starts from (`remaining`).
+class CountingProducer<Element, Rule: CountingRule>: UnaryProducer<Element, Element, Int> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    CountingSink<Element, Rule>(remaining: parameter, observer: observer, cancel: cancel)
   }
 }
 

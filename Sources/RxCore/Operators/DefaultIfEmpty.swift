@@ -2,26 +2,14 @@ extension Observable {
   // rx:value-overload
   /// Mirrors the source; if it completes without an element, emits `element` first.
   public func ifEmpty(default element: Element) -> Observable<Element> {
-    DefaultIfEmptyProducer(source: self, element: element)
+    DefaultIfEmptyProducer(source: self, element)
   }
 }
 
-// rx:value-leaf copy=run
-class DefaultIfEmptyProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let element: Element
-
-  init(source: Observable<Element>, element: Element) {
-    self.source = source
-    self.element = element
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = DefaultIfEmptySink(element: element, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf copy=makeSink super=run
+class DefaultIfEmptyProducer<Element>: UnaryProducer<Element, Element, Element> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    DefaultIfEmptySink(element: parameter, observer: observer, cancel: cancel)
   }
 }
 

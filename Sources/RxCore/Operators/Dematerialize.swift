@@ -1,7 +1,7 @@
 extension Observable {
   /// The inverse of `materialize`: turns event elements back into events.
   public func dematerialize<Inner>() -> Observable<Inner> where Element == Event<Inner> {
-    DematerializeProducer(source: self, unpack: { $0 })
+    DematerializeProducer(source: self, { $0 })
   }
 }
 
@@ -10,33 +10,21 @@ extension Observable where Element == Value {
   /// an error it throws fails the stream. One specialized operator instead of map then
   /// dematerialize.
   public func dematerialize(unpack: @escaping (Value) throws -> Event<Value>) -> Observable<Value> {
-    ValueDematerializeProducer(source: self, unpack: unpack)
+    ValueDematerializeProducer(source: self, unpack)
   }
 }
 
 extension Observable where Element == Event<Value> {
   /// `dematerialize` for Value, chosen over the generic one (whose sink would run
   /// unspecialized).
-  public func dematerialize() -> Observable<Value> { ValueDematerializeEventsProducer(source: self, unpack: { $0 }) }
+  public func dematerialize() -> Observable<Value> { ValueDematerializeEventsProducer(source: self, { $0 }) }
 }
 
-// rx:value-leaf copy=run
-// rx:value-leaf name=ValueDematerializeEventsProducer args=Event<Value>,Value copy=run map=DematerializeSink:ValueDematerializeEventsSink
-class DematerializeProducer<Source, Inner>: Producer<Inner> {
-  let source: Observable<Source>
-  let unpack: (Source) throws -> Event<Inner>
-
-  init(source: Observable<Source>, unpack: @escaping (Source) throws -> Event<Inner>) {
-    self.source = source
-    self.unpack = unpack
-  }
-
-  override func run(_ observer: Observer<Inner>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = DematerializeSink(unpack: unpack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf copy=makeSink super=run
+// rx:value-leaf name=ValueDematerializeEventsProducer args=Event<Value>,Value copy=makeSink super=run map=DematerializeSink:ValueDematerializeEventsSink
+class DematerializeProducer<Source, Inner>: UnaryProducer<Source, Inner, (Source) throws -> Event<Inner>> {
+  override func makeSink(_ observer: Observer<Inner>, cancel: any Cancelable) -> Sink<Source, Inner> {
+    DematerializeSink(unpack: parameter, observer: observer, cancel: cancel)
   }
 }
 

@@ -35,7 +35,7 @@ class DistinctUntilChangedProducer<Element>: Producer<Element> {
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`same`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-@_spi(RxC) open class DistinctUntilChangedSink<Element>: Sink<Element, Element> {
+@_spi(RxC) open class DistinctUntilChangedSink<Element>: ElementSink<Element, Element> {
   /// Nil for a subclass that overrides `same(at:_:)`.
   @usableFromInline let comparer: ((Element, Element) throws -> Bool)?
   @usableFromInline final var previous: Element?
@@ -51,25 +51,12 @@ class DistinctUntilChangedProducer<Element>: Producer<Element> {
     try comparer!(a.pointee, b.pointee)
   }
 
-  open override func on(_ event: Event<Element>) { handle(event) }
-
-  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
-    switch event {
-    case .next(let element): handleNext(element)
-    case _ where isDisposed: return
-    case .error, .completed:
-      previous = nil
-      forwardTerminal(event)
-    }
+  @inlinable open override func terminate(_ event: Event<Element>) {
+    previous = nil
+    forwardTerminal(event)
   }
 
-  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
-  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
-    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
-  }
-
-  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
-  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
+  @inlinable @inline(__always) open override func handleNext(at element: UnsafePointer<Element>) {
     if isDisposed { return }
     if previous != nil {
       let same: Bool

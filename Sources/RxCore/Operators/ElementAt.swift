@@ -1,16 +1,14 @@
 extension Observable {
-  // rx:value-overload map=ElementAtProducer:ValueElementAtProducer
+  // rx:value-overload
   /// The element at `index`, then completed; fails with `RxError.argumentOutOfRange` if the
   /// source completes first.
   public func element(at index: Int) -> Observable<Element> {
-    ElementAtProducer(source: self, count: index)
+    CountingProducer<Element, ElementAtRule>(source: self, index)
   }
 }
 
-/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
-typealias ElementAtProducer<Element> = CountingProducer<Element, ElementAtRule>
-
 /// Forwards the element after `count` others, then completes.
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
 enum ElementAtRule: CountingRule {
   @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
     if sink.remaining == 0 {

@@ -4,17 +4,10 @@ extension Observable {
   public func ignoreElements() -> Observable<Element> { IgnoreElementsProducer(source: self) }
 }
 
-// rx:value-leaf copy=run
-class IgnoreElementsProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  init(source: Observable<Element>) { self.source = source }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = IgnoreElementsSink<Element>(observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf copy=makeSink super=run
+class IgnoreElementsProducer<Element>: UnaryProducer<Element, Element, Void> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    IgnoreElementsSink<Element>(observer: observer, cancel: cancel)
   }
 }
 

@@ -5,17 +5,10 @@ extension Observable {
   public func last() -> Observable<Element> { LastProducer(source: self) }
 }
 
-// rx:value-leaf copy=run
-class LastProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  init(source: Observable<Element>) { self.source = source }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = LastSink<Element>(observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf copy=makeSink super=run
+class LastProducer<Element>: UnaryProducer<Element, Element, Void> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    LastSink<Element>(observer: observer, cancel: cancel)
   }
 }
 

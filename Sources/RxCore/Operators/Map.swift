@@ -1,25 +1,13 @@
 extension Observable {
   /// Transforms each element; a thrown error fails the stream.
   public func map<Result>(_ transform: @escaping (Element) throws -> Result) -> Observable<Result> {
-    MapProducer(source: self, transform: transform)
+    MapProducer(source: self, transform)
   }
 }
 
-final class MapProducer<Source, Result>: Producer<Result> {
-  let source: Observable<Source>
-  let transform: (Source) throws -> Result
-
-  init(source: Observable<Source>, transform: @escaping (Source) throws -> Result) {
-    self.source = source
-    self.transform = transform
-  }
-
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = MapSink(transform: transform, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+final class MapProducer<Source, Result>: UnaryProducer<Source, Result, (Source) throws -> Result> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
+    MapSink(transform: parameter, observer: observer, cancel: cancel)
   }
 }
 

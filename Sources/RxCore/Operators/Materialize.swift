@@ -1,37 +1,25 @@
 extension Observable {
   /// Each event as an element; after the source's terminal event (emitted as an element)
   /// the stream completes.
-  public func materialize() -> Observable<Event<Element>> { MaterializeProducer(source: self, pack: { $0 }) }
+  public func materialize() -> Observable<Event<Element>> { MaterializeProducer(source: self, { $0 }) }
 }
 
 extension Observable where Element == Value {
   /// `materialize` for Value, chosen over the generic one (whose sink would run unspecialized).
-  public func materialize() -> Observable<Event<Value>> { ValueMaterializeEventsProducer(source: self, pack: { $0 }) }
+  public func materialize() -> Observable<Event<Value>> { ValueMaterializeEventsProducer(source: self, { $0 }) }
 
   /// `materialize` with each event packed into one element by `pack` (the C layer's event
   /// box): one specialized operator instead of materialize then map.
   public func materialize(pack: @escaping (Event<Value>) -> Value) -> Observable<Value> {
-    ValueMaterializeProducer(source: self, pack: pack)
+    ValueMaterializeProducer(source: self, pack)
   }
 }
 
-// rx:value-leaf copy=run
-// rx:value-leaf name=ValueMaterializeEventsProducer args=Value,Event<Value> copy=run map=MaterializeSink:ValueMaterializeEventsSink
-class MaterializeProducer<Element, Result>: Producer<Result> {
-  let source: Observable<Element>
-  let pack: (Event<Element>) -> Result
-
-  init(source: Observable<Element>, pack: @escaping (Event<Element>) -> Result) {
-    self.source = source
-    self.pack = pack
-  }
-
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = MaterializeSink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf copy=makeSink super=run
+// rx:value-leaf name=ValueMaterializeEventsProducer args=Value,Event<Value> copy=makeSink super=run map=MaterializeSink:ValueMaterializeEventsSink
+class MaterializeProducer<Element, Result>: UnaryProducer<Element, Result, (Event<Element>) -> Result> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Element, Result> {
+    MaterializeSink(pack: parameter, observer: observer, cancel: cancel)
   }
 }
 

@@ -1,6 +1,6 @@
-/// skip(while:) and take(while:)/take(until:): one producer and one sink that ask a predicate
-/// of each element; the `Rule` (a type parameter, folded away in each sink's code) says what
-/// the answer does.
+/// filter, skip(while:) and take(while:)/take(until:): one producer and one sink that ask a
+/// predicate of each element; the `Rule` (a type parameter, folded away in each sink's code)
+/// says what the answer does.
 class PredicateProducer<Element, Rule: PredicateRule>: Producer<Element> {
   let source: Observable<Element>
   let predicate: (Element) throws -> Bool
@@ -34,7 +34,7 @@ class PredicateProducer<Element, Rule: PredicateRule>: Producer<Element> {
 
 /// Open, with its body inlinable (`handle`) and its callback a hook (`test`), so that a
 /// leaf in another module calls its own function in place of a closure (see docs/SPECIALIZATION.md).
-@_spi(RxC) open class PredicateSink<Element, Rule: PredicateRule>: Sink<Element, Element> {
+@_spi(RxC) open class PredicateSink<Element, Rule: PredicateRule>: ElementSink<Element, Element> {
   /// Nil for a subclass that overrides `test(at:)`.
   @usableFromInline let predicate: ((Element) throws -> Bool)?
   /// take(while:) and take(until:): the answer that ends the stream, and whether the element
@@ -60,23 +60,7 @@ class PredicateProducer<Element, Rule: PredicateRule>: Producer<Element> {
     try predicate!(element.pointee)
   }
 
-  open override func on(_ event: Event<Element>) { handle(event) }
-
-  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
-    switch event {
-    case .next(let element): handleNext(element)
-    case _ where isDisposed: return
-    case .error, .completed: forwardTerminal(event)
-    }
-  }
-
-  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
-  @inlinable @inline(__always) public final func handleNext(_ element: Element) {
-    _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
-  }
-
-  /// `handleNext` of the element at `element`: what `onNext(at:)` of a leaf runs.
-  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
+  @inlinable @inline(__always) open override func handleNext(at element: UnsafePointer<Element>) {
     if isDisposed { return }
     Rule.next(self, at: element)
   }
@@ -101,7 +85,7 @@ final class ValuePredicateProducer<Rule: ValuePredicateRule>: PredicateProducer<
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = Rule.makeValueSink(test: test, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
+    let sink = Rule.valueSink.init(test: test, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
     let subscription = source.subscribe(sink)
     return (consume sink, subscription)
   }
@@ -109,10 +93,7 @@ final class ValuePredicateProducer<Rule: ValuePredicateRule>: PredicateProducer<
 
 /// A `Rule` whose `Value` sink is a final, non-generic leaf.
 protocol ValuePredicateRule: PredicateRule {
-  static func makeValueSink(
-    test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>,
-    cancel: any Cancelable
-  ) -> Sink<Value, Value>
+  static var valueSink: ValuePredicateSink<Self>.Type { get }
 }
 
 // rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
@@ -123,7 +104,10 @@ protocol ValuePredicateRule: PredicateRule {
 class ValuePredicateSink<Rule: PredicateRule>: PredicateSink<Value, Rule> {
   let predicateOfValue: (Value) throws -> Bool
 
-  init(test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>, cancel: any Cancelable) {
+  required init(
+    test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>,
+    cancel: any Cancelable
+  ) {
     predicateOfValue = test
     super.init(predicate: nil, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
   }

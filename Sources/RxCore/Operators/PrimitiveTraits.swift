@@ -12,28 +12,17 @@ public enum PrimitiveTrait: Sendable {
 
 extension Observable {
   // rx:value-overload
-  public func asSingle() -> Observable<Element> { PrimitiveTraitProducer(source: self, trait: .single) }
+  public func asSingle() -> Observable<Element> { PrimitiveTraitProducer(source: self, .single) }
   // rx:value-overload
-  public func asMaybe() -> Observable<Element> { PrimitiveTraitProducer(source: self, trait: .maybe) }
+  public func asMaybe() -> Observable<Element> { PrimitiveTraitProducer(source: self, .maybe) }
   // rx:value-overload
-  public func asCompletable() -> Observable<Element> { PrimitiveTraitProducer(source: self, trait: .completable) }
+  public func asCompletable() -> Observable<Element> { PrimitiveTraitProducer(source: self, .completable) }
 }
 
-// rx:value-leaf copy=run
-class PrimitiveTraitProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let trait: PrimitiveTrait
-  init(source: Observable<Element>, trait: PrimitiveTrait) {
-    self.source = source
-    self.trait = trait
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = PrimitiveTraitSink<Element>(trait: trait, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf copy=makeSink super=run
+class PrimitiveTraitProducer<Element>: UnaryProducer<Element, Element, PrimitiveTrait> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    PrimitiveTraitSink<Element>(trait: parameter, observer: observer, cancel: cancel)
   }
 }
 

@@ -1,21 +1,11 @@
 extension Observable {
+  // rx:value-overload map=ReduceProducer:ValueReduceProducer
   /// Accumulates every element from `seed`; emits the result once the source completes.
-  public func reduce<Accumulate>(
-    _ seed: Accumulate, accumulator: @escaping (Accumulate, Element) throws -> Accumulate
-  ) -> Observable<Accumulate> {
+  public func reduce<State>(_ seed: State, accumulator: @escaping (State, Element) throws -> State) -> Observable<State> {
     ReduceProducer(source: self, seed: seed, accumulator: accumulator)
   }
 }
 
-extension Observable where Element == Value {
-  public func reduce(_ seed: Value, accumulator: @escaping (Value, Value) throws -> Value) -> Observable<Value> {
-    ValueReduceProducer(source: self, seed: seed, accumulator: accumulator)
-  }
-}
-
+/// The producer, its sink and their Value leaves are `AccumulatingSink`'s (AccumulatingSink.swift).
 typealias ReduceProducer<Source, Accumulate> = AccumulatingProducer<Source, Accumulate, AtCompletion>
-/// The sink is `AccumulatingSink`'s (AccumulatingSink.swift).
-@_spi(RxC) public typealias ReduceSink<Source, Accumulate> = AccumulatingSink<Source, Accumulate, AtCompletion>
-
-/// The Value leaves are `ValueAccumulatingSink`'s (AccumulatingSink.swift).
 typealias ValueReduceProducer = ValueAccumulatingProducer<AtCompletion>

@@ -1,7 +1,9 @@
 /// What concat_map and flat_map_latest (switch) keep per operator: the source and the
-/// selector that maps each element to an inner observable. Each subclass's `run` builds its
-/// own sink (the two differ in what they do with the inners: queue them, or switch).
-class SelectingProducer<Source, Result>: Producer<Result> {
+/// selector that maps each element to an inner observable; and how a subscription starts.
+/// Each subclass builds its own sink (`makeSink`: the two differ in what they do with the
+/// inners, queue them or switch); a leaf overrides `run` with `super.run`, so that it runs
+/// specialized and its own `makeSink` is called.
+class SelectingProducer<Source, Result, Signal>: Producer<Result> {
   let source: Observable<Source>
   /// Nil for a leaf whose sink overrides `select`.
   let selector: ((Source) throws -> Observable<Result>)?
@@ -9,6 +11,19 @@ class SelectingProducer<Source, Result>: Producer<Result> {
   init(source: Observable<Source>, selector: ((Source) throws -> Observable<Result>)?) {
     self.source = source
     self.selector = selector
+  }
+
+  func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> SelectingSink<Source, Result, Signal> {
+    preconditionFailure("SelectingProducer.makeSink is abstract")
+  }
+
+  /// Inlined into a leaf's `super.run`, where `makeSink` is then a direct call.
+  @inline(__always) override func run(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = makeSink(observer, cancel: cancel)
+    let subscription = sink.run(source)
+    return (consume sink, subscription)
   }
 }
 
@@ -27,7 +42,7 @@ class SelectingSink<Source, Result, Signal>: Sink<Source, Result> {
     super.init(observer: observer, cancel: cancel)
   }
 
-  func run(_ source: Observable<Source>) -> any Disposable {
+  final func run(_ source: Observable<Source>) -> any Disposable {
     sourceSubscription.trySet(source.subscribe(self))
     return BinaryDisposable(sourceSubscription, innerSubscription)
   }

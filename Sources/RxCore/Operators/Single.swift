@@ -6,17 +6,10 @@ extension Observable {
   public func single() -> Observable<Element> { SingleProducer(source: self) }
 }
 
-// rx:value-leaf copy=run
-class SingleProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  init(source: Observable<Element>) { self.source = source }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = SingleSink<Element>(observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf copy=makeSink super=run
+class SingleProducer<Element>: UnaryProducer<Element, Element, Void> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    SingleSink<Element>(observer: observer, cancel: cancel)
   }
 }
 

@@ -1,15 +1,13 @@
 extension Observable {
-  // rx:value-overload map=SkipProducer:ValueSkipProducer
+  // rx:value-overload
   /// Drops the first `count` elements.
   public func skip(_ count: Int) -> Observable<Element> {
-    SkipProducer(source: self, count: count)
+    CountingProducer<Element, SkipRule>(source: self, count)
   }
 }
 
-/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
-typealias SkipProducer<Element> = CountingProducer<Element, SkipRule>
-
 /// Drops the first `count` elements.
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
 enum SkipRule: CountingRule {
   @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
     if sink.remaining > 0 {

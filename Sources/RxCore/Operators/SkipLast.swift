@@ -1,16 +1,14 @@
 extension Observable {
-  // rx:value-overload map=SkipLastProducer:ValueSkipLastProducer
+  // rx:value-overload
   /// All but the last `count` elements: each element is forwarded once `count` newer ones
   /// have arrived, so the last `count` are never emitted. `skipLast(0)` mirrors the source.
   public func skipLast(_ count: Int) -> Observable<Element> {
-    SkipLastProducer(source: self, count: Swift.max(count, 0))
+    CountingProducer<Element, SkipLastRule>(source: self, Swift.max(count, 0))
   }
 }
 
-/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
-typealias SkipLastProducer<Element> = CountingProducer<Element, SkipLastRule>
-
 /// Forwards each element once `count` newer ones arrived; the last `count` are dropped.
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
 enum SkipLastRule: CountingRule {
   @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
     if sink.remaining == 0 { return sink.forwardNext(at: element) }

@@ -1,4 +1,5 @@
 extension Observable {
+  // rx:value-overload map=SkipWhileProducer:ValueSkipWhileProducer
   /// Drops elements while `predicate` holds, then forwards everything from the first that
   /// fails it.
   public func skip(while predicate: @escaping (Element) throws -> Bool) -> Observable<Element> {
@@ -6,16 +7,9 @@ extension Observable {
   }
 }
 
-extension Observable where Element == Value {
-  public func skip(while predicate: @escaping (Value) throws -> Bool) -> Observable<Value> {
-    ValueSkipWhileProducer(source: self, predicate: predicate)
-  }
-}
-
 /// The producer, the sink and their Value leaves are `PredicateSink`'s (PredicateSink.swift).
 typealias SkipWhileProducer<Element> = PredicateProducer<Element, SkipWhileRule>
 typealias ValueSkipWhileProducer = ValuePredicateProducer<SkipWhileRule>
-@_spi(RxC) public typealias SkipWhileSink<Element> = PredicateSink<Element, SkipWhileRule>
 
 /// Drops elements while the predicate holds, then forwards everything.
 @_spi(RxC) public enum SkipWhileRule: PredicateRule {
@@ -33,10 +27,5 @@ typealias ValueSkipWhileProducer = ValuePredicateProducer<SkipWhileRule>
 }
 
 extension SkipWhileRule: ValuePredicateRule {
-  static func makeValueSink(
-    test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>,
-    cancel: any Cancelable
-  ) -> Sink<Value, Value> {
-    ValueSkipWhileSink(test: test, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
-  }
+  static var valueSink: ValuePredicateSink<Self>.Type { ValueSkipWhileSink.self }
 }

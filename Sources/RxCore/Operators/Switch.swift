@@ -37,14 +37,12 @@ extension Observable where Element == Observable<Value> {
   public func switchLatest() -> Observable<Value> { ValueSwitchLatestProducer(source: self, selector: { $0 }) }
 }
 
-// rx:value-leaf name=ValueSwitchLatestProducer args=Observable<Value>,Value copy=run map=SwitchSink:ValueSwitchLatestSink
-class SwitchProducer<Source, Result>: SelectingProducer<Source, Result> {
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
+// rx:value-leaf name=ValueSwitchLatestProducer args=Observable<Value>,Value copy=makeSink super=run map=SwitchSink:ValueSwitchLatestSink
+class SwitchProducer<Source, Result>: SelectingProducer<Source, Result, SwitchSignal<Result>> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable)
+    -> SelectingSink<Source, Result, SwitchSignal<Result>>
   {
-    let sink = SwitchSink(selector: selector, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+    SwitchSink(selector: selector, observer: observer, cancel: cancel)
   }
 }
 

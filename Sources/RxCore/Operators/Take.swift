@@ -1,16 +1,14 @@
 extension Observable {
-  // rx:value-overload map=TakeProducer:ValueTakeProducer
+  // rx:value-overload
   /// The first `count` elements, then completed. `take(0)` completes without subscribing.
   public func take(_ count: Int) -> Observable<Element> {
     if count <= 0 { return Empty() }
-    return TakeProducer(source: self, count: count)
+    return CountingProducer<Element, TakeRule>(source: self, count)
   }
 }
 
-/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
-typealias TakeProducer<Element> = CountingProducer<Element, TakeRule>
-
 /// Forwards `count` elements, then completes.
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
 enum TakeRule: CountingRule {
   @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
     if sink.remaining <= 0 { return }

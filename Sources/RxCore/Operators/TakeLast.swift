@@ -1,15 +1,13 @@
 extension Observable {
-  // rx:value-overload map=TakeLastProducer:ValueTakeLastProducer
+  // rx:value-overload
   /// The last `count` elements, emitted when the source completes.
   public func takeLast(_ count: Int) -> Observable<Element> {
-    TakeLastProducer(source: self, count: Swift.max(count, 0))
+    CountingProducer<Element, TakeLastRule>(source: self, Swift.max(count, 0))
   }
 }
 
-/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
-typealias TakeLastProducer<Element> = CountingProducer<Element, TakeLastRule>
-
 /// Keeps the newest `count` elements and forwards them when the source completes.
+/// The producer, its sink and their Value leaves are `Counting`'s (Counting.swift).
 enum TakeLastRule: CountingRule {
   @inline(__always) static func next<Element>(_ sink: CountingSink<Element, Self>, at element: UnsafePointer<Element>) {
     next(sink, owned: element.pointee)

@@ -6,6 +6,7 @@ public enum TakeBehavior: Sendable {
 }
 
 extension Observable {
+  // rx:value-overload map=TakeWhileProducer:ValueTakeWhileProducer
   /// Forwards elements while `predicate` holds; completes at the first that fails it,
   /// forwarding that one first when `behavior` is `.inclusive`.
   public func take(
@@ -14,6 +15,7 @@ extension Observable {
     TakeWhileProducer(source: self, predicate: predicate, stopsOn: false, behavior: behavior)
   }
 
+  // rx:value-overload map=TakeWhileProducer:ValueTakeWhileProducer
   /// Forwards elements until `predicate` holds for one; completes there, forwarding that
   /// one first when `behavior` is `.inclusive`.
   public func take(
@@ -23,24 +25,9 @@ extension Observable {
   }
 }
 
-extension Observable where Element == Value {
-  public func take(
-    while predicate: @escaping (Value) throws -> Bool, behavior: TakeBehavior = .exclusive
-  ) -> Observable<Value> {
-    ValueTakeWhileProducer(source: self, predicate: predicate, stopsOn: false, behavior: behavior)
-  }
-
-  public func take(
-    until predicate: @escaping (Value) throws -> Bool, behavior: TakeBehavior = .exclusive
-  ) -> Observable<Value> {
-    ValueTakeWhileProducer(source: self, predicate: predicate, stopsOn: true, behavior: behavior)
-  }
-}
-
 /// The producer, the sink and their Value leaves are `PredicateSink`'s (PredicateSink.swift).
 typealias TakeWhileProducer<Element> = PredicateProducer<Element, TakeWhileRule>
 typealias ValueTakeWhileProducer = ValuePredicateProducer<TakeWhileRule>
-@_spi(RxC) public typealias TakeWhileSink<Element> = PredicateSink<Element, TakeWhileRule>
 
 /// take(while:) and take(until:) in one: the stream ends at the first element for which
 /// the predicate answers `stopsOn` (forwarded first if `inclusive`).
@@ -62,10 +49,5 @@ typealias ValueTakeWhileProducer = ValuePredicateProducer<TakeWhileRule>
 }
 
 extension TakeWhileRule: ValuePredicateRule {
-  static func makeValueSink(
-    test: @escaping (Value) throws -> Bool, stopsOn: Bool, inclusive: Bool, observer: Observer<Value>,
-    cancel: any Cancelable
-  ) -> Sink<Value, Value> {
-    ValueTakeWhileSink(test: test, stopsOn: stopsOn, inclusive: inclusive, observer: observer, cancel: cancel)
-  }
+  static var valueSink: ValuePredicateSink<Self>.Type { ValueTakeWhileSink.self }
 }

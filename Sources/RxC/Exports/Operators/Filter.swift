@@ -56,7 +56,7 @@ public func rx_skip_while(
   guard let h = ObservableHandle.from(src, "rx_skip_while") else { return nil }
   guard let fn else { setLastError("rx_skip_while: fn is NULL"); return nil }
   let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CSkipWhileSink(f, observer: $0, cancel: $1) })
+  return ObservableHandle.make(CCallbackProducer(h.observable) { CSkipWhileSink(f, "rx_skip_while", observer: $0, cancel: $1) })
 }
 
 @c(rx_take_until)
