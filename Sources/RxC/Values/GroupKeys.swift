@@ -6,21 +6,21 @@ import Glibc
 
 // The class compared, not cast (`as?` is a runtime cast per comparison).
 extension StringBox: ContentKey {
-  func keyEquals(_ other: AnyObject) -> Bool {
+  public func keyEquals(_ other: AnyObject) -> Bool {
     type(of: other) == StringBox.self && isEqual(to: unsafeDowncast(other, to: StringBox.self))
   }
 
-  func hashKey(into hasher: inout Hasher) {
+  public func hashKey(into hasher: inout Hasher) {
     hasher.combine(bytes: UnsafeRawBufferPointer(start: bytes, count: length))
   }
 }
 
 extension BytesBox: ContentKey {
-  func keyEquals(_ other: AnyObject) -> Bool {
+  public func keyEquals(_ other: AnyObject) -> Bool {
     type(of: other) == BytesBox.self && isEqual(to: unsafeDowncast(other, to: BytesBox.self))
   }
 
-  func hashKey(into hasher: inout Hasher) {
+  public func hashKey(into hasher: inout Hasher) {
     hasher.combine(length)
     hasher.combine(bytes: UnsafeRawBufferPointer(start: bytes, count: length))
   }

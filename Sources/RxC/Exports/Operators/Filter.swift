@@ -56,7 +56,7 @@ public func rx_skip_while(
   guard let h = ObservableHandle.from(src, "rx_skip_while") else { return nil }
   guard let fn else { setLastError("rx_skip_while: fn is NULL"); return nil }
   let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CSkipWhileSink(f, "rx_skip_while", observer: $0, cancel: $1) })
+  return ObservableHandle.make(COperators.skipWhile(h.observable, f, "rx_skip_while"))
 }
 
 @c(rx_take_until)
@@ -108,7 +108,7 @@ public func rx_distinct_until_changed(
   // A NULL eq is rx_value_equal; ctx_free still runs once, when the observable and its
   // subscriptions are gone.
   let f = CFunction(eq, ctx, ctxFree)
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CDistinctSink(f, observer: $0, cancel: $1) })
+  return ObservableHandle.make(COperators.distinct(h.observable, f))
 }
 
 @c(rx_element_at)
@@ -165,7 +165,5 @@ private func takeWhile(
   _ name: StaticString, stopsOn: Bool, inclusive: Bool
 ) -> Observable<RxValue> {
   let f = CFunction(fn, ctx, ctxFree)
-  return CCallbackProducer(h.observable) {
-    CTakeWhileSink(f, name, stopsOn: stopsOn, inclusive: inclusive, observer: $0, cancel: $1)
-  }
+  return COperators.takeWhile(h.observable, f, name, stopsOn: stopsOn, inclusive: inclusive)
 }

@@ -23,7 +23,7 @@ public func rx_scan(
   guard let seed = RxValue.from(seed, "rx_scan") else { return nil }
   if let p = CPipeline.scan(h, seed: seed, fn, ctx, ctxFree) { return ObservableHandle.make(p) }
   let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CScanSink(seed: seed, fn: f, observer: $0, cancel: $1) })
+  return ObservableHandle.make(COperators.scan(h.observable, seed: seed, f))
 }
 
 @c(rx_reduce)
@@ -35,7 +35,7 @@ public func rx_reduce(
   guard let fn else { setLastError("rx_reduce: fn is NULL"); return nil }
   guard let seed = RxValue.from(seed, "rx_reduce") else { return nil }
   let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CReduceSink(seed: seed, fn: f, observer: $0, cancel: $1) })
+  return ObservableHandle.make(COperators.reduce(h.observable, seed: seed, f))
 }
 
 @c(rx_flat_map)
@@ -103,7 +103,7 @@ public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMu
 @c(rx_enumerated)
 public func rx_enumerated(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_enumerated") else { return nil }
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CEnumeratedSink(observer: $0, cancel: $1) })
+  return ObservableHandle.make(COperators.enumerated(h.observable))
 }
 
 @c(rx_compact_map)
@@ -114,7 +114,7 @@ public func rx_compact_map(
   guard let h = ObservableHandle.from(src, "rx_compact_map") else { return nil }
   guard let fn else { setLastError("rx_compact_map: fn is NULL"); return nil }
   let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CCompactMapSink(f, observer: $0, cancel: $1) })
+  return ObservableHandle.make(COperators.compactMap(h.observable, f))
 }
 
 @c(rx_group_by)

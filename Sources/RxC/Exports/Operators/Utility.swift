@@ -72,13 +72,13 @@ extension DoHooks where Element == RxValue {
 @c(rx_materialize)
 public func rx_materialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_materialize") else { return nil }
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CMaterializeSink(observer: $0, cancel: $1) })
+  return ObservableHandle.make(COperators.materialize(h.observable))
 }
 
 @c(rx_dematerialize)
 public func rx_dematerialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_dematerialize") else { return nil }
-  return ObservableHandle.make(CCallbackProducer(h.observable) { CDematerializeSink(observer: $0, cancel: $1) })
+  return ObservableHandle.make(COperators.dematerialize(h.observable))
 }
 
 @c(rx_debug)

@@ -1,22 +1,21 @@
-@_spi(RxC) import RxCore
 
 /// rx_enumerated: each element and its index as a two-item RX_ARRAY box, refilled in place
 /// when the subscriber kept no reference to the last one (`SpareBox`): a stream allocates one
 /// box, not a box and its storage per element. The Rx behaviour is the core's (`handle`).
-final class CEnumeratedSink: EnumeratedSink<RxValue, RxValue> {
+final class CEnumeratedSink: EnumeratedSink<Value, Value> {
   var spare = SpareBox<ArrayBox>()
   /// A pair is being delivered in the spare box, unretained (see `onNext(at:)`).
   var lending = false
 
-  init(observer: Observer<RxValue>, cancel: any Cancelable) {
+  init(observer: Observer<Value>, cancel: any Cancelable) {
     super.init(pack: nil, observer: observer, cancel: cancel)
   }
 
-  override func on(_ event: Event<RxValue>) { handle(event) }
+  override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
   /// The spare box lent to the subscriber by pointer: no retain and release of it per element.
   /// A delivery that re-enters (an upstream that does not serialize) packs a box of its own.
-  override func onNext(at element: UnsafePointer<RxValue>) {
+  override func onNext(at element: UnsafePointer<Value>) {
     if lending || isDisposed { return handleNext(at: element) }
     guard let index = takeIndex() else { return }
     let box: Unmanaged<ArrayBox>
@@ -36,7 +35,7 @@ final class CEnumeratedSink: EnumeratedSink<RxValue, RxValue> {
     lending = false
   }
 
-  override func pack(_ index: Int, at element: UnsafePointer<RxValue>) -> RxValue {
+  override func pack(_ index: Int, at element: UnsafePointer<Value>) -> Value {
     let item = Value.copy(at: element)
     return spare.next(
       refill: {
