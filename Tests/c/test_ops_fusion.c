@@ -691,6 +691,27 @@ RX_TEST(fusion_take_stage_completes_at_once_and_lets_go_of_its_source) {
   pool_drain();
 }
 
+static int counted_frees;
+static void count_free(void *ctx) { (void)ctx; counted_frees++; }
+RX_TEST(fusion_scan_stage_frees_its_ctx_once_after_the_last_subscription) {
+  counted_frees = 0;
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = A(rx_scan(A(rx_map(rx_subject_as_observable(s), plus1, NULL, NULL)), rx_int(0), sum_acc,
+                               &counted_frees, count_free));
+  rec r;
+  rx_disposable *d = rx_subscribe(o, rec_observer(&r));
+  rx_release(o);
+  rx_subject_on_next(s, rx_int(1));
+  rx_subject_on_next(s, rx_int(2));
+  CHECK_STR(r.log, "2 5");
+  CHECK_EQ(counted_frees, 0);
+  rx_dispose(d);
+  CHECK_EQ(counted_frees, 1);
+  rx_release(s);
+  pool_drain();
+  CHECK_EQ(counted_frees, 1);
+}
+
 static rx_value concat_acc(void *ctx, rx_value acc, rx_value v, rx_error **err) {
   (void)ctx, (void)err;
   char b[256];

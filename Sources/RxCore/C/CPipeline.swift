@@ -2,12 +2,64 @@ import CRxc
 
 /// The observable of rx_map, rx_filter, rx_scan, and of rx_take and rx_skip over one of
 /// these: the core's fused pipeline (`FusedPipeline`, which has all of the Rx behaviour) with
-/// C function stages, as a leaf class for its specialized code. What is here is marshalling
-/// (`CStage`, `CStatefulStage`) and handle memory: the pipeline's C context, the rx_just
-/// value of a handle as its root, and this thread's spare pipeline.
+/// C function stages, as a leaf class for its specialized code: the C stages (`CStage`,
+/// `CStatefulStage`), which stages join a chain (`extend`, `joining`), and this thread's
+/// spare pipeline. The C layer only turns a handle into the root.
 @_spi(RxC) public final class CPipeline: FusedPipeline<CStage> {
   /// Some stage keeps state per subscription (`CStage.isStateful`).
   public final var stateful = false
+
+  /// A new pipeline of `stage`, or this thread's spare refilled (see `recycle`); its root is
+  /// the caller's to set.
+  @inlinable @inline(__always)
+  public static func refilled(_ stage: CStage) -> CPipeline {
+    guard let p = rxc_spare_take_pipeline() else { return CPipeline(stage) }
+    let pipeline = Unmanaged<CPipeline>.fromOpaque(p).takeRetainedValue()
+    pipeline.step = stage
+    return pipeline
+  }
+
+  /// Lets go of a pipeline. One that nothing else holds is emptied (its value, contexts and
+  /// earlier stages released now, as its deinit would) and kept as this thread's spare: a
+  /// just -> map -> subscribe lifecycle then allocates no pipeline.
+  @inlinable @inline(__always)
+  public static func recycle(_ core: Unmanaged<CPipeline>) {
+    var pipeline = core.takeRetainedValue()
+    guard isKnownUniquelyReferenced(&pipeline), mayReuseUniqueObject() else { return }
+    pipeline.emptyForReuse()
+    let p = Unmanaged.passRetained(consume pipeline)
+    if !rxc_spare_put_pipeline(p.toOpaque()) { p.release() }
+  }
+
+  /// Extends `source` (this pipeline's root is not set yet); a stage over a pipeline with a
+  /// stateful stage runs from a sink's copy of the stages too.
+  @inlinable @inline(__always)
+  public func extend(_ source: Unmanaged<CPipeline>) {
+    fuse(with: unsafeBitCast(source, to: Unmanaged<FusedPipeline<CStage>>.self))
+    if _slowPath(source._withUnsafeGuaranteedRef { $0.stateful }) { becomeStateful() }
+  }
+
+  /// A scan, take or skip stage over `source`. A stage with state joins a fused chain and
+  /// starts none (alone, the operator's own sink is cheaper): nil when `source` is no
+  /// pipeline, or for a count of 0 (take(0) completes at once, skip(0) is the source itself),
+  /// and the caller makes the operator instead (nothing taken: `ctxFree` is not called).
+  /// `ctxFree` frees the scan's ctx once the pipeline and its subscriptions are gone.
+  public static func joining(_ source: Unmanaged<CPipeline>?, _ kind: CStatefulStage.Kind, ctxFree: rx_free_fn?)
+    -> CPipeline?
+  {
+    guard let source else { return nil }
+    var owner: CContext? = nil
+    switch kind {
+    case .take(let n), .skip(let n): if n <= 0 { return nil }
+    case .scan(_, let ctx, _): owner = ctxFree.map { CContext(ctx, $0) }
+    }
+    let template = CStatefulStage.Template(kind, owner)
+    let pipeline = refilled(template.cStage)
+    pipeline.owner = Unmanaged<AnyObject>.passRetained(template)
+    pipeline.extend(source)
+    pipeline.becomeStateful()
+    return pipeline
+  }
 
   /// Stateful stages run from a sink's copy, so a scalar root becomes a `just` to subscribe.
   public func becomeStateful() {

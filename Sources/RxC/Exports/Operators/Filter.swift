@@ -17,14 +17,14 @@ public func rx_filter(
 @c(rx_take)
 public func rx_take(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_take") else { return nil }
-  if let p = CPipeline.counting(h, take: Int(clamping: n)) { return ObservableHandle.make(p) }
+  if let p = CPipeline.joining(h, .take(Int(clamping: n))) { return ObservableHandle.make(p) }
   return ObservableHandle.make(h.observable.take(Int(clamping: n)))
 }
 
 @c(rx_skip)
 public func rx_skip(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
   guard let h = ObservableHandle.from(src, "rx_skip") else { return nil }
-  if let p = CPipeline.counting(h, skip: Int(clamping: n)) { return ObservableHandle.make(p) }
+  if let p = CPipeline.joining(h, .skip(Int(clamping: n))) { return ObservableHandle.make(p) }
   return ObservableHandle.make(h.observable.skip(Int(clamping: n)))
 }
 

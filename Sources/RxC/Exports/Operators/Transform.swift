@@ -21,7 +21,7 @@ public func rx_scan(
   guard let h = ObservableHandle.from(src, "rx_scan") else { return nil }
   guard let fn else { setLastError("rx_scan: fn is NULL"); return nil }
   guard let seed = RxValue.from(seed, "rx_scan") else { return nil }
-  if let p = CPipeline.scan(h, seed: seed, fn, ctx, ctxFree) { return ObservableHandle.make(p) }
+  if let p = CPipeline.joining(h, .scan(fn, ctx, seed: seed), ctxFree: ctxFree) { return ObservableHandle.make(p) }
   let f = CFunction(fn, ctx, ctxFree)
   return ObservableHandle.make(COperators.scan(h.observable, seed: seed, f))
 }
