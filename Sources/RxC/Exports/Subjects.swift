@@ -5,19 +5,19 @@ import CRxc
 
 @c(rx_publish_subject_new)
 public func rx_publish_subject_new() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.publish, PublishSubject<RxValue>())
+  SubjectHandle.make(.publish(PublishSubject<RxValue>()))
 }
 
 @c(rx_behavior_subject_new)
 public func rx_behavior_subject_new(_ initial: rx_value) -> UnsafeMutablePointer<rx_subject>? {
   guard let v = RxValue.from(initial, "rx_behavior_subject_new") else { return nil }
-  return SubjectHandle.make(.behavior, BehaviorSubject(value: v))
+  return SubjectHandle.make(.behavior(BehaviorSubject(value: v)))
 }
 
 @c(rx_replay_subject_new)
 public func rx_replay_subject_new(_ bufferSize: UInt) -> UnsafeMutablePointer<rx_subject>? {
   guard let size = replayBufferSize(bufferSize, "rx_replay_subject_new") else { return nil }
-  return SubjectHandle.make(.replay, ReplaySubject<RxValue>(bufferSize: size))
+  return SubjectHandle.make(.replay(ReplaySubject<RxValue>(bufferSize: size)))
 }
 
 /// A replay buffer_size: at least 1 (larger than Int.max is Int.max).
@@ -31,34 +31,34 @@ private func replayBufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
 
 @c(rx_replay_subject_new_unbounded)
 public func rx_replay_subject_new_unbounded() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.replay, ReplaySubject<RxValue>.createUnbounded())
+  SubjectHandle.make(.replay(ReplaySubject<RxValue>.createUnbounded()))
 }
 
 @c(rx_async_subject_new)
 public func rx_async_subject_new() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.async, AsyncSubject<RxValue>())
+  SubjectHandle.make(.async(AsyncSubject<RxValue>()))
 }
 
 @c(rx_publish_relay_new)
 public func rx_publish_relay_new() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.publishRelay, PublishRelay<RxValue>())
+  SubjectHandle.make(.publishRelay(PublishRelay<RxValue>()))
 }
 
 @c(rx_behavior_relay_new)
 public func rx_behavior_relay_new(_ initial: rx_value) -> UnsafeMutablePointer<rx_subject>? {
   guard let v = RxValue.from(initial, "rx_behavior_relay_new") else { return nil }
-  return SubjectHandle.make(.behaviorRelay, BehaviorRelay(value: v))
+  return SubjectHandle.make(.behaviorRelay(BehaviorRelay(value: v)))
 }
 
 @c(rx_replay_relay_new)
 public func rx_replay_relay_new(_ bufferSize: UInt) -> UnsafeMutablePointer<rx_subject>? {
   guard let size = replayBufferSize(bufferSize, "rx_replay_relay_new") else { return nil }
-  return SubjectHandle.make(.replayRelay, ReplayRelay<RxValue>(bufferSize: size))
+  return SubjectHandle.make(.replayRelay(ReplayRelay<RxValue>(bufferSize: size)))
 }
 
 @c(rx_replay_relay_new_unbounded)
 public func rx_replay_relay_new_unbounded() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.replayRelay, ReplayRelay<RxValue>.createUnbounded())
+  SubjectHandle.make(.replayRelay(ReplayRelay<RxValue>.createUnbounded()))
 }
 
 @c(rx_subject_on_next)
@@ -144,15 +144,15 @@ public func rx_subject_on_error(_ subject: UnsafeMutablePointer<rx_subject>?, _ 
 {
   guard let h = SubjectHandle.from(subject, "rx_subject_on_error") else { return invalid(subject) }
   guard let e = ErrorObject.fromC(error, "rx_subject_on_error") else { return invalid(error) }
-  if h.sort.isRelay { return fail(RX_ESTATE, "rx_subject_on_error: \(h.sort.name) never terminates") }
-  return status(h.core.emit(.error(e)), "rx_subject_on_error")
+  if h.core.isRelay { return fail(RX_ESTATE, "rx_subject_on_error: \(h.core.name) never terminates") }
+  return status(h.core.emitStop(.error(e)), "rx_subject_on_error")
 }
 
 @c(rx_subject_on_completed)
 public func rx_subject_on_completed(_ subject: UnsafeMutablePointer<rx_subject>?) -> rx_status {
   guard let h = SubjectHandle.from(subject, "rx_subject_on_completed") else { return invalid(subject) }
-  if h.sort.isRelay { return fail(RX_ESTATE, "rx_subject_on_completed: \(h.sort.name) never terminates") }
-  return status(h.core.emit(.completed), "rx_subject_on_completed")
+  if h.core.isRelay { return fail(RX_ESTATE, "rx_subject_on_completed: \(h.core.name) never terminates") }
+  return status(h.core.emitStop(.completed), "rx_subject_on_completed")
 }
 
 @c(rx_subject_as_observable)
@@ -169,8 +169,10 @@ public func rx_subject_value(
 ) -> rx_status {
   guard let h = SubjectHandle.from(subject, "rx_subject_value") else { return invalid(subject) }
   guard let out else { return fail(RX_EINVAL, "rx_subject_value: out is NULL") }
-  guard h.sort == .behavior || h.sort == .behaviorRelay else {
-    return fail(RX_EHANDLE, "rx_subject_value: subject is \(h.sort.name), expected a behavior subject or relay")
+  switch h.core {
+  case .behavior, .behaviorRelay: break
+  default:
+    return fail(RX_EHANDLE, "rx_subject_value: subject is \(h.core.name), expected a behavior subject or relay")
   }
   out.pointee = RxValue.none.c
   outError?.pointee = nil

@@ -5,27 +5,8 @@ import CRxc
 /// `.subject`, which lets hot entry points reach it from a checked pointer without a cast.
 /// Its last rx_release disposes the subject (rxc.h, rx_release).
 final class SubjectHandle: Handle {
-  enum Sort {
-    case publish, behavior, replay, async, publishRelay, behaviorRelay, replayRelay
-
-    var isRelay: Bool { self == .publishRelay || self == .behaviorRelay || self == .replayRelay }
-
-    var name: StaticString {
-      switch self {
-      case .publish: return "a publish subject"
-      case .behavior: return "a behavior subject"
-      case .replay: return "a replay subject"
-      case .async: return "an async subject"
-      case .publishRelay: return "a publish relay"
-      case .behaviorRelay: return "a behavior relay"
-      case .replayRelay: return "a replay relay"
-      }
-    }
-  }
-
-  let sort: Sort
   /// A `let`, so rx_subject_on_* reach it without retain/release.
-  let core: any AbiSubject
+  let core: SubjectCore
   /// The same subject when it is a publish subject (or a publish relay's subject, which is
   /// what the relay accepts into): rx_subject_on_next calls it directly
   /// (inlined, no witness call, no SubjectOp when its drain is idle).
@@ -51,28 +32,28 @@ final class SubjectHandle: Handle {
   let observableHandle: ObservableHandle
   private let subjectObservable: SubjectObservable
 
-  init(_ sort: Sort, _ core: any AbiSubject) {
-    self.sort = sort
+  init(_ core: SubjectCore) {
     self.core = core
-    publish = ((core as? PublishSubject<RxValue>) ?? (core as? PublishRelay<RxValue>)?.acceptingSubject)
-      .map { Unmanaged.passUnretained($0) }
-    if let s = (core as? BehaviorSubject<RxValue>) ?? (core as? BehaviorRelay<RxValue>)?.acceptingSubject {
-      direct = .behavior(Unmanaged.passUnretained(s))
-    } else if let s = (core as? ReplaySubject<RxValue>) ?? (core as? ReplayRelay<RxValue>)?.acceptingSubject {
-      direct = .replay(Unmanaged.passUnretained(s))
-    } else if let s = core as? AsyncSubject<RxValue> {
-      direct = .async(Unmanaged.passUnretained(s))
-    } else {
-      direct = .other
+    var publish: PublishSubject<RxValue>?
+    switch core {
+    case .publish(let s): publish = s; direct = .other
+    case .publishRelay(let r): publish = r.acceptingSubject; direct = .other
+    case .behavior(let s): direct = .behavior(Unmanaged.passUnretained(s))
+    case .behaviorRelay(let r): direct = .behavior(Unmanaged.passUnretained(r.acceptingSubject))
+    case .replay(let s): direct = .replay(Unmanaged.passUnretained(s))
+    case .replayRelay(let r): direct = .replay(Unmanaged.passUnretained(r.acceptingSubject))
+    case .async(let s): direct = .async(Unmanaged.passUnretained(s))
     }
-    subjectObservable = SubjectObservable(core, publish: publish, replay: direct.replay, holdsSubject: !debugPoison)
+    self.publish = publish.map { Unmanaged.passUnretained($0) }
+    subjectObservable = SubjectObservable(
+      core.member, publish: self.publish, replay: direct.replay, holdsSubject: !debugPoison)
     observableHandle = ObservableHandle(subjectObservable, sort: .subject)
     _ = observableHandle.toC()
     super.init(kind: .subject)
   }
 
-  static func make(_ sort: Sort, _ core: any AbiSubject) -> UnsafeMutablePointer<rx_subject> {
-    SubjectHandle(sort, core).toC().assumingMemoryBound(to: rx_subject.self)
+  static func make(_ core: SubjectCore) -> UnsafeMutablePointer<rx_subject> {
+    SubjectHandle(core).toC().assumingMemoryBound(to: rx_subject.self)
   }
 
   override func destroyed() {
@@ -85,7 +66,7 @@ final class SubjectHandle: Handle {
       // A poisoned handle is never deinitialized (Handle keeps its reference for ever), so
       // its subject would never go either; let go of it by hand. Every entry point checks
       // the poison first, so `core` is never read again.
-      Unmanaged.passUnretained(core as AnyObject).release()
+      Unmanaged.passUnretained(core.object).release()
     }
   }
 

@@ -41,8 +41,8 @@ public func rx_multicast(_ src: UnsafeMutablePointer<rx_observable>?, _ subject:
 {
   guard let h = ObservableHandle.from(src, "rx_multicast") else { return nil }
   guard let s = SubjectHandle.from(subject, "rx_multicast") else { return nil }
-  guard let core = s.core as? any SubjectType<RxValue> else {
-    setLastError("rx_multicast: subject is \(s.sort.name), which never terminates; multicast needs a subject")
+  guard let core = s.core.subject else {
+    setLastError("rx_multicast: subject is \(s.core.name), which never terminates; multicast needs a subject")
     return nil
   }
   guard let hold = SubjectHold(s) else {
