@@ -236,6 +236,8 @@ import CRxc
 
   @inlinable @inline(__always) public static func isPlain(_ v: rx_value) -> Bool { v.kind.rawValue < RX_STRING.rawValue }
 
+  @inlinable @inline(__always) public static func cValue(_ v: rx_value) -> rx_value? { v }
+
   @inlinable @inline(__always) public static func deliverPlain(_ v: rx_value, _ deliver: (consuming Value) -> Void) {
     switch v.kind {
     case RX_INT: deliver(.int(v.i))

@@ -179,10 +179,10 @@ import Synchronization
     case .next(.bool(let b)): v.kind = RX_BOOL; v.b = b
     case .next(.ptr(let p)): v.kind = RX_PTR; v.ptr = p
     case .next(.none): v.kind = RX_NONE
-    case .next(.boxed(let box)): return withExtendedLifetime(box) { next(Value.boxed(box).c) }
+    case .next(.boxed(let box)): return withExtendedLifetime(box) { onNextC(Value.boxed(box).c) }
     case .error, .completed: return stop(with: event)
     }
-    next(v)
+    onNextC(v)
   }
 
   /// A subject's or observe_on's delivery (see `Observer.onNext(at:)`): straight to the C
@@ -209,8 +209,9 @@ import Synchronization
     deliver { callbacks.on_next.unsafelyUnwrapped(callbacks.ctx, value) }
   }
 
-  @inline(__always)
-  private func next(_ value: rx_value) {
+  /// An element that is already a C value (a C pipeline's result): no `Value` made and read
+  /// back on the way.
+  public final func onNextC(_ value: rx_value) {
     deliver { callbacks.on_next?(callbacks.ctx, value) }
   }
 

@@ -322,6 +322,13 @@
   /// A value with no box on (see `FusedStage.deliverPlain`).
   @inlinable @inline(__always)
   public final func forwardPlain(_ w: Stage.Working) {
+    // A C value to a C subscriber goes as it is: no `Value` made here and read back there.
+    // (Reached unretained: the sink holds its observer.)
+    let end = Unmanaged.passUnretained(observer).toOpaque()
+    if let c = Stage.cValue(w), ObserverEnd.isToken(UnsafeRawPointer(end)) {
+      if isDisposed { return }
+      return Unmanaged<ObserverEnd>.fromOpaque(end)._withUnsafeGuaranteedRef { $0.onNextC(c) }
+    }
     Stage.deliverPlain(w) { forwardPlainCase($0) }
   }
 

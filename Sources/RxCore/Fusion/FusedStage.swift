@@ -1,3 +1,5 @@
+import CRxc
+
 /// One per-element step of a fused chain (map, filter): what `FusedPipeline` runs in a row
 /// for each element, with no sink, event or vtable call between steps.
 ///
@@ -50,6 +52,10 @@ public protocol FusedStage {
   /// once per case of Value that `w` can be: each copy then knows its value holds no box
   /// (nothing to copy or destroy through Value's outlined every-case paths).
   static func deliverPlain(_ w: Working, _ deliver: (consuming Value) -> Void)
+
+  /// A plain `w` as a C value, for a stage whose working form is one (the C stages): a C
+  /// subscriber then takes it as it is. Nil for the others.
+  static func cValue(_ w: Working) -> rx_value?
 }
 
 extension FusedStage {
@@ -57,6 +63,8 @@ extension FusedStage {
   public static func working(at element: UnsafePointer<Value>) -> Working { working(element.pointee) }
 
   @inlinable @inline(__always) public func followed() -> Self { self }
+
+  @inlinable @inline(__always) public static func cValue(_ w: Working) -> rx_value? { nil }
 
   @inlinable @inline(__always)
   public static func run(one stage: Self, _ w: inout Working, _ held: inout Value?) throws -> Bool {
