@@ -1,7 +1,9 @@
 /// The producers of one source and one parameter (the operator's function, or its value),
-/// whose subscription is a sink made from that parameter and subscribed to the source: each
+/// whose subscription is a sink made from that parameter and subscribed to the source
+/// (`Sink.subscribe(to:)`, which a sink that keeps more subscriptions overrides): each
 /// operator writes only `makeSink`. A leaf overrides `makeSink` and `run` (with `super.run`,
-/// inlined, so that the leaf's `makeSink` is a direct call).
+/// inlined, so that the leaf's `makeSink` is a direct call, and the sink's `subscribe(to:)`
+/// too).
 class UnaryProducer<Source, Result, Parameter>: Producer<Result> {
   let source: Observable<Source>
   let parameter: Parameter
@@ -19,7 +21,7 @@ class UnaryProducer<Source, Result, Parameter>: Producer<Result> {
     -> (sink: any Disposable, subscription: any Disposable)
   {
     let sink = makeSink(observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
+    let subscription = sink.subscribe(to: source)
     return (consume sink, subscription)
   }
 }
