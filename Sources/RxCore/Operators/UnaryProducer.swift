@@ -30,3 +30,22 @@ extension UnaryProducer where Parameter == Void {
   /// The operators with no parameter (last, single, ignore_elements).
   convenience init(source: Observable<Source>) { self.init(source: source, ()) }
 }
+
+/// A sink made from its observer alone (ignore_elements, last, single): `SinkProducer`
+/// builds it, so that such an operator is its sink and nothing more.
+protocol ObserverMadeSink: AnyObject {
+  associatedtype Element
+  init(observer: Observer<Element>, cancel: any Cancelable)
+}
+
+// rx:value-leaf name=ValueIgnoreElementsProducer args=Value,IgnoreElementsSink<Value> copy=makeSink super=run
+// rx:value-leaf name=ValueLastProducer args=Value,LastSink<Value> copy=makeSink super=run
+// rx:value-leaf name=ValueSingleProducer args=Value,SingleSink<Value> copy=makeSink super=run
+/// The producer of the operators whose sink is made from its observer alone.
+class SinkProducer<Element, S: Sink<Element, Element> & ObserverMadeSink>: UnaryProducer<Element, Element, Void>
+  where S.Element == Element
+{
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    S(observer: observer, cancel: cancel)
+  }
+}
