@@ -5,7 +5,7 @@
 
 final class ValueConcatProducer: ConcatMapProducer<Observable<Value>, Value> {
   override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Observable<Value>, Value> {
-    ValueConcatSink(selector: parameter, observer: observer, cancel: cancel)
+    ValueConcatSink(selector: parameter.select, observer: observer, cancel: cancel)
   }
 
   override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }

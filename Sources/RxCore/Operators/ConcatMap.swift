@@ -4,7 +4,7 @@ extension Observable {
   /// Maps each element to an observable and concatenates them: the next inner observable is
   /// subscribed only after the previous one completed. The selector runs as elements arrive.
   public func concatMap<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
-    ConcatMapProducer(source: self, selector)
+    ConcatMapProducer(source: self, InnerSelector(select: selector))
   }
 }
 
@@ -24,7 +24,7 @@ extension Observable where Element == Value {
 // rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=makeSink super=run map=ConcatMapSink:ValueConcatSink
 class ConcatMapProducer<Source, Result>: UnaryProducer<Source, Result, InnerSelector<Source, Result>> {
   override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
-    ConcatMapSink(selector: parameter, observer: observer, cancel: cancel)
+    ConcatMapSink(selector: parameter.select, observer: observer, cancel: cancel)
   }
 }
 
@@ -221,7 +221,7 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
 
   init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection) {
     self.selecting = selecting
-    super.init(source: source, nil)
+    super.init(source: source, InnerSelector(select: nil))
   }
 
   override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {

@@ -2,12 +2,12 @@ extension Observable {
   /// Maps each element to an observable and mirrors only the latest one, disposing the
   /// previous inner subscription when a new element arrives.
   public func flatMapLatest<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
-    SwitchProducer(source: self, selector)
+    SwitchProducer(source: self, InnerSelector(select: selector))
   }
 
   /// Mirrors the latest inner observable of a stream of observables.
   public func switchLatest<Inner>() -> Observable<Inner> where Element == Observable<Inner> {
-    SwitchProducer(source: self, { $0 })
+    SwitchProducer(source: self, InnerSelector(select: { $0 }))
   }
 }
 
@@ -34,13 +34,13 @@ extension Observable where Element == Value {
 extension Observable where Element == Observable<Value> {
   /// `switchLatest` of Value streams, chosen over the generic one (whose sinks would run
   /// unspecialized).
-  public func switchLatest() -> Observable<Value> { ValueSwitchLatestProducer(source: self, { $0 }) }
+  public func switchLatest() -> Observable<Value> { ValueSwitchLatestProducer(source: self, InnerSelector(select: { $0 })) }
 }
 
 // rx:value-leaf name=ValueSwitchLatestProducer args=Observable<Value>,Value copy=makeSink super=run map=SwitchSink:ValueSwitchLatestSink
 class SwitchProducer<Source, Result>: UnaryProducer<Source, Result, InnerSelector<Source, Result>> {
   override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
-    SwitchSink(selector: parameter, observer: observer, cancel: cancel)
+    SwitchSink(selector: parameter.select, observer: observer, cancel: cancel)
   }
 }
 
@@ -246,7 +246,7 @@ final class ValueSwitchProducer: SwitchProducer<Value, Value> {
 
   init(source: Observable<Value>, selecting: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection) {
     self.selecting = selecting
-    super.init(source: source, nil)
+    super.init(source: source, InnerSelector(select: nil))
   }
 
   override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
