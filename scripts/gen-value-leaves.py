@@ -227,7 +227,7 @@ def leaf_map(classes, spec, args=None):
 def construct_leaves(text, lmap):
     def rep(m):
         return lmap[m.group(1)] + "(" if m.group(1) in lmap else m.group(0)
-    return re.sub(r"\b(\w+)(?:<[^()\n]*?>)?\(", rep, text)
+    return re.sub(r"\b(\w+)(?:<[^(){}\n]*?>)?\(", rep, text)
 
 
 def gen_leaf(classes, k, spec):
@@ -288,7 +288,7 @@ def gen_overload(classes, spec, text):
     # A construction written with its type arguments (`CountingProducer<Element, SkipRule>(`)
     # becomes the leaf annotated at those arguments: no typealias and `map=` needed.
     leaves = by_args(classes)
-    text = re.sub(r"\b(\w+<[^()\n]*?>)\(",
+    text = re.sub(r"\b(\w+<[^(){}\n]*?>)\(",
                   lambda m: leaves.get(m.group(1).replace(" ", ""), m.group(1)) + "(", text)
     text = construct_leaves(text, leaf_map(classes, spec))
     # From `extension ObservableType`: the Value overload is on `Observable`, which is its own.

@@ -189,11 +189,11 @@ final class CDistinctSink: DistinctUntilChangedSink<Value> {
   }
 
   public static func enumerated(_ source: Observable<Value>) -> Observable<Value> {
-    CCallbackProducer(source) { CEnumeratedSink(observer: $0, cancel: $1) }
+    CCallbackProducer(source) { CEnumeratedSink(pack: nil, observer: $0, cancel: $1) }
   }
 
   public static func materialize(_ source: Observable<Value>) -> Observable<Value> {
-    CCallbackProducer(source) { CMaterializeSink(observer: $0, cancel: $1) }
+    CCallbackProducer(source) { CMaterializeSink(pack: nil, observer: $0, cancel: $1) }
   }
 
   public static func dematerialize(_ source: Observable<Value>) -> Observable<Value> {

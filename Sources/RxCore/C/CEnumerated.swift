@@ -4,35 +4,22 @@
 /// box, not a box and its storage per element. The Rx behaviour is the core's (`handle`).
 final class CEnumeratedSink: EnumeratedSink<Value, Value> {
   var spare = SpareBox<ArrayBox>()
-  /// A pair is being delivered in the spare box, unretained (see `onNext(at:)`).
-  var lending = false
-
-  init(observer: Observer<Value>, cancel: any Cancelable) {
-    super.init(pack: nil, observer: observer, cancel: cancel)
-  }
 
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  /// The spare box lent to the subscriber by pointer: no retain and release of it per element.
-  /// A delivery that re-enters (an upstream that does not serialize) packs a box of its own.
+  /// The spare box lent to the subscriber by pointer (`SpareBox.lend`); a delivery that
+  /// re-enters (an upstream that does not serialize) packs a box of its own.
   override func onNext(at element: UnsafePointer<Value>) {
-    if lending || isDisposed { return handleNext(at: element) }
+    if spare.lending || isDisposed { return handleNext(at: element) }
     guard let index = takeIndex() else { return }
-    let box: Unmanaged<ArrayBox>
-    if let kept = spare.reusable() {
-      kept._withUnsafeGuaranteedRef { b in
+    spare.lend(
+      refill: { b in
         b.items.withUnsafeMutableBufferPointer {
           $0.baseAddress.unsafelyUnwrapped.initialize(to: .int(Int64(index)))  // an int: nothing to destroy
           $0[1] = Value.copy(at: element)
         }
-      }
-      box = kept
-    } else {
-      box = spare.keep(ArrayBox([.int(Int64(index)), Value.copy(at: element)]))
-    }
-    lending = true
-    Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self)) { forwardNext(at: $0) }
-    lending = false
+      }, make: { ArrayBox([.int(Int64(index)), Value.copy(at: element)]) }
+    ) { forwardNext(at: $0) }
   }
 
   override func pack(_ index: Int, at element: UnsafePointer<Value>) -> Value {

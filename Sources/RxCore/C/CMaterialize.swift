@@ -5,29 +5,16 @@ import CRxc
 /// allocates one box, not one per element. The Rx behaviour is the core's (`handle`).
 final class CMaterializeSink: MaterializeSink<Value, Value> {
   var spare = SpareBox<EventBox>()
-  /// A `.next` is being delivered in the spare box, unretained (see `onNext(at:)`).
-  var lending = false
-
-  init(observer: Observer<Value>, cancel: any Cancelable) {
-    super.init(pack: nil, observer: observer, cancel: cancel)
-  }
 
   override func on(_ event: Event<Value>) { handle(event) }
   override var takesNextByPointer: Bool { true }
-  /// The spare box lent to the subscriber by pointer: no retain and release of it per element.
-  /// A delivery that re-enters (an upstream that does not serialize) packs a box of its own.
+  /// The spare box lent to the subscriber by pointer (`SpareBox.lend`); a delivery that
+  /// re-enters (an upstream that does not serialize) packs a box of its own.
   override func onNext(at element: UnsafePointer<Value>) {
-    if lending || isDisposed { return handleNext(at: element) }
-    let box: Unmanaged<EventBox>
-    if let kept = spare.reusable() {
-      kept._withUnsafeGuaranteedRef { $0.event = .next(Value.copy(at: element)) }
-      box = kept
-    } else {
-      box = spare.keep(EventBox(.next(Value.copy(at: element))))
-    }
-    lending = true
-    Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self)) { forwardNext(at: $0) }
-    lending = false
+    if spare.lending || isDisposed { return handleNext(at: element) }
+    spare.lend(
+      refill: { $0.event = .next(Value.copy(at: element)) }, make: { EventBox(.next(Value.copy(at: element))) }
+    ) { forwardNext(at: $0) }
   }
 
   override func packNext(at element: UnsafePointer<Value>) -> Value {

@@ -3,6 +3,10 @@
 /// and a new result costs no allocation. A box someone still holds is left to them.
 @_spi(RxC) public struct SpareBox<Box: ValueBox> {
   private var box: Box?
+  /// A result is being delivered in the kept box, unretained (see `lend`).
+  public private(set) var lending = false
+
+  public init() {}
 
   /// For a result lent to a call rather than handed over: the kept box, unretained, if
   /// nothing else references it (the caller refills it), else nil (the caller makes one and
@@ -17,6 +21,24 @@
   @inline(__always) public mutating func keep(_ made: Box) -> Unmanaged<Box> {
     box = made
     return Unmanaged.passUnretained(made)
+  }
+
+  /// Lends `deliver` a result in the kept box, `refill`ed, or in a box from `make` kept in
+  /// its place, unretained: no retain and release of it per element. Not while a result is
+  /// lent already (`lending`: a delivery that re-enters), where the caller makes its own.
+  @inline(__always) public mutating func lend(
+    refill: (Box) -> Void, make: () -> Box, to deliver: (UnsafePointer<Value>) -> Void
+  ) {
+    let box: Unmanaged<Box>
+    if let kept = reusable() {
+      kept._withUnsafeGuaranteedRef { refill($0) }  // (a closure literal: inlined with `refill`)
+      box = kept
+    } else {
+      box = keep(make())
+    }
+    lending = true
+    Value.withBorrowedBoxed(unsafeBitCast(box, to: Unmanaged<AnyObject>.self), deliver)
+    lending = false
   }
 
   /// The next result: the kept box `refill`ed if nothing else references it, else a box

@@ -26,6 +26,11 @@ import Synchronization
   // runtime type lookup for every sink that dies.
   @inline(never) deinit { Resources.decrement() }
 
+  /// Subscribes this sink to `source`, for a producer's `run` (`UnaryProducer`): what it
+  /// returns is the subscription. A sink that keeps more subscriptions than the source's
+  /// overrides it and returns them all.
+  @inline(__always) func subscribe(to source: Observable<Input>) -> any Disposable { source.subscribe(self) }
+
   @inlinable public final var isDisposed: Bool { disposedFlag.load(ordering: .acquiring) }
 
   @inlinable public final func forwardOn(_ event: Event<Output>) {

@@ -75,15 +75,8 @@ public final class SerialDisposable: Cancelable {
   }
 
   public func dispose() {
-    lock.lock()
-    if disposed {
-      lock.unlock()
-      return
-    }
-    disposed = true
-    let old = current.take()
-    lock.unlock()
-    guard let old = consume old else { return }  // (not `old?.dispose()`: that retains and releases it around the call)
+    // (Not `old?.dispose()`: that retains and releases it around the call.)
+    guard let old = lock.disposeOnce(&disposed, &current) else { return }
     old.dispose()
     Disposables.recycle(consume old)
   }

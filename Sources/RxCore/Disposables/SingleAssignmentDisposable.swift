@@ -37,15 +37,8 @@ public final class SingleAssignmentDisposable: Cancelable {
   }
 
   public func dispose() {
-    lock.lock()
-    if disposed {
-      lock.unlock()
-      return
-    }
-    disposed = true
-    let d = inner.take()
-    lock.unlock()
-    guard let d = consume d else { return }  // (not `d?.dispose()`: that retains and releases it around the call)
+    // (Not `d?.dispose()`: that retains and releases it around the call.)
+    guard let d = lock.disposeOnce(&disposed, &inner) else { return }
     d.dispose()
     Disposables.recycle(consume d)
   }

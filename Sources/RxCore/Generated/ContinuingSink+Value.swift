@@ -4,23 +4,19 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueCatchProducer: ContinuingProducer<Value, CatchRule> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueCatchSink(continuation: continuation, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueCatchSink(continuation: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueSwitchIfEmptyProducer: ContinuingProducer<Value, SwitchIfEmptyRule> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSwitchIfEmptySink(continuation: continuation, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueSwitchIfEmptySink(continuation: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueCatchSink: ContinuingSink<Value, CatchRule> {

@@ -4,13 +4,11 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueDoProducer: DoProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueDoSink(parent: self, tap: makeTap(), observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueDoSink(parent: self, tap: parameter(), observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueDoSink: DoSink<Value> {

@@ -7,14 +7,6 @@ extension Observable where Element == Value {
   public func ignoreElements() -> Observable<Value> { ValueIgnoreElementsProducer(source: self) }
 }
 
-final class ValueIgnoreElementsProducer: IgnoreElementsProducer<Value> {
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
-    ValueIgnoreElementsSink(observer: observer, cancel: cancel)
-  }
-
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
-}
-
 final class ValueIgnoreElementsSink: IgnoreElementsSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }

@@ -7,14 +7,6 @@ extension Observable where Element == Value {
   public func last() -> Observable<Value> { ValueLastProducer(source: self) }
 }
 
-final class ValueLastProducer: LastProducer<Value> {
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
-    ValueLastSink(observer: observer, cancel: cancel)
-  }
-
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
-}
-
 final class ValueLastSink: LastSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }

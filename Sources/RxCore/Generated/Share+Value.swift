@@ -18,4 +18,14 @@ extension Observable where Element == Value {
   }
 
   public func share() -> Observable<Value> { publish().refCount() }
+
+  public func share(replay bufferSize: Int) -> Observable<Value> {
+    replay(bufferSize).refCount()
+  }
+
+  public func share(replay bufferSize: Int, scope: ShareScope) -> Observable<Value> {
+    if scope == .whileConnected { return share(replay: bufferSize) }
+    if bufferSize == 0 { return multicastKeepingSubject({ PublishSubject<Value>() }).refCount() }
+    return multicastKeepingSubject({ ReplaySubject<Value>(bufferSize: bufferSize) }).refCount()
+  }
 }

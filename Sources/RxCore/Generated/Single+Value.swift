@@ -7,14 +7,6 @@ extension Observable where Element == Value {
   public func single() -> Observable<Value> { ValueSingleProducer(source: self) }
 }
 
-final class ValueSingleProducer: SingleProducer<Value> {
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
-    ValueSingleSink(observer: observer, cancel: cancel)
-  }
-
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
-}
-
 final class ValueSingleSink: SingleSink<Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }

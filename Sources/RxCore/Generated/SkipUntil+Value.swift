@@ -5,6 +5,6 @@
 
 extension Observable where Element == Value {
   public func skip(until other: Observable<Value>) -> Observable<Value> {
-    ValueSkipUntilProducer(source: self, other: other)
+    ValueSkipUntilProducer(source: self, other)
   }
 }

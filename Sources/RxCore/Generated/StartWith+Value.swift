@@ -5,7 +5,7 @@
 
 extension Observable where Element == Value {
   public func startWith(_ elements: [Value]) -> Observable<Value> {
-    ValueStartWithProducer(source: self, elements: ContiguousArray(elements))
+    ValueStartWithProducer(source: self, ContiguousArray(elements))
   }
 
   public func startWith(_ elements: Value...) -> Observable<Value> { startWith(elements) }

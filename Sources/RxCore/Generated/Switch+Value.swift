@@ -4,10 +4,8 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueSwitchLatestProducer: SwitchProducer<Observable<Value>, Value> {
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> SelectingSink<Observable<Value>, Value, SwitchSignal<Value>>
-  {
-    ValueSwitchLatestSink(selector: selector, observer: observer, cancel: cancel)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Observable<Value>, Value> {
+    ValueSwitchLatestSink(selector: parameter.select, observer: observer, cancel: cancel)
   }
 
   override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }

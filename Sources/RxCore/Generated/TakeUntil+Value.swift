@@ -5,6 +5,6 @@
 
 extension Observable where Element == Value {
   public func take(until other: Observable<Value>) -> Observable<Value> {
-    ValueTakeUntilProducer(source: self, other: other)
+    ValueTakeUntilProducer(source: self, other)
   }
 }

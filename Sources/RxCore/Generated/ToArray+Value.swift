@@ -4,23 +4,19 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueToArrayProducer: ToArrayProducer<Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueToArraySink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueToArraySink(pack: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueToPlainArrayProducer: ToArrayProducer<Value, [Value]> {
-  override func run(_ observer: Observer<[Value]>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueToPlainArraySink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<[Value]>, cancel: any Cancelable) -> Sink<Value, [Value]> {
+    ValueToPlainArraySink(pack: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<[Value]>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueToArraySink: ToArraySink<Value, Value> {

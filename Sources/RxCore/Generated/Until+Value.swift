@@ -4,23 +4,19 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueSkipUntilProducer: UntilProducer<Value, Value, SkipGate> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSkipUntilSink(observer: observer, cancel: cancel)
-    let subscription = sink.run(source, other)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueSkipUntilSink(other: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueTakeUntilProducer: UntilProducer<Value, Value, TakeGate> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueTakeUntilSink(observer: observer, cancel: cancel)
-    let subscription = sink.run(source, other)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueTakeUntilSink(other: parameter, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueSkipUntilSink: UntilSink<Value, Value, SkipGate> {

@@ -14,7 +14,7 @@ extension Observable {
 
 extension Observable where Element == Value {
   public static func concat(_ sources: [Observable<Value>]) -> Observable<Value> {
-    ValueConcatProducer(source: ValueConcatSources(ContiguousArray(sources)), selector: { $0 })
+    ValueConcatProducer(source: ValueConcatSources(ContiguousArray(sources)), InnerSelector(select: { $0 }))
   }
 
 }

@@ -4,7 +4,7 @@ extension Observable {
   /// Maps each element to an observable and concatenates them: the next inner observable is
   /// subscribed only after the previous one completed. The selector runs as elements arrive.
   public func concatMap<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
-    ConcatMapProducer(source: self, selector: selector)
+    ConcatMapProducer(source: self, InnerSelector(select: selector))
   }
 }
 
@@ -22,11 +22,9 @@ extension Observable where Element == Value {
 }
 
 // rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=makeSink super=run map=ConcatMapSink:ValueConcatSink
-class ConcatMapProducer<Source, Result>: SelectingProducer<Source, Result, ConcatMapSignal<Result>> {
-  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> SelectingSink<Source, Result, ConcatMapSignal<Result>>
-  {
-    ConcatMapSink(selector: selector, observer: observer, cancel: cancel)
+class ConcatMapProducer<Source, Result>: UnaryProducer<Source, Result, InnerSelector<Source, Result>> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
+    ConcatMapSink(selector: parameter.select, observer: observer, cancel: cancel)
   }
 }
 
@@ -223,16 +221,14 @@ final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
 
   init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection) {
     self.selecting = selecting
-    super.init(source: source, selector: nil)
+    super.init(source: source, InnerSelector(select: nil))
   }
 
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 // rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.

@@ -12,23 +12,11 @@ protocol ContinuationRule {
 /// on with, or nil to forward the event; a thrown error fails the stream with that error.
 typealias Continuation<Element> = (_ terminal: Event<Element>, _ sawElement: Bool) throws -> Observable<Element>?
 
-// rx:value-leaf name=ValueCatchProducer args=Value,CatchRule copy=run
-// rx:value-leaf name=ValueSwitchIfEmptyProducer args=Value,SwitchIfEmptyRule copy=run
-class ContinuingProducer<Element, Rule: ContinuationRule>: Producer<Element> {
-  let source: Observable<Element>
-  let continuation: Continuation<Element>
-
-  init(source: Observable<Element>, continuation: @escaping Continuation<Element>) {
-    self.source = source
-    self.continuation = continuation
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ContinuingSink<Element, Rule>(continuation: continuation, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+// rx:value-leaf name=ValueCatchProducer args=Value,CatchRule copy=makeSink super=run
+// rx:value-leaf name=ValueSwitchIfEmptyProducer args=Value,SwitchIfEmptyRule copy=makeSink super=run
+class ContinuingProducer<Element, Rule: ContinuationRule>: UnaryProducer<Element, Element, Continuation<Element>> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    ContinuingSink<Element, Rule>(continuation: parameter, observer: observer, cancel: cancel)
   }
 }
 
@@ -46,7 +34,7 @@ class ContinuingSink<Element, Rule: ContinuationRule>: Sink<Element, Element> {
 
   /// Subscribes the source; returns the subscription of whichever is current. Final, so
   /// that a leaf producer's call gets it specialized.
-  final func run(_ source: Observable<Element>) -> any Disposable {
+  final override func subscribe(to source: Observable<Element>) -> any Disposable {
     let first = SingleAssignmentDisposable()
     subscription.set(first)
     first.trySet(source.subscribe(self))

@@ -29,9 +29,9 @@ class DematerializeProducer<Source, Inner>: UnaryProducer<Source, Inner, (Source
 }
 
 // rx:value-leaf on=handle next={handleNext(at: element)}
-/// Open, with its body inlinable (`handle`) and the unpacking a hook (`unpack(at:)`), so
-/// that a leaf in another module reads its own event elements in place.
-@_spi(RxC) open class DematerializeSink<Source, Inner>: Sink<Source, Inner> {
+/// Open, with its body inlinable (`handleNext`, routed by `ElementSink`) and the unpacking a
+/// hook (`unpack(at:)`), so that a leaf in another module reads its own event elements in place.
+@_spi(RxC) open class DematerializeSink<Source, Inner>: ElementSink<Source, Inner> {
   /// Nil for a subclass that overrides `unpack(at:)`.
   @usableFromInline let unpacker: ((Source) throws -> Event<Inner>)?
 
@@ -45,18 +45,7 @@ class DematerializeProducer<Source, Inner>: UnaryProducer<Source, Inner, (Source
     try unpacker.unsafelyUnwrapped(element.pointee)
   }
 
-  open override func on(_ event: Event<Source>) { handle(event) }
-
-  @inlinable @inline(__always) public final func handle(_ event: Event<Source>) {
-    switch event {
-    case .next(let element): _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
-    case .error(let error): forwardTerminal(.error(error))
-    case .completed: forwardTerminal(.completed)
-    }
-  }
-
-  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
-  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Source>) {
+  @inlinable @inline(__always) open override func handleNext(at element: UnsafePointer<Source>) {
     if isDisposed { return }  // no unpack after the end, as a map before it would not
     let inner: Event<Inner>
     do { inner = try unpack(at: element) } catch {

@@ -1,7 +1,7 @@
 extension Observable {
   /// Drops elements equal (by `comparer`) to the previous one; a thrown error fails the stream.
   public func distinctUntilChanged(_ comparer: @escaping (Element, Element) throws -> Bool) -> Observable<Element> {
-    DistinctUntilChangedProducer(source: self, comparer: comparer)
+    DistinctUntilChangedProducer(source: self, comparer)
   }
 }
 
@@ -11,25 +11,13 @@ extension Observable where Element: Equatable {
 
 extension Observable where Element == Value {
   public func distinctUntilChanged(_ comparer: @escaping (Value, Value) throws -> Bool) -> Observable<Value> {
-    ValueDistinctUntilChangedProducer(source: self, comparer: comparer)
+    ValueDistinctUntilChangedProducer(source: self, comparer)
   }
 }
 
-class DistinctUntilChangedProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let comparer: (Element, Element) throws -> Bool
-
-  init(source: Observable<Element>, comparer: @escaping (Element, Element) throws -> Bool) {
-    self.source = source
-    self.comparer = comparer
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = DistinctUntilChangedSink(comparer: comparer, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+class DistinctUntilChangedProducer<Element>: UnaryProducer<Element, Element, (Element, Element) throws -> Bool> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    DistinctUntilChangedSink(comparer: parameter, observer: observer, cancel: cancel)
   }
 }
 
@@ -83,18 +71,16 @@ class DistinctUntilChangedProducer<Element>: Producer<Element> {
 final class ValueDistinctUntilChangedProducer: DistinctUntilChangedProducer<Value> {
   let equal: (Value, Value) throws -> Bool
 
-  override init(source: Observable<Value>, comparer: @escaping (Value, Value) throws -> Bool) {
+  override init(source: Observable<Value>, _ comparer: @escaping (Value, Value) throws -> Bool) {
     self.equal = comparer
-    super.init(source: source, comparer: comparer)
+    super.init(source: source, comparer)
   }
 
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueDistinctUntilChangedSink(equal: equal, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueDistinctUntilChangedSink(equal: equal, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 // rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.

@@ -5,7 +5,7 @@ extension Observable {
   /// it goes downstream. The tap's `dropped()` runs once when the subscription ends by
   /// dispose or drop (also after a terminal event, once the sink disposes).
   public func `do`(tap makeTap: @escaping () -> Observer<Element>) -> Observable<Element> {
-    DoProducer(source: self, makeTap: makeTap)
+    DoProducer(source: self, makeTap)
   }
 
   /// Closure form: each runs before the event goes downstream; `onDispose` once per
@@ -14,7 +14,7 @@ extension Observable {
     onNext: ((Element) -> Void)? = nil, onError: ((any Error) -> Void)? = nil,
     onCompleted: (() -> Void)? = nil, onDispose: (() -> Void)? = nil
   ) -> Observable<Element> {
-    DoProducer(source: self, makeTap: {
+    DoProducer(source: self, {
       ClosureTap(onNext: onNext, onError: onError, onCompleted: onCompleted, onDispose: onDispose)
     })
   }
@@ -22,35 +22,24 @@ extension Observable {
 
 extension Observable where Element == Value {
   public func `do`(tap makeTap: @escaping () -> Observer<Value>) -> Observable<Value> {
-    ValueDoProducer(source: self, makeTap: makeTap)
+    ValueDoProducer(source: self, makeTap)
   }
 
   public func `do`(
     onNext: ((Value) -> Void)? = nil, onError: ((any Error) -> Void)? = nil,
     onCompleted: (() -> Void)? = nil, onDispose: (() -> Void)? = nil
   ) -> Observable<Value> {
-    ValueDoProducer(source: self, makeTap: {
+    ValueDoProducer(source: self, {
       ValueClosureTap(onNext: onNext, onError: onError, onCompleted: onCompleted, onDispose: onDispose)
     })
   }
 }
 
-// rx:value-leaf copy=run
-class DoProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let makeTap: () -> Observer<Element>
-
-  init(source: Observable<Element>, makeTap: @escaping () -> Observer<Element>) {
-    self.source = source
-    self.makeTap = makeTap
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = DoSink(parent: self, tap: makeTap(), observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+// rx:value-leaf copy=makeSink super=run
+/// The parameter makes the tap.
+class DoProducer<Element>: UnaryProducer<Element, Element, () -> Observer<Element>> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    DoSink(parent: self, tap: parameter(), observer: observer, cancel: cancel)
   }
 }
 

@@ -37,7 +37,7 @@ extension Observable {
   /// subscription); `onDispose` once, after the source's subscription was disposed, however
   /// the subscription ends.
   public func `do`(hooks: DoHooks<Element>) -> Observable<Element> {
-    DoHooksProducer(source: self, hooks: hooks)
+    DoHooksProducer(source: self, hooks)
   }
 }
 
@@ -65,28 +65,9 @@ extension Observable where Element == Value {
   open func afterNext(at element: UnsafePointer<Value>) {}
 }
 
-class DoHooksProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let hooks: DoHooks<Element>
-
-  init(source: Observable<Element>, hooks: DoHooks<Element>) {
-    self.source = source
-    self.hooks = hooks
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(DoHooksSink(hooks: hooks, observer: observer, cancel: cancel))
-  }
-
-  /// Subscribes `sink` between the subscribe hooks (the leaf passes its own sink).
-  final func start(_ sink: DoHooksSink<Element>) -> (sink: any Disposable, subscription: any Disposable) {
-    hooks.onSubscribe?()
-    let subscription = source.subscribe(sink)
-    hooks.onSubscribed?()
-    guard let onDispose = hooks.onDispose else { return (sink, subscription) }
-    return (sink, BinaryDisposable(subscription, AnonymousDisposable(onDispose)))
+class DoHooksProducer<Element>: UnaryProducer<Element, Element, DoHooks<Element>> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    DoHooksSink(hooks: parameter, observer: observer, cancel: cancel)
   }
 }
 
@@ -96,6 +77,15 @@ class DoHooksSink<Element>: Sink<Element, Element> {
   init(hooks: DoHooks<Element>, observer: Observer<Element>, cancel: any Cancelable) {
     self.hooks = hooks
     super.init(observer: observer, cancel: cancel)
+  }
+
+  /// Subscribes the source between the subscribe hooks.
+  final override func subscribe(to source: Observable<Element>) -> any Disposable {
+    hooks.onSubscribe?()
+    let subscription = source.subscribe(self)
+    hooks.onSubscribed?()
+    guard let onDispose = hooks.onDispose else { return subscription }
+    return BinaryDisposable(subscription, AnonymousDisposable(onDispose))
   }
 
   override func on(_ event: Event<Element>) {
@@ -131,14 +121,14 @@ final class ValueDoHooksProducer: DoHooksProducer<Value> {
 
   init(source: Observable<Value>, hooks: DoHooks<Value>, nextHooks: ValueNextHooks?) {
     self.nextHooks = nextHooks
-    super.init(source: source, hooks: hooks)
+    super.init(source: source, hooks)
   }
 
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(ValueDoHooksSink(hooks: hooks, nextHooks: nextHooks, observer: observer, cancel: cancel))
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueDoHooksSink(hooks: parameter, nextHooks: nextHooks, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 // rx:hand-leaf: calls ValueNextHooks with the element by pointer, a path only Value has.

@@ -1,5 +1,5 @@
 /// What the sinks that call a function on each element (compact_map, distinct, scan/reduce,
-/// filter, skip/take(while:)) route alike: a `.next` goes to `handleNext(at:)` with the
+/// filter, skip/take(while:), enumerated, dematerialize) route alike: a `.next` goes to `handleNext(at:)` with the
 /// element in place, a terminal event to `terminate(_:)` unless disposed. Open, with its
 /// bodies inlinable, so that a final leaf (which overrides neither) calls its operator's
 /// bodies directly, specialized (see docs/SPECIALIZATION.md).

@@ -2,7 +2,7 @@ extension Observable {
   /// Each element with its index (0, 1, ...) in the source; `RxError.overflow` if the index
   /// would pass Int.max.
   public func enumerated() -> Observable<(index: Int, element: Element)> {
-    EnumeratedProducer(source: self, pack: { (index: $0, element: $1) })
+    EnumeratedProducer(source: self, { (index: $0, element: $1) })
   }
 }
 
@@ -10,36 +10,25 @@ extension Observable where Element == Value {
   /// `enumerated` with the pair packed into one element by `pack` (the C layer's array
   /// box): one specialized operator instead of enumerated then map.
   public func enumerated(pack: @escaping (Int, Value) -> Value) -> Observable<Value> {
-    ValueEnumeratedProducer(source: self, pack: pack)
+    ValueEnumeratedProducer(source: self, pack)
   }
 
   /// `enumerated` for Value, chosen over the generic one (whose sink would run unspecialized).
   public func enumerated() -> Observable<(index: Int, element: Value)> {
-    ValueEnumeratedPairsProducer(source: self, pack: { (index: $0, element: $1) })
+    ValueEnumeratedPairsProducer(source: self, { (index: $0, element: $1) })
   }
 }
 
-class EnumeratedProducer<Element, Result>: Producer<Result> {
-  let source: Observable<Element>
-  let pack: (Int, Element) -> Result
-
-  init(source: Observable<Element>, pack: @escaping (Int, Element) -> Result) {
-    self.source = source
-    self.pack = pack
-  }
-
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = EnumeratedSink(pack: pack, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+class EnumeratedProducer<Element, Result>: UnaryProducer<Element, Result, (Int, Element) -> Result> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Element, Result> {
+    EnumeratedSink(pack: parameter, observer: observer, cancel: cancel)
   }
 }
 
-/// Open, with its body inlinable (`handle`) and the packing a hook (`pack`), so that a leaf
-/// in another module packs each pair its own way (the C layer reuses its array box).
-@_spi(RxC) open class EnumeratedSink<Element, Result>: Sink<Element, Result> {
+/// Open, with its body inlinable (`handleNext`, routed by `ElementSink`) and the packing a
+/// hook (`pack`), so that a leaf in another module packs each pair its own way (the C layer
+/// reuses its array box).
+@_spi(RxC) open class EnumeratedSink<Element, Result>: ElementSink<Element, Result> {
   /// Nil for a subclass that overrides `pack(_:at:)`.
   @usableFromInline let packer: ((Int, Element) -> Result)?
   @usableFromInline final var index = 0
@@ -54,18 +43,7 @@ class EnumeratedProducer<Element, Result>: Producer<Result> {
     packer.unsafelyUnwrapped(index, element.pointee)
   }
 
-  open override func on(_ event: Event<Element>) { handle(event) }
-
-  @inlinable @inline(__always) public final func handle(_ event: Event<Element>) {
-    switch event {
-    case .next(let element): _withUnprotectedUnsafePointer(to: element) { handleNext(at: $0) }
-    case .error(let error): forwardTerminal(.error(error))
-    case .completed: forwardTerminal(.completed)
-    }
-  }
-
-  /// A `.next` event's body: what `onNext(at:)` of a leaf runs (no `Event` built).
-  @inlinable @inline(__always) public final func handleNext(at element: UnsafePointer<Element>) {
+  @inlinable @inline(__always) open override func handleNext(at element: UnsafePointer<Element>) {
     guard let current = takeIndex() else { return }
     forwardNext(pack(current, at: element))
   }
@@ -91,18 +69,16 @@ class EnumeratedProducer<Element, Result>: Producer<Result> {
 final class ValueEnumeratedProducer: EnumeratedProducer<Value, Value> {
   let packValue: (Int, Value) -> Value
 
-  override init(source: Observable<Value>, pack: @escaping (Int, Value) -> Value) {
+  override init(source: Observable<Value>, _ pack: @escaping (Int, Value) -> Value) {
     packValue = pack
-    super.init(source: source, pack: pack)
+    super.init(source: source, pack)
   }
 
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueEnumeratedSink(packValue: packValue, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueEnumeratedSink(packValue: packValue, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 // rx:hand-leaf: closure kept at its concrete type, lent the element by Value.withBorrowed.
@@ -125,13 +101,11 @@ final class ValueEnumeratedSink: EnumeratedSink<Value, Value> {
 // rx:hand-leaf: builds the pair in place (`pack` overridden, no closure): not the generic body.
 /// `enumerated()` for Value: (index, element) pairs.
 final class ValueEnumeratedPairsProducer: EnumeratedProducer<Value, (index: Int, element: Value)> {
-  override func run(_ observer: Observer<(index: Int, element: Value)>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueEnumeratedPairsSink(pack: nil, observer: observer, cancel: cancel)
-    let subscription = source.subscribe(sink)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<(index: Int, element: Value)>, cancel: any Cancelable) -> Sink<Value, (index: Int, element: Value)> {
+    ValueEnumeratedPairsSink(pack: nil, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<(index: Int, element: Value)>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 // rx:hand-leaf: builds the pair in place (`pack` overridden, no closure): not the generic body.

@@ -19,14 +19,7 @@ class SubscribedObserver<Element>: Observer<Element>, Disposable {
   }
 
   final func dispose() {
-    lock.lock()
-    if disposed {
-      lock.unlock()
-      return
-    }
-    disposed = true
-    let d = inner.take()
-    lock.unlock()
-    if let d = consume d { d.dispose() }  // (`d?.dispose()` retains and releases it around the call)
+    // (Not `d?.dispose()`: that retains and releases it around the call.)
+    if let d = lock.disposeOnce(&disposed, &inner) { d.dispose() }
   }
 }

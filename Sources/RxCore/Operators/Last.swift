@@ -2,19 +2,14 @@ extension Observable {
   // rx:value-overload
   /// The last element, once the source completes; fails with `RxError.noElements` on an
   /// empty source.
-  public func last() -> Observable<Element> { LastProducer(source: self) }
-}
-
-// rx:value-leaf copy=makeSink super=run
-class LastProducer<Element>: UnaryProducer<Element, Element, Void> {
-  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
-    LastSink<Element>(observer: observer, cancel: cancel)
-  }
+  public func last() -> Observable<Element> { SinkProducer<Element, LastSink<Element>>(source: self) }
 }
 
 // rx:value-leaf on next=copy
-class LastSink<Element>: Sink<Element, Element> {
+class LastSink<Element>: Sink<Element, Element>, ObserverMadeSink {
   var last: Element?
+
+  required override init(observer: Observer<Element>, cancel: any Cancelable) { super.init(observer: observer, cancel: cancel) }
 
   override func on(_ event: Event<Element>) {
     switch event {

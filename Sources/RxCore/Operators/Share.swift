@@ -35,29 +35,18 @@ extension Observable {
   /// One source subscription shared by all subscribers while any is subscribed.
   public func share() -> Observable<Element> { publish().refCount() }
 
+  // rx:value-overload
   /// `share`, replaying the last `bufferSize` elements while connected (RxSwift's
   /// `share(replay:scope: .whileConnected)`).
   public func share(replay bufferSize: Int) -> Observable<Element> {
     replay(bufferSize).refCount()
   }
 
+  // rx:value-overload
   /// `share`, replaying the last `bufferSize` elements, with the subject kept for `scope`.
   public func share(replay bufferSize: Int, scope: ShareScope) -> Observable<Element> {
     if scope == .whileConnected { return share(replay: bufferSize) }
     if bufferSize == 0 { return multicastKeepingSubject({ PublishSubject<Element>() }).refCount() }
     return multicastKeepingSubject({ ReplaySubject<Element>(bufferSize: bufferSize) }).refCount()
-  }
-}
-
-// The same compositions for Value, so that each step picks its Value overload.
-extension Observable where Element == Value {
-  public func share(replay bufferSize: Int) -> Observable<Value> {
-    replay(bufferSize).refCount()
-  }
-
-  public func share(replay bufferSize: Int, scope: ShareScope) -> Observable<Value> {
-    if scope == .whileConnected { return share(replay: bufferSize) }
-    if bufferSize == 0 { return multicastKeepingSubject({ PublishSubject<Value>() }).refCount() }
-    return multicastKeepingSubject({ ReplaySubject<Value>(bufferSize: bufferSize) }).refCount()
   }
 }

@@ -3,19 +3,14 @@ extension Observable {
   /// The source's one element (forwarded as it arrives), then completed when the source
   /// completes: `RxError.noElements` for an empty source, `RxError.moreThanOneElement` at
   /// the second element.
-  public func single() -> Observable<Element> { SingleProducer(source: self) }
-}
-
-// rx:value-leaf copy=makeSink super=run
-class SingleProducer<Element>: UnaryProducer<Element, Element, Void> {
-  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
-    SingleSink<Element>(observer: observer, cancel: cancel)
-  }
+  public func single() -> Observable<Element> { SinkProducer<Element, SingleSink<Element>>(source: self) }
 }
 
 // rx:value-leaf on next=next
-class SingleSink<Element>: Sink<Element, Element> {
+class SingleSink<Element>: Sink<Element, Element>, ObserverMadeSink {
   var sawElement = false
+
+  required override init(observer: Observer<Element>, cancel: any Cancelable) { super.init(observer: observer, cancel: cancel) }
 
   override func on(_ event: Event<Element>) {
     switch event {

@@ -4,7 +4,7 @@ extension Observable {
   /// `other` fails the stream. If the source completes before `other` emitted, the
   /// subscription ends with no event (as in RxSwift); observers see it as dropped.
   public func skip<Other>(until other: Observable<Other>) -> Observable<Element> {
-    SkipUntilProducer(source: self, other: other)
+    SkipUntilProducer(source: self, other)
   }
 }
 

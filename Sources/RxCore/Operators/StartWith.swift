@@ -2,7 +2,7 @@ extension Observable {
   // rx:value-overload
   /// Emits `elements` first, then the source's events.
   public func startWith(_ elements: [Element]) -> Observable<Element> {
-    StartWithProducer(source: self, elements: ContiguousArray(elements))
+    StartWithProducer(source: self, ContiguousArray(elements))
   }
 
   // rx:value-overload
@@ -10,15 +10,9 @@ extension Observable {
 }
 
 // rx:value-leaf copy=run
-class StartWithProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let elements: ContiguousArray<Element>
-
-  init(source: Observable<Element>, elements: ContiguousArray<Element>) {
-    self.source = source
-    self.elements = elements
-  }
-
+/// The parameter is the elements to emit first. The run is not `UnaryProducer`'s: the
+/// elements go out before the source is subscribed.
+class StartWithProducer<Element>: UnaryProducer<Element, Element, ContiguousArray<Element>> {
   override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
@@ -27,7 +21,7 @@ class StartWithProducer<Element>: Producer<Element> {
 
   /// Final, so that a leaf's call gets it specialized.
   final func start(_ sink: StartWithSink<Element>) -> (sink: any Disposable, subscription: any Disposable) {
-    for element in elements {
+    for element in parameter {
       if sink.wantsNoMoreEvents { return (sink, NopDisposable.shared) }
       sink.forwardNext(element)
     }

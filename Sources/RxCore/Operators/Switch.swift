@@ -2,12 +2,12 @@ extension Observable {
   /// Maps each element to an observable and mirrors only the latest one, disposing the
   /// previous inner subscription when a new element arrives.
   public func flatMapLatest<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
-    SwitchProducer(source: self, selector: selector)
+    SwitchProducer(source: self, InnerSelector(select: selector))
   }
 
   /// Mirrors the latest inner observable of a stream of observables.
   public func switchLatest<Inner>() -> Observable<Inner> where Element == Observable<Inner> {
-    SwitchProducer(source: self, selector: { $0 })
+    SwitchProducer(source: self, InnerSelector(select: { $0 }))
   }
 }
 
@@ -34,15 +34,13 @@ extension Observable where Element == Value {
 extension Observable where Element == Observable<Value> {
   /// `switchLatest` of Value streams, chosen over the generic one (whose sinks would run
   /// unspecialized).
-  public func switchLatest() -> Observable<Value> { ValueSwitchLatestProducer(source: self, selector: { $0 }) }
+  public func switchLatest() -> Observable<Value> { ValueSwitchLatestProducer(source: self, InnerSelector(select: { $0 })) }
 }
 
 // rx:value-leaf name=ValueSwitchLatestProducer args=Observable<Value>,Value copy=makeSink super=run map=SwitchSink:ValueSwitchLatestSink
-class SwitchProducer<Source, Result>: SelectingProducer<Source, Result, SwitchSignal<Result>> {
-  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> SelectingSink<Source, Result, SwitchSignal<Result>>
-  {
-    SwitchSink(selector: selector, observer: observer, cancel: cancel)
+class SwitchProducer<Source, Result>: UnaryProducer<Source, Result, InnerSelector<Source, Result>> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
+    SwitchSink(selector: parameter.select, observer: observer, cancel: cancel)
   }
 }
 
@@ -248,16 +246,14 @@ final class ValueSwitchProducer: SwitchProducer<Value, Value> {
 
   init(source: Observable<Value>, selecting: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection) {
     self.selecting = selecting
-    super.init(source: source, selector: nil)
+    super.init(source: source, InnerSelector(select: nil))
   }
 
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = ValueSwitchSink(selecting: selecting, observer: observer, cancel: cancel)
-    let subscription = sink.run(source)
-    return (consume sink, subscription)
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueSwitchSink(selecting: selecting, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 // rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.

@@ -3,7 +3,7 @@ extension Observable {
   /// Forwards elements until `other` emits an element (then completes). An error of
   /// `other` fails the stream; its completion changes nothing.
   public func take<Other>(until other: Observable<Other>) -> Observable<Element> {
-    TakeUntilProducer(source: self, other: other)
+    TakeUntilProducer(source: self, other)
   }
 }
 

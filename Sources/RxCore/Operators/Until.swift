@@ -14,23 +14,12 @@ enum TakeGate: UntilGate {
   static var takes: Bool { true }
 }
 
-// rx:value-leaf name=ValueSkipUntilProducer args=Value,Value,SkipGate copy=run
-// rx:value-leaf name=ValueTakeUntilProducer args=Value,Value,TakeGate copy=run
-class UntilProducer<Element, Other, Gate: UntilGate>: Producer<Element> {
-  let source: Observable<Element>
-  let other: Observable<Other>
-
-  init(source: Observable<Element>, other: Observable<Other>) {
-    self.source = source
-    self.other = other
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = UntilSink<Element, Other, Gate>(observer: observer, cancel: cancel)
-    let subscription = sink.run(source, other)
-    return (consume sink, subscription)
+// rx:value-leaf name=ValueSkipUntilProducer args=Value,Value,SkipGate copy=makeSink super=run
+// rx:value-leaf name=ValueTakeUntilProducer args=Value,Value,TakeGate copy=makeSink super=run
+/// The parameter is the other observable.
+class UntilProducer<Element, Other, Gate: UntilGate>: UnaryProducer<Element, Element, Observable<Other>> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    UntilSink<Element, Other, Gate>(other: parameter, observer: observer, cancel: cancel)
   }
 }
 
@@ -43,6 +32,7 @@ class UntilSink<Element, Other, Gate: UntilGate>: Sink<Element, Element> {
     case other(Event<Other>)
   }
 
+  let other: Observable<Other>
   let drain = Drain<Signal>()
   let sourceSubscription = SingleAssignmentDisposable()
   let otherSubscription = SingleAssignmentDisposable()
@@ -51,7 +41,12 @@ class UntilSink<Element, Other, Gate: UntilGate>: Sink<Element, Element> {
   /// Whether the source's elements pass now.
   @inline(__always) final var forwarding: Bool { Gate.takes || opened }
 
-  func run(_ source: Observable<Element>, _ other: Observable<Other>) -> any Disposable {
+  init(other: Observable<Other>, observer: Observer<Element>, cancel: any Cancelable) {
+    self.other = other
+    super.init(observer: observer, cancel: cancel)
+  }
+
+  final override func subscribe(to source: Observable<Element>) -> any Disposable {
     if Gate.takes {
       // `other` first, as RxSwift does: if it fires at once, the source is never subscribed.
       otherSubscription.trySet(other.subscribe(makeOther()))
