@@ -45,15 +45,13 @@ class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = WithLatestFromSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(WithLatestFromSink(parent: self, observer: observer, cancel: cancel))
   }
 }
 
 // rx:value-leaf copy=makeOther on next={onSourceNext(at: element)}
 /// Source and other events are serialized through one Drain.
-class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
+class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result>, SelfSubscribingSink {
   enum Signal {
     case source(Event<Source>)
     case other(Event<Other>)
