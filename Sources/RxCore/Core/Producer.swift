@@ -17,3 +17,17 @@
     preconditionFailure("Producer.run is abstract")
   }
 }
+
+/// A sink that subscribes itself upstream (`run()`), built by its producer's `run`.
+protocol SelfSubscribingSink: Disposable {
+  func run() -> any Disposable
+}
+
+extension Producer {
+  /// `run`'s answer for a sink that subscribes itself: the sink and its upstream subscription.
+  @inline(__always)
+  func start(_ sink: consuming some SelfSubscribingSink) -> (sink: any Disposable, subscription: any Disposable) {
+    let subscription = sink.run()
+    return (consume sink, subscription)
+  }
+}

@@ -12,9 +12,7 @@ final class ValueCombineLatestProducer: CombiningProducer<Value, Value, LatestEl
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueCombineLatestSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(ValueCombineLatestSink(parent: self, observer: observer, cancel: cancel))
   }
 }
 
@@ -27,9 +25,7 @@ final class ValueZipProducer: CombiningProducer<Value, Value, QueuedElements<Val
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueZipSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(ValueZipSink(parent: self, observer: observer, cancel: cancel))
   }
 }
 

@@ -13,9 +13,7 @@ final class ValueRetryProducer: RetryProducer<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueRetrySink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(ValueRetrySink(parent: self, observer: observer, cancel: cancel))
   }
 }
 

@@ -7,9 +7,7 @@ final class ValueRetryWhenProducer: RetryWhen<Value, Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueRetryWhenSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(ValueRetryWhenSink(parent: self, observer: observer, cancel: cancel))
   }
 }
 

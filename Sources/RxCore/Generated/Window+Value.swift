@@ -26,10 +26,7 @@ final class ValueWindowObservable: WindowObservable<Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let reference = refCount.retain()
-    let sink = ValueWindowObserver(observer: observer, cancel: cancel)
-    let subscription = BinaryDisposable(reference, subject.subscribe(sink))
-    return (consume sink, subscription)
+    start(ValueWindowObserver(observer: observer, cancel: cancel))
   }
 }
 

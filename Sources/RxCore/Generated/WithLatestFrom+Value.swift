@@ -7,9 +7,7 @@ final class ValueWithLatestFromProducer: WithLatestFromProducer<Value, Value, Va
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueWithLatestFromSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(ValueWithLatestFromSink(parent: self, observer: observer, cancel: cancel))
   }
 }
 

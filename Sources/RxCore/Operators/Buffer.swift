@@ -4,19 +4,7 @@
 /// comes first, and a new window opens. `count` nil is time only; `timeSpan` nil is count
 /// only (no timer; completion emits the rest only if there is any). A timed buffer emits its
 /// current contents on completion even when empty.
-class Buffer<Element, Output>: Producer<Output> {
-  let source: Observable<Element>
-  let windowing: Windowing
-  let make: (ContiguousArray<Element>) -> Output
-
-  public init(source: Observable<Element>, timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
-              make: @escaping (ContiguousArray<Element>) -> Output)
-  {
-    self.source = source
-    self.windowing = Windowing(timeSpan: timeSpan, count: count, scheduler: scheduler)
-    self.make = make
-  }
-
+class Buffer<Element, Output>: WindowingProducer<Element, ContiguousArray<Element>, Output> {
   public override func run(_ observer: Observer<Output>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {

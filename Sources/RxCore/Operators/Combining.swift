@@ -22,9 +22,7 @@ class CombiningProducer<Source, Result, Policy: CombiningPolicy<Source>>: Produc
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = CombiningSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(CombiningSink(parent: self, observer: observer, cancel: cancel))
   }
 }
 
@@ -254,7 +252,7 @@ enum Slot {
 // rx:value-leaf name=ValueZipSink args=Value,Value,QueuedElements<Value> copy=makeObserver map=IndexedObserver:ValueZipObserver super=submit,submitNext
 /// Events of all sources are serialized through one Drain; the state below is touched only
 /// by the draining thread (and by deinit, after it).
-class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSink<Source, Result> {
+class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSink<Source, Result>, SelfSubscribingSink {
   let parent: CombiningProducer<Source, Result, Policy>
   let drain = Drain<(Int, Event<Source>)>()
   var policy: Policy

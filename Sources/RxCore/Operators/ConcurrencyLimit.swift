@@ -5,9 +5,8 @@
 /// the loop in `finished` instead of recursing.
 @usableFromInline final class ConcurrencyLimit: @unchecked Sendable {
   private struct State {
-    var running = 0
-    var waiting: [() -> Void] = []
-    var head = 0  // waiting[head...] are still waiting
+    var admission = Admission(waiting: [() -> Void]())
+    var head = 0  // admission.waiting[head...] are still waiting
     var ready: [() -> Void] = []  // to be started by the thread in `finished`'s loop
     var starting = false
   }
@@ -18,41 +17,28 @@
 
   /// An inner is ready: `start` runs now if fewer than `max` run, else when one finishes.
   public func admit(_ start: @escaping () -> Void) {
-    let now = state.withLock { s -> Bool in
-      if s.running < max {
-        s.running += 1
-        return true
-      }
-      s.waiting.append(start)
-      return false
-    }
-    if now { start() }
+    if state.withLock({ $0.admission.admit(start, limit: max) }) { start() }
   }
 
   /// Takes a place for an inner that runs now, in the caller, if one is free (then nothing
   /// waits either): true if it did, and the caller calls `finished` when it is done.
   public func tryAdmit() -> Bool {
-    state.withLock { s -> Bool in
-      if s.running < max {
-        s.running += 1
-        return true
-      }
-      return false
-    }
+    state.withLock { $0.admission.take(limit: max) }
   }
 
   /// A running inner completed: the first waiting one, if any, starts in its place.
   public func finished() {
     let loop = state.withLock { s -> Bool in
-      if s.head < s.waiting.count {
-        s.ready.append(s.waiting[s.head])
+      // Moved to `ready` in place (through an optional, 2 instructions more per inner).
+      if s.head < s.admission.waiting.count {
+        s.ready.append(s.admission.waiting[s.head])
         s.head += 1
-        if s.head == s.waiting.count {
-          s.waiting.removeAll(keepingCapacity: true)
+        if s.head == s.admission.waiting.count {
+          s.admission.waiting.removeAll(keepingCapacity: true)
           s.head = 0
         }
       } else {
-        s.running -= 1
+        s.admission.free()
       }
       if s.starting || s.ready.isEmpty { return false }
       s.starting = true
@@ -75,8 +61,8 @@
   /// Drops what waits (the sink is done): its closures hold the sink.
   public func clear() {
     let dropped = state.withLock { s -> ([() -> Void], [() -> Void]) in
-      let d = (s.waiting, s.ready)
-      s.waiting = []
+      let d = (s.admission.waiting, s.ready)
+      s.admission.waiting = []
       s.head = 0
       s.ready = []
       return d
@@ -84,3 +70,41 @@
     withExtendedLifetime(dropped) {}  // released here, outside the lock
   }
 }
+
+/// At most `limit` running at once, the rest waiting in order (flat_map's inners, an
+/// operation queue's actions): the count of those running and the queue of those waiting,
+/// kept under its owner's lock. The owner takes the next waiting one out of its queue.
+struct Admission<Queue: WaitingQueue> {
+  private(set) var running = 0
+  var waiting: Queue
+
+  init(waiting: Queue) { self.waiting = waiting }
+
+  /// Takes a place if one is free.
+  @inline(__always) mutating func take(limit: Int) -> Bool {
+    if running < limit {
+      running += 1
+      return true
+    }
+    return false
+  }
+
+  /// True: `item` runs now, in a place taken for it; false: it waits.
+  @inline(__always) mutating func admit(_ item: Queue.Item, limit: Int) -> Bool {
+    if take(limit: limit) { return true }
+    waiting.append(item)
+    return false
+  }
+
+  /// One that ran is done and none waits: its place is free.
+  @inline(__always) mutating func free() { running -= 1 }
+}
+
+/// Where an `Admission`'s items wait.
+protocol WaitingQueue {
+  associatedtype Item
+  mutating func append(_ item: Item)
+}
+
+extension Array: WaitingQueue {}
+extension RingBuffer: WaitingQueue {}

@@ -53,9 +53,7 @@ class GroupByProducer<Key: Hashable, Element, Result>: Producer<Result> {
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = GroupBySink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(GroupBySink(parent: self, observer: observer, cancel: cancel))
   }
 }
 
@@ -64,7 +62,7 @@ class GroupByProducer<Key: Hashable, Element, Result>: Producer<Result> {
 /// receiving (and feeding the groups) after downstream is gone; only `forwardOn` stops.
 /// `groups` is touched only by `on`, which upstream serializes; groups are subscribed
 /// from any thread through their subjects.
-class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
+class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result>, SelfSubscribingSink {
   let parent: GroupByProducer<Key, Element, Result>
   let subscription = SingleAssignmentDisposable()
   let refCount: RefCountDisposable
@@ -207,9 +205,7 @@ final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
   override func run(_ observer: Observer<Value>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = ValueGroupBySink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(ValueGroupBySink(parent: self, observer: observer, cancel: cancel))
   }
 }
 

@@ -131,6 +131,7 @@ class Connection<Element>: Observer<Element>, Cancelable {
 }
 
 extension Observable {
+  // rx:value-overload map=ConnectableObservable:ValueConnectableObservable
   /// A connectable observable that multicasts through a fresh subject per connection.
   public func multicast(_ makeSubject: @escaping () -> any SubjectType<Element>)
     -> ConnectableObservable<Element>
@@ -138,33 +139,19 @@ extension Observable {
     ConnectableObservable(source: self, makeSubject: makeSubject)
   }
 
+  // rx:value-overload map=ConnectableObservable:ValueConnectableObservable
   /// A connectable observable that multicasts through `subject`, the same one for every
   /// connection (RxSwift's `multicast(_:)`).
   public func multicast(_ subject: any SubjectType<Element>) -> ConnectableObservable<Element> {
     ConnectableObservable(source: self, keepsSubject: true, makeSubject: { subject })
   }
 
+  // rx:value-overload map=ConnectableObservable:ValueConnectableObservable
   /// `multicast(makeSubject)` with the first subject kept for every connection.
   public func multicastKeepingSubject(_ makeSubject: @escaping () -> any SubjectType<Element>)
     -> ConnectableObservable<Element>
   {
     ConnectableObservable(source: self, keepsSubject: true, makeSubject: makeSubject)
-  }
-}
-
-extension Observable where Element == Value {
-  public func multicast(_ makeSubject: @escaping () -> any SubjectType<Value>) -> ConnectableObservable<Value> {
-    ValueConnectableObservable(source: self, makeSubject: makeSubject)
-  }
-
-  public func multicast(_ subject: any SubjectType<Value>) -> ConnectableObservable<Value> {
-    ValueConnectableObservable(source: self, keepsSubject: true, makeSubject: { subject })
-  }
-
-  public func multicastKeepingSubject(_ makeSubject: @escaping () -> any SubjectType<Value>)
-    -> ConnectableObservable<Value>
-  {
-    ValueConnectableObservable(source: self, keepsSubject: true, makeSubject: makeSubject)
   }
 }
 

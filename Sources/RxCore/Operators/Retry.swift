@@ -22,9 +22,7 @@ class RetryProducer<Element>: Producer<Element> {
   override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = RetrySink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(RetrySink(parent: self, observer: observer, cancel: cancel))
   }
 }
 
@@ -32,7 +30,7 @@ class RetryProducer<Element>: Producer<Element> {
 /// Resubscription goes through a Drain used as a trampoline: a source that fails while
 /// being subscribed queues the next attempt instead of recursing, so many synchronous
 /// failures cost a loop, not stack depth.
-class RetrySink<Element>: Sink<Element, Element> {
+class RetrySink<Element>: Sink<Element, Element>, SelfSubscribingSink {
   let parent: RetryProducer<Element>
   let subscription = SerialDisposable()
   let trampoline = Drain<Void>()

@@ -21,9 +21,7 @@ class RetryWhen<Element, Failure, Trigger>: Producer<Element> {
   public override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = RetryWhenSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(RetryWhenSink(parent: self, observer: observer, cancel: cancel))
   }
 }
 
@@ -36,7 +34,7 @@ enum RetryWhenInput<Element, Trigger> {
 /// Source and notifier events go through one `Drain`: the state is touched by one thread at a
 /// time, and a resubscription made while an error is handled queues the source's synchronous
 /// events behind it instead of recursing.
-class RetryWhenSink<Element, Failure, Trigger>: Sink<Element, Element> {
+class RetryWhenSink<Element, Failure, Trigger>: Sink<Element, Element>, SelfSubscribingSink {
   let parent: RetryWhen<Element, Failure, Trigger>
   private let drain = Drain<RetryWhenInput<Element, Trigger>>()
   /// The current attempt's subscription.

@@ -9,19 +9,7 @@
 /// A window is hot (a `PublishSubject`): a late subscriber misses what came before. The
 /// source subscription lives while the outer subscription or any window subscription does
 /// (a `RefCountDisposable`): disposing the outer one lets subscribed windows run to their end.
-class Window<Element, Output>: Producer<Output> {
-  let source: Observable<Element>
-  let windowing: Windowing
-  let make: (Observable<Element>) -> Output
-
-  public init(source: Observable<Element>, timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
-              make: @escaping (Observable<Element>) -> Output)
-  {
-    self.source = source
-    self.windowing = Windowing(timeSpan: timeSpan, count: count, scheduler: scheduler)
-    self.make = make
-  }
-
+class Window<Element, Output>: WindowingProducer<Element, Observable<Element>, Output> {
   public override func run(_ observer: Observer<Output>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
@@ -147,9 +135,14 @@ class WindowObservable<Element>: Producer<Element> {
   override func run(_ observer: Observer<Element>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let reference = refCount.retain()
-    let sink = WindowObserver(observer: observer, cancel: cancel)
-    let subscription = BinaryDisposable(reference, subject.subscribe(sink))
+    start(WindowObserver(observer: observer, cancel: cancel))
+  }
+
+  /// `run`'s answer for a sink of this window (the leaf's too): subscribed to the subject,
+  /// holding a reference to the source subscription.
+  @inline(__always)
+  final func start(_ sink: consuming WindowObserver<Element>) -> (sink: any Disposable, subscription: any Disposable) {
+    let subscription = BinaryDisposable(refCount.retain(), subject.subscribe(sink))
     return (consume sink, subscription)
   }
 }

@@ -36,3 +36,19 @@ struct WindowTimer {
     timer.fill(scheduler._withUnsafeGuaranteedRef { $0.scheduleAfter(span, tick) }, ticket: ticket)
   }
 }
+
+/// buffer's and window's producer: the source, when a chunk (a buffer's array, a window's
+/// observable) closes, and how a closed chunk becomes an element.
+class WindowingProducer<Element, Chunk, Output>: Producer<Output> {
+  let source: Observable<Element>
+  let windowing: Windowing
+  let make: (Chunk) -> Output
+
+  init(source: Observable<Element>, timeSpan: Int64?, count: Int?, scheduler: Scheduler?,
+       make: @escaping (Chunk) -> Output)
+  {
+    self.source = source
+    self.windowing = Windowing(timeSpan: timeSpan, count: count, scheduler: scheduler)
+    self.make = make
+  }
+}

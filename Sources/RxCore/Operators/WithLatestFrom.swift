@@ -45,15 +45,13 @@ class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
   override func run(_ observer: Observer<Result>, cancel: any Cancelable)
     -> (sink: any Disposable, subscription: any Disposable)
   {
-    let sink = WithLatestFromSink(parent: self, observer: observer, cancel: cancel)
-    let subscription = sink.run()
-    return (consume sink, subscription)
+    start(WithLatestFromSink(parent: self, observer: observer, cancel: cancel))
   }
 }
 
 // rx:value-leaf copy=makeOther on next={onSourceNext(at: element)}
 /// Source and other events are serialized through one Drain.
-class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
+class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result>, SelfSubscribingSink {
   enum Signal {
     case source(Event<Source>)
     case other(Event<Other>)
@@ -120,15 +118,29 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 
   /// An element of the other source by pointer: copied once, into `latest` (an event is built
   /// only if the drain is held).
-  /// (The drain's `submit` spelled out, as in `onSourceNext`.)
   final func submitOtherNext(at element: UnsafePointer<Other>) {
+    guard enterDrain(else: .other(.next(element.pointee))) else { return }
+    if !isDisposed { keepLatest(at: element) }
+    exitDrain()
+  }
+
+  /// The drain's `submit` spelled out for an element by pointer, which the caller handles
+  /// where it is between `enterDrain` (true: the drain is held) and `exitDrain`; else
+  /// `signal` is queued. (`submit`'s `inline` closure, with the element's work inlined,
+  /// stayed a call of its own, and so did a closure passed here. Closure literals at each
+  /// call: a closure in a `let` is allocated per call.)
+  @inline(__always)
+  private func enterDrain(else signal: @autoclosure () -> Signal) -> Bool {
     let me = Unmanaged.passUnretained(self)
-    if drain.enter({ item in me._withUnsafeGuaranteedRef { $0.handle(item) } }) {
-      if !isDisposed { keepLatest(at: element) }
-      drain.exit { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
-    } else {
-      drain.submitQueued(.other(.next(element.pointee))) { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
-    }
+    if drain.enter({ item in me._withUnsafeGuaranteedRef { $0.handle(item) } }) { return true }
+    drain.submitQueued(signal()) { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    return false
+  }
+
+  @inline(__always)
+  private func exitDrain() {
+    let me = Unmanaged.passUnretained(self)
+    drain.exit { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   @inline(__always)
@@ -150,17 +162,10 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   }
 
   /// A source element by pointer: combined where it is when the drain is free.
-  /// The drain's `submit` spelled out: its `inline` closure, with the element's work
-  /// inlined, stayed a call of its own. (Closure literals at each call: a closure in a `let`
-  /// is allocated per call.)
   final func onSourceNext(at element: UnsafePointer<Source>) {
-    let me = Unmanaged.passUnretained(self)
-    if drain.enter({ item in me._withUnsafeGuaranteedRef { $0.handle(item) } }) {
-      if !isDisposed { next(at: element) }
-      drain.exit { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
-    } else {
-      drain.submitQueued(.source(.next(element.pointee))) { item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
-    }
+    guard enterDrain(else: .source(.next(element.pointee))) else { return }
+    if !isDisposed { next(at: element) }
+    exitDrain()
   }
 
   /// A source element (drain-owned): combined with the latest of the other, if any.

@@ -8,7 +8,7 @@ import Synchronization
 public final class OperationQueueScheduler: Scheduler, TimerTarget, @unchecked Sendable {
   public let maxConcurrent: Int
   private let queue: WorkQueue
-  private let state = Mutex((pending: RingBuffer<ScheduledAction>(), running: 0))
+  private let state = Mutex(Admission(waiting: RingBuffer<ScheduledAction>()))
 
   public init(label: String, maxConcurrent: Int) {
     self.maxConcurrent = Swift.max(1, maxConcurrent)
@@ -38,15 +38,7 @@ public final class OperationQueueScheduler: Scheduler, TimerTarget, @unchecked S
 
   private func submit(_ item: ScheduledAction) {
     if queue.usesOwnThreads { return queue.async { item.run() } }
-    let startWorker = state.withLock { s -> Bool in
-      if s.running < maxConcurrent {
-        s.running += 1
-        return true
-      }
-      s.pending.append(item)
-      return false
-    }
-    if startWorker { queue.async { [self] in work(first: item) } }
+    if state.withLock({ $0.admit(item, limit: maxConcurrent) }) { queue.async { [self] in work(first: item) } }
   }
 
   private func work(first: ScheduledAction) {
@@ -54,8 +46,8 @@ public final class OperationQueueScheduler: Scheduler, TimerTarget, @unchecked S
     while let current = item {
       current.run()
       item = state.withLock { s -> ScheduledAction? in
-        if let next = s.pending.popFirst() { return next }
-        s.running -= 1
+        if let next = s.waiting.popFirst() { return next }
+        s.free()
         return nil
       }
     }
