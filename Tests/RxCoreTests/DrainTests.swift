@@ -111,6 +111,65 @@ final class DrainTests: XCTestCase {
     XCTAssertEqual(drain.mode.load(ordering: .relaxed), 2)
     XCTAssertFalse(drain.isDraining)
   }
+
+  /// Three threads flood a drain whose items take longer to handle than to submit. Without
+  /// the backlog wait the queue grows by about two items of every three (tens of thousands
+  /// here); with it, the holder never finds more than `backlogLimit` waiting, plus what
+  /// submitters add after a 2 ms wait ran out (a holder descheduled that long on a loaded
+  /// machine), for which the bound leaves another `backlogLimit`.
+  func testFloodingThreadsKeepTheBacklogBounded() {
+    final class Watch: @unchecked Sendable {
+      var maxQueued = 0
+      var handled = 0
+      var last = [Int](repeating: -1, count: 4)
+      var disorder = 0
+    }
+    let drain = Drain<Int>()
+    let watch = Watch()
+    let perThread = 40_000
+    let handle: (Int) -> Void = { v in
+      watch.maxQueued = max(watch.maxQueued, drain.queued.load(ordering: .relaxed))
+      let (thread, i) = (v / perThread, v % perThread)
+      if i != watch.last[thread] + 1 { watch.disorder += 1 }
+      watch.last[thread] = i
+      watch.handled += 1
+      var spin = 0
+      for k in 0..<200 { spin &+= k }  // slower than a submission
+      _ = Atomic<Int>(spin)
+    }
+    runThreads(4) { t in
+      for i in 0..<perThread { drain.submit(t * perThread + i, handle) }
+    }
+    XCTAssertFalse(drain.isDraining)
+    XCTAssertEqual(watch.handled, 4 * perThread)
+    XCTAssertEqual(watch.disorder, 0)
+    XCTAssertLessThanOrEqual(watch.maxQueued, 2 * Drain<Int>.backlogLimit)
+  }
+
+  /// A submitter never waits on a holder for ever: here the holder's handler waits for the
+  /// submitter to return, with the backlog over its limit. Each submission past the limit
+  /// waits its 2 ms and returns; then the holder handles everything, in order.
+  func testBacklogWaitEndsWhenTheHolderWaitsForTheSubmitter() {
+    final class Log: @unchecked Sendable { var seen: [Int] = [] }
+    let drain = Drain<Int>()
+    let log = Log()
+    let extra = 5
+    let total = Drain<Int>.backlogLimit + extra
+    let started = MonotonicClock.now()
+    drain.submit(-1) { v in
+      log.seen.append(v)
+      if v != -1 { return }
+      let done = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        for i in 0..<total { drain.submit(i) { _ in } }
+        done.signal()
+      }
+      done.wait()  // returns: every submission past the limit gave up waiting
+    }
+    XCTAssertGreaterThanOrEqual(MonotonicClock.now() - started, Int64(extra) * 2_000_000)
+    XCTAssertEqual(log.seen, [-1] + Array(0..<total))
+    XCTAssertFalse(drain.isDraining)
+  }
 }
 
 import Glibc

@@ -90,6 +90,61 @@ RX_TEST(memory_observe_on_backlog_goes_back_to_the_system_once_drained) {
   rx_release(serial);
 }
 
+/* ---- threads flooding one subject --------------------------------------------------- */
+
+typedef struct subject_flood {
+  rx_subject *s;
+  long per_thread;
+  long got, peak; /* written by the subscriber, whose calls never overlap */
+  long last[4];
+  int disorder;
+} subject_flood;
+
+/* Slower than an rx_subject_on_next, so the other threads' elements queue up for this one. */
+static void slow_next(void *ctx, rx_value v) {
+  subject_flood *f = ctx;
+  long t = v.i / f->per_thread, i = v.i % f->per_thread;
+  if (i != f->last[t] + 1) f->disorder++;
+  f->last[t] = i;
+  if (++f->got % 4096 == 0) {
+    long used = in_use();
+    if (used > f->peak) f->peak = used;
+  }
+  for (volatile int k = 0; k < 100; k++) {}
+}
+
+static void *flood_subject(void *arg) {
+  subject_flood *f = ((void **)arg)[0];
+  long t = (long)((void **)arg)[1];
+  for (long i = 0; i < f->per_thread; i++) rx_subject_on_next(f->s, RX_INT(t * f->per_thread + i));
+  return NULL;
+}
+
+/* Four threads emitting into one subject faster than its subscriber takes the elements: the
+   elements queued for the thread delivering stay a bounded backlog (the others wait for it
+   to catch up), not the whole flood (without the wait: 15 MB at its peak here). */
+RX_TEST(memory_threads_flooding_one_subject_keep_a_bounded_backlog) {
+  subject_flood f = {.per_thread = (long)rxtest_scale(250000, 20), .last = {-1, -1, -1, -1}};
+  f.s = rx_publish_subject_new();
+  rx_disposable *d = rx_subscribe(rx_subject_as_observable(f.s), (rx_observer){slow_next, NULL, NULL, NULL, &f});
+  long used0 = in_use();
+  f.peak = used0;
+  pthread_t threads[4];
+  void *args[4][2];
+  for (long t = 0; t < 4; t++) {
+    args[t][0] = &f;
+    args[t][1] = (void *)t;
+    CHECK_EQ(pthread_create(&threads[t], NULL, flood_subject, args[t]), 0);
+  }
+  for (int t = 0; t < 4; t++) pthread_join(threads[t], NULL);
+  CHECK_EQ(f.got, 4 * f.per_thread);
+  CHECK_EQ(f.disorder, 0);
+  if (measuring())
+    CHECK_MSG(f.peak - used0 <= 2 * MB, "the backlog peaked at %ld KB", (f.peak - used0) / 1024);
+  CHECK_OK(rx_dispose(d));
+  rx_release(f.s);
+}
+
 /* ---- timers disposed long before their deadline ------------------------------------- */
 
 static void mass_dispose_schedule_after(rx_scheduler *sched, long n) {
