@@ -5,16 +5,16 @@
 
 extension Observable where Element == Value {
   public func retry(_ maxAttempts: Int = 0) -> Observable<Value> {
-    ValueRetryProducer(source: self, maxAttempts: Swift.max(maxAttempts, 0))
+    ValueRetryProducer(source: self, Swift.max(maxAttempts, 0))
   }
 }
 
 final class ValueRetryProducer: RetryProducer<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(ValueRetrySink(parent: self, observer: observer, cancel: cancel))
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueRetrySink(parent: self, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueRetrySink: RetrySink<Value> {

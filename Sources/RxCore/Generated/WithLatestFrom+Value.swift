@@ -4,11 +4,11 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueWithLatestFromProducer: WithLatestFromProducer<Value, Value, Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(ValueWithLatestFromSink(parent: self, observer: observer, cancel: cancel))
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueWithLatestFromSink(parent: self, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueWithLatestFromSink: WithLatestFromSink<Value, Value, Value> {

@@ -3,28 +3,21 @@
 /// while `condition` holds for it, one per action on `scheduler` (see
 /// `RecursiveScheduling`); completes at the first state that fails `condition`. Every
 /// subscription starts again from `initialState`; a thrown error fails it.
-class GenerateObservable<State>: Producer<State> {
+class GenerateObservable<State>: ParameterProducer<State, Generation<State>> {
+  override func run(_ observer: Observer<State>, cancel: any Cancelable)
+    -> (sink: any Disposable, subscription: any Disposable)
+  {
+    let sink = GenerateSink(parent: self, observer: observer, cancel: cancel)
+    return (sink, RecursiveScheduling.start(on: parameter.scheduler) { sink.step() })
+  }
+}
+
+/// What generate starts from, how it goes on, and where it runs.
+struct Generation<State> {
   let initialState: State
   let condition: (State) throws -> Bool
   let iterate: (State) throws -> State
   let scheduler: Scheduler
-
-  public init(
-    initialState: State, condition: @escaping (State) throws -> Bool, scheduler: Scheduler,
-    iterate: @escaping (State) throws -> State
-  ) {
-    self.initialState = initialState
-    self.condition = condition
-    self.iterate = iterate
-    self.scheduler = scheduler
-  }
-
-  public override func run(_ observer: Observer<State>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    let sink = GenerateSink(parent: self, observer: observer, cancel: cancel)
-    return (sink, RecursiveScheduling.start(on: scheduler) { sink.step() })
-  }
 }
 
 final class GenerateSink<State>: SteppingSink<State> {
@@ -34,9 +27,9 @@ final class GenerateSink<State>: SteppingSink<State> {
   var first = true  // steps never overlap: each is scheduled after the previous returned
 
   init(parent: GenerateObservable<State>, observer: Observer<State>, cancel: any Cancelable) {
-    condition = parent.condition
-    iterate = parent.iterate
-    state = parent.initialState
+    condition = parent.parameter.condition
+    iterate = parent.parameter.iterate
+    state = parent.parameter.initialState
     super.init(observer: observer, cancel: cancel)
   }
 
@@ -62,7 +55,7 @@ extension Observable {
     initialState: Element, condition: @escaping (Element) throws -> Bool,
     scheduler: Scheduler = CurrentThreadScheduler.instance, iterate: @escaping (Element) throws -> Element
   ) -> Observable<Element> {
-    GenerateObservable(initialState: initialState, condition: condition, scheduler: scheduler, iterate: iterate)
+    GenerateObservable(Generation(initialState: initialState, condition: condition, iterate: iterate, scheduler: scheduler))
   }
 }
 
@@ -71,6 +64,6 @@ extension Observable where Element == Value {
     initialState: Value, condition: @escaping (Value) throws -> Bool,
     scheduler: Scheduler = CurrentThreadScheduler.instance, iterate: @escaping (Value) throws -> Value
   ) -> Observable<Value> {
-    ValueGenerateObservable(initialState: initialState, condition: condition, scheduler: scheduler, iterate: iterate)
+    ValueGenerateObservable(Generation(initialState: initialState, condition: condition, iterate: iterate, scheduler: scheduler))
   }
 }

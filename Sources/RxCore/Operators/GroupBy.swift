@@ -7,8 +7,10 @@ extension Observable {
     -> Observable<GroupedObservable<Key, Element>>
   {
     GroupByProducer(
-      source: self, keyAt: { try keySelector($0.pointee) },
-      makeGroup: { GroupedObservable(key: $0, subject: $1, refCount: $2) }, pack: { $0 })
+      source: self,
+      Grouping(
+        keyAt: { try keySelector($0.pointee) }, makeGroup: { GroupedObservable(key: $0, subject: $1, refCount: $2) },
+        pack: { $0 }))
   }
 }
 
@@ -32,29 +34,19 @@ extension Observable where Element == Value {
   }
 }
 
-class GroupByProducer<Key: Hashable, Element, Result>: Producer<Result> {
+class GroupByProducer<Key: Hashable, Element, Result>: UnaryProducer<Element, Result, Grouping<Key, Element, Result>> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Element, Result> {
+    GroupBySink(parent: self, observer: observer, cancel: cancel)
+  }
+}
+
+/// How `groupBy` keys its elements and makes and packs its groups.
+struct Grouping<Key: Hashable, Element, Result> {
   typealias MakeGroup = (Key, PublishSubject<Element>, RefCountDisposable) -> GroupedObservable<Key, Element>
-  let source: Observable<Element>
   /// The key of the element at the pointer (a selector over a value wraps itself).
   let keyAt: (UnsafePointer<Element>) throws -> Key
   let makeGroup: MakeGroup
   let pack: (GroupedObservable<Key, Element>) -> Result
-
-  init(
-    source: Observable<Element>, keyAt: @escaping (UnsafePointer<Element>) throws -> Key, makeGroup: @escaping MakeGroup,
-    pack: @escaping (GroupedObservable<Key, Element>) -> Result
-  ) {
-    self.source = source
-    self.keyAt = keyAt
-    self.makeGroup = makeGroup
-    self.pack = pack
-  }
-
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(GroupBySink(parent: self, observer: observer, cancel: cancel))
-  }
 }
 
 /// The source subscription is owned by `refCount`: the outer subscription's disposal is
@@ -62,7 +54,7 @@ class GroupByProducer<Key: Hashable, Element, Result>: Producer<Result> {
 /// receiving (and feeding the groups) after downstream is gone; only `forwardOn` stops.
 /// `groups` is touched only by `on`, which upstream serializes; groups are subscribed
 /// from any thread through their subjects.
-class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result>, SelfSubscribingSink {
+class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result> {
   let parent: GroupByProducer<Key, Element, Result>
   let subscription = SingleAssignmentDisposable()
   let refCount: RefCountDisposable
@@ -82,8 +74,9 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result>, SelfSu
     super.init(observer: observer, cancel: cancel)
   }
 
-  final func run() -> any Disposable {
-    subscription.trySet(parent.source.subscribe(self))
+  /// The source subscription goes under `refCount`: the groups' subscriptions hold it too.
+  final override func subscribe(to source: Observable<Element>) -> any Disposable {
+    subscription.trySet(source.subscribe(self))
     return refCount
   }
 
@@ -101,7 +94,7 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result>, SelfSu
   /// concrete type). Called borrowed from the producer: loading the closure from it would
   /// retain its context.
   func key(at element: UnsafePointer<Element>) throws -> Key {
-    try Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { try $0.keyAt(element) }
+    try Unmanaged.passUnretained(parent)._withUnsafeGuaranteedRef { try $0.parameter.keyAt(element) }
   }
 
   /// An element, by pointer (what the Value leaf's `onNext(at:)` runs, after the same check
@@ -118,7 +111,7 @@ class GroupBySink<Key: Hashable, Element, Result>: Sink<Element, Result>, SelfSu
     }
     let group = PublishSubject<Element>()
     add(group, for: key)
-    forwardOn(.next(parent.pack(parent.makeGroup(key, group, refCount))))
+    forwardOn(.next(parent.parameter.pack(parent.parameter.makeGroup(key, group, refCount))))
     group.emitNext(element.pointee)
   }
 
@@ -194,19 +187,21 @@ final class ValueGroupByProducer: GroupByProducer<ValueKey, Value, Value> {
   /// reabstraction thunk per element).
   let keyOfValue: (UnsafePointer<Value>) throws -> ValueKey
 
-  override init(
-    source: Observable<Value>, keyAt: @escaping (UnsafePointer<Value>) throws -> ValueKey, makeGroup: @escaping MakeGroup,
-    pack: @escaping (GroupedObservable<ValueKey, Value>) -> Value
+  /// `keyAt` taken here, not out of the generic `Grouping`: read back from there it would be
+  /// wrapped in two reabstraction thunks, called per element.
+  init(
+    source: Observable<Value>, keyAt: @escaping (UnsafePointer<Value>) throws -> ValueKey,
+    makeGroup: @escaping Grouping<ValueKey, Value, Value>.MakeGroup, pack: @escaping (GroupedObservable<ValueKey, Value>) -> Value
   ) {
     keyOfValue = keyAt
-    super.init(source: source, keyAt: keyAt, makeGroup: makeGroup, pack: pack)
+    super.init(source: source, Grouping(keyAt: keyAt, makeGroup: makeGroup, pack: pack))
   }
 
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(ValueGroupBySink(parent: self, observer: observer, cancel: cancel))
+  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
+    ValueGroupBySink(parent: self, observer: observer, cancel: cancel)
   }
+
+  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 // rx:hand-leaf: keeps the key selector at its concrete type, read through the producer unretained.

@@ -5,24 +5,15 @@ extension Observable {
   /// Resubscribes after an error, up to `maxAttempts` subscriptions in all (the first one
   /// included); the last attempt's error is forwarded. `maxAttempts == 0` retries forever.
   public func retry(_ maxAttempts: Int = 0) -> Observable<Element> {
-    RetryProducer(source: self, maxAttempts: Swift.max(maxAttempts, 0))
+    RetryProducer(source: self, Swift.max(maxAttempts, 0))
   }
 }
 
-// rx:value-leaf copy=run
-class RetryProducer<Element>: Producer<Element> {
-  let source: Observable<Element>
-  let maxAttempts: Int
-
-  init(source: Observable<Element>, maxAttempts: Int) {
-    self.source = source
-    self.maxAttempts = maxAttempts
-  }
-
-  override func run(_ observer: Observer<Element>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(RetrySink(parent: self, observer: observer, cancel: cancel))
+// rx:value-leaf copy=makeSink super=run
+/// The parameter is the number of subscriptions in all (0: no limit).
+class RetryProducer<Element>: UnaryProducer<Element, Element, Int> {
+  override func makeSink(_ observer: Observer<Element>, cancel: any Cancelable) -> Sink<Element, Element> {
+    RetrySink(parent: self, observer: observer, cancel: cancel)
   }
 }
 
@@ -30,7 +21,7 @@ class RetryProducer<Element>: Producer<Element> {
 /// Resubscription goes through a Drain used as a trampoline: a source that fails while
 /// being subscribed queues the next attempt instead of recursing, so many synchronous
 /// failures cost a loop, not stack depth.
-class RetrySink<Element>: Sink<Element, Element>, SelfSubscribingSink {
+class RetrySink<Element>: Sink<Element, Element> {
   let parent: RetryProducer<Element>
   let subscription = SerialDisposable()
   let trampoline = Drain<Void>()
@@ -41,8 +32,8 @@ class RetrySink<Element>: Sink<Element, Element>, SelfSubscribingSink {
     super.init(observer: observer, cancel: cancel)
   }
 
-  /// Final, so that a leaf producer's call gets it specialized.
-  final func run() -> any Disposable {
+  /// The first attempt; each one subscribes to the producer's source (`source`).
+  final override func subscribe(to source: Observable<Element>) -> any Disposable {
     resubscribe()
     return subscription
   }
@@ -65,7 +56,7 @@ class RetrySink<Element>: Sink<Element, Element>, SelfSubscribingSink {
     case .next: forwardOn(event)
     case .completed: forwardTerminal(event)
     case .error:
-      let max = parent.maxAttempts
+      let max = parent.parameter
       if max != 0 && attempts.load(ordering: .acquiring) >= max {
         forwardTerminal(event)
       } else {

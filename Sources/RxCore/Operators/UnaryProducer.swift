@@ -26,6 +26,14 @@ class UnaryProducer<Source, Result, Parameter>: Producer<Result> {
   }
 }
 
+/// The producers of one parameter value and no source (generate, timer): each writes only
+/// `run`.
+class ParameterProducer<Element, Parameter>: Producer<Element> {
+  let parameter: Parameter
+
+  init(_ parameter: Parameter) { self.parameter = parameter }
+}
+
 extension UnaryProducer where Parameter == Void {
   /// The operators with no parameter (last, single, ignore_elements).
   convenience init(source: Observable<Source>) { self.init(source: source, ()) }

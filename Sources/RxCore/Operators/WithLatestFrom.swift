@@ -4,7 +4,7 @@ extension Observable {
   public func withLatestFrom<Other, Result>(
     _ other: Observable<Other>, resultSelector: @escaping (Element, Other) throws -> Result
   ) -> Observable<Result> {
-    WithLatestFromProducer(source: self, other: other, selector: ClosureLatestSelector(resultSelector))
+    WithLatestFromProducer(source: self, LatestFrom(other: other, selector: ClosureLatestSelector(resultSelector)))
   }
 
   /// `withLatestFrom` with a selector object, called with the element and the latest
@@ -12,7 +12,7 @@ extension Observable {
   @_spi(RxC) public func withLatestFrom<Result>(
     _ other: Observable<Element>, combining: CombiningFunction<Element, Result>
   ) -> Observable<Result> {
-    WithLatestFromProducer(source: self, other: other, selector: CombiningLatestSelector(combining))
+    WithLatestFromProducer(source: self, LatestFrom(other: other, selector: CombiningLatestSelector(combining)))
   }
 }
 
@@ -20,38 +20,32 @@ extension Observable where Element == Value {
   public func withLatestFrom(
     _ other: Observable<Value>, resultSelector: @escaping (Value, Value) throws -> Value
   ) -> Observable<Value> {
-    ValueWithLatestFromProducer(source: self, other: other, selector: ValueClosureLatestSelector(resultSelector))
+    ValueWithLatestFromProducer(source: self, LatestFrom(other: other, selector: ValueClosureLatestSelector(resultSelector)))
   }
 
   @_spi(RxC) public func withLatestFrom(_ other: Observable<Value>, combining: CombiningFunction<Value, Value>)
     -> Observable<Value>
   {
-    ValueWithLatestFromProducer(source: self, other: other, selector: ValueCombiningLatestSelector(combining))
+    ValueWithLatestFromProducer(source: self, LatestFrom(other: other, selector: ValueCombiningLatestSelector(combining)))
   }
 }
 
-// rx:value-leaf copy=run
-class WithLatestFromProducer<Source, Other, Result>: Producer<Result> {
-  let source: Observable<Source>
+/// What `withLatestFrom` combines its source with: the other source and the selector.
+struct LatestFrom<Source, Other, Result> {
   let other: Observable<Other>
   let selector: LatestSelector<Source, Other, Result>
+}
 
-  init(source: Observable<Source>, other: Observable<Other>, selector: LatestSelector<Source, Other, Result>) {
-    self.source = source
-    self.other = other
-    self.selector = selector
-  }
-
-  override func run(_ observer: Observer<Result>, cancel: any Cancelable)
-    -> (sink: any Disposable, subscription: any Disposable)
-  {
-    start(WithLatestFromSink(parent: self, observer: observer, cancel: cancel))
+// rx:value-leaf copy=makeSink super=run
+class WithLatestFromProducer<Source, Other, Result>: UnaryProducer<Source, Result, LatestFrom<Source, Other, Result>> {
+  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
+    WithLatestFromSink(parent: self, observer: observer, cancel: cancel)
   }
 }
 
 // rx:value-leaf copy=makeOther on next={onSourceNext(at: element)}
 /// Source and other events are serialized through one Drain.
-class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result>, SelfSubscribingSink {
+class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   enum Signal {
     case source(Event<Source>)
     case other(Event<Other>)
@@ -82,7 +76,7 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result>, SelfSubsc
 
   init(parent: WithLatestFromProducer<Source, Other, Result>, observer: Observer<Result>, cancel: any Cancelable) {
     self.parent = parent
-    selector = parent.selector
+    selector = parent.parameter.selector
     let function = selector.combining
     combining = function.map { .passUnretained($0) }
     pair = .allocate(capacity: 2)
@@ -98,9 +92,10 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result>, SelfSubsc
     arguments?.deallocate()
   }
 
-  func run() -> any Disposable {
-    otherSubscription.trySet(parent.other.subscribe(makeOther()))
-    if !wantsNoMoreEvents { sourceSubscription.trySet(parent.source.subscribe(self)) }
+  /// Subscribes to the other source first, so that its latest element is there for the source's.
+  final override func subscribe(to source: Observable<Source>) -> any Disposable {
+    otherSubscription.trySet(parent.parameter.other.subscribe(makeOther()))
+    if !wantsNoMoreEvents { sourceSubscription.trySet(source.subscribe(self)) }
     return BinaryDisposable(sourceSubscription, otherSubscription)
   }
 
