@@ -36,21 +36,3 @@ public struct SpinLock: ~Copyable {
   @inlinable @inline(__always)
   public func unlock() { state.store(false, ordering: .releasing) }
 }
-
-extension SpinLock {
-  /// A one-slot disposable's `dispose` under this lock: marks it `disposed` and takes what
-  /// `held` holds, for the caller to dispose outside the lock; nil if it was disposed
-  /// already (or held nothing).
-  @inline(__always)
-  func disposeOnce(_ disposed: inout Bool, _ held: inout (any Disposable)?) -> (any Disposable)? {
-    lock()
-    if disposed {
-      unlock()
-      return nil
-    }
-    disposed = true
-    let d = held.take()
-    unlock()
-    return d
-  }
-}

@@ -4,8 +4,7 @@ public final class SerialDisposable: Cancelable {
   // Guarded by `lock` (a swap of one reference: no allocation, unlike a Mutex). Disposing
   // happens outside it.
   private let lock = SpinLock()
-  private var disposed = false
-  private var current: (any Disposable)?
+  private var slot = DisposableSlot()
   /// Counts the replacements, so `setScheduled` can tell whether its slot is still the
   /// current one without a slot object of its own.
   private var generation: UInt = 0
@@ -15,14 +14,14 @@ public final class SerialDisposable: Cancelable {
   public var isDisposed: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return disposed
+    return slot.disposed
   }
 
   public var disposable: (any Disposable)? {
     get {
       lock.lock()
       defer { lock.unlock() }
-      return current
+      return slot.held
     }
     set { set(newValue) }
   }
@@ -30,13 +29,13 @@ public final class SerialDisposable: Cancelable {
   /// (`new` consumed: the slot takes the caller's reference, no retain of its own.)
   public func set(_ new: consuming (any Disposable)?) {
     lock.lock()
-    if disposed {
+    if slot.disposed {
       lock.unlock()
       new?.dispose()
       return
     }
-    let old = current.take()
-    current = consume new
+    let old = slot.held.take()
+    slot.held = consume new
     generation &+= 1
     lock.unlock()
     guard let old = consume old else { return }
@@ -48,7 +47,7 @@ public final class SerialDisposable: Cancelable {
   @usableFromInline
   func reserve() -> UInt {
     lock.lock()
-    let old = current.take()
+    let old = slot.held.take()
     generation &+= 1
     let ticket = generation
     lock.unlock()
@@ -65,8 +64,8 @@ public final class SerialDisposable: Cancelable {
   @usableFromInline
   func fill(_ new: consuming any Disposable, ticket: UInt) {
     lock.lock()
-    if !disposed && generation == ticket {
-      current = consume new
+    if !slot.disposed && generation == ticket {
+      slot.held = consume new
       lock.unlock()
       return
     }
@@ -76,7 +75,10 @@ public final class SerialDisposable: Cancelable {
 
   public func dispose() {
     // (Not `old?.dispose()`: that retains and releases it around the call.)
-    guard let old = lock.disposeOnce(&disposed, &current) else { return }
+    lock.lock()
+    let old = slot.disposeOnce()
+    lock.unlock()
+    guard let old else { return }
     old.dispose()
     Disposables.recycle(consume old)
   }

@@ -3,16 +3,15 @@
 public final class SingleAssignmentDisposable: Cancelable {
   // Guarded by `lock` (a swap of one reference: no allocation, unlike a Mutex).
   private let lock = SpinLock()
-  private var disposed = false
+  private var slot = DisposableSlot()
   private var set = false
-  private var inner: (any Disposable)?
 
   public init() {}
 
   public var isDisposed: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return disposed
+    return slot.disposed
   }
 
   /// False (and nothing taken) if a disposable was already set.
@@ -24,8 +23,8 @@ public final class SingleAssignmentDisposable: Cancelable {
       return false
     }
     set = true
-    let disposeNow = disposed
-    if !disposeNow { inner = disposable }
+    let disposeNow = slot.disposed
+    if !disposeNow { slot.held = disposable }
     lock.unlock()
     if disposeNow { disposable.dispose() }
     return true
@@ -38,7 +37,10 @@ public final class SingleAssignmentDisposable: Cancelable {
 
   public func dispose() {
     // (Not `d?.dispose()`: that retains and releases it around the call.)
-    guard let d = lock.disposeOnce(&disposed, &inner) else { return }
+    lock.lock()
+    let d = slot.disposeOnce()
+    lock.unlock()
+    guard let d else { return }
     d.dispose()
     Disposables.recycle(consume d)
   }

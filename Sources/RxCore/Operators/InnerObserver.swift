@@ -6,20 +6,22 @@ import Synchronization
 class SubscribedObserver<Element>: Observer<Element>, Disposable {
   // Guarded by `lock` (a swap of one reference: no allocation, unlike a Mutex).
   private let lock = SpinLock()
-  private var disposed = false
-  private var inner: (any Disposable)?
+  private var slot = DisposableSlot()
 
   /// Called once, with what `subscribe` returned.
   final func attach(_ d: any Disposable) {
     lock.lock()
-    let disposeNow = disposed
-    if !disposeNow { inner = d }
+    let disposeNow = slot.disposed
+    if !disposeNow { slot.held = d }
     lock.unlock()
     if disposeNow { d.dispose() }
   }
 
   final func dispose() {
     // (Not `d?.dispose()`: that retains and releases it around the call.)
-    if let d = lock.disposeOnce(&disposed, &inner) { d.dispose() }
+    lock.lock()
+    let d = slot.disposeOnce()
+    lock.unlock()
+    if let d { d.dispose() }
   }
 }
