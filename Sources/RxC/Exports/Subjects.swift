@@ -98,7 +98,7 @@ private func emitNextDirect(_ h: SubjectHandle, _ v: borrowing RxValue) -> Subje
   case .behavior(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(v) }
   case .replay(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(v) }
   case .async(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(v) }
-  case .other: return h.core.emitNext(v)
+  case .publish: return h.publish.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.emitNext(v) }
   }
 }
 
@@ -121,7 +121,7 @@ private func emitNext(_ h: Unmanaged<SubjectHandle>, at p: UnsafePointer<RxValue
     case .behavior(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
     case .replay(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
     case .async(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
-    case .other: return h.core.emitNext(p.pointee)
+    case .publish: return h.publish.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
     }
   }
   return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK  // no call per event

@@ -78,19 +78,6 @@ enum SubjectCore {
     }
   }
 
-  /// An element, for a sort the handle's direct paths do not cover.
-  func emitNext(_ element: borrowing RxValue) -> SubjectOutcome {
-    switch self {
-    case .publish(let s): return s.emitNext(element)
-    case .behavior(let s): return s.emitNext(element)
-    case .replay(let s): return s.emitNext(element)
-    case .async(let s): return s.emitNext(element)
-    case .publishRelay(let r): return r.accept(element)
-    case .behaviorRelay(let r): return r.accept(element)
-    case .replayRelay(let r): return r.accept(element)
-    }
-  }
-
   /// Behavior subjects and relays: the current value (throws the stream error or
   /// RxError.disposed). Nil for the other sorts.
   func currentValue() throws -> RxValue? {

@@ -19,7 +19,8 @@ final class SubjectHandle: Handle {
     case behavior(Unmanaged<BehaviorSubject<RxValue>>)
     case replay(Unmanaged<ReplaySubject<RxValue>>)
     case async(Unmanaged<AsyncSubject<RxValue>>)
-    case other
+    /// The publish sorts: their subject is `publish`.
+    case publish
 
     var replay: Unmanaged<ReplaySubject<RxValue>>? {
       if case .replay(let s) = self { return s }
@@ -36,8 +37,8 @@ final class SubjectHandle: Handle {
     self.core = core
     var publish: PublishSubject<RxValue>?
     switch core {
-    case .publish(let s): publish = s; direct = .other
-    case .publishRelay(let r): publish = r.acceptingSubject; direct = .other
+    case .publish(let s): publish = s; direct = .publish
+    case .publishRelay(let r): publish = r.acceptingSubject; direct = .publish
     case .behavior(let s): direct = .behavior(Unmanaged.passUnretained(s))
     case .behaviorRelay(let r): direct = .behavior(Unmanaged.passUnretained(r.acceptingSubject))
     case .replay(let s): direct = .replay(Unmanaged.passUnretained(s))
