@@ -33,16 +33,24 @@ final class ValueCombineLatestSink: CombiningSink<Value, Value, LatestElements<V
   override func makeObserver(_ index: Int) -> Observer<Value> {
     ValueCombineLatestObserver(parent: self, index: index)
   }
-
-  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
-  override func submitNext(_ index: Int, at element: UnsafePointer<Value>) { super.submitNext(index, at: element) }
 }
 
 final class ValueZipSink: CombiningSink<Value, Value, QueuedElements<Value>> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
     ValueZipObserver(parent: self, index: index)
   }
+}
 
-  override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }
-  override func submitNext(_ index: Int, at element: UnsafePointer<Value>) { super.submitNext(index, at: element) }
+final class ValueCombineLatestObserver: CombiningObserver<Value, Value, LatestElements<Value>> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.onNext(at: element) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+}
+
+final class ValueZipObserver: CombiningObserver<Value, Value, QueuedElements<Value>> {
+  override func on(_ event: Event<Value>) { super.on(event) }
+  override var takesNextByPointer: Bool { true }
+  override func onNext(at element: UnsafePointer<Value>) { super.onNext(at: element) }
+  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

@@ -26,8 +26,8 @@ class CombiningProducer<Source, Result, Policy: CombiningPolicy<Source>>: Produc
   }
 }
 
-// rx:value-leaf name=ValueCombineLatestSink args=Value,Value,LatestElements<Value> copy=makeObserver map=IndexedObserver:ValueCombineLatestObserver super=submit,submitNext
-// rx:value-leaf name=ValueZipSink args=Value,Value,QueuedElements<Value> copy=makeObserver map=IndexedObserver:ValueZipObserver super=submit,submitNext
+// rx:value-leaf name=ValueCombineLatestSink args=Value,Value,LatestElements<Value> copy=makeObserver map=CombiningObserver:ValueCombineLatestObserver
+// rx:value-leaf name=ValueZipSink args=Value,Value,QueuedElements<Value> copy=makeObserver map=CombiningObserver:ValueZipObserver
 /// Events of all sources are serialized through one Drain; the state below is touched only
 /// by the draining thread (and by deinit, after it).
 class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSink<Source, Result>, SelfSubscribingSink {
@@ -72,13 +72,18 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
     return subscribeAll(parent.sources)
   }
 
-  override func submit(_ index: Int, _ event: Event<Source>) {
+  override func makeObserver(_ index: Int) -> Observer<Source> {
+    CombiningObserver(parent: self, index: index)
+  }
+
+  /// One event of source `index`; final, so the observer's call is direct (no vtable hop).
+  final func deliver(_ index: Int, _ event: Event<Source>) {
     // Inline when the drain is free: the event is handled where it is, not copied into an item.
     drain.submit((index, event), inline: { handle(index, event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
   /// The drain's `submit` spelled out: its `inline` closure, this big, stayed a call of its own.
-  override func submitNext(_ index: Int, at element: UnsafePointer<Source>) {
+  final func deliverNext(_ index: Int, at element: UnsafePointer<Source>) {
     // (Closure literals at each call: a closure in a `let` is allocated per call.)
     let me = Unmanaged.passUnretained(self)
     if drain.enter({ item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }) {
@@ -148,32 +153,19 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
   }
 }
 
-// rx:hand-leaf: calls its sink's final leaf directly (one call per element, not a vtable hop).
-/// The observer of one source of a `Value` combine_latest.
-final class ValueCombineLatestObserver: IndexedObserver<Value, Value> {
-  /// `parent` at its leaf type, unretained (`parent` holds it): no retain and release per call.
-  let sink: Unmanaged<ValueCombineLatestSink>
-  init(parent: ValueCombineLatestSink, index: Int) {
-    sink = .passUnretained(parent)
-    super.init(parent: parent, index: index)
-  }
-  override func on(_ event: Event<Value>) { sink._withUnsafeGuaranteedRef { $0.submit(index, event) } }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { sink._withUnsafeGuaranteedRef { $0.submitNext(index, at: element) } }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
-}
+// rx:value-leaf name=ValueCombineLatestObserver args=Value,Value,LatestElements<Value> on next={super.onNext(at: element)} super=wantsNoMoreEvents
+// rx:value-leaf name=ValueZipObserver args=Value,Value,QueuedElements<Value> on next={super.onNext(at: element)} super=wantsNoMoreEvents
+/// The observer of one source: calls its sink's final methods, so at the leaf's types the
+/// call is direct and specialized.
+class CombiningObserver<Source, Result, Policy: CombiningPolicy<Source>>: IndexedObserver<Source, Result> {
+  /// `parent` at its own type, unretained (`parent` holds it): no retain and release per call.
+  let sink: Unmanaged<CombiningSink<Source, Result, Policy>>
 
-// rx:hand-leaf: calls its sink's final leaf directly (one call per element, not a vtable hop).
-/// The observer of one source of a `Value` zip.
-final class ValueZipObserver: IndexedObserver<Value, Value> {
-  /// `parent` at its leaf type, unretained (`parent` holds it): no retain and release per call.
-  let sink: Unmanaged<ValueZipSink>
-  init(parent: ValueZipSink, index: Int) {
+  init(parent: CombiningSink<Source, Result, Policy>, index: Int) {
     sink = .passUnretained(parent)
     super.init(parent: parent, index: index)
   }
-  override func on(_ event: Event<Value>) { sink._withUnsafeGuaranteedRef { $0.submit(index, event) } }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { sink._withUnsafeGuaranteedRef { $0.submitNext(index, at: element) } }
-  override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
+
+  override func on(_ event: Event<Source>) { sink._withUnsafeGuaranteedRef { $0.deliver(index, event) } }
+  override func onNext(at element: UnsafePointer<Source>) { sink._withUnsafeGuaranteedRef { $0.deliverNext(index, at: element) } }
 }
