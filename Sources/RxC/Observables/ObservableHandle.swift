@@ -105,6 +105,15 @@ final class ObservableHandle: Handle {
     make(consume pipeline, .pipeline)
   }
 
+  /// The fused pipeline when the operator joined its source's (`CPipeline.joining`), else
+  /// the operator's own observable.
+  static func make(_ pipeline: consuming CPipeline?, else observable: () -> Observable<RxValue>)
+    -> UnsafeMutablePointer<rx_observable>
+  {
+    if let pipeline { return make(pipeline) }
+    return make(observable())
+  }
+
   @inline(__always)
   private static func make(_ observable: consuming Observable<RxValue>, _ sort: Sort) -> UnsafeMutablePointer<rx_observable> {
     if let spare = takeSpare() {

@@ -3,49 +3,12 @@ import CRxc
 
 // rxc.h section 9, combine.
 
-@c(rx_merge)
-public func rx_merge(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let sources = observableArray(srcs, n, "rx_merge") else { return nil }
-  return ObservableHandle.make(Observable.merge(sources))
-}
-
-@c(rx_merge_max)
-public func rx_merge_max(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt, _ maxConcurrent: UInt)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let sources = observableArray(srcs, n, "rx_merge_max") else { return nil }
-  return ObservableHandle.make(Observable.merge(sources, maxConcurrent: Int(clamping: maxConcurrent)))
-}
-
-@c(rx_concat)
-public func rx_concat(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let sources = observableArray(srcs, n, "rx_concat") else { return nil }
-  return ObservableHandle.make(Observable.concat(sources))
-}
-
-@c(rx_combine_latest)
-public func rx_combine_latest(
-  _ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt, _ fn: rx_combine_fn?,
-  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let sources = observableArray(srcs, n, "rx_combine_latest") else { return nil }
-  let selector = CAdapt.combining(fn, CContext(ctx, ctxFree), "rx_combine_latest")
-  return ObservableHandle.make(Observable.combineLatest(sources, selector: selector))
-}
-
-@c(rx_zip)
-public func rx_zip(
-  _ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt, _ fn: rx_combine_fn?,
-  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let sources = observableArray(srcs, n, "rx_zip") else { return nil }
-  let selector = CAdapt.combining(fn, CContext(ctx, ctxFree), "rx_zip")
-  return ObservableHandle.make(Observable.zip(sources, selector: selector))
-}
+// rx:export rx_merge: ObservableHandle.make(Observable.merge(srcs))
+// rx:export rx_merge_max: ObservableHandle.make(Observable.merge(srcs, maxConcurrent: Int(clamping: maxConcurrent)))
+// rx:export rx_concat: ObservableHandle.make(Observable.concat(srcs))
+// rx:export rx_amb: ObservableHandle.make(Observable.amb(srcs))
+// rx:export rx_combine_latest nullable=fn: ObservableHandle.make(Observable.combineLatest(srcs, selector: CAdapt.combining(fn, CContext(ctx, ctxFree), "rx_combine_latest")))
+// rx:export rx_zip nullable=fn: ObservableHandle.make(Observable.zip(srcs, selector: CAdapt.combining(fn, CContext(ctx, ctxFree), "rx_zip")))
 
 @c(rx_with_latest_from)
 public func rx_with_latest_from(
@@ -96,10 +59,3 @@ public func rx_switch_latest(_ src: UnsafeMutablePointer<rx_observable>?) -> Uns
   }))
 }
 
-@c(rx_amb)
-public func rx_amb(_ srcs: UnsafePointer<UnsafeMutablePointer<rx_observable>?>?, _ n: UInt)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let sources = observableArray(srcs, n, "rx_amb") else { return nil }
-  return ObservableHandle.make(Observable.amb(sources))
-}

@@ -3,6 +3,10 @@ import CRxc
 
 // rxc.h section 9, errors: error handling (rx_timeout is in TimeOperators.swift).
 
+// rx:export rx_catch_with: ObservableHandle.make(src.observable.catch { [next = fallback.observable] _ in next })
+// rx:export rx_retry: ObservableHandle.make(src.observable.retry(Int(clamping: maxAttempts)))
+// rx:export rx_catch_and_return: ObservableHandle.make(src.observable.catchAndReturn(value))
+
 @c(rx_catch)
 public func rx_catch(
   _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_catch_fn?, _ ctx: UnsafeMutableRawPointer?,
@@ -20,33 +24,6 @@ public func rx_catch(
     }
     return next
   })
-}
-
-@c(rx_catch_and_return)
-public func rx_catch_and_return(_ src: UnsafeMutablePointer<rx_observable>?, _ value: rx_value)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let h = ObservableHandle.from(src, "rx_catch_and_return") else { return nil }
-  guard let v = RxValue.from(value, "rx_catch_and_return") else { return nil }
-  return ObservableHandle.make(h.observable.catchAndReturn(v))
-}
-
-@c(rx_catch_with)
-public func rx_catch_with(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ fallback: UnsafeMutablePointer<rx_observable>?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_catch_with") else { return nil }
-  guard let f = ObservableHandle.from(fallback, "rx_catch_with", "fallback") else { return nil }
-  let next = f.observable
-  return ObservableHandle.make(h.observable.catch { _ in next })
-}
-
-@c(rx_retry)
-public func rx_retry(_ src: UnsafeMutablePointer<rx_observable>?, _ maxAttempts: UInt)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let h = ObservableHandle.from(src, "rx_retry") else { return nil }
-  return ObservableHandle.make(h.observable.retry(Int(clamping: maxAttempts)))
 }
 
 @c(rx_retry_when)

@@ -5,6 +5,8 @@ import Synchronization
 // rxc.h section 9, flow control: rx_observe_on_bounded, rx_pausable(_buffered), rx_rate_limit
 // and their counters.
 
+// rx:export rx_pausable: ObservableHandle.make(src.observable.pausable(pauser.observable))
+
 /// rx_flow_options, read and checked: the limit's policy and capacity, and on_dropped as a
 /// closure holding the context (so ctx_free runs after the last sink, even without
 /// on_dropped). Nil, with rx_last_error() set, for bad options; nothing is taken then.
@@ -55,16 +57,6 @@ public func rx_observe_on_bounded(
   else { return nil }
   return ObservableHandle.make(
     o.observable.observe(on: s.scheduler, capacity: flow.capacity, policy: flow.policy, onDropped: flow.onDropped))
-}
-
-@c(rx_pausable)
-public func rx_pausable(_ src: UnsafeMutablePointer<rx_observable>?, _ pauser: UnsafeMutablePointer<rx_observable>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let o = ObservableHandle.from(src, "rx_pausable"),
-    let p = ObservableHandle.from(pauser, "rx_pausable", "pauser")
-  else { return nil }
-  return ObservableHandle.make(o.observable.pausable(p.observable))
 }
 
 @c(rx_pausable_buffered)

@@ -3,37 +3,12 @@ import CRxc
 
 // rxc.h section 9, utility and traits: sharing, and the Driver and Signal traits.
 
-@c(rx_share)
-public func rx_share(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_share") else { return nil }
-  return ObservableHandle.make(h.observable.share())
-}
-
-@c(rx_share_replay)
-public func rx_share_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_share_replay") else { return nil }
-  guard let size = bufferSize(n, "rx_share_replay") else { return nil }
-  return ObservableHandle.make(h.observable.share(replay: size))
-}
-
-@c(rx_publish)
-public func rx_publish(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_publish") else { return nil }
-  return connectableHandle(h.observable.publish())
-}
-
-@c(rx_replay)
-public func rx_replay(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_replay") else { return nil }
-  guard let size = bufferSize(n, "rx_replay") else { return nil }
-  return connectableHandle(h.observable.replay(size))
-}
-
-@c(rx_replay_all)
-public func rx_replay_all(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_replay_all") else { return nil }
-  return connectableHandle(h.observable.replayAll())
-}
+// rx:export rx_share: ObservableHandle.make(src.observable.share())
+// rx:export rx_share_replay: bufferSize(n, "rx_share_replay").map { ObservableHandle.make(src.observable.share(replay: $0)) }
+// rx:export rx_share_forever: bufferSize(n, "rx_share_forever").map { ObservableHandle.make(src.observable.share(replay: $0, scope: .forever)) }
+// rx:export rx_publish: connectableHandle(src.observable.publish())
+// rx:export rx_replay: bufferSize(n, "rx_replay").map { connectableHandle(src.observable.replay($0)) }
+// rx:export rx_replay_all: connectableHandle(src.observable.replayAll())
 
 @c(rx_multicast)
 public func rx_multicast(_ src: UnsafeMutablePointer<rx_observable>?, _ subject: UnsafeMutablePointer<rx_subject>?)
@@ -52,13 +27,6 @@ public func rx_multicast(_ src: UnsafeMutablePointer<rx_observable>?, _ subject:
   // The closure keeps a C reference to the subject: releasing the caller's last one would
   // dispose it under the connectable.
   return connectableHandle(h.observable.multicastKeepingSubject({ withExtendedLifetime(hold) { core } }))
-}
-
-@c(rx_share_forever)
-public func rx_share_forever(_ src: UnsafeMutablePointer<rx_observable>?, _ n: UInt) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_share_forever") else { return nil }
-  guard let size = bufferSize(n, "rx_share_forever") else { return nil }
-  return ObservableHandle.make(h.observable.share(replay: size, scope: .forever))
 }
 
 @c(rx_connect)
@@ -125,11 +93,11 @@ private func subscribe(
 }
 
 /// A connectable as an rx_observable that rx_connect and rx_ref_count accept.
-private func connectableHandle(_ connectable: ConnectableObservable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
+func connectableHandle(_ connectable: ConnectableObservable<RxValue>) -> UnsafeMutablePointer<rx_observable> {
   ObservableHandle(connectable, connectable: connectable).cPointer
 }
 
-private func bufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
+func bufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
   guard n <= UInt(Int32.max) else {
     setLastError("\(fn): buffer size \(n) is too large")
     return nil

@@ -4,82 +4,24 @@ import CRxc
 // rxc.h section 9: the time-based operators of transform, filter, errors and utility, which
 // share their argument checks. Negative durations are zero.
 
+// rx:export rx_delay: ObservableHandle.make(src.observable.delay(ns, scheduler: scheduler))
+// rx:export rx_delay_subscription: ObservableHandle.make(src.observable.delaySubscription(ns, scheduler: scheduler))
+// rx:export rx_timestamp: ObservableHandle.make(src.observable.timestamp(scheduler: scheduler) { CAdapt.array([.int($0), $1]) })
+// rx:export rx_debounce: ObservableHandle.make(src.observable.debounce(ns, scheduler: scheduler))
+// rx:export rx_throttle: ObservableHandle.make(src.observable.throttle(ns, latest: latest, scheduler: scheduler))
+// rx:export rx_timeout: ObservableHandle.make(src.observable.timeout(ns, scheduler: scheduler))
+// rx:export rx_timeout_to: ObservableHandle.make(src.observable.timeout(ns, other: fallback.observable, scheduler: scheduler))
+// rx:export rx_sample: ObservableHandle.make(src.observable.sample(sampler.observable))
+// rx:export rx_skip_duration: ObservableHandle.make(src.observable.skip(ns, scheduler: scheduler))
+// rx:export rx_take_duration: ObservableHandle.make(src.observable.take(for: ns, scheduler: scheduler))
+
 /// Validates the source and scheduler every time operator takes.
-private func sourceAndScheduler(
+func sourceAndScheduler(
   _ src: UnsafeMutablePointer<rx_observable>?, _ scheduler: UnsafeMutablePointer<rx_scheduler>?,
   _ fn: StaticString
 ) -> (Observable<RxValue>, Scheduler)? {
   guard let o = ObservableHandle.from(src, fn), let s = SchedulerHandle.from(scheduler, fn) else { return nil }
   return (o.observable, s.scheduler)
-}
-
-@c(rx_delay)
-public func rx_delay(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_delay") else { return nil }
-  return ObservableHandle.make(o.delay(ns, scheduler: s))
-}
-
-@c(rx_delay_subscription)
-public func rx_delay_subscription(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_delay_subscription") else { return nil }
-  return ObservableHandle.make(o.delaySubscription(ns, scheduler: s))
-}
-
-@c(rx_timestamp)
-public func rx_timestamp(_ src: UnsafeMutablePointer<rx_observable>?, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timestamp") else { return nil }
-  return ObservableHandle.make(o.timestamp(scheduler: s) { CAdapt.array([.int($0), $1]) })
-}
-
-@c(rx_debounce)
-public func rx_debounce(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_debounce") else { return nil }
-  return ObservableHandle.make(o.debounce(ns, scheduler: s))
-}
-
-@c(rx_throttle)
-public func rx_throttle(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ latest: Bool, _ scheduler: UnsafeMutablePointer<rx_scheduler>?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_throttle") else { return nil }
-  return ObservableHandle.make(o.throttle(ns, latest: latest, scheduler: s))
-}
-
-@c(rx_timeout)
-public func rx_timeout(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timeout") else { return nil }
-  return ObservableHandle.make(o.timeout(ns, scheduler: s))
-}
-
-@c(rx_timeout_to)
-public func rx_timeout_to(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ fallback: UnsafeMutablePointer<rx_observable>?,
-  _ scheduler: UnsafeMutablePointer<rx_scheduler>?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_timeout_to"),
-    let f = ObservableHandle.from(fallback, "rx_timeout_to", "fallback")
-  else { return nil }
-  return ObservableHandle.make(o.timeout(ns, other: f.observable, scheduler: s))
-}
-
-@c(rx_sample)
-public func rx_sample(_ src: UnsafeMutablePointer<rx_observable>?, _ sampler: UnsafeMutablePointer<rx_observable>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let o = ObservableHandle.from(src, "rx_sample"),
-    let t = ObservableHandle.from(sampler, "rx_sample", "sampler")
-  else { return nil }
-  return ObservableHandle.make(o.observable.sample(t.observable))
 }
 
 /// rx_buffer's and rx_window's span, count and scheduler, checked: a span <= 0 is count
@@ -132,22 +74,6 @@ public func rx_window(
   else { return nil }
   return ObservableHandle.make(o.observable.window(
     timeSpan: p.span, count: p.count, scheduler: p.scheduler, make: { RxValue.boxed(ObservableBox.make($0)) }))
-}
-
-@c(rx_skip_duration)
-public func rx_skip_duration(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_skip_duration") else { return nil }
-  return ObservableHandle.make(o.skip(ns, scheduler: s))
-}
-
-@c(rx_take_duration)
-public func rx_take_duration(_ src: UnsafeMutablePointer<rx_observable>?, _ ns: Int64, _ scheduler: UnsafeMutablePointer<rx_scheduler>?)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_take_duration") else { return nil }
-  return ObservableHandle.make(o.take(for: ns, scheduler: s))
 }
 
 @c(rx_retry_backoff)

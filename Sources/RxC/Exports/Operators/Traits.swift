@@ -4,27 +4,13 @@ import CRxc
 // rxc.h section 9, traits: the primitive-sequence traits (Single, Maybe, Completable) and
 // their subscribe functions.
 
+// rx:export rx_as_single: ObservableHandle.make(src.observable.asSingle())
+// rx:export rx_as_maybe: ObservableHandle.make(src.observable.asMaybe())
+// rx:export rx_as_completable: ObservableHandle.make(src.observable.asCompletable())
+
 public typealias CValueFn = @convention(c) (UnsafeMutableRawPointer?, rx_value) -> Void
 public typealias CErrorFn = @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<rx_error>?) -> Void
 public typealias CCtxFn = @convention(c) (UnsafeMutableRawPointer?) -> Void
-
-@c(rx_as_single)
-public func rx_as_single(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_as_single") else { return nil }
-  return ObservableHandle.make(h.observable.asSingle())
-}
-
-@c(rx_as_maybe)
-public func rx_as_maybe(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_as_maybe") else { return nil }
-  return ObservableHandle.make(h.observable.asMaybe())
-}
-
-@c(rx_as_completable)
-public func rx_as_completable(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_as_completable") else { return nil }
-  return ObservableHandle.make(h.observable.asCompletable())
-}
 
 // A single's element comes with its completion, so on_success is the observer's on_next
 // and the completion needs no callback: the user's functions and ctx go through as they are.

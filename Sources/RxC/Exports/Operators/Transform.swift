@@ -3,119 +3,17 @@ import CRxc
 
 // rxc.h section 9, transform (rx_group_by and the key of its groups among them).
 
-@c(rx_map)
-public func rx_map(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_map_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  ObservableHandle.with(src, "rx_map") { h in
-    guard let fn else { setLastError("rx_map: fn is NULL"); return nil }
-    return ObservableHandle.make(CPipeline.map(h, fn, ctx, ctxFree))
-  }
-}
-
-@c(rx_scan)
-public func rx_scan(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ seed: rx_value, _ fn: rx_accumulate_fn?,
-  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_scan") else { return nil }
-  guard let fn else { setLastError("rx_scan: fn is NULL"); return nil }
-  guard let seed = RxValue.from(seed, "rx_scan") else { return nil }
-  if let p = CPipeline.joining(h, .scan(fn, ctx, seed: seed), ctxFree: ctxFree) { return ObservableHandle.make(p) }
-  let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(COperators.scan(h.observable, seed: seed, f))
-}
-
-@c(rx_reduce)
-public func rx_reduce(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ seed: rx_value, _ fn: rx_accumulate_fn?,
-  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_reduce") else { return nil }
-  guard let fn else { setLastError("rx_reduce: fn is NULL"); return nil }
-  guard let seed = RxValue.from(seed, "rx_reduce") else { return nil }
-  let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(COperators.reduce(h.observable, seed: seed, f))
-}
-
-@c(rx_flat_map)
-public func rx_flat_map(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
-  _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  ObservableHandle.with(src, "rx_flat_map") { h in
-    guard let fn else { setLastError("rx_flat_map: fn is NULL"); return nil }
-    let f = CFunction(fn, ctx, ctxFree)
-    return ObservableHandle.make(CFlatMapProducer(source: h.observable, fn: f, maxConcurrent: 0, "rx_flat_map"))
-  }
-}
-
-@c(rx_flat_map_max)
-public func rx_flat_map_max(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ maxConcurrent: UInt, _ fn: rx_flat_map_fn?,
-  _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_flat_map_max") else { return nil }
-  guard let fn else { setLastError("rx_flat_map_max: fn is NULL"); return nil }
-  let limit = Int(clamping: maxConcurrent)
-  let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(CFlatMapProducer(source: h.observable, fn: f, maxConcurrent: limit, "rx_flat_map_max"))
-}
-
-@c(rx_flat_map_first)
-public func rx_flat_map_first(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
-  _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_flat_map_first") else { return nil }
-  guard let fn else { setLastError("rx_flat_map_first: fn is NULL"); return nil }
-  let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(CFlatMapProducer(source: h.observable, fn: f, maxConcurrent: 0, exclusive: true, "rx_flat_map_first"))
-}
-
-@c(rx_flat_map_latest)
-public func rx_flat_map_latest(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
-  _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_flat_map_latest") else { return nil }
-  guard let fn else { setLastError("rx_flat_map_latest: fn is NULL"); return nil }
-  let selector = CAdapt.flatMapAt(fn, CContext(ctx, ctxFree), "rx_flat_map_latest")
-  return ObservableHandle.make(h.observable.flatMapLatest(selectingAt: selector))
-}
-
-@c(rx_concat_map)
-public func rx_concat_map(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?,
-  _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_concat_map") else { return nil }
-  guard let fn else { setLastError("rx_concat_map: fn is NULL"); return nil }
-  return ObservableHandle.make(h.observable.concatMap(selecting: CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_concat_map")))
-}
-
-@c(rx_to_array)
-public func rx_to_array(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_to_array") else { return nil }
-  return ObservableHandle.make(h.observable.toArray(pack: CAdapt.array))
-}
-
-@c(rx_enumerated)
-public func rx_enumerated(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_enumerated") else { return nil }
-  return ObservableHandle.make(COperators.enumerated(h.observable))
-}
-
-@c(rx_compact_map)
-public func rx_compact_map(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_compact_map_fn?, _ ctx: UnsafeMutableRawPointer?,
-  _ ctxFree: rx_free_fn?
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_compact_map") else { return nil }
-  guard let fn else { setLastError("rx_compact_map: fn is NULL"); return nil }
-  let f = CFunction(fn, ctx, ctxFree)
-  return ObservableHandle.make(COperators.compactMap(h.observable, f))
-}
+// rx:export rx_to_array: ObservableHandle.make(src.observable.toArray(pack: CAdapt.array))
+// rx:export rx_enumerated: ObservableHandle.make(COperators.enumerated(src.observable))
+// rx:export rx_map: ObservableHandle.make(CPipeline.map(src, fn, ctx, ctxFree))
+// rx:export rx_scan: ObservableHandle.make(CPipeline.joining(src, .scan(fn, ctx, seed: seed), ctxFree: ctxFree), else: { COperators.scan(src.observable, seed: seed, CFunction(fn, ctx, ctxFree)) })
+// rx:export rx_reduce: ObservableHandle.make(COperators.reduce(src.observable, seed: seed, CFunction(fn, ctx, ctxFree)))
+// rx:export rx_flat_map: ObservableHandle.make(CFlatMapProducer(source: src.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: 0, "rx_flat_map"))
+// rx:export rx_flat_map_max: ObservableHandle.make(CFlatMapProducer(source: src.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: Int(clamping: maxConcurrent), "rx_flat_map_max"))
+// rx:export rx_flat_map_first: ObservableHandle.make(CFlatMapProducer(source: src.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: 0, exclusive: true, "rx_flat_map_first"))
+// rx:export rx_flat_map_latest: ObservableHandle.make(src.observable.flatMapLatest(selectingAt: CAdapt.flatMapAt(fn, CContext(ctx, ctxFree), "rx_flat_map_latest")))
+// rx:export rx_concat_map: ObservableHandle.make(src.observable.concatMap(selecting: CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_concat_map")))
+// rx:export rx_compact_map: ObservableHandle.make(COperators.compactMap(src.observable, CFunction(fn, ctx, ctxFree)))
 
 @c(rx_group_by)
 public func rx_group_by(

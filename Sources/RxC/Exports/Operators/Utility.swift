@@ -5,6 +5,9 @@ import Glibc
 // rxc.h section 9, utility (rx_delay* are in TimeOperators.swift); rx_debug, to a FILE * or
 // to a callback.
 
+// rx:export rx_materialize: ObservableHandle.make(COperators.materialize(src.observable))
+// rx:export rx_dematerialize: ObservableHandle.make(COperators.dematerialize(src.observable))
+
 @c(rx_do)
 public func rx_do(_ src: UnsafeMutablePointer<rx_observable>?, _ tap: rx_observer, _ ctxFree: rx_free_fn?)
   -> UnsafeMutablePointer<rx_observable>?
@@ -67,18 +70,6 @@ extension DoHooks where Element == RxValue {
       onSubscribe: { withExtendedLifetime(context) { onSubscribe?(ctx) } }, onSubscribed: plain(c.on_subscribed),
       onDispose: plain(c.on_dispose))
   }
-}
-
-@c(rx_materialize)
-public func rx_materialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_materialize") else { return nil }
-  return ObservableHandle.make(COperators.materialize(h.observable))
-}
-
-@c(rx_dematerialize)
-public func rx_dematerialize(_ src: UnsafeMutablePointer<rx_observable>?) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, "rx_dematerialize") else { return nil }
-  return ObservableHandle.make(COperators.dematerialize(h.observable))
 }
 
 @c(rx_debug)
