@@ -21,7 +21,8 @@ which `make check-abi` compares with rxc.h), whose arguments are checked in orde
   rx_..._fn x         not NULL ("rx_f: x is NULL"); an rx_free_fn may be, and so may the
                       parameters the line names: `// rx:export rx_zip nullable=fn: ...`
   anything else       passed as is, under its name in camel case (`max_attempts`: `maxAttempts`)
-then returns the expression after the colon (a failed check returns NULL, the message in
+then returns the expression after the colon (the function returns an rx_observable *, an
+rx_disposable * or an rx_subject *) (a failed check returns NULL, the message in
 rx_last_error()). An export that does more is written out by hand in the same file.
 """
 import os
@@ -58,7 +59,7 @@ def swift_type(ctype, where):
         return f"UnsafeMutablePointer<{t[:-2]}>?"
     if t == ARRAY:
         return "UnsafePointer<UnsafeMutablePointer<rx_observable>?>?"
-    if t == "rx_value":
+    if t in ("rx_value", "rx_observer"):
         return t
     if t in SCALARS:
         return SCALARS[t]
@@ -67,9 +68,13 @@ def swift_type(ctype, where):
     raise SystemExit(f"gen-exports: {where}: no rule for a parameter of type `{t}`")
 
 
+RETURNS = {f"{t} *": f"UnsafeMutablePointer<{t}>?" for t in ("rx_observable", "rx_disposable", "rx_subject")}
+
+
 def export(fn, body, where, nullable=()):
-    if " ".join(fn.returns.split()) != "rx_observable *":
-        raise SystemExit(f"gen-exports: {where}: {fn.name} does not return an rx_observable *")
+    returns = RETURNS.get(" ".join(fn.returns.split()))
+    if returns is None:
+        raise SystemExit(f"gen-exports: {where}: {fn.name} returns {fn.returns}, which no rule makes NULL on bad input")
     params = [(camel(n), " ".join(t.split()), n) for t, n in fn.params]
     sig = ", ".join(f"_ {s}: {swift_type(t, where)}" for s, t, _ in params)
     name = fn.name
@@ -95,7 +100,7 @@ def export(fn, body, where, nullable=()):
         elif is_fn(t) and t != "rx_free_fn" and n not in nullable:
             checks.append(f'fn:{s}')
     ind = "    " if borrowed else "  "
-    lines = [f"@c({name})", f"public func {name}({sig}) -> UnsafeMutablePointer<rx_observable>? {{"]
+    lines = [f"@c({name})", f"public func {name}({sig}) -> {returns} {{"]
     if borrowed:
         lines.append("  " + borrowed)
     run = []

@@ -3,62 +3,23 @@ import CRxc
 
 // rxc.h section 7: subjects and relays. Validate, convert, call the core.
 
-@c(rx_publish_subject_new)
-public func rx_publish_subject_new() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.publish(PublishSubject<RxValue>()))
-}
-
-@c(rx_behavior_subject_new)
-public func rx_behavior_subject_new(_ initial: rx_value) -> UnsafeMutablePointer<rx_subject>? {
-  guard let v = RxValue.from(initial, "rx_behavior_subject_new") else { return nil }
-  return SubjectHandle.make(.behavior(BehaviorSubject(value: v)))
-}
-
-@c(rx_replay_subject_new)
-public func rx_replay_subject_new(_ bufferSize: UInt) -> UnsafeMutablePointer<rx_subject>? {
-  guard let size = replayBufferSize(bufferSize, "rx_replay_subject_new") else { return nil }
-  return SubjectHandle.make(.replay(ReplaySubject<RxValue>(bufferSize: size)))
-}
+// rx:export rx_publish_subject_new: SubjectHandle.make(.publish(PublishSubject<RxValue>()))
+// rx:export rx_behavior_subject_new: SubjectHandle.make(.behavior(BehaviorSubject(value: initial)))
+// rx:export rx_replay_subject_new: replayBufferSize(bufferSize, "rx_replay_subject_new").map { SubjectHandle.make(.replay(ReplaySubject<RxValue>(bufferSize: $0))) }
+// rx:export rx_replay_subject_new_unbounded: SubjectHandle.make(.replay(ReplaySubject<RxValue>.createUnbounded()))
+// rx:export rx_async_subject_new: SubjectHandle.make(.async(AsyncSubject<RxValue>()))
+// rx:export rx_publish_relay_new: SubjectHandle.make(.publishRelay(PublishRelay<RxValue>()))
+// rx:export rx_behavior_relay_new: SubjectHandle.make(.behaviorRelay(BehaviorRelay(value: initial)))
+// rx:export rx_replay_relay_new: replayBufferSize(bufferSize, "rx_replay_relay_new").map { SubjectHandle.make(.replayRelay(ReplayRelay<RxValue>(bufferSize: $0))) }
+// rx:export rx_replay_relay_new_unbounded: SubjectHandle.make(.replayRelay(ReplayRelay<RxValue>.createUnbounded()))
 
 /// A replay buffer_size: at least 1 (larger than Int.max is Int.max).
-private func replayBufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
+func replayBufferSize(_ n: UInt, _ fn: StaticString) -> Int? {
   guard n >= 1 else {
     setLastError("\(fn): buffer_size must be at least 1")
     return nil
   }
   return Int(clamping: n)
-}
-
-@c(rx_replay_subject_new_unbounded)
-public func rx_replay_subject_new_unbounded() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.replay(ReplaySubject<RxValue>.createUnbounded()))
-}
-
-@c(rx_async_subject_new)
-public func rx_async_subject_new() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.async(AsyncSubject<RxValue>()))
-}
-
-@c(rx_publish_relay_new)
-public func rx_publish_relay_new() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.publishRelay(PublishRelay<RxValue>()))
-}
-
-@c(rx_behavior_relay_new)
-public func rx_behavior_relay_new(_ initial: rx_value) -> UnsafeMutablePointer<rx_subject>? {
-  guard let v = RxValue.from(initial, "rx_behavior_relay_new") else { return nil }
-  return SubjectHandle.make(.behaviorRelay(BehaviorRelay(value: v)))
-}
-
-@c(rx_replay_relay_new)
-public func rx_replay_relay_new(_ bufferSize: UInt) -> UnsafeMutablePointer<rx_subject>? {
-  guard let size = replayBufferSize(bufferSize, "rx_replay_relay_new") else { return nil }
-  return SubjectHandle.make(.replayRelay(ReplayRelay<RxValue>(bufferSize: size)))
-}
-
-@c(rx_replay_relay_new_unbounded)
-public func rx_replay_relay_new_unbounded() -> UnsafeMutablePointer<rx_subject>? {
-  SubjectHandle.make(.replayRelay(ReplayRelay<RxValue>.createUnbounded()))
 }
 
 @c(rx_subject_on_next)

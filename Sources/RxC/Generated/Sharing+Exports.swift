@@ -46,3 +46,33 @@ public func rx_replay_all(_ src: UnsafeMutablePointer<rx_observable>?) -> Unsafe
     return connectableHandle(src.observable.replayAll())
   }
 }
+
+@c(rx_as_driver)
+public func rx_as_driver(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value) -> UnsafeMutablePointer<rx_observable>? {
+  ObservableHandle.with(src, "rx_as_driver") { src in
+    guard let onErrorValue = RxValue.from(onErrorValue, "rx_as_driver") else { return nil }
+    return ObservableHandle(src.observable.asDriver(onErrorJustReturn: onErrorValue), cocoaTrait: .driver).cPointer
+  }
+}
+
+@c(rx_drive)
+public func rx_drive(_ driver: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer) -> UnsafeMutablePointer<rx_disposable>? {
+  ObservableHandle.with(driver, "rx_drive", "driver") { driver in
+    return subscribeTrait(driver, observer, .driver, "rx_drive", "driver", "rx_as_driver")
+  }
+}
+
+@c(rx_as_signal)
+public func rx_as_signal(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value) -> UnsafeMutablePointer<rx_observable>? {
+  ObservableHandle.with(src, "rx_as_signal") { src in
+    guard let onErrorValue = RxValue.from(onErrorValue, "rx_as_signal") else { return nil }
+    return ObservableHandle(src.observable.asSignal(onErrorJustReturn: onErrorValue), cocoaTrait: .signal).cPointer
+  }
+}
+
+@c(rx_emit)
+public func rx_emit(_ signal: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer) -> UnsafeMutablePointer<rx_disposable>? {
+  ObservableHandle.with(signal, "rx_emit", "signal") { signal in
+    return subscribeTrait(signal, observer, .signal, "rx_emit", "signal", "rx_as_signal")
+  }
+}

@@ -9,6 +9,10 @@ import CRxc
 // rx:export rx_publish: connectableHandle(src.observable.publish())
 // rx:export rx_replay: bufferSize(n, "rx_replay").map { connectableHandle(src.observable.replay($0)) }
 // rx:export rx_replay_all: connectableHandle(src.observable.replayAll())
+// rx:export rx_as_driver: ObservableHandle(src.observable.asDriver(onErrorJustReturn: onErrorValue), cocoaTrait: .driver).cPointer
+// rx:export rx_drive: subscribeTrait(driver, observer, .driver, "rx_drive", "driver", "rx_as_driver")
+// rx:export rx_as_signal: ObservableHandle(src.observable.asSignal(onErrorJustReturn: onErrorValue), cocoaTrait: .signal).cPointer
+// rx:export rx_emit: subscribeTrait(signal, observer, .signal, "rx_emit", "signal", "rx_as_signal")
 
 @c(rx_multicast)
 public func rx_multicast(_ src: UnsafeMutablePointer<rx_observable>?, _ subject: UnsafeMutablePointer<rx_subject>?)
@@ -41,50 +45,11 @@ public func rx_ref_count(_ connectable: UnsafeMutablePointer<rx_observable>?) ->
   return ObservableHandle.make(c.refCount())
 }
 
-@c(rx_as_driver)
-public func rx_as_driver(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  cocoaTrait(src, onErrorValue, .driver, "rx_as_driver") { $0.asDriver(onErrorJustReturn: $1) }
-}
-
-@c(rx_drive)
-public func rx_drive(_ driver: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
-  -> UnsafeMutablePointer<rx_disposable>?
-{
-  subscribe(driver, observer, .driver, "rx_drive", "driver", "rx_as_driver")
-}
-
-@c(rx_as_signal)
-public func rx_as_signal(_ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value)
-  -> UnsafeMutablePointer<rx_observable>?
-{
-  cocoaTrait(src, onErrorValue, .signal, "rx_as_signal") { $0.asSignal(onErrorJustReturn: $1) }
-}
-
-@c(rx_emit)
-public func rx_emit(_ signal: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer)
-  -> UnsafeMutablePointer<rx_disposable>?
-{
-  subscribe(signal, observer, .signal, "rx_emit", "signal", "rx_as_signal")
-}
-
-/// rx_as_driver / rx_as_signal: the trait's observable, tagged for its subscribe function.
-private func cocoaTrait(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ onErrorValue: rx_value, _ trait: ObservableHandle.CocoaTrait,
-  _ fn: StaticString, _ make: (Observable<RxValue>, RxValue) -> Observable<RxValue>
-) -> UnsafeMutablePointer<rx_observable>? {
-  guard let h = ObservableHandle.from(src, fn) else { return nil }
-  guard let value = RxValue.from(onErrorValue, fn) else { return nil }
-  return ObservableHandle(make(h.observable, value), cocoaTrait: trait).cPointer
-}
-
 /// rx_drive / rx_emit: rx_subscribe for observables made by `maker` only.
-private func subscribe(
-  _ p: UnsafeMutablePointer<rx_observable>?, _ observer: rx_observer, _ trait: ObservableHandle.CocoaTrait,
+func subscribeTrait(
+  _ h: ObservableHandle, _ observer: rx_observer, _ trait: ObservableHandle.CocoaTrait,
   _ fn: StaticString, _ arg: StaticString, _ maker: StaticString
 ) -> UnsafeMutablePointer<rx_disposable>? {
-  guard let h = ObservableHandle.from(p, fn, arg) else { return nil }
   guard h.cocoaTrait == trait else {
     setLastError("\(fn): \(arg) is not an observable made by \(maker)")
     return nil
