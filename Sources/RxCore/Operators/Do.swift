@@ -1,7 +1,6 @@
 import Synchronization
 
 extension Observable {
-  // rx:value-overload
   /// Lets a tap observer, made for each subscription by `makeTap`, see every event before
   /// it goes downstream. The tap's `dropped()` runs once when the subscription ends by
   /// dispose or drop (also after a terminal event, once the sink disposes).
@@ -9,7 +8,6 @@ extension Observable {
     DoProducer(source: self, makeTap)
   }
 
-  // rx:value-overload map=ClosureTap:ValueClosureTap
   /// Closure form: each runs before the event goes downstream; `onDispose` once per
   /// subscription, when it ends for any reason.
   public func `do`(
@@ -18,6 +16,21 @@ extension Observable {
   ) -> Observable<Element> {
     DoProducer(source: self, {
       ClosureTap(onNext: onNext, onError: onError, onCompleted: onCompleted, onDispose: onDispose)
+    })
+  }
+}
+
+extension Observable where Element == Value {
+  public func `do`(tap makeTap: @escaping () -> Observer<Value>) -> Observable<Value> {
+    ValueDoProducer(source: self, makeTap)
+  }
+
+  public func `do`(
+    onNext: ((Value) -> Void)? = nil, onError: ((any Error) -> Void)? = nil,
+    onCompleted: (() -> Void)? = nil, onDispose: (() -> Void)? = nil
+  ) -> Observable<Value> {
+    ValueDoProducer(source: self, {
+      ValueClosureTap(onNext: onNext, onError: onError, onCompleted: onCompleted, onDispose: onDispose)
     })
   }
 }
