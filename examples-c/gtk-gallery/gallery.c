@@ -25,6 +25,9 @@
  */
 #define _GNU_SOURCE /* SCHED_IDLE */
 #include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -178,7 +181,7 @@ static double p99_ms(load_stats *s) {
   return s->gaps[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1] / 1e3;
 }
 
-static void set_status(gallery *g, const char *text) { gtk_label_set_text(GTK_LABEL(g->status), text); }
+static void set_status(gallery *g, const char *text) { gtk_inscription_set_text(GTK_INSCRIPTION(g->status), text); }
 
 static void test_next(gallery *g);
 
@@ -189,7 +192,6 @@ static void measurement_done(gallery *g) {
   s->finished = g_get_monotonic_time();
   s->main_cpu += thread_cpu_us();
   g->measuring = FALSE;
-  gtk_widget_set_sensitive(g->button, TRUE);
   char text[256];
   snprintf(text, sizeof text, "%d photos in %.1f s, decoded %s; longest gap between frames %.0f ms%s", s->received,
            (s->finished - s->started) / 1e6,
@@ -281,7 +283,8 @@ static void start_load(gallery *g) {
   g->stats.main_cpu = -thread_cpu_us();
   g->measuring = TRUE;
   g->done = FALSE;
-  gtk_widget_set_sensitive(g->button, FALSE);
+  /* The button stays sensitive (a click during a load starts it over): an insensitive button
+     changes style and lays out the window again, X server round trips in the first frame. */
   set_status(g, "loading");
 
   rx_observable *indices = rx_range(0, (size_t)g->count);
@@ -351,9 +354,11 @@ static void build_window(gallery *g) {
   g->button = gtk_button_new_with_label("Load photos");
   g_signal_connect(g->button, "clicked", G_CALLBACK(load_clicked), g);
   g->toggle = gtk_check_button_new_with_label("Decode on the main thread");
-  g->status = gtk_label_new("");
+  /* An inscription, not a label: a new text only redraws it, where a label's would lay out
+     the window again (X server round trips, see no_frame_sync) in the load's first frame. */
+  g->status = gtk_inscription_new("");
   gtk_widget_add_css_class(g->status, "status");
-  gtk_label_set_xalign(GTK_LABEL(g->status), 0);
+  gtk_inscription_set_text_overflow(GTK_INSCRIPTION(g->status), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_widget_set_hexpand(g->status, TRUE);
   gtk_box_append(GTK_BOX(bar), g->button);
   gtk_box_append(GTK_BOX(bar), g->toggle);
@@ -384,6 +389,24 @@ static void build_window(gallery *g) {
   gtk_box_append(GTK_BOX(g->content), scroll);
   gtk_window_set_child(GTK_WINDOW(g->window), g->content);
   gtk_widget_add_tick_callback(g->window, tick, g, NULL);
+}
+
+/* X11 with no compositing window manager (Xvfb, a bare X server): every frame, GTK 4.8 asks
+   the X server twice per shown surface whether a window manager runs (to sync frames with a
+   compositor; its 15 s cache only keeps a yes), and waits for each answer, late when the
+   server is short of CPU. Frame sync needs such a compositor, so where there is none it is
+   turned off, on each native surface (the window, a tooltip) as it is realized. An emission
+   hook of GtkWidget::realize, which runs after the class handler made the surface. */
+static gboolean no_frame_sync(GSignalInvocationHint *hint, guint n_params, const GValue *params, gpointer data) {
+#ifdef GDK_WINDOWING_X11
+  GtkWidget *widget = g_value_get_object(&params[0]);
+  GdkSurface *surface = GTK_IS_NATIVE(widget) ? gtk_native_get_surface(GTK_NATIVE(widget)) : NULL;
+  if (surface && GDK_IS_X11_SURFACE(surface) &&
+      !gdk_x11_screen_supports_net_wm_hint(gdk_x11_display_get_screen(gdk_surface_get_display(surface)),
+                                           "_NET_WM_FRAME_DRAWN"))
+    gdk_x11_surface_set_frame_sync_enabled(surface, FALSE);
+#endif
+  return TRUE; /* stays for the next surface */
 }
 
 /* ---- --test: the stages, each started by the end of the previous one ----------------- */
@@ -587,6 +610,7 @@ int main(int argc, char **argv) {
   g->pool = rx_scheduler_concurrent_new("gallery.decode");
   g->rx_host = rx_glib_attach(rx_run_loop_main(), NULL);
   build_window(g);
+  g_signal_add_emission_hook(g_signal_lookup("realize", GTK_TYPE_WIDGET), 0, no_frame_sync, NULL, NULL);
   GMainLoop *loop = g_main_loop_new(NULL, FALSE);
   g_signal_connect(g->window, "destroy", G_CALLBACK(window_destroyed), loop);
   if (g->test) {
