@@ -25,6 +25,9 @@
  */
 #define _GNU_SOURCE /* SCHED_IDLE */
 #include <gtk/gtk.h>
+#ifdef GDK_WINDOWING_X11
+#include <gdk/x11/gdkx.h>
+#endif
 #include <math.h>
 #include <sched.h>
 #include <stdio.h>
@@ -54,7 +57,7 @@ static int64_t thread_cpu_us(void) {
 
 typedef struct thumb {
   int index;
-  GdkPixbuf *pixbuf; /* NULL when the photo could not be decoded */
+  cairo_surface_t *thumbnail; /* NULL when the photo could not be decoded */
   char *error;
   gboolean decoded_on_main;
   double luma; /* the thumbnail's mean luma, for the screenshot check (computed where decoded) */
@@ -62,7 +65,7 @@ typedef struct thumb {
 
 static void thumb_free(void *p) {
   thumb *t = p;
-  if (t->pixbuf) g_object_unref(t->pixbuf);
+  if (t->thumbnail) cairo_surface_destroy(t->thumbnail);
   g_free(t->error);
   g_free(t);
 }
@@ -72,28 +75,40 @@ typedef struct gallery gallery;
 static rx_value decode(void *ctx, rx_value v, rx_error **error);
 
 /* ---- a photo's place in the grid ---------------------------------------------------------
- * A paintable of a fixed size showing a texture once it has one. A thumbnail that arrives
+ * A paintable of a fixed size showing a thumbnail once it has one. A thumbnail that arrives
  * only invalidates its contents, so the grid is redrawn, not laid out again: a new layout
  * of the window costs X server round trips (the monitor's work area), which a busy X server
- * answers late. */
+ * answers late.
+ *
+ * The thumbnail is a cairo image surface, made off the main thread, drawn through a cairo
+ * node, not a GdkTexture: GTK 4.8's cairo renderer culls nothing, and draws a texture by
+ * converting it to a new cairo surface, so each redraw converted every thumbnail in the
+ * grid, hidden ones too, and one redraw in 31 thumbnails spans the whole grid (its damage
+ * diff gives up past 30 changes, and hidden changes add up): 10 ms a frame with 200. A cairo
+ * node replays the surface, and cairo skips it wherever it is clipped away. */
 
 #define TYPE_SLOT (slot_get_type())
 G_DECLARE_FINAL_TYPE(Slot, slot, GALLERY, SLOT, GObject)
 
 struct _Slot {
   GObject parent;
-  GdkTexture *texture; /* NULL: the placeholder */
+  cairo_surface_t *thumbnail; /* NULL: the placeholder */
 };
 
 static void slot_snapshot(GdkPaintable *paintable, GdkSnapshot *snapshot, double w, double h) {
   Slot *self = (Slot *)paintable;
   gtk_snapshot_append_color(GTK_SNAPSHOT(snapshot), &(GdkRGBA){0.78, 0.78, 0.78, 1}, &GRAPHENE_RECT_INIT(0, 0, w, h));
-  if (!self->texture) return;
+  if (!self->thumbnail) return;
   /* centred, its aspect kept */
-  double tw = gdk_texture_get_width(self->texture), th = gdk_texture_get_height(self->texture);
+  double tw = cairo_image_surface_get_width(self->thumbnail), th = cairo_image_surface_get_height(self->thumbnail);
   double k = fmin(w / tw, h / th);
-  gtk_snapshot_append_texture(GTK_SNAPSHOT(snapshot), self->texture,
-                              &GRAPHENE_RECT_INIT((w - tw * k) / 2, (h - th * k) / 2, tw * k, th * k));
+  graphene_rect_t at = GRAPHENE_RECT_INIT((w - tw * k) / 2, (h - th * k) / 2, tw * k, th * k);
+  cairo_t *cr = gtk_snapshot_append_cairo(GTK_SNAPSHOT(snapshot), &at);
+  cairo_translate(cr, at.origin.x, at.origin.y);
+  cairo_scale(cr, k, k);
+  cairo_set_source_surface(cr, self->thumbnail, 0, 0);
+  cairo_paint(cr);
+  cairo_destroy(cr);
 }
 
 static int slot_width(GdkPaintable *paintable) { return THUMB_W; }
@@ -110,18 +125,18 @@ static void slot_paintable_init(GdkPaintableInterface *iface) {
 G_DEFINE_TYPE_WITH_CODE(Slot, slot, G_TYPE_OBJECT, G_IMPLEMENT_INTERFACE(GDK_TYPE_PAINTABLE, slot_paintable_init))
 
 static void slot_dispose(GObject *object) {
-  g_clear_object(&((Slot *)object)->texture);
+  g_clear_pointer(&((Slot *)object)->thumbnail, cairo_surface_destroy);
   G_OBJECT_CLASS(slot_parent_class)->dispose(object);
 }
 
 static void slot_class_init(SlotClass *klass) { G_OBJECT_CLASS(klass)->dispose = slot_dispose; }
 static void slot_init(Slot *self) {}
 
-/* texture: borrowed (NULL: back to the placeholder). */
-static void slot_set_texture(Slot *self, GdkTexture *texture) {
-  if (texture) g_object_ref(texture);
-  g_clear_object(&self->texture);
-  self->texture = texture;
+/* thumbnail: borrowed (NULL: back to the placeholder). */
+static void slot_set_thumbnail(Slot *self, cairo_surface_t *thumbnail) {
+  if (thumbnail) cairo_surface_reference(thumbnail);
+  g_clear_pointer(&self->thumbnail, cairo_surface_destroy);
+  self->thumbnail = thumbnail;
   gdk_paintable_invalidate_contents(GDK_PAINTABLE(self));
 }
 
@@ -178,7 +193,7 @@ static double p99_ms(load_stats *s) {
   return s->gaps[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1] / 1e3;
 }
 
-static void set_status(gallery *g, const char *text) { gtk_label_set_text(GTK_LABEL(g->status), text); }
+static void set_status(gallery *g, const char *text) { gtk_inscription_set_text(GTK_INSCRIPTION(g->status), text); }
 
 static void test_next(gallery *g);
 
@@ -189,7 +204,6 @@ static void measurement_done(gallery *g) {
   s->finished = g_get_monotonic_time();
   s->main_cpu += thread_cpu_us();
   g->measuring = FALSE;
-  gtk_widget_set_sensitive(g->button, TRUE);
   char text[256];
   snprintf(text, sizeof text, "%d photos in %.1f s, decoded %s; longest gap between frames %.0f ms%s", s->received,
            (s->finished - s->started) / 1e6,
@@ -240,13 +254,11 @@ static void show_thumb(void *ctx, rx_value v) {
   s->received++;
   if (t->decoded_on_main) s->decoded_on_main++;
   if (!on_main_thread()) s->delivered_off_main++;
-  if (!t->pixbuf) {
+  if (!t->thumbnail) {
     s->failed++;
     gtk_widget_set_tooltip_text(g->pictures[t->index], t->error);
   } else {
-    GdkTexture *texture = gdk_texture_new_for_pixbuf(t->pixbuf);
-    slot_set_texture(g->slots[t->index], texture);
-    g_object_unref(texture);
+    slot_set_thumbnail(g->slots[t->index], t->thumbnail);
     g->mean_luma[t->index] = t->luma;
   }
   /* (no progress text: a widget that changes size or is allocated anew lays out the window
@@ -273,7 +285,7 @@ static void start_load(gallery *g) {
   if (g->load) rx_dispose(g->load); /* a reload: the old one's results stop coming */
   g->load = NULL;
   for (int i = 0; i < g->count; i++) {
-    slot_set_texture(g->slots[i], NULL);
+    slot_set_thumbnail(g->slots[i], NULL);
     g->mean_luma[i] = -1;
   }
   memset(&g->stats, 0, sizeof g->stats);
@@ -281,7 +293,8 @@ static void start_load(gallery *g) {
   g->stats.main_cpu = -thread_cpu_us();
   g->measuring = TRUE;
   g->done = FALSE;
-  gtk_widget_set_sensitive(g->button, FALSE);
+  /* The button stays sensitive (a click during a load starts it over): an insensitive button
+     changes style and lays out the window again, X server round trips in the first frame. */
   set_status(g, "loading");
 
   rx_observable *indices = rx_range(0, (size_t)g->count);
@@ -321,11 +334,18 @@ static rx_value decode(void *ctx, rx_value v, rx_error **error) {
   } else {
     int w = gdk_pixbuf_get_width(full), h = gdk_pixbuf_get_height(full);
     double scale = fmin((double)THUMB_W / w, (double)THUMB_H / h);
-    t->pixbuf = gdk_pixbuf_scale_simple(full, MAX(1, (int)(w * scale + 0.5)), MAX(1, (int)(h * scale + 0.5)),
-                                        GDK_INTERP_BILINEAR);
+    GdkPixbuf *small = gdk_pixbuf_scale_simple(full, MAX(1, (int)(w * scale + 0.5)), MAX(1, (int)(h * scale + 0.5)),
+                                               GDK_INTERP_BILINEAR);
     g_object_unref(full);
     /* The test's own measure, off the main thread too: the UI thread only shows. */
-    t->luma = mean_luma(t->pixbuf, 0, 0, gdk_pixbuf_get_width(t->pixbuf), gdk_pixbuf_get_height(t->pixbuf), NULL);
+    t->luma = mean_luma(small, 0, 0, gdk_pixbuf_get_width(small), gdk_pixbuf_get_height(small), NULL);
+    t->thumbnail = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, gdk_pixbuf_get_width(small),
+                                              gdk_pixbuf_get_height(small));
+    cairo_t *cr = cairo_create(t->thumbnail);
+    gdk_cairo_set_source_pixbuf(cr, small, 0, 0);
+    cairo_paint(cr);
+    cairo_destroy(cr);
+    g_object_unref(small);
   }
   return rx_object(t, thumb_free);
 }
@@ -351,9 +371,11 @@ static void build_window(gallery *g) {
   g->button = gtk_button_new_with_label("Load photos");
   g_signal_connect(g->button, "clicked", G_CALLBACK(load_clicked), g);
   g->toggle = gtk_check_button_new_with_label("Decode on the main thread");
-  g->status = gtk_label_new("");
+  /* An inscription, not a label: a new text only redraws it, where a label's would lay out
+     the window again (X server round trips, see no_frame_sync) in the load's first frame. */
+  g->status = gtk_inscription_new("");
   gtk_widget_add_css_class(g->status, "status");
-  gtk_label_set_xalign(GTK_LABEL(g->status), 0);
+  gtk_inscription_set_text_overflow(GTK_INSCRIPTION(g->status), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
   gtk_widget_set_hexpand(g->status, TRUE);
   gtk_box_append(GTK_BOX(bar), g->button);
   gtk_box_append(GTK_BOX(bar), g->toggle);
@@ -384,6 +406,24 @@ static void build_window(gallery *g) {
   gtk_box_append(GTK_BOX(g->content), scroll);
   gtk_window_set_child(GTK_WINDOW(g->window), g->content);
   gtk_widget_add_tick_callback(g->window, tick, g, NULL);
+}
+
+/* X11 with no compositing window manager (Xvfb, a bare X server): every frame, GTK 4.8 asks
+   the X server twice per shown surface whether a window manager runs (to sync frames with a
+   compositor; its 15 s cache only keeps a yes), and waits for each answer, late when the
+   server is short of CPU. Frame sync needs such a compositor, so where there is none it is
+   turned off, on each native surface (the window, a tooltip) as it is realized. An emission
+   hook of GtkWidget::realize, which runs after the class handler made the surface. */
+static gboolean no_frame_sync(GSignalInvocationHint *hint, guint n_params, const GValue *params, gpointer data) {
+#ifdef GDK_WINDOWING_X11
+  GtkWidget *widget = g_value_get_object(&params[0]);
+  GdkSurface *surface = GTK_IS_NATIVE(widget) ? gtk_native_get_surface(GTK_NATIVE(widget)) : NULL;
+  if (surface && GDK_IS_X11_SURFACE(surface) &&
+      !gdk_x11_screen_supports_net_wm_hint(gdk_x11_display_get_screen(gdk_surface_get_display(surface)),
+                                           "_NET_WM_FRAME_DRAWN"))
+    gdk_x11_surface_set_frame_sync_enabled(surface, FALSE);
+#endif
+  return TRUE; /* stays for the next surface */
 }
 
 /* ---- --test: the stages, each started by the end of the previous one ----------------- */
@@ -587,6 +627,7 @@ int main(int argc, char **argv) {
   g->pool = rx_scheduler_concurrent_new("gallery.decode");
   g->rx_host = rx_glib_attach(rx_run_loop_main(), NULL);
   build_window(g);
+  g_signal_add_emission_hook(g_signal_lookup("realize", GTK_TYPE_WIDGET), 0, no_frame_sync, NULL, NULL);
   GMainLoop *loop = g_main_loop_new(NULL, FALSE);
   g_signal_connect(g->window, "destroy", G_CALLBACK(window_destroyed), loop);
   if (g->test) {
