@@ -35,6 +35,53 @@ RX_TEST(share_subscribes_source_once_and_disconnects_after_last) {
   rx_release(src);
 }
 
+/* A shared subject hands elements to each subscriber directly (the ref-count sink only
+ * counts): a subscriber disposed by another's on_next mid-event gets nothing more, the
+ * others go on, and the source's completion still ends each subscription and the count. */
+typedef struct {
+  rec r;
+  rx_disposable *victim;
+} killer;
+static void killer_next(void *ctx, rx_value v) {
+  killer *k = ctx;
+  rec_next(&k->r, v);
+  if (v.i == 2 && k->victim) {
+    CHECK_OK(rx_dispose(k->victim));
+    k->victim = NULL;
+  }
+}
+RX_TEST(share_subscriber_disposed_by_another_mid_event_gets_no_more) {
+  hot h;
+  rx_observable *src = hot_new(&h);
+  rx_observable *shared = rx_share(src);
+  killer k;
+  rx_observer ko = rec_observer(&k.r);
+  ko.on_next = killer_next;
+  ko.ctx = &k;
+  rec b, c;
+  rx_disposable *dk = rx_subscribe(shared, ko);
+  rx_disposable *db = rx_subscribe(shared, rec_observer(&b));
+  rx_disposable *dc = rx_subscribe(shared, rec_observer(&c));
+  k.victim = db;
+  CHECK_EQ(h.subscribed, 1);
+  hot_next(&h, 1);
+  hot_next(&h, 2);  /* k disposes b before b's turn for 2 */
+  hot_next(&h, 3);
+  CHECK_STR(k.r.log, "1 2 3");
+  CHECK_STR(b.log, "1.");
+  CHECK_STR(c.log, "1 2 3");
+  CHECK_EQ(h.disposed, 0);
+  hot_completed(&h);  /* the terminal goes through each ref-count sink: the count ends */
+  CHECK_STR(k.r.log, "1 2 3 |.");
+  CHECK_STR(c.log, "1 2 3 |.");
+  CHECK_EQ(h.disposed, 1);
+  CHECK_OK(rx_dispose(dk));
+  CHECK_OK(rx_dispose(dc));  /* b's token went with its dispose */
+  hot_end(&h);
+  rx_release(shared);
+  rx_release(src);
+}
+
 RX_TEST(share_reconnects_after_source_completes) {
   rx_observable *src = rx_range(1, 3);
   rx_observable *shared = rx_share(src);

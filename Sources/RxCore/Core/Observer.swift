@@ -38,6 +38,14 @@ open class Observer<Element> {
     return 1
   }
 
+  /// The observer a subject may hand this one's `.next` events to directly: this one, or,
+  /// for a sink that passes elements on unchanged, its downstream (the sink's own disposed
+  /// check is the subject's check of the subscription, which the sink's dispose disposes in
+  /// the same call). Asked once, when a subject lists the observer; terminal events and
+  /// `dropped()` still come to this one.
+  /// (Unmanaged: no retain and release per subscription.)
+  open var nextTarget: Unmanaged<Observer<Element>> { .passUnretained(self) }
+
   /// True for owned members (`attachedToSubject`) that override `onNext(at:run:)`. Asked
   /// once, when a subject takes the observer into its list.
   open var deliversRuns: Bool { false }

@@ -82,6 +82,10 @@ class RefCountSink<Element>: Sink<Element, Element> {
   override func on(_ event: Event<Element>) {
     if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
   }
+
+  /// Elements pass through unchanged: a subject hands them to the subscriber directly (one
+  /// call per delivery, not two); the terminal events still come here, to end the count.
+  override var nextTarget: Unmanaged<Observer<Element>> { .passUnretained(observer) }
 }
 
 extension ConnectableObservable {

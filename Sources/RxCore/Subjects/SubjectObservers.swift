@@ -29,17 +29,18 @@ import CRxcCore
     Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~3).unsafelyUnwrapped)
   }
 
-  /// Calls `body` with the observer of a slot, unless its member is disposed.
+  /// Calls `body` with the observer of a slot, unless its member is disposed; for a `.next`
+  /// (`next`), with the subscription's `nextObserver` (`Observer.nextTarget`).
   @inlinable @inline(__always)
-  static func withLive(_ bits: UInt, _ body: (Observer<Element>) -> Void) {
+  static func withLive(_ bits: UInt, next: Bool = false, _ body: (Observer<Element>) -> Void) {
     if bits & 1 == 0 {
       observer(bits)._withUnsafeGuaranteedRef(body)
     } else {
       subscription(bits)._withUnsafeGuaranteedRef { s in
-        // A listed subscription always holds its observer (`insert` sets it before the
+        // A listed subscription always holds its observers (`insert` sets them before the
         // slot exists, `release` clears it after the slot is gone): no nil test per event.
         if !s.isDisposed {
-          unsafeBitCast(s.observer.unsafelyUnwrapped, to: Unmanaged<Observer<Element>>.self)
+          unsafeBitCast((next ? s.nextObserver : s.observer).unsafelyUnwrapped, to: Unmanaged<Observer<Element>>.self)
             ._withUnsafeGuaranteedRef(body)
         }
       }
@@ -82,15 +83,17 @@ import CRxcCore
       // Bit 1: the observer does not deliver runs (asked once, here).
       bits = UInt(bitPattern: Unmanaged.passUnretained(observer).toOpaque()) | (observer.deliversRuns ? 0 : 2)
     case .subscription(let s), .fresh(let s):
+      let next = observer.nextTarget
       s._withUnsafeGuaranteedRef {
         $0.index = count
         $0.observer = Unmanaged.passRetained(observer as AnyObject)
+        $0.nextObserver = unsafeBitCast(next, to: Unmanaged<AnyObject>.self)
       }
       // The list's own reference to the subscription (a member holds none); a fresh one's
       // count is nobody else's yet, so plain.
       if case .fresh = member { _ = swift_nonatomic_retain(s.toOpaque()) } else { _ = s.retain() }
       // Bit 1: the observer takes `.next` by pointer (asked once, here).
-      bits = UInt(bitPattern: s.toOpaque()) | 1 | (observer.takesNextByPointer ? 2 : 0)
+      bits = UInt(bitPattern: s.toOpaque()) | 1 | (next._withUnsafeGuaranteedRef { $0.takesNextByPointer } ? 2 : 0)
     }
     (base! + count).initialize(to: bits)
     count += 1
@@ -207,9 +210,9 @@ import CRxcCore
     if bits & 1 == 0 {
       observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p) }
     } else if bits & 2 != 0 {
-      withLive(bits) { $0.onNext(at: p) }
+      withLive(bits, next: true) { $0.onNext(at: p) }
     } else {
-      withLive(bits) { $0.on(.next(p.pointee)) }
+      withLive(bits, next: true) { $0.on(.next(p.pointee)) }
     }
   }
 

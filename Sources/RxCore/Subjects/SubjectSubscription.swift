@@ -16,6 +16,10 @@ import Synchronization
   @usableFromInline var index = -1
   /// The observer, retained while it is in the list. Drain-owned.
   @usableFromInline var observer: Unmanaged<AnyObject>?
+  /// The observer `.next` goes to, unretained (`observer` keeps it alive): `observer`, or
+  /// the one it passes elements on to unchanged (`Observer.nextTarget`). Drain-owned; set
+  /// when listed, read only while listed.
+  @usableFromInline var nextObserver: Unmanaged<AnyObject>?
   @usableFromInline let disposedFlag = Atomic<Bool>(false)
   /// Not a strong reference: a subject dropped without dispose must not be kept alive by
   /// its tokens. (Var: a spare is pointed at its next subject.)
