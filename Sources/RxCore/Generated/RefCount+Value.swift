@@ -4,8 +4,8 @@
 // directly, so it is compiled specialized for Value.
 
 final class ValueRefCount: RefCount<Value> {
-  override func makeSink(observer: Observer<Value>, cancel: any Cancelable) -> RefCountSink<Value> {
-    ValueRefCountSink(observer: observer, cancel: cancel)
+  override func makeSink(observer: Observer<Value>, cancel: any Cancelable) -> PassThroughSink<Value> {
+    ValuePassThroughSink(observer: observer, cancel: cancel)
   }
 
   override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }

@@ -10,15 +10,9 @@ extension Observable where Element == Value {
 }
 
 final class ValueSubscribeOnProducer: SubscribeOn<Value> {
-  override func makeSink(_ observer: Observer<Value>, _ cancel: any Cancelable) -> SubscribeOnSink<Value> {
-    ValueSubscribeOnSink(observer: observer, cancel: cancel)
+  override func makeSink(_ observer: Observer<Value>, _ cancel: any Cancelable) -> PassThroughSink<Value> {
+    ValuePassThroughSink(observer: observer, cancel: cancel)
   }
 
   override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
-}
-
-final class ValueSubscribeOnSink: SubscribeOnSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-  override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { forwardNext(at: element) }
 }

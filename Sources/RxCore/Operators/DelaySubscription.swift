@@ -13,17 +13,8 @@ class DelaySubscription<Element>: TimedProducer<Element> {
     return (sink, subscription)
   }
 
-  func makeSink(_ observer: Observer<Element>, _ cancel: any Cancelable) -> DelaySubscriptionSink<Element> {
-    DelaySubscriptionSink(observer: observer, cancel: cancel)
-  }
-}
-
-// rx:value-leaf on next=forward
-class DelaySubscriptionSink<Element>: Sink<Element, Element> {
-  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
-  /// without this body, so keep the two in step.
-  override func on(_ event: Event<Element>) {
-    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+  func makeSink(_ observer: Observer<Element>, _ cancel: any Cancelable) -> PassThroughSink<Element> {
+    PassThroughSink(observer: observer, cancel: cancel)
   }
 }
 

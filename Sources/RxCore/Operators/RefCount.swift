@@ -1,6 +1,6 @@
 import Synchronization
 
-// rx:value-leaf copy=makeSink super=run map=RefCountSink:ValueRefCountSink
+// rx:value-leaf copy=makeSink super=run
 /// Connects a connectable observable when the first subscriber arrives and disconnects when
 /// the last one leaves (a subscriber leaves on dispose or when its sequence terminates).
 ///
@@ -50,8 +50,8 @@ class RefCount<Element>: Producer<Element> {
   }
 
   /// One subscriber's sink (a hook for the Value leaf).
-  func makeSink(observer: Observer<Element>, cancel: any Cancelable) -> RefCountSink<Element> {
-    RefCountSink(observer: observer, cancel: cancel)
+  func makeSink(observer: Observer<Element>, cancel: any Cancelable) -> PassThroughSink<Element> {
+    PassThroughSink(observer: observer, cancel: cancel)
   }
 
   private func release() {
@@ -78,33 +78,10 @@ class RefCount<Element>: Producer<Element> {
   }
 }
 
-class RefCountSink<Element>: Sink<Element, Element> {
-  override func on(_ event: Event<Element>) {
-    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
-  }
-
-  /// Elements pass through unchanged: a subject hands them to the subscriber directly (one
-  /// call per delivery, not two); the terminal events still come here, to end the count.
-  override var nextTarget: Unmanaged<Observer<Element>> { .passUnretained(observer) }
-}
-
 extension ConnectableObservable {
   public func refCount() -> Observable<Element> { RefCount(self) }
 }
 
 extension ConnectableObservable where Element == Value {
   public func refCount() -> Observable<Value> { ValueRefCount(self) }
-}
-
-// rx:hand-leaf: passes on downstream's by-pointer choice (`takesNextByPointer` is the observer's).
-final class ValueRefCountSink: RefCountSink<Value> {
-  override func on(_ event: Event<Value>) { super.on(event) }
-
-  // Elements pass through unchanged: by pointer when downstream takes them so (a C
-  // observer), with no `Event` built per delivery.
-  override var takesNextByPointer: Bool { observer.takesNextByPointer }
-  override func onNext(at element: UnsafePointer<Value>) {
-    if isDisposed { return }
-    observer.onNext(at: element)
-  }
 }

@@ -25,22 +25,8 @@ class SubscribeOn<Element>: Producer<Element> {
     return (sink, disposeEverything)
   }
 
-  func makeSink(_ observer: Observer<Element>, _ cancel: any Cancelable) -> SubscribeOnSink<Element> {
-    SubscribeOnSink(observer: observer, cancel: cancel)
-  }
-}
-
-// rx:value-leaf on next=forward
-class SubscribeOnSink<Element>: Sink<Element, Element> {
-  public override init(observer: Observer<Element>, cancel: any Cancelable) {
-    super.init(observer: observer, cancel: cancel)
-  }
-
-  @inlinable
-  /// `.next` goes on unchanged: the `Value` leaf forwards it by pointer (`forwardNext(at:)`)
-  /// without this body, so keep the two in step.
-  open override func on(_ event: Event<Element>) {
-    if event.isStopEvent { forwardTerminal(event) } else { forwardOn(event) }
+  func makeSink(_ observer: Observer<Element>, _ cancel: any Cancelable) -> PassThroughSink<Element> {
+    PassThroughSink(observer: observer, cancel: cancel)
   }
 }
 
