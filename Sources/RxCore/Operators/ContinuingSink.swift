@@ -64,6 +64,12 @@ class ContinuingSink<Element, Rule: ContinuationRule>: Sink<Element, Element> {
 
   /// The observer of the second observable (a leaf gives its own).
   func makeProxy() -> Observer<Element> { ContinuationProxy(parent: self) }
+
+  /// Where no element is noted (catch), elements go on unchanged: a subject hands them to the
+  /// downstream observer directly (see `PassThroughSink`).
+  override var nextTarget: Unmanaged<Observer<Element>> {
+    Rule.tracksElements ? .passUnretained(self) : .passUnretained(observer)
+  }
 }
 
 // rx:value-leaf on next={parent.forwardNext(at: element)} super=dropped,wantsNoMoreEvents

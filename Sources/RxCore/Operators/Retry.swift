@@ -64,4 +64,8 @@ class RetrySink<Element>: Sink<Element, Element> {
       }
     }
   }
+
+  /// Elements go on unchanged: a subject hands them to the downstream observer directly
+  /// (see `PassThroughSink`); an attempt's subscription goes with this sink's dispose.
+  override var nextTarget: Unmanaged<Observer<Element>> { .passUnretained(observer) }
 }
