@@ -390,8 +390,11 @@ import Synchronization
       spins += 1
       if spins > 64 { sched_yield() }
     }
-    holder.store(rxc_thread_self(), ordering: .relaxed)
-    drainLoop(handle)
+    // The role came by hand, not by CAS, so check what `tryEnter` checks: the offering
+    // holder may have biased the drain to itself (`biasTo` read `mode` before a foreign
+    // submitter made it shared) and its next emission would enter by that bias while this
+    // thread drains. Revoke it; if its owner is inside, the owner drains what is queued.
+    if enteredWithBias(bias.load(ordering: .relaxed), rxc_thread_self()) { drainLoop(handle) }
     return true
   }
 
