@@ -15,15 +15,6 @@ import CRxc
 // rx:export rx_skip_duration: ObservableHandle.make(src.observable.skip(ns, scheduler: scheduler))
 // rx:export rx_take_duration: ObservableHandle.make(src.observable.take(for: ns, scheduler: scheduler))
 
-/// Validates the source and scheduler every time operator takes.
-func sourceAndScheduler(
-  _ src: UnsafeMutablePointer<rx_observable>?, _ scheduler: UnsafeMutablePointer<rx_scheduler>?,
-  _ fn: StaticString
-) -> (Observable<RxValue>, Scheduler)? {
-  guard let o = ObservableHandle.from(src, fn), let s = SchedulerHandle.from(scheduler, fn) else { return nil }
-  return (o.observable, s.scheduler)
-}
-
 /// rx_buffer's and rx_window's span, count and scheduler, checked: a span <= 0 is count
 /// only (the scheduler may be NULL then), a count 0 is time only, both is an error. Nil,
 /// with rx_last_error() set, for bad arguments.
@@ -81,10 +72,11 @@ public func rx_retry_backoff(
   _ src: UnsafeMutablePointer<rx_observable>?, _ opts: UnsafePointer<rx_backoff_options>?,
   _ scheduler: UnsafeMutablePointer<rx_scheduler>?
 ) -> UnsafeMutablePointer<rx_observable>? {
-  guard let (o, s) = sourceAndScheduler(src, scheduler, "rx_retry_backoff"),
+  guard let o = ObservableHandle.from(src, "rx_retry_backoff"),
+    let s = SchedulerHandle.from(scheduler, "rx_retry_backoff"),
     let backoff = backoffOptions(opts)
   else { return nil }
-  return ObservableHandle.make(o.retry(backoff: backoff, scheduler: s))
+  return ObservableHandle.make(o.observable.retry(backoff: backoff, scheduler: s.scheduler))
 }
 
 /// Validates rx_retry_backoff's options: NULL, a struct_size smaller than this header's
