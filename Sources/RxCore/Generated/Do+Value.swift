@@ -3,6 +3,12 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public func `do`(tap makeTap: @escaping () -> Observer<Value>) -> Observable<Value> {
+    ValueDoProducer(source: self, makeTap)
+  }
+}
+
 final class ValueDoProducer: DoProducer<Value> {
   override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
     ValueDoSink(parent: self, tap: parameter(), observer: observer, cancel: cancel)

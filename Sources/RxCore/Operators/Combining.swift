@@ -1,3 +1,28 @@
+/// The selector forms of the ABI's element type, for both operators.
+extension Observable where Element == Value {
+  /// `combineLatest` whose selector reads the latest elements in place (valid for the call):
+  /// no array per combination.
+  public static func combineLatest(_ sources: [Observable<Value>], bufferSelector: @escaping (UnsafeBufferPointer<Value>) throws -> Value) -> Observable<Value> {
+    ValueCombineLatestProducer(sources: sources, selector: .buffer(bufferSelector))
+  }
+
+  /// `zip` whose selector reads each combination in place (valid for the call): no array
+  /// per combination.
+  public static func zip(_ sources: [Observable<Value>], bufferSelector: @escaping (UnsafeBufferPointer<Value>) throws -> Value) -> Observable<Value> {
+    ValueZipProducer(sources: sources, selector: .buffer(bufferSelector))
+  }
+
+  /// Either operator with a selector in any of its forms (`.function`: an object shared by
+  /// every subscription, called as a method, with no closure context retained per combination).
+  @_spi(RxC) public static func combineLatest(_ sources: [Observable<Value>], selector: CombiningSelector<Value, Value>) -> Observable<Value> {
+    ValueCombineLatestProducer(sources: sources, selector: selector)
+  }
+
+  @_spi(RxC) public static func zip(_ sources: [Observable<Value>], selector: CombiningSelector<Value, Value>) -> Observable<Value> {
+    ValueZipProducer(sources: sources, selector: selector)
+  }
+}
+
 // rx:value-leaf name=ValueCombineLatestProducer args=Value,Value,LatestElements<Value> copy=makeFunction,run
 // rx:value-leaf name=ValueZipProducer args=Value,Value,QueuedElements<Value> copy=makeFunction,run
 /// combine_latest and zip: one sink over N sources, told apart only by a `CombiningPolicy`

@@ -1,6 +1,7 @@
 import Synchronization
 
 extension Observable {
+  // rx:value-overload
   /// Lets a tap observer, made for each subscription by `makeTap`, see every event before
   /// it goes downstream. The tap's `dropped()` runs once when the subscription ends by
   /// dispose or drop (also after a terminal event, once the sink disposes).
@@ -21,10 +22,6 @@ extension Observable {
 }
 
 extension Observable where Element == Value {
-  public func `do`(tap makeTap: @escaping () -> Observer<Value>) -> Observable<Value> {
-    ValueDoProducer(source: self, makeTap)
-  }
-
   public func `do`(
     onNext: ((Value) -> Void)? = nil, onError: ((any Error) -> Void)? = nil,
     onCompleted: (() -> Void)? = nil, onDispose: (() -> Void)? = nil
