@@ -82,6 +82,80 @@ RX_TEST(share_subscriber_disposed_by_another_mid_event_gets_no_more) {
   rx_release(src);
 }
 
+/* One subject with members of every kind: C subscribers subscribed directly and behind
+ * pass-through sinks (retry, subscribe_on), one without on_next, one behind a map. Each
+ * element reaches each member once, in subscription order (one log for all) until one
+ * leaves, however the subject groups them; one disposed by another mid-event is passed
+ * over, as is one disposed between events. */
+typedef struct {
+  char tag;
+  rx_disposable *victim;
+} orderer;
+static char order_log[128];
+static void order_next(void *ctx, rx_value v) {
+  orderer *o = ctx;
+  (void)v;
+  size_t n = strlen(order_log);
+  if (n + 2 < sizeof order_log) {
+    order_log[n] = o->tag;
+    order_log[n + 1] = 0;
+  }
+  if (o->victim) {
+    CHECK_OK(rx_dispose(o->victim));
+    o->victim = NULL;
+  }
+}
+static const char *sorted(char *log) {
+  size_t n = strlen(log);
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && log[j - 1] > log[j]; j--) {
+      char t = log[j];
+      log[j] = log[j - 1];
+      log[j - 1] = t;
+    }
+  return log;
+}
+static void order_completed(void *ctx) { order_next(ctx, rx_none()); }
+static rx_value order_same(void *ctx, rx_value v, rx_error **err) {
+  (void)ctx;
+  (void)err;
+  return v;
+}
+RX_TEST(subject_members_of_every_kind_get_each_element_in_subscription_order) {
+  int64_t live = rx_debug_live_objects();
+  order_log[0] = 0;
+  rx_subject *s = rx_publish_subject_new();
+  rx_observable *o = rx_subject_as_observable(s);
+  rx_observable *ways[7] = {rx_retain(o), rx_retry(o, 3), rx_retain(o), rx_subscribe_on(o, rx_scheduler_immediate()),
+                            rx_retry(o, 3), rx_map(o, order_same, NULL, NULL), rx_subscribe_on(o, rx_scheduler_immediate())};
+  orderer tags[7];
+  rx_disposable *d[7];
+  for (int i = 0; i < 7; i++) {
+    tags[i] = (orderer){.tag = (char)('a' + i)};
+    rx_observer ob = {order_next, NULL, order_completed, NULL, &tags[i]};
+    if (i == 4) ob.on_next = NULL; /* e: completion only */
+    d[i] = rx_subscribe(ways[i], ob);
+    CHECK(d[i] != NULL);
+  }
+  tags[2].victim = d[3]; /* c disposes d, the next one, during the first element */
+  CHECK_OK(rx_subject_on_next(s, RX_INT(1)));
+  CHECK_STR(order_log, "abcfg");
+  /* A member that leaves hands its slot to the last one: from here on, each once, in any order. */
+  CHECK_OK(rx_dispose(d[1]));
+  order_log[0] = 0;
+  CHECK_OK(rx_subject_on_next(s, RX_INT(2)));
+  CHECK_STR(sorted(order_log), "acfg");
+  order_log[0] = 0;
+  CHECK_OK(rx_subject_on_completed(s));
+  CHECK_STR(sorted(order_log), "acefg");
+  for (int i = 0; i < 7; i++) {
+    if (i != 1 && i != 3) CHECK_OK(rx_dispose(d[i])); /* b's and d's tokens went with their dispose */
+    rx_release(ways[i]);
+  }
+  rx_release(s);
+  CHECK_EQ(rx_debug_live_objects(), live);
+}
+
 RX_TEST(share_reconnects_after_source_completes) {
   rx_observable *src = rx_range(1, 3);
   rx_observable *shared = rx_share(src);

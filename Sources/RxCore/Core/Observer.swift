@@ -29,7 +29,7 @@ open class Observer<Element> {
   open var takesNextByPointer: Bool { false }
 
   /// Delivers the element at `element` to this observer and to those of the next slots of
-  /// `run` (`SubjectRun.isMember(_:ofClass:)`) that it can serve in the same pass, e.g. with the
+  /// `run` (`SubjectRun.step(_:ofClass:)`) that it can serve in the same pass, e.g. with the
   /// element converted once; returns how many slots it served, at least 1 (its own, the
   /// first). A subject calls it, instead of `onNext(at:)`, on observers that say
   /// `deliversRuns`.

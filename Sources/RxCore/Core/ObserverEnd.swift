@@ -273,11 +273,14 @@ extension ObserverEnd {
     let cls = Unmanaged.passUnretained(self).toOpaque().load(as: UnsafeRawPointer.self)
     each(self)
     var slot = run.first + 1
-    while SubjectRun.isMember(slot.pointee, ofClass: cls) {
-      Unmanaged<ObserverEnd>.fromOpaque(SubjectRun.object(slot.pointee))._withUnsafeGuaranteedRef { each($0) }
+    while true {
+      switch SubjectRun.step(slot.pointee, ofClass: cls) {
+      case .deliver(let o): Unmanaged<ObserverEnd>.fromOpaque(o)._withUnsafeGuaranteedRef { each($0) }
+      case .skip: break
+      case .end: return slot - run.first
+      }
       slot += 1
     }
-    return slot - run.first
   }
 
   /// A run of elements (a replay subject's buffer) in one call window: one enter and leave,

@@ -7,8 +7,9 @@ import CRxcCore
 /// which keeps itself alive while listed (`Observer.attachedToSubject`; its slot index lives
 /// in the observer, `Observer.subjectSlot`), untagged if it delivers runs
 /// (`Observer.deliversRuns`, see `SubjectRun`) and with bit 1 set if not; or the retained
-/// `SubjectSubscription` with bit 0 set (it holds the observer and the index) and bit 1 if
-/// the observer takes `.next` by pointer. Once allocated, the buffer keeps a sentinel slot
+/// `SubjectSubscription` with bit 0 set (it holds the observer and the index), bit 1 if
+/// the observer takes `.next` by pointer and bit 2 if it also delivers runs (a C subscriber
+/// behind a pass-through sink: the run goes on over such slots). Once allocated, the buffer keeps a sentinel slot
 /// (`SubjectRun.end`) after the last one, so that a run needs no count.
 @usableFromInline struct SubjectObservers<Element> {
   @usableFromInline var base: UnsafeMutablePointer<UInt>? = nil
@@ -21,12 +22,12 @@ import CRxcCore
 
   @inlinable @inline(__always)
   static func observer(_ bits: UInt) -> Unmanaged<Observer<Element>> {
-    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~3).unsafelyUnwrapped)
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~SubjectRun.subscriptionRunMask).unsafelyUnwrapped)
   }
 
   @inlinable @inline(__always)
   static func subscription(_ bits: UInt) -> Unmanaged<SubjectSubscription> {
-    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~3).unsafelyUnwrapped)
+    Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: bits & ~SubjectRun.subscriptionRunMask).unsafelyUnwrapped)
   }
 
   /// Calls `body` with the observer of a slot, unless its member is disposed; for a `.next`
@@ -92,8 +93,13 @@ import CRxcCore
       // The list's own reference to the subscription (a member holds none); a fresh one's
       // count is nobody else's yet, so plain.
       if case .fresh = member { _ = swift_nonatomic_retain(s.toOpaque()) } else { _ = s.retain() }
-      // Bit 1: the observer takes `.next` by pointer (asked once, here).
-      bits = UInt(bitPattern: s.toOpaque()) | 1 | (next._withUnsafeGuaranteedRef { $0.takesNextByPointer } ? 2 : 0)
+      // Bit 1: the observer takes `.next` by pointer; bit 2 as well: it also delivers runs
+      // (asked once, here; only of a target past a pass-through sink, as observers that
+      // deliver runs subscribe as owned members).
+      let byPointer = next._withUnsafeGuaranteedRef { $0.takesNextByPointer }
+      let runs = byPointer && next.toOpaque() != Unmanaged.passUnretained(observer).toOpaque()
+        && next._withUnsafeGuaranteedRef { $0.deliversRuns }
+      bits = UInt(bitPattern: s.toOpaque()) | 1 | (byPointer ? 2 : 0) | (runs ? 4 : 0)
     }
     (base! + count).initialize(to: bits)
     count += 1
@@ -197,6 +203,13 @@ import CRxcCore
       if bits & SubjectRun.tagMask == 0 {
         // A run member: it serves the slots of its class after it as well.
         slot += observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p, run: SubjectRun(slot)) }
+      } else if bits & SubjectRun.subscriptionRunMask == SubjectRun.subscriptionRunMask {
+        // A subscription whose next target delivers runs: the target serves them.
+        slot += subscription(bits)._withUnsafeGuaranteedRef { s in
+          if s.isDisposed { return 1 }
+          return unsafeBitCast(s.nextObserver.unsafelyUnwrapped, to: Unmanaged<Observer<Element>>.self)
+            ._withUnsafeGuaranteedRef { $0.onNext(at: p, run: SubjectRun(slot)) }
+        }
       } else {
         deliverNext(at: p, to: bits)
         slot += 1

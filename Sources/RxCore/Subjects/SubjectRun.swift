@@ -10,14 +10,27 @@ public struct SubjectRun {
 
   @inlinable init(_ first: UnsafePointer<UInt>) { self.first = first }
 
-  /// True when a slot (`bits`) after the observer's own holds an owned member that delivers
-  /// runs (`Observer.deliversRuns`) whose class is exactly `cls` (its metadata pointer, the
-  /// first word of an object); false for any other, and for the slot after the last member.
-  /// Read only slots up to the first false.
+  /// What a run does with a slot (`bits`) after the observer's own, for a run of class `cls`
+  /// (its metadata pointer, the first word of an object): `.deliver` to an owned member that
+  /// delivers runs (`Observer.deliversRuns`) of exactly that class, or to the next target
+  /// (`Observer.nextTarget`) of a subscription whose target is one; `.skip` a disposed such
+  /// subscription; `.end` at any other slot, and at the slot after the last member. Read only
+  /// slots up to the first `.end`.
   @inlinable @inline(__always)
-  public static func isMember(_ bits: UInt, ofClass cls: UnsafeRawPointer) -> Bool {
-    bits & SubjectRun.tagMask == 0 && object(bits).load(as: UnsafeRawPointer.self) == cls
+  public static func step(_ bits: UInt, ofClass cls: UnsafeRawPointer) -> Step {
+    if bits & tagMask == 0 {
+      let o = object(bits)
+      return o.load(as: UnsafeRawPointer.self) == cls ? .deliver(o) : .end
+    }
+    guard bits & subscriptionRunMask == subscriptionRunMask else { return .end }
+    return Unmanaged<SubjectSubscription>.fromOpaque(object(bits & ~subscriptionRunMask))._withUnsafeGuaranteedRef { s in
+      let target = UnsafeRawPointer(s.nextObserver.unsafelyUnwrapped.toOpaque())
+      guard target.load(as: UnsafeRawPointer.self) == cls else { return .end }
+      return s.isDisposed ? .skip : .deliver(target)
+    }
   }
+
+  public enum Step { case deliver(UnsafeRawPointer), skip, end }
 
   /// The object of an untagged slot, unretained. (Never 0: a listed object; no optional, so
   /// a caller's loop tests only the tag and the class.)
@@ -29,6 +42,10 @@ public struct SubjectRun {
   /// The low bits of a slot (see `SubjectObservers`): none are set on the slot of an owned
   /// member that delivers runs.
   @usableFromInline static var tagMask: UInt { 3 }
-  /// The slot after the last one (tagged, so no member).
-  @usableFromInline static var end: UInt { .max }
+  /// All three set: a subscription (bit 0) whose next target takes `.next` by pointer (bit 1)
+  /// and delivers runs (bit 2). Objects are 16-byte aligned, so a pointer leaves them clear.
+  @usableFromInline static var subscriptionRunMask: UInt { 7 }
+  /// The slot after the last one: tagged as an owned member that delivers no runs, with no
+  /// object, so a run ends there and nothing reads it as an object.
+  @usableFromInline static var end: UInt { 2 }
 }
