@@ -19,7 +19,7 @@ final class ValueAmbProducer: AmbProducer<Value> {
 
 final class ValueAmbSink: AmbSink<Value> {
   override func makeObserver(_ index: Int) -> Observer<Value> {
-    ValueIndexedObserver(parent: self, index: index)
+    ValueIndexedObserver(parent: self, tag: index)
   }
 
   override func submit(_ index: Int, _ event: Event<Value>) { super.submit(index, event) }

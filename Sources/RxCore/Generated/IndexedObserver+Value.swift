@@ -6,6 +6,6 @@
 final class ValueIndexedObserver: IndexedObserver<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitNext(index, at: element) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitNext(tag, at: element) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

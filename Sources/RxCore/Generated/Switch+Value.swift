@@ -14,13 +14,13 @@ final class ValueSwitchLatestProducer: SwitchProducer<Observable<Value>, Value> 
 final class ValueSwitchInner: SwitchInner<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, id) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, tag) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }
 
 final class ValueSwitchLatestInner: SwitchInner<Observable<Value>, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, id) }
+  override func onNext(at element: UnsafePointer<Value>) { parent.submitInnerNext(at: element, tag) }
   override var wantsNoMoreEvents: Bool { super.wantsNoMoreEvents }
 }

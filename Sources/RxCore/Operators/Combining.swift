@@ -188,9 +188,9 @@ class CombiningObserver<Source, Result, Policy: CombiningPolicy<Source>>: Indexe
 
   init(parent: CombiningSink<Source, Result, Policy>, index: Int) {
     sink = .passUnretained(parent)
-    super.init(parent: parent, index: index)
+    super.init(parent: parent, tag: index)
   }
 
-  override func on(_ event: Event<Source>) { sink._withUnsafeGuaranteedRef { $0.deliver(index, event) } }
-  override func onNext(at element: UnsafePointer<Source>) { sink._withUnsafeGuaranteedRef { $0.deliverNext(index, at: element) } }
+  override func on(_ event: Event<Source>) { sink._withUnsafeGuaranteedRef { $0.deliver(tag, event) } }
+  override func onNext(at element: UnsafePointer<Source>) { sink._withUnsafeGuaranteedRef { $0.deliverNext(tag, at: element) } }
 }

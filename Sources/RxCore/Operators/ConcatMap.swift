@@ -205,9 +205,7 @@ class ConcatMapSink<Source, Result>: SelectingSink<Source, Result, ConcatMapSign
 // rx:value-leaf on next={parent.submitInnerNext(at: element)} super=wantsNoMoreEvents
 // rx:value-leaf name=ValueConcatInner args=Observable<Value>,Value on next={parent.submitInnerNext(at: element)} super=wantsNoMoreEvents
 /// The observer of one inner subscription, and its disposable.
-class ConcatMapInner<Source, Result>: SubscribedObserver<Result> {
-  let parent: ConcatMapSink<Source, Result>
-  init(parent: ConcatMapSink<Source, Result>) { self.parent = parent }
+class ConcatMapInner<Source, Result>: SubscribedObserver<Result, ConcatMapSink<Source, Result>, Void> {
   override func on(_ event: Event<Result>) { parent.submitInner(event) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

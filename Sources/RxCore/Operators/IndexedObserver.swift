@@ -23,7 +23,7 @@ class IndexedSink<Source, Result>: Sink<Source, Result> {
 
   /// The observer of the i-th source (a hook for the Value leaf).
   func makeObserver(_ index: Int) -> Observer<Source> {
-    IndexedObserver(parent: self, index: index)
+    IndexedObserver(parent: self, tag: index)
   }
 
   /// One event of source `index`. Overridden by each sink (and again by its Value leaf, so
@@ -36,21 +36,10 @@ class IndexedSink<Source, Result>: Sink<Source, Result> {
   func submitNext(_ index: Int, at element: UnsafePointer<Source>) { submit(index, .next(element.pointee)) }
 }
 
-// rx:value-leaf on next={parent.submitNext(index, at: element)} super=wantsNoMoreEvents
-/// The observer a multi-source sink subscribes to its i-th source: tags each event with
-/// the index and hands it to the sink (a direct method call: no closure and its thunks per
-/// event). A source that drops it (a disposed subject) is treated as one that never emits
-/// again.
-class IndexedObserver<Source, Result>: Observer<Source> {
-  let parent: IndexedSink<Source, Result>
-  let index: Int
-
-  init(parent: IndexedSink<Source, Result>, index: Int) {
-    self.parent = parent
-    self.index = index
-  }
-
-  override func on(_ event: Event<Source>) { parent.submit(index, event) }
-
+// rx:value-leaf on next={parent.submitNext(tag, at: element)} super=wantsNoMoreEvents
+/// The observer a multi-source sink subscribes to its i-th source (`tag`): a source that
+/// drops it (a disposed subject) is treated as one that never emits again.
+class IndexedObserver<Source, Result>: ChildObserver<Source, IndexedSink<Source, Result>, Int> {
+  override func on(_ event: Event<Source>) { parent.submit(tag, event) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }

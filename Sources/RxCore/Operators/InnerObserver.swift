@@ -1,9 +1,26 @@
 import Synchronization
 
+/// An observer that a sink made for one of its sources or inner observables: it hands each
+/// event to that sink (`parent`) with its `tag` (a source's index, an inner's id), by a
+/// direct call that each subclass's `on` makes.
+class ChildObserver<Element, Parent: AnyObject, Tag>: Observer<Element> {
+  let parent: Parent
+  let tag: Tag
+
+  init(parent: Parent, tag: Tag) {
+    self.parent = parent
+    self.tag = tag
+  }
+}
+
+extension ChildObserver where Tag == Void {
+  convenience init(parent: Parent) { self.init(parent: parent, tag: ()) }
+}
+
 /// An inner observer that is also the disposable of its own subscription (one object, no
 /// SingleAssignmentDisposable next to it): `attach` and `dispose` may race; whichever comes
 /// second disposes the subscription.
-class SubscribedObserver<Element>: Observer<Element>, Disposable {
+class SubscribedObserver<Element, Parent: AnyObject, Tag>: ChildObserver<Element, Parent, Tag>, Disposable {
   // Guarded by `lock` (a swap of one reference: no allocation, unlike a Mutex).
   private let lock = SpinLock()
   private var slot = DisposableSlot()

@@ -117,7 +117,7 @@ class SwitchSink<Source, Result>: SelectingSink<Source, Result, SwitchSignal<Res
   }
 
   /// The observer of the inner subscription `id` (a hook for the Value leaf).
-  func makeInner(id: UInt64) -> SwitchInner<Source, Result> { SwitchInner(parent: self, id: id) }
+  func makeInner(id: UInt64) -> SwitchInner<Source, Result> { SwitchInner(parent: self, tag: id) }
 
   /// Runs a synchronous inner (see `SynchronousSource`) without a subscription; false if
   /// `inner` is not one this sink knows (a hook for the Value leaf).
@@ -220,20 +220,11 @@ class SwitchSink<Source, Result>: SelectingSink<Source, Result, SwitchSignal<Res
   }
 }
 
-// rx:value-leaf on next={parent.submitInnerNext(at: element, id)} super=wantsNoMoreEvents
-// rx:value-leaf name=ValueSwitchLatestInner args=Observable<Value>,Value on next={parent.submitInnerNext(at: element, id)} super=wantsNoMoreEvents
-/// The observer of one inner subscription, and its disposable.
-class SwitchInner<Source, Result>: SubscribedObserver<Result> {
-  let parent: SwitchSink<Source, Result>
-  let id: UInt64
-
-  init(parent: SwitchSink<Source, Result>, id: UInt64) {
-    self.parent = parent
-    self.id = id
-  }
-
-  override func on(_ event: Event<Result>) { parent.submitInner(event, id) }
-
+// rx:value-leaf on next={parent.submitInnerNext(at: element, tag)} super=wantsNoMoreEvents
+// rx:value-leaf name=ValueSwitchLatestInner args=Observable<Value>,Value on next={parent.submitInnerNext(at: element, tag)} super=wantsNoMoreEvents
+/// The observer of one inner subscription (`tag`: its id), and its disposable.
+class SwitchInner<Source, Result>: SubscribedObserver<Result, SwitchSink<Source, Result>, UInt64> {
+  override func on(_ event: Event<Result>) { parent.submitInner(event, tag) }
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
@@ -269,7 +260,7 @@ final class ValueSwitchSink: SwitchSink<Value, Value> {
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
   override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
-  override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, id: id) }
+  override func makeInner(id: UInt64) -> SwitchInner<Value, Value> { ValueSwitchInner(parent: self, tag: id) }
 
   override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool { runFusedValue(inner, id: id) }
 }
@@ -306,6 +297,6 @@ final class ValueSwitchLatestSink: SwitchSink<Observable<Value>, Value> {
       _ = switchTo(observable: $0, id: id)
     }
   }
-  override func makeInner(id: UInt64) -> SwitchInner<Observable<Value>, Value> { ValueSwitchLatestInner(parent: self, id: id) }
+  override func makeInner(id: UInt64) -> SwitchInner<Observable<Value>, Value> { ValueSwitchLatestInner(parent: self, tag: id) }
   override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool { runFusedValue(inner, id: id) }
 }
