@@ -73,9 +73,8 @@ extension Observable {
     if isDisposed { return stopped.load(ordering: .acquiring) ? .afterStop : .afterDispose }
     if stopped.load(ordering: .acquiring) { return .afterStop }
     let me = Unmanaged.passUnretained(self)
-    drain.submit(.next(element.pointee), inline: { me._withUnsafeGuaranteedRef { $0.forwardNext(at: element) } }) {
-      event in me._withUnsafeGuaranteedRef { $0.deliver(event) }
-    }
+    @inline(__always) func forward() { me._withUnsafeGuaranteedRef { $0.forwardNext(at: element) } }
+    drain.submit(.next(element.pointee), inline: forward) { event in me._withUnsafeGuaranteedRef { $0.deliver(event) } }
     return .accepted
   }
 

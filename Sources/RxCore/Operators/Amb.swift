@@ -41,11 +41,13 @@ class AmbSink<Element>: IndexedSink<Element, Element> {
 
   override func submit(_ index: Int, _ event: Event<Element>) {
     // Inline when the drain is free: the event is handled where it is, not copied into an item.
-    drain.submit((index, event), inline: { handle(index, event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
+    @inline(__always) func runInline() { handle(index, event) }
+    drain.submit((index, event), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
   override func submitNext(_ index: Int, at element: UnsafePointer<Element>) {
-    drain.submit((index, .next(element.pointee)), inline: { if !isDisposed, wins(index) { forwardNext(at: element) } }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
+    @inline(__always) func runInline() { if !isDisposed, wins(index) { forwardNext(at: element) } }
+    drain.submit((index, .next(element.pointee)), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
   private func handle(_ index: Int, _ event: Event<Element>) {

@@ -62,7 +62,8 @@ class BufferSink<Element, Output>:
       if !isDisposed { next(at: element) }
       return
     }
-    submitNext(.event(.next(element.pointee)), inline: { next(at: element) })
+    @inline(__always) func runInline() { next(at: element) }
+    submitNext(.event(.next(element.pointee)), inline: runInline)
   }
 
   override func handle(_ input: TimedInput<Element, UInt64>) {

@@ -104,7 +104,8 @@ class CombiningSink<Source, Result, Policy: CombiningPolicy<Source>>: IndexedSin
   /// One event of source `index`; final, so the observer's call is direct (no vtable hop).
   final func deliver(_ index: Int, _ event: Event<Source>) {
     // Inline when the drain is free: the event is handled where it is, not copied into an item.
-    drain.submit((index, event), inline: { handle(index, event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
+    @inline(__always) func runInline() { handle(index, event) }
+    drain.submit((index, event), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item.0, item.1) } }
   }
 
   /// The drain's `submit` spelled out: its `inline` closure, this big, stayed a call of its own.

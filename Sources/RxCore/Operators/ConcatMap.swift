@@ -95,7 +95,8 @@ class ConcatMapSink<Source, Result>: SelectingSink<Source, Result, ConcatMapSign
   /// copied into a signal).
   final func submitInner(_ event: Event<Result>) {
     guard case .next = event else { return submit(.inner(event)) }
-    drain.submit(.inner(event), inline: { if !isDisposed { forwardOn(event) } }) { [me = Unmanaged.passUnretained(self)] item in
+    @inline(__always) func runInline() { if !isDisposed { forwardOn(event) } }
+    drain.submit(.inner(event), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in
       me._withUnsafeGuaranteedRef { $0.handle(item) }
     }
     subscribePendingIfAny()
@@ -104,7 +105,8 @@ class ConcatMapSink<Source, Result>: SelectingSink<Source, Result, ConcatMapSign
   /// `submitInner(.next)` of the element at `element` (an inner that takes `.next` by
   /// pointer): forwarded where it is when the drain is free.
   final func submitInnerNext(at element: UnsafePointer<Result>) {
-    drain.submit(.inner(.next(element.pointee)), inline: { forwardNext(at: element) }) { [me = Unmanaged.passUnretained(self)] item in
+    @inline(__always) func runInline() { forwardNext(at: element) }
+    drain.submit(.inner(.next(element.pointee)), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in
       me._withUnsafeGuaranteedRef { $0.handle(item) }
     }
     subscribePendingIfAny()

@@ -27,7 +27,8 @@ class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element
   /// `on(.next)` by pointer: copied straight into the queue when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
     let time = parameters.scheduler.now
-    submitNext(.event(.next(element.pointee), time), inline: { enqueue(.next(element.pointee), time) })
+    @inline(__always) func runInline() { enqueue(.next(element.pointee), time) }
+    submitNext(.event(.next(element.pointee), time), inline: runInline)
   }
 
   /// An event stamped `time` waits its turn; the timer is armed if none is.

@@ -273,8 +273,9 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
   /// signal).
   @inlinable public final func submitNext(_ element: Result) {
     let me = Unmanaged.passUnretained(self)
+    @inline(__always) func runInline() { forwardNext(element) }
     Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
-      $0.submit(.next(element), inline: { me._withUnsafeGuaranteedRef { $0.forwardNext(element) } }) {
+      $0.submit(.next(element), inline: runInline) {
         s in me._withUnsafeGuaranteedRef { $0.handle(s) }
       }
     }
@@ -285,8 +286,9 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
   /// signal when the drain is held.
   @inlinable public final func submitNext(at element: UnsafePointer<Result>) {
     let me = Unmanaged.passUnretained(self)
+    @inline(__always) func runInline() { forwardNext(at: element) }
     Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
-      $0.submit(.next(element.pointee), inline: { me._withUnsafeGuaranteedRef { $0.forwardNext(at: element) } }) {
+      $0.submit(.next(element.pointee), inline: runInline) {
         s in me._withUnsafeGuaranteedRef { $0.handle(s) }
       }
     }

@@ -127,7 +127,8 @@ class PausableSink<Element, Pauser>: Sink<Element, Element> {
   /// A source element by pointer: handled where it is when the drain is free (copied only
   /// into the drain, or into the buffer while paused).
   final func onSourceNext(at element: UnsafePointer<Element>) {
-    drain.submit(.source(.next(element.pointee)), inline: { if !isDisposed { next(at: element) } }) {
+    @inline(__always) func runInline() { if !isDisposed { next(at: element) } }
+    drain.submit(.source(.next(element.pointee)), inline: runInline) {
       [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
     }
   }

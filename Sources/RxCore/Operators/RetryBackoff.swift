@@ -94,7 +94,8 @@ class RetryBackoffSink<Element>: TimedSink<RetryBackoffParameters<Element>, Elem
 
   /// `on(.next)` by pointer: handled where it is when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    submitNext(.event(.next(element.pointee)), inline: { next(at: element) })
+    @inline(__always) func runInline() { next(at: element) }
+    submitNext(.event(.next(element.pointee)), inline: runInline)
   }
 
   /// An element (drain-owned): a success resets the backoff if asked to, and goes on.

@@ -78,7 +78,8 @@ class RetryWhenSink<Element, Failure, Trigger>: Sink<Element, Element>, SelfSubs
   /// A source element by pointer: forwarded where it is when the drain is free (what
   /// `handle` does with it), copied into an input only when the drain is held.
   final func onSourceNext(at element: UnsafePointer<Element>) {
-    drain.submit(.source(.next(element.pointee)), inline: { forwardNext(at: element) }) { [me = Unmanaged.passUnretained(self)] item in
+    @inline(__always) func runInline() { forwardNext(at: element) }
+    drain.submit(.source(.next(element.pointee)), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in
       me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.handle(item) } }
     }
   }

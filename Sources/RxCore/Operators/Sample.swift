@@ -32,7 +32,8 @@ class SampleSink<Element>: Sink<Element, Element> {
 
   // Inline when the drain is free: the event is handled where it is, not copied into an input.
   override func on(_ event: Event<Element>) {
-    drain.submit(.source(event), inline: { handleSource(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    @inline(__always) func runInline() { handleSource(event) }
+    drain.submit(.source(event), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   final func submit(_ input: Input) { drain.submit(input) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
@@ -40,7 +41,8 @@ class SampleSink<Element>: Sink<Element, Element> {
   /// A source element by pointer: kept as the one to sample, copied straight from where
   /// it is when the drain is free (no event built).
   final func onSourceNext(at element: UnsafePointer<Element>) {
-    drain.submit(.source(.next(element.pointee)), inline: { if !isDisposed { self.element = element.pointee } }) {
+    @inline(__always) func runInline() { if !isDisposed { self.element = element.pointee } }
+    drain.submit(.source(.next(element.pointee)), inline: runInline) {
       [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
     }
   }

@@ -28,7 +28,8 @@ class SkipDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<
 
   /// `on(.next)` by pointer: forwarded (once open) where it is when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    submitNext(.event(.next(element.pointee)), inline: { if open { forwardNext(at: element) } })
+    @inline(__always) func runInline() { if open { forwardNext(at: element) } }
+    submitNext(.event(.next(element.pointee)), inline: runInline)
   }
 
   override func handle(_ input: TimedInput<Element, Void>) {

@@ -179,13 +179,15 @@ class SwitchSink<Source, Result>: SelectingSink<Source, Result, SwitchSignal<Res
   /// An inner event: inline when the drain is free (the event is handled where it is, not
   /// copied into a signal).
   final func submitInner(_ event: Event<Result>, _ id: UInt64) {
-    drain.submit(.inner(event, id), inline: { handleInner(event, id) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    @inline(__always) func runInline() { handleInner(event, id) }
+    drain.submit(.inner(event, id), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   /// `submitInner(.next)` of the element at `element` (an inner that takes `.next` by
   /// pointer): forwarded where it is when the drain is free.
   final func submitInnerNext(at element: UnsafePointer<Result>, _ id: UInt64) {
-    drain.submit(.inner(.next(element.pointee), id), inline: { if id == latest { forwardNext(at: element) } }) {
+    @inline(__always) func runInline() { if id == latest { forwardNext(at: element) } }
+    drain.submit(.inner(.next(element.pointee), id), inline: runInline) {
       [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
     }
   }

@@ -22,7 +22,8 @@ class TakeDurationSink<Element>: TimedSink<Timing, Element, Element, TimedInput<
 
   /// `on(.next)` by pointer: forwarded where it is when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    submitNext(.event(.next(element.pointee)), inline: { forwardNext(at: element) })
+    @inline(__always) func runInline() { forwardNext(at: element) }
+    submitNext(.event(.next(element.pointee)), inline: runInline)
   }
 
   override func handle(_ input: TimedInput<Element, Void>) {

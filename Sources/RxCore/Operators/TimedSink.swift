@@ -44,7 +44,8 @@ class TimedSink<Parameters, Element, Output, Input: TimerInput>: Sink<Element, O
   /// A `.next` by pointer: when the drain is free `inline` runs on the element where it is
   /// (it must do what `handle` does with the element's input), else `input` is queued.
   @inline(__always) final func submitNext(_ input: @autoclosure () -> Input, inline: () -> Void) {
-    drain.submit(input(), inline: { if !isDisposed { inline() } }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.handle(item) } } }
+    @inline(__always) func runInline() { if !isDisposed { inline() } }
+    drain.submit(input(), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { if !$0.isDisposed { $0.handle(item) } } }
   }
 
   /// The operator's logic, for one input at a time.

@@ -63,7 +63,8 @@ class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Eleme
 
   /// `on(.next)` by pointer: handled where it is when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    submitNext(.event(.next(element.pointee)), inline: { if !switched { next(at: element) } })
+    @inline(__always) func runInline() { if !switched { next(at: element) } }
+    submitNext(.event(.next(element.pointee)), inline: runInline)
   }
 
   /// An element (drain-owned, not switched): forwarded, and the deadline moved past it.

@@ -63,13 +63,15 @@ class UntilSink<Element, Other, Gate: UntilGate>: Sink<Element, Element> {
 
   // Inline when the drain is free: the event is handled where it is, not copied into a signal.
   override func on(_ event: Event<Element>) {
-    drain.submit(.source(event), inline: { handleSource(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    @inline(__always) func runInline() { handleSource(event) }
+    drain.submit(.source(event), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   /// `on(.next)` by pointer: when the drain is free the element is forwarded (or skipped)
   /// where it is, with no event built, copied or destroyed.
   @inline(__always) final func onSourceNext(at element: UnsafePointer<Element>) {
-    drain.submit(.source(.next(element.pointee)), inline: { if forwarding { forwardNext(at: element) } }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    @inline(__always) func runInline() { if forwarding { forwardNext(at: element) } }
+    drain.submit(.source(.next(element.pointee)), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   final func submit(_ signal: Signal) { drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }

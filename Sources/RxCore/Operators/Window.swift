@@ -72,7 +72,8 @@ class WindowSink<Element, Output>: Sink<Element, Output> {
 
   /// `on(.next)` by pointer: into the open window where it lies when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    drain.submit(.event(.next(element.pointee)), inline: { next(at: element) }) {
+    @inline(__always) func runInline() { next(at: element) }
+    drain.submit(.event(.next(element.pointee)), inline: runInline) {
       [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) }
     }
   }

@@ -104,11 +104,13 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
 
   // Inline when the drain is free: the event is handled where it is, not copied into a signal.
   override func on(_ event: Event<Source>) {
-    drain.submit(.source(event), inline: { handleSource(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    @inline(__always) func runInline() { handleSource(event) }
+    drain.submit(.source(event), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   final func submitOther(_ event: Event<Other>) {
-    drain.submit(.other(event), inline: { handleOther(event) }) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
+    @inline(__always) func runInline() { handleOther(event) }
+    drain.submit(.other(event), inline: runInline) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } }
   }
 
   /// An element of the other source by pointer: copied once, into `latest` (an event is built
