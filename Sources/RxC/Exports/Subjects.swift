@@ -48,7 +48,8 @@ private func intoPublish(_ publish: PublishSubject<RxValue>, _ i: Int64) -> rx_s
 /// An integer into a subject of another kind than publish.
 @inline(never)
 private func intoOtherKind(_ h: Unmanaged<SubjectHandle>, _ i: Int64) -> rx_status {
-  let outcome = h._withUnsafeGuaranteedRef { emitNextDirect($0, .int(i)) }
+  @inline(__always) func emit(_ h: SubjectHandle) -> SubjectOutcome { emitNextDirect(h, .int(i)) }  // (a closure stayed a call)
+  let outcome = h._withUnsafeGuaranteedRef(emit)
   return outcome == .accepted ? RX_OK : status(outcome, "rx_subject_on_next")
 }
 
@@ -76,7 +77,7 @@ private func subjectOnNext(_ subject: UnsafeMutablePointer<rx_subject>?, _ value
 /// instructions per event, measured), so plain values keep `emitNextDirect`.
 @inline(__always)
 private func emitNext(_ h: Unmanaged<SubjectHandle>, at p: UnsafePointer<RxValue>) -> rx_status {
-  let outcome = h._withUnsafeGuaranteedRef { h -> SubjectOutcome in
+  @inline(__always) func emit(_ h: SubjectHandle) -> SubjectOutcome {  // (a closure stayed a call)
     if let publish = h.publish { return publish._withUnsafeGuaranteedRef { $0.emitNext(at: p) } }
     switch h.direct {
     case .behavior(let s): return s._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
@@ -85,6 +86,7 @@ private func emitNext(_ h: Unmanaged<SubjectHandle>, at p: UnsafePointer<RxValue
     case .publish: return h.publish.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.emitNext(at: p) }
     }
   }
+  let outcome = h._withUnsafeGuaranteedRef(emit)
   return outcome == .afterDispose ? status(outcome, "rx_subject_on_next") : RX_OK  // no call per event
 }
 

@@ -202,8 +202,11 @@ final class ValueConnection: Connection<Value> {
   /// retain and a release of a boxed element per event).
   override func onNext(at element: UnsafePointer<Value>) {
     if isDisposed { return }
-    if let publish { return publish._withUnsafeGuaranteedRef { _ = $0.emitNext(at: element) } }
-    if let replay { return replay._withUnsafeGuaranteedRef { _ = $0.emitNext(at: element) } }
+    // Local inline funcs, not closure literals: those were left calls of their own.
+    @inline(__always) func intoPublish(_ s: PublishSubject<Value>) { _ = s.emitNext(at: element) }
+    @inline(__always) func intoReplay(_ s: ReplaySubject<Value>) { _ = s.emitNext(at: element) }
+    if let publish { return publish._withUnsafeGuaranteedRef(intoPublish) }
+    if let replay { return replay._withUnsafeGuaranteedRef(intoReplay) }
     super.on(.next(Value.copy(at: element)))
   }
   override func dispose() { super.dispose() }
