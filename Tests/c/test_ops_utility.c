@@ -209,6 +209,29 @@ RX_TEST(enumerated_refills_only_boxes_nobody_kept) {
   for (int i = 0; i < 2; i++) rx_value_release(k.kept[i]);
 }
 
+/* rx_timestamp packs like rx_enumerated (the clock's time in place of the index): a pair the
+ * subscriber kept keeps its time and element; the others' box is refilled. */
+static void keep_twenty_and_forty(void *ctx, rx_value v) {
+  keeper *k = ctx;
+  int64_t e = rx_value_int(rx_array_get(v, 1));
+  if ((e == 20 || e == 40) && k->count < 4) k->kept[k->count++] = rx_value_retain(v);
+}
+
+RX_TEST(timestamp_refills_only_boxes_nobody_kept) {
+  int64_t live = rx_debug_live_objects();
+  keeper k = {.count = 0};
+  int64_t before = rx_scheduler_now_ns(rx_scheduler_immediate());
+  run_keeping(rx_timestamp(INTS(10, 20, 30, 40, 50), rx_scheduler_immediate()), keep_twenty_and_forty, &k);
+  int64_t after = rx_scheduler_now_ns(rx_scheduler_immediate());
+  CHECK_EQ(k.count, 2);
+  CHECK_EQ(rx_value_int(rx_array_get(k.kept[0], 1)), 20);
+  CHECK_EQ(rx_value_int(rx_array_get(k.kept[1], 1)), 40);
+  int64_t t0 = rx_value_int(rx_array_get(k.kept[0], 0)), t1 = rx_value_int(rx_array_get(k.kept[1], 0));
+  CHECK(before <= t0 && t0 <= t1 && t1 <= after);
+  for (int i = 0; i < 2; i++) rx_value_release(k.kept[i]);
+  CHECK_EQ(rx_debug_live_objects(), live);
+}
+
 RX_TEST(dematerialize_round_trip) {
   CHECK_STR(run_log(rx_dematerialize(A(rx_materialize(INTS(1, 2))))), "1 2 |.");
   CHECK_STR(run_log(rx_dematerialize(A(rx_materialize(INTS_THEN_ERROR())))), "1 #1000(boom).");

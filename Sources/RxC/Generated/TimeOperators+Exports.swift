@@ -25,7 +25,7 @@ public func rx_delay_subscription(_ src: UnsafeMutablePointer<rx_observable>?, _
 public func rx_timestamp(_ src: UnsafeMutablePointer<rx_observable>?, _ scheduler: UnsafeMutablePointer<rx_scheduler>?) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_timestamp") { src in
     guard let scheduler = SchedulerHandle.from(scheduler, "rx_timestamp")?.scheduler else { return nil }
-    return ObservableHandle.make(src.observable.timestamp(scheduler: scheduler) { CAdapt.array([.int($0), $1]) })
+    return ObservableHandle.make(COperators.timestamp(src.observable, scheduler))
   }
 }
 

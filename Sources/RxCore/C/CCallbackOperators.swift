@@ -189,7 +189,12 @@ final class CDistinctSink: DistinctUntilChangedSink<Value> {
   }
 
   public static func enumerated(_ source: Observable<Value>) -> Observable<Value> {
-    CCallbackProducer(source) { CEnumeratedSink(pack: nil, observer: $0, cancel: $1) }
+    CCallbackProducer(source) { CEnumeratedSink(observer: $0, cancel: $1) }
+  }
+
+  /// Each element paired with `scheduler`'s time: rx_enumerated's sink with a clock.
+  public static func timestamp(_ source: Observable<Value>, _ scheduler: Scheduler) -> Observable<Value> {
+    CCallbackProducer(source) { CEnumeratedSink(clock: scheduler, observer: $0, cancel: $1) }
   }
 
   public static func materialize(_ source: Observable<Value>) -> Observable<Value> {

@@ -6,7 +6,7 @@ import CRxc
 
 // rx:export rx_delay: ObservableHandle.make(src.observable.delay(ns, scheduler: scheduler))
 // rx:export rx_delay_subscription: ObservableHandle.make(src.observable.delaySubscription(ns, scheduler: scheduler))
-// rx:export rx_timestamp: ObservableHandle.make(src.observable.timestamp(scheduler: scheduler) { CAdapt.array([.int($0), $1]) })
+// rx:export rx_timestamp: ObservableHandle.make(COperators.timestamp(src.observable, scheduler))
 // rx:export rx_debounce: ObservableHandle.make(src.observable.debounce(ns, scheduler: scheduler))
 // rx:export rx_throttle: ObservableHandle.make(src.observable.throttle(ns, latest: latest, scheduler: scheduler))
 // rx:export rx_timeout: ObservableHandle.make(src.observable.timeout(ns, scheduler: scheduler))
