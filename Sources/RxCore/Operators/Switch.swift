@@ -133,21 +133,23 @@ class SwitchSink<Source, Result>: SelectingSink<Source, Result, SwitchSignal<Res
   /// previous subscription to dispose and the drain free, all in one pass through the drain.
   final func switchTo<I: IteratorProtocol>(_ elements: consuming I, id: UInt64) where I.Element == Result {
     var elements = elements
-    switchTo(id: id) { inline in
+    @inline(__always) func deliver(_ inline: Bool) {  // (a closure literal stayed a call)
       while let element = elements.next() {
         if wantsNoMoreEvents { return }
         if inline { handleInner(.next(element), id) } else { submitInner(.next(element), id) }
       }
     }
+    switchTo(id: id, deliver)
   }
 
   /// `switchTo` of a single element, read where it is (a selector's bare element).
   final func switchTo(element: UnsafePointer<Result>, id: UInt64) {
-    switchTo(id: id) { inline in
+    @inline(__always) func deliver(_ inline: Bool) {  // (a closure literal stayed a call)
       if wantsNoMoreEvents { return }
       if !inline { return submitInnerNext(at: element, id) }
       if !isDisposed { forwardNext(at: element) }  // inner `id` is the latest: it was just switched to
     }
+    switchTo(id: id, deliver)
   }
 
   /// The switch to inner `id` around `elements`, which delivers them (`inline`: in place,
