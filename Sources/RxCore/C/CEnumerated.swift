@@ -19,6 +19,7 @@ final class CEnumeratedSink: EnumeratedSink<Value, Value> {
   /// re-enters (an upstream that does not serialize) packs a box of its own.
   override func onNext(at element: UnsafePointer<Value>) {
     if spare.lending || isDisposed { return handleNext(at: element) }
+    @inline(__always) func deliver(_ p: UnsafePointer<Value>) { forwardNext(at: p) }  // (a closure stayed a call)
     let first: Int64
     if _slowPath(clock != nil) {
       first = time()
@@ -32,8 +33,7 @@ final class CEnumeratedSink: EnumeratedSink<Value, Value> {
           $0.baseAddress.unsafelyUnwrapped.initialize(to: .int(first))  // an int: nothing to destroy
           $0[1] = Value.copy(at: element)
         }
-      }, make: { ArrayBox([.int(first), Value.copy(at: element)]) }
-    ) { forwardNext(at: $0) }
+      }, make: { ArrayBox([.int(first), Value.copy(at: element)]) }, to: deliver)
   }
 
   /// The clock's time (out of line: the index is the usual way).

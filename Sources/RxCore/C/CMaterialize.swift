@@ -12,9 +12,10 @@ final class CMaterializeSink: MaterializeSink<Value, Value> {
   /// re-enters (an upstream that does not serialize) packs a box of its own.
   override func onNext(at element: UnsafePointer<Value>) {
     if spare.lending || isDisposed { return handleNext(at: element) }
+    @inline(__always) func deliver(_ p: UnsafePointer<Value>) { forwardNext(at: p) }  // (a closure stayed a call)
     spare.lend(
-      refill: { $0.event = .next(Value.copy(at: element)) }, make: { EventBox(.next(Value.copy(at: element))) }
-    ) { forwardNext(at: $0) }
+      refill: { $0.event = .next(Value.copy(at: element)) }, make: { EventBox(.next(Value.copy(at: element))) },
+      to: deliver)
   }
 
   override func packNext(at element: UnsafePointer<Value>) -> Value {

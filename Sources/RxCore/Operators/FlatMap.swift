@@ -262,11 +262,11 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
 
   // The drain and `self` reached unmanaged: otherwise one of them is retained and released
   // on every submit (the caller's reference keeps the sink, and its `let` the drain, alive).
+  // Local inline funcs, not closure literals, around the drain: those stayed calls of their own.
   @inlinable public final func submit(_ signal: Signal) {
     let me = Unmanaged.passUnretained(self)
-    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
-      $0.submit(signal) { s in me._withUnsafeGuaranteedRef { $0.handle(s) } }
-    }
+    @inline(__always) func into(_ drain: Drain<Signal>) { drain.submit(signal) { s in me._withUnsafeGuaranteedRef { $0.handle(s) } } }
+    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef(into)
   }
 
   /// An element: forwarded inline when the drain is free (where it is, not copied into a
@@ -274,11 +274,10 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
   @inlinable public final func submitNext(_ element: Result) {
     let me = Unmanaged.passUnretained(self)
     @inline(__always) func runInline() { forwardNext(element) }
-    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
-      $0.submit(.next(element), inline: runInline) {
-        s in me._withUnsafeGuaranteedRef { $0.handle(s) }
-      }
+    @inline(__always) func into(_ drain: Drain<Signal>) {
+      drain.submit(.next(element), inline: runInline) { s in me._withUnsafeGuaranteedRef { $0.handle(s) } }
     }
+    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef(into)
   }
 
   /// `submitNext` of the element at `element` (an inner that takes `.next` by pointer): when
@@ -287,11 +286,10 @@ class FlatMapProducer<Source, Result>: Producer<Result> {
   @inlinable public final func submitNext(at element: UnsafePointer<Result>) {
     let me = Unmanaged.passUnretained(self)
     @inline(__always) func runInline() { forwardNext(at: element) }
-    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef {
-      $0.submit(.next(element.pointee), inline: runInline) {
-        s in me._withUnsafeGuaranteedRef { $0.handle(s) }
-      }
+    @inline(__always) func into(_ drain: Drain<Signal>) {
+      drain.submit(.next(element.pointee), inline: runInline) { s in me._withUnsafeGuaranteedRef { $0.handle(s) } }
     }
+    Unmanaged.passUnretained(drain)._withUnsafeGuaranteedRef(into)
   }
 
 
