@@ -297,9 +297,8 @@ final class ValueSwitchLatestSink: SwitchSink<Observable<Value>, Value> {
     if wantsNoMoreEvents { return }
     nextId &+= 1
     let id = nextId
-    UnsafeRawPointer(element).load(as: Unmanaged<Observable<Value>>.self)._withUnsafeGuaranteedRef {
-      _ = switchTo(observable: $0, id: id)
-    }
+    @inline(__always) func switchToInner(_ inner: Observable<Value>) { _ = switchTo(observable: inner, id: id) }  // (a closure stayed a call)
+    UnsafeRawPointer(element).load(as: Unmanaged<Observable<Value>>.self)._withUnsafeGuaranteedRef(switchToInner)
   }
   override func makeInner(id: UInt64) -> SwitchInner<Observable<Value>, Value> { ValueSwitchLatestInner(parent: self, tag: id) }
   override func runFused(_ inner: Observable<Value>, id: UInt64) -> Bool { runFusedValue(inner, id: id) }

@@ -17,7 +17,9 @@ public class Relay<Subject: SubjectKind>: Observable<Subject.Element>, Cancelabl
   /// a retain and release of it per element (`make check-metadata-swift`, relays).
   @inlinable @discardableResult
   public final func accept(_ element: Element) -> SubjectOutcome {
-    Unmanaged.passUnretained(subject)._withUnsafeGuaranteedRef { $0.emitNext(element) }
+    // A local inline func: a closure literal here stayed a call of its own per element.
+    @inline(__always) func emit(_ s: Subject) -> SubjectOutcome { s.emitNext(element) }
+    return Unmanaged.passUnretained(subject)._withUnsafeGuaranteedRef(emit)
   }
 
   /// The subject this relay accepts into: its `emitNext` is `accept`, and subscribing to
