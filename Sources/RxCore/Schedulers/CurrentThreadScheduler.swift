@@ -60,11 +60,13 @@ public final class CurrentThreadScheduler: Scheduler, @unchecked Sendable {
     /// alive; its owner keeps it alive for a queued run too (see `makeTrigger`).
     override func fire() {
       let action = Unmanaged.passUnretained(action)
-      Unmanaged.passUnretained(scheduler)._withUnsafeGuaranteedRef {
-        _ = $0.runOrQueue(after: 0, { action._withUnsafeGuaranteedRef { $0.run() } }, queued: {
+      // A local inline func: a closure literal here stayed a call of its own per firing.
+      @inline(__always) func fire(on s: CurrentThreadScheduler) {
+        _ = s.runOrQueue(after: 0, { action._withUnsafeGuaranteedRef { $0.run() } }, queued: {
           { action._withUnsafeGuaranteedRef { $0.run() } }
         })
       }
+      Unmanaged.passUnretained(scheduler)._withUnsafeGuaranteedRef(fire)
     }
   }
 
