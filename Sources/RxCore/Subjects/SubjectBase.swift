@@ -78,9 +78,8 @@ public class SubjectBase<Element>: Observable<Element> {
   @inlinable
   final func unsubscribe(_ subscription: SubjectSubscription) {
     let me = Unmanaged.passUnretained(self)
-    drain.submit(.remove(.queued(subscription)), inline: {
-      me._withUnsafeGuaranteedRef { $0.remove(.inline(subscription)) }
-    }) { op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
+    @inline(__always) func removeNow() { remove(.inline(subscription)) }  // (a closure literal stayed a call)
+    drain.submit(.remove(.queued(subscription)), inline: removeNow) { op in me._withUnsafeGuaranteedRef { $0.handler($0, op) } }
   }
 
   /// Removes an observer that `attachOwned` attached. When the drain is idle this runs
