@@ -200,19 +200,36 @@ import CRxcCore
     let end = base + n
     while slot < end {  // none after the last observer left while an event was queued
       let bits = slot.pointee
-      if bits & SubjectRun.tagMask == 0 {
-        // A run member: it serves the slots of its class after it as well.
+      // One dispatch on the three tag bits (see the type comment): a run member serves the
+      // slots of its class after it as well.
+      switch bits & SubjectRun.subscriptionRunMask {
+      case 0:  // an owned member that delivers runs
         slot += observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p, run: SubjectRun(slot)) }
-      } else if bits & SubjectRun.subscriptionRunMask == SubjectRun.subscriptionRunMask {
-        // A subscription whose next target delivers runs: the target serves them.
+      case SubjectRun.subscriptionRunMask:  // a subscription whose next target delivers runs
         slot += subscription(bits)._withUnsafeGuaranteedRef { s in
           if s.isDisposed { return 1 }
           return unsafeBitCast(s.nextObserver.unsafelyUnwrapped, to: Unmanaged<Observer<Element>>.self)
             ._withUnsafeGuaranteedRef { $0.onNext(at: p, run: SubjectRun(slot)) }
         }
-      } else {
-        deliverNext(at: p, to: bits)
+      case 3:  // a subscription whose observer takes `.next` by pointer
+        nextObserver(bits) { $0.onNext(at: p) }
         slot += 1
+      case 1:  // a subscription whose observer takes events
+        nextObserver(bits) { $0.on(.next(p.pointee)) }
+        slot += 1
+      default:  // an owned member that delivers no runs
+        observer(bits)._withUnsafeGuaranteedRef { $0.onNext(at: p) }
+        slot += 1
+      }
+    }
+  }
+
+  /// Calls `body` with the next target of a subscription slot's, unless it is disposed.
+  @inlinable @inline(__always)
+  static func nextObserver(_ bits: UInt, _ body: (Observer<Element>) -> Void) {
+    subscription(bits)._withUnsafeGuaranteedRef { s in
+      if !s.isDisposed {
+        unsafeBitCast(s.nextObserver.unsafelyUnwrapped, to: Unmanaged<Observer<Element>>.self)._withUnsafeGuaranteedRef(body)
       }
     }
   }
