@@ -34,22 +34,27 @@ func subscribeC(_ observable: Observable<RxValue>, _ observer: rx_observer)
 private func subscribe(_ observer: rx_observer, toScalarOf h: Unmanaged<ObservableHandle>)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  h._withUnsafeGuaranteedRef { h in ObserverEnd.runToEnd(observer) { $0(h.scalarC) } }
+  @inline(__always) func run(_ h: ObservableHandle) -> UnsafeMutablePointer<rx_disposable> {
+    ObserverEnd.runToEnd(observer) { $0(h.scalarC) }
+  }
+  return h._withUnsafeGuaranteedRef(run)
 }
 
 @inline(never)
 private func subscribe(_ observer: rx_observer, to source: Unmanaged<CPipeline>) -> UnsafeMutablePointer<rx_disposable> {
-  source._withUnsafeGuaranteedRef { pipeline in
+  @inline(__always) func subscribe(_ pipeline: CPipeline) -> UnsafeMutablePointer<rx_disposable> {
     if pipeline.rootObservable == nil { return ObserverEnd.runToEnd(observer) { try pipeline.runScalar($0) } }
     return ObserverEnd.subscribe(observer, to: pipeline)
   }
+  return source._withUnsafeGuaranteedRef(subscribe)
 }
 
 @inline(never)
 private func subscribe(_ observer: rx_observer, to source: Unmanaged<Observable<RxValue>>)
   -> UnsafeMutablePointer<rx_disposable>
 {
-  source._withUnsafeGuaranteedRef { observable in
+  // (Local inline funcs here and above: the closure literals stayed calls of their own.)
+  @inline(__always) func subscribeTo(_ observable: Observable<RxValue>) -> UnsafeMutablePointer<rx_disposable> {
     if type(of: observable) == SubjectObservable.self {
       return ObserverEnd.subscribe(observer, to: Unmanaged.passUnretained(unsafeDowncast(observable, to: SubjectObservable.self)))
     }
@@ -58,6 +63,7 @@ private func subscribe(_ observer: rx_observer, to source: Unmanaged<Observable<
     }
     return ObserverEnd.subscribe(observer, to: observable)
   }
+  return source._withUnsafeGuaranteedRef(subscribeTo)
 }
 
 @c(rx_dispose)
