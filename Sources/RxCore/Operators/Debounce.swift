@@ -19,8 +19,7 @@ class DebounceSink<Element>: TimedSink<Timing, Element, Element, TimedInput<Elem
 
   /// `on(.next)` by pointer: copied straight into `value` when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    @inline(__always) func runInline() { hold(element.pointee) }
-    submitNext(.event(.next(element.pointee)), inline: runInline)
+    submitNext(.event(.next(element.pointee)), inline: { hold(element.pointee) })
   }
 
   /// The element waits out the quiet time (drain-owned), replacing the one before.

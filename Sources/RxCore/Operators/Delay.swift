@@ -27,8 +27,7 @@ class DelaySink<Element>: TimedSink<Timing, Element, Element, DelayInput<Element
   /// `on(.next)` by pointer: copied straight into the queue when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
     let time = parameters.scheduler.now
-    @inline(__always) func runInline() { enqueue(.next(element.pointee), time) }
-    submitNext(.event(.next(element.pointee), time), inline: runInline)
+    submitNext(.event(.next(element.pointee), time), inline: { enqueue(.next(element.pointee), time) })
   }
 
   /// An event stamped `time` waits its turn; the timer is armed if none is.

@@ -73,8 +73,7 @@ class RateLimitSink<Element>: TimedSink<RateLimit<Element>, Element, Element, Ti
 
   /// `on(.next)` by pointer: handled where it is when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    @inline(__always) func runInline() { next(at: element) }
-    submitNext(.event(.next(element.pointee)), inline: runInline)
+    submitNext(.event(.next(element.pointee)), inline: { next(at: element) })
   }
 
   /// An element (drain-owned): sent now if the window has room and nothing waits, else

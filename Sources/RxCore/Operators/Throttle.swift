@@ -35,8 +35,7 @@ class ThrottleSink<Element>: TimedSink<ThrottleParameters, Element, Element, Tim
 
   /// `on(.next)` by pointer: handled where it is when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    @inline(__always) func runInline() { next(at: element) }
-    submitNext(.event(.next(element.pointee)), inline: runInline)
+    submitNext(.event(.next(element.pointee)), inline: { next(at: element) })
   }
 
   /// An element (drain-owned): sent now if the window allows, else kept as the latest.

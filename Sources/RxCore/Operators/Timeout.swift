@@ -63,8 +63,7 @@ class TimeoutSink<Element>: TimedSink<TimeoutParameters<Element>, Element, Eleme
 
   /// `on(.next)` by pointer: handled where it is when the drain is free.
   final func onNext(pointer element: UnsafePointer<Element>) {
-    @inline(__always) func runInline() { if !switched { next(at: element) } }
-    submitNext(.event(.next(element.pointee)), inline: runInline)
+    submitNext(.event(.next(element.pointee)), inline: { if !switched { next(at: element) } })
   }
 
   /// An element (drain-owned, not switched): forwarded, and the deadline moved past it.
