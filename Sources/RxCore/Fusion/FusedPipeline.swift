@@ -161,9 +161,10 @@
     guard let root = rootObservable else { preconditionFailure("a scalar root needs no sink") }
     // The sink reached unretained inside: read from the closure's capture, it was retained and
     // released around the subscribe (two locked instructions per subscription).
+    // (Local inline funcs: closure literals here stayed calls of their own.)
     let borrowed = Unmanaged.passUnretained(sink)
-    let subscription = root._withUnsafeGuaranteedRef { source -> any Disposable in
-      borrowed._withUnsafeGuaranteedRef { sink in
+    @inline(__always) func subscribe(_ source: Observable<Value>) -> any Disposable {
+      @inline(__always) func into(_ sink: FusedPipelineSink<Stage>) -> any Disposable {
         if type(of: source) == ValueRange.self {
           sink.run(unsafeDowncast(source, to: ValueRange.self))
           return NopDisposable.shared
@@ -174,7 +175,9 @@
         }
         return source.subscribe(sink)
       }
+      return borrowed._withUnsafeGuaranteedRef(into)
     }
+    let subscription = root._withUnsafeGuaranteedRef(subscribe)
     return (consume sink, subscription)
   }
 

@@ -28,7 +28,8 @@
 
   /// A running inner completed: the first waiting one, if any, starts in its place.
   public func finished() {
-    let loop = state.withLock { s -> Bool in
+    // A local inline func: the closure literal stayed a call of its own per inner.
+    @inline(__always) func handOn(_ s: inout State) -> Bool {
       // Moved to `ready` in place (through an optional, 2 instructions more per inner).
       if s.head < s.admission.waiting.count {
         s.ready.append(s.admission.waiting[s.head])
@@ -44,7 +45,7 @@
       s.starting = true
       return true
     }
-    guard loop else { return }
+    guard state.withLock(handOn) else { return }
     while true {
       let next = state.withLock { s -> (() -> Void)? in
         if s.ready.isEmpty {

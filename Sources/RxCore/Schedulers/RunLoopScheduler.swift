@@ -208,13 +208,15 @@ public final class RunLoopScheduler: Scheduler, @unchecked Sendable {
   public override func schedule(_ action: @escaping () -> Void) -> any Disposable {
     let here = isMainLoop ? MainThread.isCurrent : true
     if here {
-      let (runNow, op) = state.withLock { s -> (Bool, PipeOp) in
+      // A local inline func: the closure literal stayed a call of its own per action.
+      @inline(__always) func claim(_ s: inout State) -> (Bool, PipeOp) {
         if s.closed || !(isMainLoop || isBoundHere(s)) { return (false, .none) }
         let op = promoteDue(&s, now: MonotonicClock.now())
         if s.live > 0 || s.busy { return (false, op) }
         s.busy = true
         return (true, op)
       }
+      let (runNow, op) = state.withLock(claim)
       apply(op)
       if runNow {
         action()
