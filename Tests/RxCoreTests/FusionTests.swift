@@ -313,8 +313,8 @@ final class FusionTests: XCTestCase {
     let source = HotSource<Value>()
     let held = PublishSubject<Value>()
     let p = Probe(base: start)
-    let d = source.observable.concatMap(selecting: { v in
-      Self.int(v) == 0 ? .observable(held.asObservable()) : .element(v)
+    let d = source.observable.concatMap(selectingAt: { v in
+      Self.int(v.pointee) == 0 ? .observable(held.asObservable()) : .element(v.pointee)
     }).subscribe(p)
     source.next(.int(1))
     source.next(.int(0))
@@ -331,8 +331,8 @@ final class FusionTests: XCTestCase {
     let outer = HotSource<Value>()
     let inner = PublishSubject<Value>()
     let q = Probe(base: start)
-    let d2 = outer.observable.flatMapLatest(selecting: { v in
-      Self.int(v) == 0 ? .observable(inner.asObservable()) : .element(v)
+    let d2 = outer.observable.flatMapLatest(selectingAt: { v in
+      Self.int(v.pointee) == 0 ? .observable(inner.asObservable()) : .element(v.pointee)
     }).subscribe(q)
     outer.next(.int(0))
     inner.on(.next(.int(5)))

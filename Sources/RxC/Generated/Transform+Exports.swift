@@ -81,7 +81,7 @@ public func rx_flat_map_latest(_ src: UnsafeMutablePointer<rx_observable>?, _ fn
 public func rx_concat_map(_ src: UnsafeMutablePointer<rx_observable>?, _ fn: rx_flat_map_fn?, _ ctx: UnsafeMutableRawPointer?, _ ctxFree: rx_free_fn?) -> UnsafeMutablePointer<rx_observable>? {
   ObservableHandle.with(src, "rx_concat_map") { src in
     guard let fn else { setLastError("rx_concat_map: fn is NULL"); return nil }
-    return ObservableHandle.make(src.observable.concatMap(selecting: CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_concat_map")))
+    return ObservableHandle.make(src.observable.concatMap(selectingAt: CAdapt.flatMapAt(fn, CContext(ctx, ctxFree), "rx_concat_map")))
   }
 }
 

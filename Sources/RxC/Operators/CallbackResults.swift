@@ -49,24 +49,14 @@ func observableArray(
 
 /// The flat_map adapters: their callbacks return handles.
 extension CAdapt {
-  /// An rx_just result is handed over as its value (`.element`: no inner observable).
-  /// `flatMap` for a sink that hands over the element by pointer (its C view read in place).
+  /// concat_map's and flat_map_latest's selector: the outer element's C view read in place;
+  /// an rx_just result handed over as its value (`.element`: no inner observable).
   static func flatMapAt(_ fn: rx_flat_map_fn, _ context: CContext, _ name: StaticString)
     -> (UnsafePointer<Value>) throws -> FlatMapSelection
   {
     { p in
       var err: UnsafeMutablePointer<rx_error>? = nil
       let r = fn(context.ctx, Value.c(at: p), &err)
-      return try CallbackResult.source(r, err, name).selection
-    }
-  }
-
-  static func flatMap(_ fn: rx_flat_map_fn, _ context: CContext, _ name: StaticString)
-    -> (Value) throws -> FlatMapSelection
-  {
-    { v in
-      var err: UnsafeMutablePointer<rx_error>? = nil
-      let r = fn(context.ctx, v.c, &err)
       return try CallbackResult.source(r, err, name).selection
     }
   }

@@ -3,12 +3,10 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
-final class ValueConcatProducer: ConcatMapProducer<Observable<Value>, Value> {
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Observable<Value>, Value> {
-    ValueConcatSink(selector: parameter.select, observer: observer, cancel: cancel)
+extension Observable where Element == Value {
+  public func concatMap(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
+    ValueConcatMapProducer(source: self, InnerSelector(select: selector))
   }
-
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }
 
 final class ValueConcatMapInner: ConcatMapInner<Value, Value> {

@@ -23,6 +23,6 @@ extension Observable where Element == Value {
 final class ValueConcatSink: ConcatMapSink<Observable<Value>, Value> {
   override func on(_ event: Event<Observable<Value>>) { super.on(event) }
   override func makeInner() -> ConcatMapInner<Observable<Value>, Value> { ValueConcatInner(parent: self) }
-  override func select(_ element: Observable<Value>) throws -> Selected { .observable(element) }
+  override func select(at element: UnsafePointer<Observable<Value>>) throws -> Selected { .observable(element.pointee) }
   override func runFused(_ inner: Observable<Value>, arriving: Bool) -> Bool { runFusedValue(inner, arriving: arriving) }
 }

@@ -3,33 +3,14 @@ import Synchronization
 extension Observable {
   /// Maps each element to an observable and concatenates them: the next inner observable is
   /// subscribed only after the previous one completed. The selector runs as elements arrive.
+  // rx:value-overload
   public func concatMap<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
-    ConcatMapProducer(source: self, InnerSelector(select: selector))
-  }
-}
-
-extension Observable where Element == Value {
-  public func concatMap(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
-    ValueConcatMapProducer(source: self, selecting: { .observable(try selector($0)) })
-  }
-
-  /// `concatMap` whose selector may hand back an element instead of an observable
-  /// (`.element(v)`: what a `just(v)` would emit, with no inner observable).
-  @_disfavoredOverload  // a trailing closure that only throws still picks the one above
-  @_spi(RxC) public func concatMap(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
-    ValueConcatMapProducer(source: self, selecting: selecting)
-  }
-}
-
-// rx:value-leaf name=ValueConcatProducer args=Observable<Value>,Value copy=makeSink super=run map=ConcatMapSink:ValueConcatSink
-class ConcatMapProducer<Source, Result>: UnaryProducer<Source, Result, InnerSelector<Source, Result>> {
-  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
-    ConcatMapSink(selector: parameter.select, observer: observer, cancel: cancel)
+    SelectingProducer<Element, Result, ConcatMapSink<Element, Result>>(source: self, InnerSelector(select: selector))
   }
 }
 
 /// What goes through a ConcatMapSink's drain.
-enum ConcatMapSignal<Result> {
+enum ConcatMapSignal<Result>: SelectingSignal {
   case fail(any Error)
   case outerCompleted
   case enqueue(Observable<Result>)
@@ -56,31 +37,19 @@ class ConcatMapSink<Source, Result>: SelectingSink<Source, Result, ConcatMapSign
   var innerActive = false
   var sourceDone = false
 
-  /// The inner for one outer element (a hook: a Value leaf may hand back a bare element).
-  func select(_ element: Source) throws -> Selected { .observable(try selector.unsafelyUnwrapped(element)) }
-
   /// A `just` of a bare element that must wait its turn (a hook for the Value leaves).
   func makeJust(_ element: Result) -> Observable<Result> { Just(element) }
 
-  override func on(_ event: Event<Source>) {
-    switch event {
-    case .next(let element):
-      if wantsNoMoreEvents { return }
-      let selected: Selected
-      do { selected = try select(element) } catch {
-        submit(.fail(error))
-        return
-      }
-      switch consume selected {  // moved out: a just left solely owned is recycled
-      case .element(let value): arrive(CollectionOfOne(value).makeIterator(), else: makeJust(value))
-      case .observable(let inner):
-        if runFused(inner, arriving: true) { return ValueJust.recycle(consume inner) }
-        submit(.enqueue(inner))
-      }
-    case .error(let error): submit(.fail(error))
-    case .completed: submit(.outerCompleted)
+  override func selected(_ selected: consuming Selected) {
+    switch consume selected {  // moved out: a just left solely owned is recycled
+    case .element(let value): arrive(CollectionOfOne(value).makeIterator(), else: makeJust(value))
+    case .observable(let inner):
+      if runFused(inner, arriving: true) { return ValueJust.recycle(consume inner) }
+      submit(.enqueue(inner))
     }
   }
+
+  override func submitSignal(_ signal: Signal) { submit(signal) }
 
   /// The observer of one inner subscription (a hook for the Value leaves).
   func makeInner() -> ConcatMapInner<Source, Result> { ConcatMapInner(parent: self) }
@@ -212,39 +181,13 @@ class ConcatMapInner<Source, Result>: SubscribedObserver<Result, ConcatMapSink<S
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
-// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
-// Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
-// a `FlatMapSelection` one (the Swift overload wraps its own), so a scalar inner needs no
-// observable.
-final class ValueConcatMapProducer: ConcatMapProducer<Value, Value> {
-  let selecting: (Value) throws -> FlatMapSelection
-
-  init(source: Observable<Value>, selecting: @escaping (Value) throws -> FlatMapSelection) {
-    self.selecting = selecting
-    super.init(source: source, InnerSelector(select: nil))
-  }
-
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
-    ValueConcatMapSink(selecting: selecting, observer: observer, cancel: cancel)
-  }
-
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
-}
-
-// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
+// rx:hand-leaf: calls its FlatMapSelection selector (`selecting`) and fuses Value inners.
 final class ValueConcatMapSink: ConcatMapSink<Value, Value> {
-  let selecting: (Value) throws -> FlatMapSelection
-
-  init(selecting: @escaping (Value) throws -> FlatMapSelection, observer: Observer<Value>, cancel: any Cancelable) {
-    self.selecting = selecting
-    super.init(selector: nil, observer: observer, cancel: cancel)
-  }
-
-  override func select(_ element: Value) throws -> Selected { try selecting(element) }
+  override func select(at element: UnsafePointer<Value>) throws -> Selected { try selecting(element) }
   override func makeJust(_ element: Value) -> Observable<Value> { ValueJust(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }
-  override func onNext(at element: UnsafePointer<Value>) { super.on(.next(Value.copy(at: element))) }
+  override func onNext(at element: UnsafePointer<Value>) { next(at: element) }
   override func makeInner() -> ConcatMapInner<Value, Value> { ValueConcatMapInner(parent: self) }
   override func runFused(_ inner: Observable<Value>, arriving: Bool) -> Bool { runFusedValue(inner, arriving: arriving) }
 }

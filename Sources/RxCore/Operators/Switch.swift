@@ -1,33 +1,14 @@
 extension Observable {
   /// Maps each element to an observable and mirrors only the latest one, disposing the
   /// previous inner subscription when a new element arrives.
+  // rx:value-overload
   public func flatMapLatest<Result>(_ selector: @escaping (Element) throws -> Observable<Result>) -> Observable<Result> {
-    SwitchProducer(source: self, InnerSelector(select: selector))
+    SelectingProducer<Element, Result, SwitchSink<Element, Result>>(source: self, InnerSelector(select: selector))
   }
 
   /// Mirrors the latest inner observable of a stream of observables.
   public func switchLatest<Inner>() -> Observable<Inner> where Element == Observable<Inner> {
-    SwitchProducer(source: self, InnerSelector(select: { $0 }))
-  }
-}
-
-extension Observable where Element == Value {
-  public func flatMapLatest(_ selector: @escaping (Value) throws -> Observable<Value>) -> Observable<Value> {
-    ValueSwitchProducer(source: self, selecting: { .observable(try Value.withBorrowed(at: $0) { try selector($0) }) })
-  }
-
-  /// `flatMapLatest` whose selector may hand back an element instead of an observable
-  /// (`.element(v)`: what a `just(v)` would emit, with no inner observable).
-  @_disfavoredOverload  // a trailing closure that only throws still picks the one above
-  @_spi(RxC) public func flatMapLatest(selecting: @escaping (Value) throws -> FlatMapSelection) -> Observable<Value> {
-    ValueSwitchProducer(source: self, selecting: { try Value.withBorrowed(at: $0) { try selecting($0) } })
-  }
-
-  /// `flatMapLatest(selecting:)` whose selector reads each outer element where it is (a
-  /// boxed one is then not retained to be looked at).
-  @_disfavoredOverload
-  @_spi(RxC) public func flatMapLatest(selectingAt: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection) -> Observable<Value> {
-    ValueSwitchProducer(source: self, selecting: selectingAt)
+    SelectingProducer<Element, Inner, SwitchSink<Element, Inner>>(source: self, InnerSelector(select: { $0 }))
   }
 }
 
@@ -37,15 +18,8 @@ extension Observable where Element == Observable<Value> {
   public func switchLatest() -> Observable<Value> { ValueSwitchLatestProducer(source: self, InnerSelector(select: { $0 })) }
 }
 
-// rx:value-leaf name=ValueSwitchLatestProducer args=Observable<Value>,Value copy=makeSink super=run map=SwitchSink:ValueSwitchLatestSink
-class SwitchProducer<Source, Result>: UnaryProducer<Source, Result, InnerSelector<Source, Result>> {
-  override func makeSink(_ observer: Observer<Result>, cancel: any Cancelable) -> Sink<Source, Result> {
-    SwitchSink(selector: parameter.select, observer: observer, cancel: cancel)
-  }
-}
-
 /// What goes through a SwitchSink's drain.
-enum SwitchSignal<Result> {
+enum SwitchSignal<Result>: SelectingSignal {
   case fail(any Error)
   case outerCompleted
   case switched(UInt64)
@@ -72,28 +46,7 @@ class SwitchSink<Source, Result>: SelectingSink<Source, Result, SwitchSignal<Res
   var hasLatest = false
   var sourceDone = false
 
-  /// The inner for the outer element at `element` (a hook: a Value leaf may hand back a
-  /// bare element, and reads the element in place).
-  func select(at element: UnsafePointer<Source>) throws -> Selected {
-    .observable(try selector.unsafelyUnwrapped(element.pointee))
-  }
-
-  override func on(_ event: Event<Source>) {
-    switch event {
-    case .next(let element): _withUnprotectedUnsafePointer(to: element) { next(at: $0) }
-    case .error(let error): submit(.fail(error))
-    case .completed: submit(.outerCompleted)
-    }
-  }
-
-  /// An outer element, read where it is (the selector is all that reads it).
-  final func next(at element: UnsafePointer<Source>) {
-    if wantsNoMoreEvents { return }
-    let selected: Selected
-    do { selected = try select(at: element) } catch {
-      submit(.fail(error))
-      return
-    }
+  override func selected(_ selected: consuming Selected) {
     nextId &+= 1
     let id = nextId
     // Moved out, so a just left solely owned is recycled; bound in its case, not assigned to a
@@ -176,6 +129,8 @@ class SwitchSink<Source, Result>: SelectingSink<Source, Result, SwitchSignal<Res
     submitInner(.completed, id)
   }
 
+  override func submitSignal(_ signal: Signal) { submit(signal) }
+
   final func submit(_ signal: Signal) { drain.submit(signal) { [me = Unmanaged.passUnretained(self)] item in me._withUnsafeGuaranteedRef { $0.handle(item) } } }
 
   /// An inner event: inline when the drain is free (the event is handled where it is, not
@@ -232,34 +187,8 @@ class SwitchInner<Source, Result>: SubscribedObserver<Result, SwitchSink<Source,
   override var wantsNoMoreEvents: Bool { parent.wantsNoMoreEvents }
 }
 
-// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
-// Specialized for Value (see Value): the overrides inline the generic bodies. The selector is
-// a `FlatMapSelection` one (the Swift overload wraps its own), so a scalar inner needs no
-// observable.
-final class ValueSwitchProducer: SwitchProducer<Value, Value> {
-  let selecting: (UnsafePointer<Value>) throws -> FlatMapSelection
-
-  init(source: Observable<Value>, selecting: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection) {
-    self.selecting = selecting
-    super.init(source: source, InnerSelector(select: nil))
-  }
-
-  override func makeSink(_ observer: Observer<Value>, cancel: any Cancelable) -> Sink<Value, Value> {
-    ValueSwitchSink(selecting: selecting, observer: observer, cancel: cancel)
-  }
-
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
-}
-
-// rx:hand-leaf: takes a FlatMapSelection selector at its concrete type and fuses Value inners.
+// rx:hand-leaf: calls its FlatMapSelection selector (`selecting`) and fuses Value inners.
 final class ValueSwitchSink: SwitchSink<Value, Value> {
-  let selecting: (UnsafePointer<Value>) throws -> FlatMapSelection
-
-  init(selecting: @escaping (UnsafePointer<Value>) throws -> FlatMapSelection, observer: Observer<Value>, cancel: any Cancelable) {
-    self.selecting = selecting
-    super.init(selector: nil, observer: observer, cancel: cancel)
-  }
-
   override func select(at element: UnsafePointer<Value>) throws -> Selected { try selecting(element) }
   override func on(_ event: Event<Value>) { super.on(event) }
   override var takesNextByPointer: Bool { true }

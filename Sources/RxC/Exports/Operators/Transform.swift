@@ -12,7 +12,7 @@ import CRxc
 // rx:export rx_flat_map_max: ObservableHandle.make(CFlatMapProducer(source: src.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: Int(clamping: maxConcurrent), "rx_flat_map_max"))
 // rx:export rx_flat_map_first: ObservableHandle.make(CFlatMapProducer(source: src.observable, fn: CFunction(fn, ctx, ctxFree), maxConcurrent: 0, exclusive: true, "rx_flat_map_first"))
 // rx:export rx_flat_map_latest: ObservableHandle.make(src.observable.flatMapLatest(selectingAt: CAdapt.flatMapAt(fn, CContext(ctx, ctxFree), "rx_flat_map_latest")))
-// rx:export rx_concat_map: ObservableHandle.make(src.observable.concatMap(selecting: CAdapt.flatMap(fn, CContext(ctx, ctxFree), "rx_concat_map")))
+// rx:export rx_concat_map: ObservableHandle.make(src.observable.concatMap(selectingAt: CAdapt.flatMapAt(fn, CContext(ctx, ctxFree), "rx_concat_map")))
 // rx:export rx_compact_map: ObservableHandle.make(COperators.compactMap(src.observable, CFunction(fn, ctx, ctxFree)))
 
 @c(rx_group_by)
