@@ -157,6 +157,20 @@ final class CDistinctSink: DistinctUntilChangedSink<Value> {
   }
 }
 
+/// rx_generate's rule: the C condition and step, called on the state where the sink keeps it.
+struct CGeneration: GenerationRule {
+  let condition: CFunction<rx_predicate_fn>
+  let iterate: CFunction<rx_map_fn>
+
+  @inline(__always) func holds(_ state: UnsafePointer<Value>) throws -> Bool { try condition(state, "rx_generate") }
+
+  @inline(__always) func advance(_ state: UnsafeMutablePointer<Value>) throws {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { iterate.fn(iterate.ctx, Value.c(at: state), $0) }
+    state.pointee = try CallbackResult.value(r, err, "rx_generate")
+  }
+}
+
 /// The operators above as the C layer makes them: each a producer of its sink over `source`.
 @_spi(RxC) public enum COperators {
   public static func scan(_ source: Observable<Value>, seed: Value, _ f: CFunction<rx_accumulate_fn>) -> Observable<Value> {
@@ -186,6 +200,12 @@ final class CDistinctSink: DistinctUntilChangedSink<Value> {
 
   public static func compactMap(_ source: Observable<Value>, _ f: CFunction<rx_compact_map_fn>) -> Observable<Value> {
     CCallbackProducer(source) { CCompactMapSink(f, observer: $0, cancel: $1) }
+  }
+
+  public static func generate(
+    _ initial: Value, _ scheduler: Scheduler, _ condition: CFunction<rx_predicate_fn>, _ iterate: CFunction<rx_map_fn>
+  ) -> Observable<Value> {
+    CGenerateObservable(Generation(initialState: initial, rule: CGeneration(condition: condition, iterate: iterate), scheduler: scheduler))
   }
 
   public static func enumerated(_ source: Observable<Value>) -> Observable<Value> {

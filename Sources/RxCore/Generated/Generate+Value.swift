@@ -3,6 +3,10 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
-final class ValueGenerateObservable: GenerateObservable<Value> {
-  override func run(_ observer: Observer<Value>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
+final class ValueGenerateObservable: GenerateObservable<ClosureGeneration<Value>> {
+  override func run(_ observer: Observer<ClosureGeneration<Value>.State>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
+}
+
+final class CGenerateObservable: GenerateObservable<CGeneration> {
+  override func run(_ observer: Observer<CGeneration.State>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }

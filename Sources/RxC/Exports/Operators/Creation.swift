@@ -12,10 +12,8 @@ public func rx_generate(
   guard let iterate else { setLastError("rx_generate: iterate is NULL"); return nil }
   guard let v = RxValue.from(initial, "rx_generate") else { return nil }
   guard let on = SchedulerHandle.orCurrentThread(scheduler, "rx_generate") else { return nil }
-  let context = CContext(ctx, ctxFree)
-  return ObservableHandle.make(Observable<RxValue>.generate(
-    initialState: v, condition: CAdapt.predicate(condition, context, "rx_generate"), scheduler: on,
-    iterate: CAdapt.map(iterate, context, "rx_generate")))
+  // One owner of ctx: the condition's (the step is held beside it, as long).
+  return ObservableHandle.make(COperators.generate(v, on, CFunction(condition, ctx, ctxFree), CFunction(iterate, ctx, nil)))
 }
 
 @c(rx_using)
