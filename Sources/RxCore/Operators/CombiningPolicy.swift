@@ -31,7 +31,7 @@ struct LatestElements<Source>: CombiningPolicy {
   }
 
   func release(count: Int) {
-    for i in 0..<count where emitted[i] { (combination + i).deinitialize(count: 1) }
+    for i in 0..<count where emitted[i] { Slot.destroy(combination + i) }
     combination.deallocate()
     emitted.deallocate()
   }
@@ -167,55 +167,7 @@ struct ElementQueue<Source> {
 
   func release() {
     guard let base else { return }
-    for k in 0..<count { (base + ((head + k) & (capacity - 1))).deinitialize(count: 1) }
+    for k in 0..<count { Slot.destroy(base + ((head + k) & (capacity - 1))) }
     base.deallocate()
-  }
-}
-
-/// Element copies into and out of the combining operators' slots, with `Value`'s plain cases
-/// done by their bits (see `Value`'s layout): the generic forms are outlined calls per
-/// element (a copy, a destroy, each a jump table).
-enum Slot {
-  /// The element at `p` is a `Value` that holds no reference.
-  @inline(__always)
-  static func isPlain<T>(_ p: UnsafePointer<T>) -> Bool {
-    T.self == Value.self && MemoryLayout<Value>.size == 9
-      && UnsafeRawPointer(p).load(fromByteOffset: 8, as: UInt8.self) != Value.boxedTag
-  }
-
-  @inline(__always)
-  private static func copyBits<T>(_ slot: UnsafeMutablePointer<T>, _ element: UnsafePointer<T>) {
-    let to = UnsafeMutableRawPointer(slot), from = UnsafeRawPointer(element)
-    to.storeBytes(of: from.load(as: UInt64.self), as: UInt64.self)
-    to.storeBytes(of: from.load(fromByteOffset: 8, as: UInt8.self), toByteOffset: 8, as: UInt8.self)
-  }
-
-  /// Initializes the uninitialized `slot` with a copy of the element at `element`.
-  @inline(__always)
-  static func initialize<T>(_ slot: UnsafeMutablePointer<T>, copying element: UnsafePointer<T>) {
-    if isPlain(element) { return copyBits(slot, element) }
-    slot.initialize(to: element.pointee)
-  }
-
-  /// Fills the uninitialized `slot` with the bits of the element at `element`, not copied
-  /// (no retain): the caller's, lent while it stays valid; never destroyed from `slot`.
-  @inline(__always)
-  static func lend<T>(_ slot: UnsafeMutablePointer<T>, _ element: UnsafePointer<T>) {
-    if T.self == Value.self && MemoryLayout<Value>.size == 9 { return copyBits(slot, element) }
-    UnsafeMutableRawPointer(slot).copyMemory(from: element, byteCount: MemoryLayout<T>.size)
-  }
-
-  /// Replaces the element in `slot` with a copy of the one at `element`.
-  @inline(__always)
-  static func assign<T>(_ slot: UnsafeMutablePointer<T>, copying element: UnsafePointer<T>) {
-    if isPlain(element) && isPlain(UnsafePointer(slot)) { return copyBits(slot, element) }
-    slot.pointee = element.pointee
-  }
-
-  /// Deinitializes `slot`.
-  @inline(__always)
-  static func destroy<T>(_ slot: UnsafeMutablePointer<T>) {
-    if isPlain(UnsafePointer(slot)) { return }
-    slot.deinitialize(count: 1)
   }
 }

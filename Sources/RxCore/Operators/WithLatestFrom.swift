@@ -87,7 +87,7 @@ class WithLatestFromSink<Source, Other, Result>: Sink<Source, Result> {
   }
 
   deinit {
-    if hasLatest { latest.deinitialize(count: 1) }
+    if hasLatest { Slot.destroy(latest) }
     pair.deallocate()
     arguments?.deallocate()
   }

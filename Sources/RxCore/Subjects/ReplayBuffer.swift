@@ -16,7 +16,7 @@ import Glibc
   @inlinable
   mutating func append(_ element: consuming Element) {
     if count == limit {  // full: the oldest one goes
-      (base! + head).deinitialize(count: 1)
+      Slot.destroy(base! + head)
       head = head + 1 == capacity ? 0 : head + 1
       count -= 1
     }
@@ -80,8 +80,8 @@ import Glibc
   mutating func removeAll() {
     guard let base else { return }
     let first = Swift.min(count, capacity - head)
-    (base + head).deinitialize(count: first)
-    base.deinitialize(count: count - first)
+    Slot.destroy(base + head, count: first)
+    Slot.destroy(base, count: count - first)
     head = 0
     count = 0
   }
