@@ -3,6 +3,16 @@
 // The Value leaves (docs/SPECIALIZATION.md): each override calls the generic body
 // directly, so it is compiled specialized for Value.
 
+extension Observable where Element == Value {
+  public static func generate(
+    initialState: Value, condition: @escaping (Value) throws -> Bool,
+    scheduler: Scheduler = CurrentThreadScheduler.instance, iterate: @escaping (Value) throws -> Value
+  ) -> Observable<Value> {
+    ValueGenerateObservable(Generation(
+      initialState: initialState, rule: ClosureGeneration(condition: condition, iterate: iterate), scheduler: scheduler))
+  }
+}
+
 final class ValueGenerateObservable: GenerateObservable<ClosureGeneration<Value>> {
   override func run(_ observer: Observer<ClosureGeneration<Value>.State>, cancel: any Cancelable) -> (sink: any Disposable, subscription: any Disposable) { super.run(observer, cancel: cancel) }
 }

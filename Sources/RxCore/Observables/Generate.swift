@@ -69,21 +69,12 @@ final class GenerateSink<Rule: GenerationRule>: SteppingSink<Rule.State> {
 }
 
 extension Observable {
+  // rx:value-overload
   public static func generate(
     initialState: Element, condition: @escaping (Element) throws -> Bool,
     scheduler: Scheduler = CurrentThreadScheduler.instance, iterate: @escaping (Element) throws -> Element
   ) -> Observable<Element> {
     GenerateObservable(Generation(
-      initialState: initialState, rule: ClosureGeneration(condition: condition, iterate: iterate), scheduler: scheduler))
-  }
-}
-
-extension Observable where Element == Value {
-  public static func generate(
-    initialState: Value, condition: @escaping (Value) throws -> Bool,
-    scheduler: Scheduler = CurrentThreadScheduler.instance, iterate: @escaping (Value) throws -> Value
-  ) -> Observable<Value> {
-    ValueGenerateObservable(Generation(
       initialState: initialState, rule: ClosureGeneration(condition: condition, iterate: iterate), scheduler: scheduler))
   }
 }
