@@ -74,7 +74,7 @@ class CAccumulatingSink<Emission: AccumulationEmission>: AccumulatingSink<Value,
 
   @inline(__always) override func accumulate(into state: UnsafeMutablePointer<Value>, _ element: UnsafePointer<Value>)
     throws
-  { state.pointee = try fn(state, element, Emission.eachStep ? "rx_scan" : "rx_reduce") }
+  { Slot.assign(state, taking: try fn(state, element, Emission.eachStep ? "rx_scan" : "rx_reduce")) }
 }
 
 // rx:value-leaf name=CTakeWhileSink args=TakeWhileRule on=handle next={handleNext(at: element)}
@@ -167,7 +167,7 @@ struct CGeneration: GenerationRule {
   @inline(__always) func advance(_ state: UnsafeMutablePointer<Value>) throws {
     var err: UnsafeMutablePointer<rx_error>? = nil
     let r = _withUnprotectedUnsafeMutablePointer(to: &err) { iterate.fn(iterate.ctx, Value.c(at: state), $0) }
-    state.pointee = try CallbackResult.value(r, err, "rx_generate")
+    Slot.assign(state, taking: try CallbackResult.value(r, err, "rx_generate"))
   }
 }
 

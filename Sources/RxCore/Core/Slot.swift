@@ -40,6 +40,14 @@
     copyBits(slot, element)
   }
 
+  /// Replaces the element in `slot` with `element`, taken as it is (no copy).
+  @inlinable @inline(__always)
+  static func assign<T>(_ slot: UnsafeMutablePointer<T>, taking element: consuming T) {
+    guard isValue(T.self) else { return slot.pointee = element }
+    destroy(slot)
+    slot.initialize(to: element)
+  }
+
   /// Deinitializes `slot`. A `Value`'s box is released by its address: the compiler's
   /// destroy of a Value is an outlined call into its value witness (20 instructions).
   @inlinable @inline(__always)

@@ -29,7 +29,7 @@ struct ClosureGeneration<State>: GenerationRule {
   let iterate: (State) throws -> State
 
   @inline(__always) func holds(_ state: UnsafePointer<State>) throws -> Bool { try condition(state.pointee) }
-  @inline(__always) func advance(_ state: UnsafeMutablePointer<State>) throws { state.pointee = try iterate(state.pointee) }
+  @inline(__always) func advance(_ state: UnsafeMutablePointer<State>) throws { Slot.assign(state, taking: try iterate(state.pointee)) }
 }
 
 /// What generate starts from, how it goes on, and where it runs.

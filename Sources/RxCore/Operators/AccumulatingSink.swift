@@ -59,7 +59,7 @@ class AccumulatingProducer<Source, Accumulate, Emission: AccumulationEmission>: 
   @inlinable open func accumulate(into state: UnsafeMutablePointer<Accumulate>, _ element: UnsafePointer<Source>)
     throws
   {
-    state.pointee = try accumulator!(state.pointee, element.pointee)
+    Slot.assign(state, taking: try accumulator!(state.pointee, element.pointee))
   }
 
   /// Advances the state by the element at `element`; false (the error forwarded) if the
@@ -135,6 +135,6 @@ class ValueAccumulatingSink<Emission: AccumulationEmission>: AccumulatingSink<Va
 
   override func accumulate(into state: UnsafeMutablePointer<Value>, _ element: UnsafePointer<Value>) throws {
     // Both borrowed where they are: `state` is under this sink's exclusive access for the call.
-    state.pointee = try Value.withBorrowed(at: state, element) { try combine($0, $1) }
+    Slot.assign(state, taking: try Value.withBorrowed(at: state, element) { try combine($0, $1) })
   }
 }
