@@ -59,6 +59,17 @@
     if let box = box(UnsafePointer(slot)) { box.release() }
   }
 
+  /// Replaces the optional element in `slot` with a copy of the one at `element`. An
+  /// `Optional<Value>` is a `Value`'s nine bytes, nil one more tag, so the bit-level
+  /// forms read it as they read a `Value`.
+  @inlinable @inline(__always)
+  static func assign<T>(_ slot: UnsafeMutablePointer<T?>, copying element: UnsafePointer<T>) {
+    guard isValue(T.self) && MemoryLayout<T?>.size == 9 else { return slot.pointee = element.pointee }
+    if let box = box(element) { box.retain() }  // first: it may be the box the slot holds
+    if let old = box(UnsafePointer(slot)) { old.release() }
+    UnsafeMutableRawPointer(slot).copyMemory(from: element, byteCount: 9)
+  }
+
   /// Deinitializes `count` slots from `first`.
   @inlinable @inline(__always)
   static func destroy<T>(_ first: UnsafeMutablePointer<T>, count: Int) {

@@ -60,7 +60,7 @@ class DistinctUntilChangedProducer<Element>: UnaryProducer<Element, Element, (El
       }
       if same { return }
     }
-    previous = element.pointee
+    withUnsafeMutablePointer(to: &previous) { Slot.assign($0, copying: element) }
     forwardNext(at: element)
   }
 }
