@@ -18,23 +18,6 @@ import CRxc
 /// Adapters from C callback types to the core's closures. Each closure holds the CContext,
 /// so ctx_free runs once the observable and every subscription using it are gone.
 @_spi(RxC) public enum CAdapt {
-  public static func map(_ fn: rx_map_fn, _ context: CContext, _ name: StaticString) -> (Value) throws -> Value {
-    { v in
-      var err: UnsafeMutablePointer<rx_error>? = nil
-      let r = fn(context.ctx, v.c, &err)
-      return try CallbackResult.value(r, err, name)
-    }
-  }
-
-  public static func predicate(_ fn: rx_predicate_fn, _ context: CContext, _ name: StaticString) -> (Value) throws -> Bool {
-    { v in
-      var err: UnsafeMutablePointer<rx_error>? = nil
-      let r = fn(context.ctx, v.c, &err)
-      try CallbackResult.check(err, name)
-      return r
-    }
-  }
-
   /// The C combine function as a selector object (rx_combine_latest, rx_zip,
   /// rx_with_latest_from): the sink calls it as a method, with no closure context to retain
   /// and release per combination. Each subscription keeps the C argument array in its

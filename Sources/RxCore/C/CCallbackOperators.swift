@@ -36,6 +36,14 @@ extension CFunction where Fn == rx_accumulate_fn {
   }
 }
 
+extension CFunction where Fn == rx_map_fn {
+  @inline(__always) func callAsFunction(_ v: UnsafePointer<Value>, _ name: StaticString) throws -> Value {
+    var err: UnsafeMutablePointer<rx_error>? = nil
+    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { fn(ctx, Value.c(at: v), $0) }
+    return try CallbackResult.value(r, err, name)
+  }
+}
+
 extension CFunction where Fn == rx_predicate_fn {
   @inline(__always) func callAsFunction(_ v: UnsafePointer<Value>, _ name: StaticString) throws -> Bool {
     var err: UnsafeMutablePointer<rx_error>? = nil
@@ -165,9 +173,7 @@ struct CGeneration: GenerationRule {
   @inline(__always) func holds(_ state: UnsafePointer<Value>) throws -> Bool { try condition(state, "rx_generate") }
 
   @inline(__always) func advance(_ state: UnsafeMutablePointer<Value>) throws {
-    var err: UnsafeMutablePointer<rx_error>? = nil
-    let r = _withUnprotectedUnsafeMutablePointer(to: &err) { iterate.fn(iterate.ctx, Value.c(at: state), $0) }
-    Slot.assign(state, taking: try CallbackResult.value(r, err, "rx_generate"))
+    Slot.assign(state, taking: try iterate(state, "rx_generate"))
   }
 }
 

@@ -1,5 +1,6 @@
-/// Element copies into and out of slots (the combining operators', a replay buffer's), with
-/// `Value`'s plain cases done by their bits (see `Value`'s layout): the generic forms are
+/// Element copies into and out of slots (the combining operators', a replay buffer's, an
+/// accumulated state), a `Value`'s done by its bits (see `Value`'s layout: plain data
+/// copied as it is, a box retained or released by its address): the generic forms are
 /// outlined calls per element (a copy, a destroy, each a jump table).
 @usableFromInline enum Slot {
   /// The element at `p` is a `Value` that holds no reference.
